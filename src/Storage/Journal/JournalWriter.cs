@@ -1,0 +1,150 @@
+using Folio.Storage.Platform;
+
+namespace Folio.Storage.Journal;
+
+/// <summary>
+/// Appends transaction records to preallocated journal files and makes each durable before the
+/// commit returns. Files whose every transaction the flusher has applied are recycled (renamed into
+/// the next journal) rather than deleted, so the next file is already allocated on disk and its
+/// syncs do not pay for block allocation.
+/// </summary>
+internal sealed class JournalWriter : IDisposable
+{
+    public const string Suffix = ".journal";
+    private const int MaxSpareFiles = 2;
+
+    private readonly IStorageFileSystem _fileSystem;
+    private readonly long _fileSize;
+    private readonly Lock _filesLock = new();
+    private readonly List<JournalFile> _files = [];
+    private readonly Queue<string> _spares = new();
+    private byte[] _buffer = new byte[1 << 20];
+    private JournalFile? _current;
+    private long _nextNumber;
+
+    public JournalWriter(IStorageFileSystem fileSystem, long fileSize, long firstNumber)
+    {
+        _fileSystem = fileSystem;
+        _fileSize = fileSize;
+        _nextNumber = firstNumber;
+    }
+
+    public static string NameOf(long number) => $"{number:D16}{Suffix}";
+
+    /// <summary>Bytes written to journals since the environment opened (records with their padding).</summary>
+    public long BytesWritten { get; private set; }
+
+    public int FileCount
+    {
+        get
+        {
+            lock (_filesLock)
+                return _files.Count;
+        }
+    }
+
+    /// <summary>Writes one transaction's pages as a record and waits until it is durable.</summary>
+    public void Append(long transactionId, Dictionary<long, byte[]> pages)
+    {
+        var payloadSize = 0L;
+        foreach (var (_, page) in pages)
+            payloadSize += TransactionRecord.EntrySize(page);
+        var recordSize = TransactionRecord.Align(TransactionRecord.HeaderSize + payloadSize);
+        if (recordSize > int.MaxValue)
+            throw new StorageException($"A transaction of {recordSize} bytes is larger than a journal record can hold.");
+        if (_buffer.Length < recordSize)
+            _buffer = new byte[Math.Max(recordSize, _buffer.Length * 2L)];
+
+        var buffer = _buffer.AsSpan(0, (int)recordSize);
+        var offset = TransactionRecord.HeaderSize;
+        foreach (var (pageNumber, page) in pages)
+            offset += TransactionRecord.WriteEntry(buffer[offset..], pageNumber, page);
+        buffer[offset..].Clear();
+        TransactionRecord.WriteHeader(buffer, transactionId, pages.Count, buffer[TransactionRecord.HeaderSize..offset]);
+
+        var file = FileFor(recordSize);
+        file.File.Write(file.Position, buffer);
+        file.File.Flush();
+        file.Position += recordSize;
+        file.LastTransaction = transactionId;
+        BytesWritten += recordSize;
+    }
+
+    /// <summary>Retires the files (other than the one being written) that hold only applied transactions.</summary>
+    public void RetireUpTo(long appliedTransaction)
+    {
+        lock (_filesLock)
+        {
+            while (_files.Count > 1 && _files[0].LastTransaction <= appliedTransaction)
+            {
+                var retired = _files[0];
+                _files.RemoveAt(0);
+                retired.File.Dispose();
+                if (_spares.Count < MaxSpareFiles && retired.Length == _fileSize)
+                    _spares.Enqueue(retired.Name);
+                else
+                    _fileSystem.Delete(retired.Name);
+            }
+        }
+    }
+
+    private JournalFile FileFor(long recordSize)
+    {
+        if (_current is not null && _current.Position + recordSize <= _current.Length)
+            return _current;
+        var size = Math.Max(_fileSize, recordSize);
+        var name = NameOf(_nextNumber++);
+        IStorageFile file;
+        lock (_filesLock)
+        {
+            if (size == _fileSize && _spares.TryDequeue(out var spare))
+            {
+                _fileSystem.Rename(spare, name);
+                file = _fileSystem.Open(name);
+            }
+            else
+            {
+                file = _fileSystem.Open(name);
+                Preallocate(file, size);
+            }
+            _fileSystem.FlushDirectory();
+            _current = new JournalFile(name, file, size);
+            _files.Add(_current);
+        }
+        return _current;
+    }
+
+    /// <summary>Writes zeros over the whole file once, so later record syncs only carry data, not block allocation.</summary>
+    private static void Preallocate(IStorageFile file, long size)
+    {
+        var zeros = new byte[Math.Min(size, 1 << 20)];
+        for (long offset = 0; offset < size; offset += zeros.Length)
+            file.Write(offset, zeros.AsSpan(0, (int)Math.Min(zeros.Length, size - offset)));
+        file.Flush();
+    }
+
+    public void Dispose()
+    {
+        lock (_filesLock)
+        {
+            foreach (var file in _files)
+                file.File.Dispose();
+            _files.Clear();
+            while (_spares.TryDequeue(out var spare))
+                _fileSystem.Delete(spare);
+        }
+    }
+
+    private sealed class JournalFile(string name, IStorageFile file, long length)
+    {
+        public string Name { get; } = name;
+
+        public IStorageFile File { get; } = file;
+
+        public long Length { get; } = length;
+
+        public long Position { get; set; }
+
+        public long LastTransaction { get; set; } = -1;
+    }
+}

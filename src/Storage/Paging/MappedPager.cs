@@ -1,0 +1,102 @@
+using System.IO.MemoryMappedFiles;
+using Folio.Storage.Platform;
+
+namespace Folio.Storage.Paging;
+
+/// <summary>
+/// The data file mapped read-only into memory; writes go through positional writes, which Linux's
+/// unified page cache makes visible through the mapping.
+/// </summary>
+internal sealed unsafe class MappedPager : Pager
+{
+    private readonly PhysicalFile _file;
+    private readonly List<MappedRegion> _regions = [];
+    private readonly Lock _growLock = new();
+    private volatile MappedRegion? _current;
+
+    public MappedPager(PhysicalFile file, int pageSize)
+        : base(pageSize)
+    {
+        _file = file;
+        var length = file.Length;
+        if (length > 0)
+            Map(length);
+    }
+
+    public override long NumberOfPages => (_current?.Length ?? 0) / PageSize;
+
+    public override ReadOnlySpan<byte> Read(long pageNumber, int pageCount)
+    {
+        var region = _current;
+        var offset = pageNumber * PageSize;
+        var length = (long)pageCount * PageSize;
+        if (region is null || pageNumber < 0 || offset + length > region.Length)
+            throw OutOfRange(pageNumber, pageCount);
+        return new ReadOnlySpan<byte>(region.Pointer + offset, checked((int)length));
+    }
+
+    public override void Write(long pageNumber, ReadOnlySpan<byte> data) => _file.Write(pageNumber * PageSize, data);
+
+    public override void EnsureCapacity(long numberOfPages)
+    {
+        var required = numberOfPages * PageSize;
+        lock (_growLock)
+        {
+            var current = _current?.Length ?? 0;
+            if (required <= current)
+                return;
+            var size = NextSize(current, required);
+            _file.SetLength(size);
+            Map(size);
+        }
+    }
+
+    public override void Sync() => _file.Flush();
+
+    public override void Dispose()
+    {
+        lock (_growLock)
+        {
+            foreach (var region in _regions)
+                region.Dispose();
+            _regions.Clear();
+            _current = null;
+        }
+        _file.Dispose();
+    }
+
+    private void Map(long length)
+    {
+        var region = new MappedRegion(_file, length);
+        _regions.Add(region);
+        _current = region;
+    }
+
+    /// <summary>One mapping of the file at one size; kept until the pager is disposed.</summary>
+    private sealed class MappedRegion : IDisposable
+    {
+        private readonly MemoryMappedFile _map;
+        private readonly MemoryMappedViewAccessor _view;
+
+        public MappedRegion(PhysicalFile file, long length)
+        {
+            _map = MemoryMappedFile.CreateFromFile(file.Handle, null, length, MemoryMappedFileAccess.Read, HandleInheritability.None, leaveOpen: true);
+            _view = _map.CreateViewAccessor(0, length, MemoryMappedFileAccess.Read);
+            byte* pointer = null;
+            _view.SafeMemoryMappedViewHandle.AcquirePointer(ref pointer);
+            Pointer = pointer + _view.PointerOffset;
+            Length = length;
+        }
+
+        public byte* Pointer { get; }
+
+        public long Length { get; }
+
+        public void Dispose()
+        {
+            _view.SafeMemoryMappedViewHandle.ReleasePointer();
+            _view.Dispose();
+            _map.Dispose();
+        }
+    }
+}

@@ -1,0 +1,37 @@
+namespace Folio.Storage.Paging;
+
+/// <summary>
+/// The data file as pages. Reads hand out spans that stay valid until the environment is disposed,
+/// even across growth: a grown file gets a new mapping and the old one lives on for its readers.
+/// </summary>
+internal abstract class Pager : IDisposable
+{
+    protected Pager(int pageSize) => PageSize = pageSize;
+
+    public int PageSize { get; }
+
+    /// <summary>The number of pages the file holds now.</summary>
+    public abstract long NumberOfPages { get; }
+
+    public abstract ReadOnlySpan<byte> Read(long pageNumber, int pageCount);
+
+    public abstract void Write(long pageNumber, ReadOnlySpan<byte> data);
+
+    /// <summary>Grows the file (never shrinks it) so it holds at least <paramref name="numberOfPages"/>.</summary>
+    public abstract void EnsureCapacity(long numberOfPages);
+
+    /// <summary>Makes every write so far durable.</summary>
+    public abstract void Sync();
+
+    public abstract void Dispose();
+
+    protected static long NextSize(long currentBytes, long requiredBytes)
+    {
+        const long OneGigabyte = 1L << 30;
+        var grown = Math.Max(256 * 1024, currentBytes + Math.Min(Math.Max(currentBytes, 1), OneGigabyte));
+        return Math.Max(grown, requiredBytes);
+    }
+
+    protected CorruptionException OutOfRange(long pageNumber, int pageCount) =>
+        new($"Page {pageNumber} (+{pageCount - 1}) lies beyond the end of the data file ({NumberOfPages} pages).");
+}

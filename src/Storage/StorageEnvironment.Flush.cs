@@ -1,0 +1,149 @@
+using Folio.Storage.Transactions;
+
+namespace Folio.Storage;
+
+public sealed partial class StorageEnvironment
+{
+    private readonly Lock _flushLock = new();
+    private readonly Lock _unflushedLock = new();
+    private readonly List<CommittedTransaction> _unflushed = [];
+    private readonly AutoResetEvent _flushSignal = new(false);
+    private long _unflushedBytes;
+    private long _lastFlushed;
+    private long _headerSequence;
+    private long _lastFlushTicks = Environment.TickCount64;
+    private Thread? _flusher;
+    private volatile bool _stopFlusher;
+
+    private void EnqueueForFlush(CommittedTransaction committed)
+    {
+        long pending;
+        lock (_unflushedLock)
+        {
+            _unflushed.Add(committed);
+            pending = _unflushedBytes += committed.Bytes;
+        }
+        if (pending >= Options.FlushThresholdBytes)
+            _flushSignal.Set();
+    }
+
+    private void StartFlusher()
+    {
+        if (!Options.BackgroundFlush)
+            return;
+        _flusher = new Thread(FlusherLoop) { IsBackground = true, Name = "Folio storage flusher" };
+        _flusher.Start();
+    }
+
+    private void StopFlusher()
+    {
+        _stopFlusher = true;
+        _flushSignal.Set();
+        _flusher?.Join();
+        _flushSignal.Dispose();
+    }
+
+    /// <summary>
+    /// The flusher's own thread: it blocks on the data file's sync, which is why it is not a
+    /// thread-pool thread, and it never takes the write lock, so commits go on meanwhile.
+    /// </summary>
+    private void FlusherLoop()
+    {
+        while (!_stopFlusher)
+        {
+            _flushSignal.WaitOne(Options.FlushInterval);
+            if (_stopFlusher || _failure is not null)
+                continue;
+            long pending;
+            lock (_unflushedLock)
+                pending = _unflushedBytes;
+            var due = Environment.TickCount64 - _lastFlushTicks >= (long)Options.FlushInterval.TotalMilliseconds;
+            if (pending == 0 || (pending < Options.FlushThresholdBytes && !due))
+                continue;
+            try
+            {
+                FlushToDataFile();
+            }
+            catch (Exception e) when (e is IOException or StorageException)
+            {
+                Fail(e);
+            }
+        }
+    }
+
+    /// <summary>
+    /// Applies committed transactions to the data file, up to the oldest snapshot a reader still
+    /// holds (a newer version written there could be read by that reader where it expects an older
+    /// one), syncs it, records the new position in the file header and retires the applied journals.
+    /// </summary>
+    public void FlushToDataFile()
+    {
+        lock (_flushLock)
+        {
+            _lastFlushTicks = Environment.TickCount64;
+            var state = _state;
+            Interlocked.MemoryBarrier();
+            var upTo = Math.Min(state.TransactionId, _readers.OldestSnapshot());
+
+            var batch = new List<CommittedTransaction>();
+            lock (_unflushedLock)
+            {
+                foreach (var committed in _unflushed)
+                {
+                    if (committed.TransactionId > upTo)
+                        break;
+                    batch.Add(committed);
+                }
+            }
+            if (batch.Count == 0)
+                return;
+            upTo = batch[^1].TransactionId;
+
+            var newestWriter = new Dictionary<long, long>();
+            var highestPage = 0L;
+            foreach (var committed in batch)
+            {
+                foreach (var version in committed.Pages)
+                {
+                    newestWriter[version.PageNumber] = committed.TransactionId;
+                    highestPage = Math.Max(highestPage, version.PageNumber + version.Buffer.Length / StorageLimits.PageSize);
+                }
+            }
+
+            try
+            {
+                Pager.EnsureCapacity(highestPage);
+                // In commit order, so a page reused as part of a later overflow run ends with the run's bytes.
+                foreach (var committed in batch)
+                {
+                    foreach (var version in committed.Pages)
+                    {
+                        if (newestWriter[version.PageNumber] == committed.TransactionId)
+                            Pager.Write(version.PageNumber, version.Buffer);
+                    }
+                }
+                Pager.Sync();
+                WriteHeader(upTo);
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                Fail(e);
+                throw new EnvironmentFailedException("Applying the journal to the data file failed; the environment refuses further writes.", e);
+            }
+            Volatile.Write(ref _lastFlushed, upTo);
+
+            long flushedBytes = 0;
+            foreach (var committed in batch)
+            {
+                PageTable.RemoveFlushed(committed.Pages, upTo);
+                flushedBytes += committed.Bytes;
+            }
+            lock (_unflushedLock)
+            {
+                _unflushed.RemoveRange(0, batch.Count);
+                _unflushedBytes -= flushedBytes;
+            }
+            _journal.RetireUpTo(upTo);
+        }
+    }
+}

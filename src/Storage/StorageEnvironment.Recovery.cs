@@ -1,0 +1,83 @@
+using Folio.Storage.Journal;
+using Folio.Storage.Paging;
+
+namespace Folio.Storage;
+
+public sealed partial class StorageEnvironment
+{
+    /// <summary>
+    /// Replays the journals into the data file: every record after the last applied transaction, in
+    /// order, while each record's checksum holds and its id follows the previous one. The first record
+    /// that fails ends the replay: it is a commit that never returned, so nothing after it counts.
+    /// Records at or before the applied transaction are skipped (recycled files still hold old ones).
+    /// Returns the number the next journal file takes.
+    /// </summary>
+    private long Recover()
+    {
+        var header = FileHeader.ReadCurrent(Pager, _fileSystem.Description);
+        _lastFlushed = header.LastFlushedTransaction;
+        _headerSequence = header.Sequence;
+
+        var names = _fileSystem.List(JournalWriter.Suffix);
+        var lastApplied = _lastFlushed;
+        var highestNumber = 0L;
+        var recordHeader = new byte[TransactionRecord.HeaderSize];
+        var pageBuffer = new byte[StorageLimits.PageSize];
+        byte[] payload = [];
+        foreach (var name in names)
+        {
+            if (long.TryParse(name.AsSpan(0, name.Length - JournalWriter.Suffix.Length), out var number))
+                highestNumber = Math.Max(highestNumber, number);
+            using var file = _fileSystem.Open(name);
+            var length = file.Length;
+            for (long position = 0; position + TransactionRecord.HeaderSize <= length;)
+            {
+                if (file.Read(position, recordHeader) != recordHeader.Length
+                    || !TransactionRecord.TryReadHeader(recordHeader, out var transactionId, out var entries, out var payloadLength, out var payloadCrc)
+                    || payloadLength > length - position - TransactionRecord.HeaderSize)
+                    break;
+                if (transactionId > lastApplied && transactionId != lastApplied + 1)
+                    break;
+                if (payload.Length < payloadLength)
+                    payload = new byte[payloadLength];
+                var body = payload.AsSpan(0, (int)payloadLength);
+                if (file.Read(position + TransactionRecord.HeaderSize, body) != body.Length || Platform.Crc32C.Compute(body) != payloadCrc)
+                    break;
+                if (transactionId > lastApplied)
+                {
+                    TransactionRecord.ReadEntries(body, entries, pageBuffer, ApplyRecoveredPage);
+                    lastApplied = transactionId;
+                }
+                position += TransactionRecord.Align(TransactionRecord.HeaderSize + payloadLength);
+            }
+        }
+
+        if (lastApplied > _lastFlushed)
+        {
+            Pager.Sync();
+            WriteHeader(lastApplied);
+            _lastFlushed = lastApplied;
+        }
+        foreach (var name in names)
+            _fileSystem.Delete(name);
+        _fileSystem.FlushDirectory();
+        return highestNumber + 1;
+    }
+
+    private void ApplyRecoveredPage(long pageNumber, byte[] buffer, int length)
+    {
+        Pager.EnsureCapacity(pageNumber + length / StorageLimits.PageSize);
+        Pager.Write(pageNumber, buffer.AsSpan(0, length));
+    }
+
+    /// <summary>Writes the next header copy (alternating between pages 0 and 1) and syncs it.</summary>
+    private void WriteHeader(long lastFlushed)
+    {
+        var sequence = ++_headerSequence;
+        var pageNumber = sequence % 2;
+        var page = new byte[StorageLimits.PageSize];
+        new FileHeader(FileHeader.CurrentFormatVersion, StorageLimits.PageSize, lastFlushed, sequence).WriteTo(page, pageNumber);
+        Pager.Write(pageNumber, page);
+        Pager.Sync();
+    }
+}

@@ -1,0 +1,251 @@
+using Folio.Storage.Journal;
+using Folio.Storage.Merging;
+using Folio.Storage.Paging;
+using Folio.Storage.Platform;
+using Folio.Storage.Transactions;
+using Folio.Storage.Trees;
+
+namespace Folio.Storage;
+
+/// <summary>
+/// A storage environment: one data file of pages holding named B+Trees, a write-ahead journal, any
+/// number of concurrent read transactions and one write transaction at a time. Each reader sees the
+/// state of the last commit before it began, for as long as it lives.
+/// </summary>
+public sealed partial class StorageEnvironment : IDisposable
+{
+    internal const string DataFileName = "data.folio";
+
+    private readonly IStorageFileSystem _fileSystem;
+    private readonly IDisposable _directoryLock;
+    private readonly ReaderTable _readers;
+    private readonly SemaphoreSlim _writeLock = new(1, 1);
+    private readonly PageTransaction _writer;
+    private readonly JournalWriter _journal;
+    private readonly Lazy<TransactionMerger> _merger;
+    private volatile EnvironmentState _state;
+    private volatile Exception? _failure;
+    private int _writerThread;
+    private bool _disposed;
+
+    private StorageEnvironment(StorageOptions options, IStorageFileSystem fileSystem, IDisposable directoryLock, Pager pager)
+    {
+        Options = options;
+        _fileSystem = fileSystem;
+        _directoryLock = directoryLock;
+        Pager = pager;
+        PageTable = new PageTable();
+        _readers = new ReaderTable(this);
+        _writer = new PageTransaction(this, write: true);
+
+        var firstJournal = Recover();
+        _state = LoadState();
+        _journal = new JournalWriter(fileSystem, options.JournalFileSize, firstJournal);
+        _merger = new Lazy<TransactionMerger>(() => new TransactionMerger(this), LazyThreadSafetyMode.ExecutionAndPublication);
+        StartFlusher();
+    }
+
+    /// <summary>The options the environment was opened with.</summary>
+    public StorageOptions Options { get; }
+
+    /// <summary>The id of the last committed transaction (0 for a new environment).</summary>
+    public long LastCommittedTransactionId => _state.TransactionId;
+
+    /// <summary>Runs write operations from many callers together in merged transactions.</summary>
+    public TransactionMerger Merger => _merger.Value;
+
+    internal Pager Pager { get; }
+
+    internal PageTable PageTable { get; }
+
+    internal EnvironmentState State => _state;
+
+    /// <summary>Opens (creating if needed, recovering if it crashed) the environment described by <paramref name="options"/>.</summary>
+    public static StorageEnvironment Open(StorageOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        var fileSystem = options.CreateFileSystem();
+        var directoryLock = fileSystem.AcquireLock();
+        Pager? pager = null;
+        try
+        {
+            pager = fileSystem.OpenPager(DataFileName, StorageLimits.PageSize);
+            if (pager.NumberOfPages == 0)
+                Initialize(pager);
+            return new StorageEnvironment(options, fileSystem, directoryLock, pager);
+        }
+        catch
+        {
+            pager?.Dispose();
+            directoryLock.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Opens a read transaction on the last committed state. Allocates nothing once warm.</summary>
+    public ReadTransaction BeginRead()
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        var slot = _readers.Take();
+        EnvironmentState state;
+        while (true)
+        {
+            // Publish, then check the state did not move: the flusher reads the state before it scans
+            // the seats, so a reader that passes this check can never be missed by that scan.
+            state = _state;
+            slot.Publish(state.TransactionId);
+            if (ReferenceEquals(state, _state))
+                break;
+        }
+        slot.Transaction.Begin(state);
+        return new ReadTransaction(slot, slot.Transaction.Generation);
+    }
+
+    /// <summary>Opens the write transaction, waiting while another one is open.</summary>
+    public WriteTransaction BeginWrite()
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        if (Volatile.Read(ref _writerThread) == Environment.CurrentManagedThreadId)
+            throw new InvalidOperationException("This thread already holds the write transaction; a second one would wait for itself forever.");
+        _writeLock.Wait();
+        return StartWrite();
+    }
+
+    /// <summary>Opens the write transaction, waiting asynchronously while another one is open.</summary>
+    public async ValueTask<WriteTransaction> BeginWriteAsync(CancellationToken cancellationToken = default)
+    {
+        ObjectDisposedException.ThrowIf(_disposed, this);
+        await _writeLock.WaitAsync(cancellationToken).ConfigureAwait(false);
+        return StartWrite();
+    }
+
+    private WriteTransaction StartWrite()
+    {
+        try
+        {
+            ThrowIfFailed();
+            Volatile.Write(ref _writerThread, Environment.CurrentManagedThreadId);
+            _writer.Begin(_state);
+            return new WriteTransaction(this, _writer);
+        }
+        catch
+        {
+            _writeLock.Release();
+            throw;
+        }
+    }
+
+    internal void EndWrite()
+    {
+        _writer.End();
+        Volatile.Write(ref _writerThread, 0);
+        _writeLock.Release();
+    }
+
+    internal void ThrowIfFailed()
+    {
+        if (_failure is { } failure)
+            throw new EnvironmentFailedException($"The environment in {_fileSystem.Description} stopped accepting writes after a failed write or sync: {failure.Message}", failure);
+    }
+
+    internal void Fail(Exception failure) => _failure ??= failure;
+
+    /// <summary>Counts and sizes, for stats endpoints and tests.</summary>
+    public StorageStats GetStats() => new()
+    {
+        LastCommittedTransactionId = _state.TransactionId,
+        LastFlushedTransactionId = Volatile.Read(ref _lastFlushed),
+        DataFilePages = Pager.NumberOfPages,
+        AllocatedPages = _state.NextPage,
+        FreePages = SumFree(_state.FreeCounts),
+        JournalFiles = _journal.FileCount,
+        JournalBytesWritten = _journal.BytesWritten,
+        UnflushedPageVersions = PageTable.Count,
+        ActiveReaders = _readers.ActiveCount(),
+    };
+
+    private static long SumFree(int[] counts)
+    {
+        long total = 0;
+        foreach (var count in counts)
+            total += count;
+        return total;
+    }
+
+    /// <summary>Stops the background work, applies what the journal holds and closes the files.</summary>
+    public void Dispose()
+    {
+        if (_disposed)
+            return;
+        _disposed = true;
+        if (_merger.IsValueCreated)
+            _merger.Value.Dispose();
+        _writeLock.Wait();
+        StopFlusher();
+        if (_failure is null)
+        {
+            try
+            {
+                FlushToDataFile();
+            }
+            catch (Exception e) when (e is IOException or StorageException)
+            {
+                // The journal still holds every commit; the next open replays it.
+            }
+        }
+        _journal.Dispose();
+        Pager.Dispose();
+        _directoryLock.Dispose();
+        _writeLock.Dispose();
+    }
+
+    private static void Initialize(Pager pager)
+    {
+        const long bitmapPage = 3, rootLeaf = 4;
+        pager.EnsureCapacity(5);
+        var page = new byte[StorageLimits.PageSize];
+
+        var root = new TreeHeader { RootPage = rootLeaf, Depth = 1, LeafPages = 1, Kind = TreeKind.Regular };
+        PageHeader.Initialize(page, EnvironmentState.StatePageNumber, PageFlags.State);
+        EnvironmentState.Write(page, root, nextPage: 5, [bitmapPage]);
+        pager.Write(EnvironmentState.StatePageNumber, page);
+
+        page.AsSpan().Clear();
+        PageHeader.Initialize(page, bitmapPage, PageFlags.FreeSpaceBitmap);
+        pager.Write(bitmapPage, page);
+
+        page.AsSpan().Clear();
+        PageHeader.Initialize(page, rootLeaf, PageFlags.Leaf);
+        pager.Write(rootLeaf, page);
+        pager.Sync();
+
+        new FileHeader(FileHeader.CurrentFormatVersion, StorageLimits.PageSize, 0, 1).WriteTo(page, 1);
+        pager.Write(1, page);
+        pager.Sync();
+    }
+
+    private EnvironmentState LoadState()
+    {
+        var (root, nextPage, bitmaps) = EnvironmentState.Read(Pager.Read(EnvironmentState.StatePageNumber, 1));
+        var bootstrap = new EnvironmentState
+        {
+            TransactionId = _lastFlushed,
+            Root = root,
+            NextPage = nextPage,
+            BitmapPages = bitmaps,
+            FreeCounts = new int[bitmaps.Length],
+        };
+        var reader = new PageTransaction(this, write: false);
+        reader.Begin(bootstrap);
+        var counts = PageTransaction.CountFree(reader, bitmaps);
+        reader.End();
+        return new EnvironmentState
+        {
+            TransactionId = _lastFlushed,
+            Root = root,
+            NextPage = nextPage,
+            BitmapPages = bitmaps,
+            FreeCounts = counts,
+        };
+    }
+}

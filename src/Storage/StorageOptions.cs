@@ -1,0 +1,45 @@
+using Folio.Storage.Platform;
+
+namespace Folio.Storage;
+
+/// <summary>Where an environment keeps its files and how it paces its background work.</summary>
+public sealed class StorageOptions
+{
+    /// <summary>The environment's directory; null for an environment held in memory.</summary>
+    public string? Path { get; init; }
+
+    /// <summary>Size of each preallocated journal file. A larger transaction gets a file of its own size.</summary>
+    public long JournalFileSize { get; init; } = 64L << 20;
+
+    /// <summary>Journaled bytes not yet applied to the data file that make the flusher run without waiting for <see cref="FlushInterval"/>.</summary>
+    public long FlushThresholdBytes { get; init; } = 32L << 20;
+
+    /// <summary>How long committed transactions may stay only in the journal before the flusher applies them.</summary>
+    public TimeSpan FlushInterval { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>
+    /// Whether a background thread applies journaled transactions to the data file. Turning it off
+    /// (tests that want everything to stay in the journal) leaves that to <see cref="StorageEnvironment.FlushToDataFile"/>.
+    /// </summary>
+    public bool BackgroundFlush { get; init; } = true;
+
+    /// <summary>Most write operations the transaction merger runs in one transaction.</summary>
+    public int MergerMaxOperations { get; init; } = 4096;
+
+    /// <summary>Most bytes (as operations estimate them) the merger puts in one transaction.</summary>
+    public long MergerMaxBytes { get; init; } = 32L << 20;
+
+    /// <summary>Longest time the merger keeps adding operations to one transaction before committing it.</summary>
+    public TimeSpan MergerMaxDuration { get; init; } = TimeSpan.FromMilliseconds(200);
+
+    internal IStorageFileSystem? FileSystem { get; init; }
+
+    /// <summary>An environment in <paramref name="path"/> with default settings.</summary>
+    public static StorageOptions ForPath(string path) => new() { Path = path };
+
+    /// <summary>An environment held in memory, gone when disposed.</summary>
+    public static StorageOptions InMemory() => new() { JournalFileSize = 4L << 20 };
+
+    internal IStorageFileSystem CreateFileSystem() =>
+        FileSystem ?? (Path is null ? new MemoryFileSystem() : new PhysicalFileSystem(Path));
+}

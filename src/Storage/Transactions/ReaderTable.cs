@@ -1,0 +1,61 @@
+namespace Folio.Storage.Transactions;
+
+/// <summary>The seats of the read transactions; grows when every seat is taken and never shrinks.</summary>
+internal sealed class ReaderTable(StorageEnvironment environment)
+{
+    private readonly Lock _growLock = new();
+    private volatile ReaderSlot[] _slots = CreateSlots(environment, [], Environment.ProcessorCount * 8);
+
+    public ReaderSlot Take()
+    {
+        while (true)
+        {
+            var slots = _slots;
+            var start = (int)((uint)Environment.CurrentManagedThreadId % (uint)slots.Length);
+            for (var i = 0; i < slots.Length; i++)
+            {
+                var slot = slots[(start + i) % slots.Length];
+                if (slot.TryTake())
+                    return slot;
+            }
+            lock (_growLock)
+            {
+                if (_slots == slots)
+                    _slots = CreateSlots(environment, slots, slots.Length * 2);
+            }
+        }
+    }
+
+    /// <summary>The oldest snapshot any reader holds, or <see cref="ReaderSlot.Idle"/> when none does.</summary>
+    public long OldestSnapshot()
+    {
+        var oldest = ReaderSlot.Idle;
+        foreach (var slot in _slots)
+        {
+            var snapshot = slot.Snapshot;
+            if (snapshot < oldest)
+                oldest = snapshot;
+        }
+        return oldest;
+    }
+
+    public int ActiveCount()
+    {
+        var count = 0;
+        foreach (var slot in _slots)
+        {
+            if (slot.Snapshot != ReaderSlot.Idle)
+                count++;
+        }
+        return count;
+    }
+
+    private static ReaderSlot[] CreateSlots(StorageEnvironment environment, ReaderSlot[] existing, int size)
+    {
+        var slots = new ReaderSlot[size];
+        existing.CopyTo(slots, 0);
+        for (var i = existing.Length; i < size; i++)
+            slots[i] = new ReaderSlot(environment);
+        return slots;
+    }
+}

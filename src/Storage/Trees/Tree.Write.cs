@@ -1,0 +1,178 @@
+using System.Buffers.Binary;
+using Folio.Storage.Paging;
+
+namespace Folio.Storage.Trees;
+
+public sealed partial class Tree
+{
+    /// <summary>Stores <paramref name="value"/> under <paramref name="key"/>, replacing any earlier value.</summary>
+    public void Put(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value) => value.CopyTo(Reserve(key, value.Length));
+
+    /// <summary>
+    /// Makes room for a value of <paramref name="size"/> bytes under <paramref name="key"/> and returns
+    /// it for the caller to fill, so a value can be written straight into its page without a copy.
+    /// The span is valid until the tree is next changed.
+    /// </summary>
+    public Span<byte> Reserve(ReadOnlySpan<byte> key, int size)
+    {
+        EnsureWritable();
+        ValidateKey(key);
+        if (size < 0 || size > StorageLimits.MaxValueSize)
+            throw new ArgumentOutOfRangeException(nameof(size), size, $"A value must be between 0 and {StorageLimits.MaxValueSize} bytes.");
+
+        var leafPage = FindLeaf(key, out var depth);
+        var leaf = _transaction.ModifyPage(leafPage);
+        var index = TreePage.SearchLeaf(leaf, key, out var found);
+        var overflow = TreePage.LeafEntrySize(key.Length, size) > TreePage.MaxInlineEntrySize;
+        if (found)
+        {
+            var wasOverflow = TreePage.LeafFlags(leaf, index) == TreePage.OverflowFlag;
+            if (!wasOverflow && !overflow && TreePage.LeafStoredValue(leaf, index).Length == size)
+                return TreePage.LeafStoredValue(leaf, index);
+            if (wasOverflow)
+                FreeOverflow(TreePage.LeafStoredValue(leaf, index));
+            TreePage.Remove(leaf, index);
+        }
+        else
+        {
+            Header.EntryCount++;
+        }
+        MarkChanged();
+
+        var storedLength = overflow ? TreePage.OverflowPointerSize : size;
+        var flags = overflow ? TreePage.OverflowFlag : (byte)0;
+        var needed = TreePage.LeafEntrySize(key.Length, storedLength) + TreePage.SlotSize;
+        if (TreePage.FreeSpace(leaf) < needed && TreePage.Capacity - TreePage.UsedSpace(leaf) >= needed)
+            TreePage.Compact(leaf, _transaction.Scratch);
+        var stored = TreePage.FreeSpace(leaf) >= needed
+            ? TreePage.InsertLeaf(leaf, index, key, flags, storedLength)
+            : SplitLeaf(depth, leafPage, index, key, flags, storedLength);
+        if (!overflow)
+            return stored;
+
+        var pageCount = PageHeader.OverflowPagesFor(size);
+        var run = _transaction.AllocatePage(pageCount, PageFlags.Overflow, out var runPage);
+        PageHeader.SetOverflow(run, size, pageCount);
+        Header.OverflowPages += pageCount;
+        BinaryPrimitives.WriteInt64LittleEndian(stored, runPage);
+        BinaryPrimitives.WriteInt64LittleEndian(stored[8..], size);
+        return run.Slice(PageHeader.Size, size);
+    }
+
+    private void FreeOverflow(ReadOnlySpan<byte> pointer)
+    {
+        var runPage = BinaryPrimitives.ReadInt64LittleEndian(pointer);
+        var pageCount = PageHeader.OverflowPageCount(_transaction.GetPage(runPage));
+        _transaction.FreePage(runPage, pageCount);
+        Header.OverflowPages -= pageCount;
+    }
+
+    /// <summary>
+    /// Splits a full leaf and inserts the new entry. An insert past the last entry (the shape of
+    /// sequential keys) moves nothing: the new right page starts with the new entry alone, so
+    /// sequentially loaded pages end up full instead of half full.
+    /// </summary>
+    private Span<byte> SplitLeaf(int depth, long leafPage, int index, ReadOnlySpan<byte> key, byte flags, int storedLength)
+    {
+        var leaf = _transaction.ModifyPage(leafPage);
+        var original = _transaction.Scratch;
+        leaf.CopyTo(original);
+        var count = TreePage.Count(original);
+        var newSize = TreePage.LeafEntrySize(key.Length, storedLength) + TreePage.SlotSize;
+        var splitAt = index == count ? count : SplitPoint(original, count, index, newSize, leaf: true);
+
+        var right = _transaction.AllocatePage(1, PageFlags.Leaf, out var rightPage);
+        Header.LeafPages++;
+        PageHeader.Initialize(leaf, leafPage, PageFlags.Leaf);
+        Span<byte> stored = default;
+        int leftCount = 0, rightCount = 0;
+        for (var j = 0; j <= count; j++)
+        {
+            var target = j < splitAt ? leaf : right;
+            var targetIndex = j < splitAt ? leftCount++ : rightCount++;
+            if (j == index)
+            {
+                stored = TreePage.InsertLeaf(target, targetIndex, key, flags, storedLength);
+                continue;
+            }
+            var raw = TreePage.RawEntry(original, j < index ? j : j - 1, leaf: true);
+            raw.CopyTo(TreePage.InsertRaw(target, targetIndex, raw.Length));
+        }
+
+        var separator = TreePage.LeafKey(right, 0).ToArray();
+        InsertSeparator(depth - 1, separator, rightPage);
+        return stored;
+    }
+
+    /// <summary>Where to cut a page's entries plus one new entry so both halves hold about the same bytes.</summary>
+    private static int SplitPoint(ReadOnlySpan<byte> original, int count, int newIndex, int newSize, bool leaf)
+    {
+        var total = newSize;
+        for (var i = 0; i < count; i++)
+            total += TreePage.RawEntry(original, i, leaf).Length + TreePage.SlotSize;
+        var running = 0;
+        for (var j = 0; j <= count; j++)
+        {
+            running += j == newIndex ? newSize : TreePage.RawEntry(original, j < newIndex ? j : j - 1, leaf).Length + TreePage.SlotSize;
+            if (running >= total / 2)
+                return Math.Clamp(j + 1, 1, count);
+        }
+        return count;
+    }
+
+    /// <summary>Adds the entry for a new right sibling to the parent at <paramref name="level"/>, splitting upward as needed.</summary>
+    private void InsertSeparator(int level, ReadOnlySpan<byte> separator, long rightPage)
+    {
+        if (level < 0)
+        {
+            var root = _transaction.AllocatePage(1, PageFlags.Branch, out var rootPage);
+            TreePage.InsertBranch(root, 0, default, Header.RootPage);
+            TreePage.InsertBranch(root, 1, separator, rightPage);
+            Header.RootPage = rootPage;
+            Header.Depth++;
+            Header.BranchPages++;
+            return;
+        }
+
+        var parentPage = _pathPages[level];
+        var position = _pathIndexes[level] + 1;
+        var parent = _transaction.ModifyPage(parentPage);
+        var needed = TreePage.BranchEntrySize(separator.Length) + TreePage.SlotSize;
+        if (TreePage.FreeSpace(parent) < needed && TreePage.Capacity - TreePage.UsedSpace(parent) >= needed)
+            TreePage.Compact(parent, _transaction.Scratch);
+        if (TreePage.FreeSpace(parent) >= needed)
+        {
+            TreePage.InsertBranch(parent, position, separator, rightPage);
+            return;
+        }
+
+        var original = _transaction.Scratch;
+        parent.CopyTo(original);
+        var count = TreePage.Count(original);
+        var splitAt = position == count ? count : SplitPoint(original, count, position, needed, leaf: false);
+        var right = _transaction.AllocatePage(1, PageFlags.Branch, out var newRightPage);
+        Header.BranchPages++;
+        PageHeader.Initialize(parent, parentPage, PageFlags.Branch);
+        int leftCount = 0, rightCount = 0;
+        for (var j = 0; j <= count; j++)
+        {
+            var target = j < splitAt ? parent : right;
+            var targetIndex = j < splitAt ? leftCount++ : rightCount++;
+            if (j == position)
+            {
+                TreePage.InsertBranch(target, targetIndex, separator, rightPage);
+                continue;
+            }
+            var raw = TreePage.RawEntry(original, j < position ? j : j - 1, leaf: false);
+            raw.CopyTo(TreePage.InsertRaw(target, targetIndex, raw.Length));
+        }
+
+        // The right branch's first key moves up; inside the branch, its first entry means "everything below".
+        var up = TreePage.BranchKey(right, 0).ToArray();
+        var firstChild = TreePage.BranchChild(right, 0);
+        TreePage.Remove(right, 0);
+        TreePage.Compact(right, _transaction.Scratch);
+        TreePage.InsertBranch(right, 0, default, firstChild);
+        InsertSeparator(level - 1, up, newRightPage);
+    }
+}

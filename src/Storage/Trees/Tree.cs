@@ -1,0 +1,136 @@
+using System.Buffers.Binary;
+using Folio.Storage.Paging;
+using Folio.Storage.Transactions;
+
+namespace Folio.Storage.Trees;
+
+/// <summary>
+/// A named B+Tree of byte keys (ordered by unsigned byte comparison) to byte values, seen through
+/// one transaction. Values read from it are spans into the transaction's pages: valid until the
+/// transaction ends, or, in a write transaction, until the tree is next changed.
+/// </summary>
+public sealed partial class Tree
+{
+    private const int MaxDepth = 32;
+
+    private readonly PageTransaction _transaction;
+    private readonly long[] _pathPages = new long[MaxDepth];
+    private readonly int[] _pathIndexes = new int[MaxDepth];
+    private int _generation;
+    internal TreeHeader Header;
+
+    internal Tree(PageTransaction transaction, string name, in TreeHeader header)
+    {
+        _transaction = transaction;
+        Name = name;
+        Header = header;
+        _generation = transaction.Generation;
+    }
+
+    /// <summary>The tree's name ("" for the root tree that names all others).</summary>
+    public string Name { get; }
+
+    /// <summary>The number of entries.</summary>
+    public long Count
+    {
+        get
+        {
+            _transaction.EnsureUsable(_generation);
+            return Header.EntryCount;
+        }
+    }
+
+    /// <summary>The tree's shape.</summary>
+    public TreeKind Kind => Header.Kind;
+
+    internal bool HeaderChanged { get; private set; }
+
+    internal PageTransaction Transaction => _transaction;
+
+    /// <summary>Points a pooled tree object (the root tree of a reused transaction) at a new transaction.</summary>
+    internal void Rebind(in TreeHeader header)
+    {
+        Header = header;
+        HeaderChanged = false;
+        _generation = _transaction.Generation;
+    }
+
+    internal void MarkChanged() => HeaderChanged = true;
+
+    /// <summary>Whether the transaction this tree object was bound to has ended.</summary>
+    internal bool IsStale => _generation != _transaction.Generation;
+
+    /// <summary>Makes every later use of this tree object fail (the tree was deleted).</summary>
+    internal void Invalidate() => _generation = -1;
+
+    internal void EnsureUsable() => _transaction.EnsureUsable(_generation);
+
+    internal void EnsureWritable() => _transaction.EnsureWritable(_generation);
+
+    internal static void ValidateKey(ReadOnlySpan<byte> key)
+    {
+        if (key.Length == 0)
+            throw new InvalidKeyException("A key must not be empty.");
+        if (key.Length > StorageLimits.MaxKeySize)
+            throw new InvalidKeyException($"A key of {key.Length} bytes exceeds the limit of {StorageLimits.MaxKeySize} bytes.");
+    }
+
+    /// <summary>Walks from the root to the leaf whose range holds <paramref name="key"/>, remembering the path.</summary>
+    private long FindLeaf(ReadOnlySpan<byte> key, out int depth)
+    {
+        var pageNumber = Header.RootPage;
+        depth = 0;
+        while (true)
+        {
+            var page = _transaction.GetPage(pageNumber);
+            var flags = PageHeader.Flags(page);
+            if (flags == PageFlags.Leaf)
+                return pageNumber;
+            if (flags != PageFlags.Branch || depth >= MaxDepth)
+                throw new CorruptionException($"Tree '{Name}' reaches page {pageNumber} ({flags}) where a tree page belongs.");
+            var index = TreePage.SearchBranch(page, key);
+            _pathPages[depth] = pageNumber;
+            _pathIndexes[depth] = index;
+            depth++;
+            pageNumber = TreePage.BranchChild(page, index);
+        }
+    }
+
+    /// <summary>The value of a leaf entry, following the overflow pointer when it has one.</summary>
+    internal ReadOnlySpan<byte> ReadValue(ReadOnlySpan<byte> leaf, int index)
+    {
+        var stored = TreePage.LeafStoredValue(leaf, index);
+        if (TreePage.LeafFlags(leaf, index) != TreePage.OverflowFlag)
+            return stored;
+        var run = _transaction.GetPage(BinaryPrimitives.ReadInt64LittleEndian(stored));
+        var size = BinaryPrimitives.ReadInt64LittleEndian(stored[8..]);
+        return run.Slice(PageHeader.Size, (int)size);
+    }
+
+    internal ReadOnlySpan<byte> GetPage(long pageNumber) => _transaction.GetPage(pageNumber);
+
+    /// <summary>Reads the value stored under <paramref name="key"/>.</summary>
+    public bool TryGet(ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
+    {
+        EnsureUsable();
+        if (key.Length == 0 || key.Length > StorageLimits.MaxKeySize)
+        {
+            value = default;
+            return false;
+        }
+        var leaf = _transaction.GetPage(FindLeaf(key, out _));
+        var index = TreePage.SearchLeaf(leaf, key, out var found);
+        value = found ? ReadValue(leaf, index) : default;
+        return found;
+    }
+
+    /// <summary>Whether <paramref name="key"/> is present.</summary>
+    public bool Contains(ReadOnlySpan<byte> key) => TryGet(key, out _);
+
+    /// <summary>A cursor over the tree's entries in key order.</summary>
+    public TreeCursor CreateCursor()
+    {
+        EnsureUsable();
+        return new TreeCursor(this);
+    }
+}
