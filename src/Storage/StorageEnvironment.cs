@@ -150,6 +150,16 @@ public sealed partial class StorageEnvironment : IDisposable
 
     internal void Fail(Exception failure) => _failure ??= failure;
 
+    /// <summary>
+    /// Checks every page invariant of the last committed state (tree structure, key order, counts,
+    /// free-space accounting) and throws <see cref="CorruptionException"/> naming the first violation.
+    /// </summary>
+    public void Verify()
+    {
+        using var read = BeginRead();
+        read.Verify();
+    }
+
     /// <summary>Counts and sizes, for stats endpoints and tests.</summary>
     public StorageStats GetStats() => new()
     {

@@ -33,6 +33,8 @@ internal sealed partial class PageTransaction
 
     public long SnapshotId => _state.TransactionId;
 
+    public EnvironmentState State => _state;
+
     public int Generation => Volatile.Read(ref _generation);
 
     public StorageEnvironment Environment => _environment;

@@ -51,6 +51,12 @@ public readonly struct ReadTransaction : IDisposable
         return Transaction.OpenTree(name, TreeKind.FixedSize) is { } tree ? new FixedSizeTree(tree) : null;
     }
 
+    internal void Verify()
+    {
+        Transaction.EnsureUsable(_generation);
+        Verification.EnvironmentVerifier.Verify(Transaction, Transaction.State);
+    }
+
     /// <summary>Ends the snapshot; a second call does nothing.</summary>
     public void Dispose()
     {
