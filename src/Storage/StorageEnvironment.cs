@@ -209,6 +209,24 @@ public sealed partial class StorageEnvironment : IDisposable
         _writeLock.Dispose();
     }
 
+    /// <summary>
+    /// Closes the files the way a crash would: nothing pending is applied, the journal is left as it
+    /// is. What a later open finds is exactly what a kill -9 at this moment would leave.
+    /// </summary>
+    internal void SimulateCrash()
+    {
+        if (_disposed)
+            return;
+        _disposed = true;
+        Fail(new ObjectDisposedException(nameof(StorageEnvironment), "The environment was abandoned as if it crashed."));
+        if (_merger.IsValueCreated)
+            _merger.Value.Dispose();
+        StopFlusher();
+        _journal.Dispose();
+        Pager.Dispose();
+        _directoryLock.Dispose();
+    }
+
     private static void Initialize(Pager pager)
     {
         const long bitmapPage = 3, rootLeaf = 4;

@@ -3,7 +3,7 @@ using Folio.Storage.Platform;
 namespace Folio.Storage;
 
 /// <summary>Where an environment keeps its files and how it paces its background work.</summary>
-public sealed class StorageOptions
+public sealed record StorageOptions
 {
     /// <summary>The environment's directory; null for an environment held in memory.</summary>
     public string? Path { get; init; }
