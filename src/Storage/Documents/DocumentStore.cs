@@ -1,0 +1,143 @@
+using System.Text;
+using Folio.Storage.Merging;
+using Folio.Storage.Transactions;
+
+namespace Folio.Storage.Documents;
+
+/// <summary>
+/// JSON documents on a storage environment: by case-insensitive id, by etag, by collection and etag,
+/// with tombstones for deletes and counts per collection. Every write goes through the environment's
+/// transaction merger; reads run on snapshots through <see cref="OpenReader"/>.
+/// </summary>
+public sealed partial class DocumentStore : IDisposable
+{
+    internal const string DocsTree = "docs";
+    internal const string EtagsTree = "docs-by-etag";
+    internal const string CollectionEtagsTree = "collection-etags";
+    internal const string CollectionsTree = "collections";
+    internal const string TombstonesTree = "tombstones";
+    internal const string CollectionTombstonesTree = "collection-tombstones";
+    internal const string MetaTree = "meta";
+
+    private readonly bool _ownsEnvironment;
+    private readonly byte[] _databaseId;
+
+    private DocumentStore(StorageEnvironment environment, bool ownsEnvironment)
+    {
+        Environment = environment;
+        _ownsEnvironment = ownsEnvironment;
+        using var tx = environment.BeginWrite();
+        tx.CreateTree(DocsTree);
+        tx.CreateTree(EtagsTree);
+        tx.CreateMultiValueTree(CollectionEtagsTree);
+        tx.CreateTree(CollectionsTree);
+        tx.CreateTree(TombstonesTree);
+        tx.CreateMultiValueTree(CollectionTombstonesTree);
+        var meta = tx.CreateTree(MetaTree);
+        if (meta.TryGet("database-id"u8, out var stored))
+        {
+            _databaseId = stored.ToArray();
+        }
+        else
+        {
+            _databaseId = Encoding.ASCII.GetBytes(Convert.ToBase64String(Guid.NewGuid().ToByteArray()).TrimEnd('=').Replace('+', '-').Replace('/', '_'));
+            meta.Put("database-id"u8, _databaseId);
+        }
+        tx.Commit();
+        DatabaseId = Encoding.ASCII.GetString(_databaseId);
+    }
+
+    /// <summary>The environment the documents live in.</summary>
+    public StorageEnvironment Environment { get; }
+
+    /// <summary>This database's id: the second half of every change vector it makes.</summary>
+    public string DatabaseId { get; }
+
+    internal ReadOnlySpan<byte> DatabaseIdBytes => _databaseId;
+
+    /// <summary>Opens the environment described by <paramref name="options"/> and the document store in it.</summary>
+    public static DocumentStore Open(StorageOptions options)
+    {
+        var environment = StorageEnvironment.Open(options);
+        try
+        {
+            return new DocumentStore(environment, ownsEnvironment: true);
+        }
+        catch
+        {
+            environment.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>A document store in an environment the caller keeps owning.</summary>
+    public static DocumentStore On(StorageEnvironment environment) => new(environment, ownsEnvironment: false);
+
+    /// <summary>A reader over the last committed state; dispose it to end its snapshot.</summary>
+    public DocumentReader OpenReader() => new(this, Environment.BeginRead());
+
+    /// <summary>Stores a document; completes once it is durable.</summary>
+    public async Task<WriteResult> PutAsync(string id, PreparedDocument document, string? expectedChangeVector = null)
+    {
+        var operation = new BatchOperation(this, [new DocumentCommand(DocumentCommandType.Put, id, document, expectedChangeVector)]);
+        await Environment.Merger.EnqueueAsync(operation).ConfigureAwait(false);
+        return operation.Results[0]!;
+    }
+
+    /// <summary>Deletes a document; the result says whether there was one. Completes once durable.</summary>
+    public async Task<WriteResult?> DeleteAsync(string id, string? expectedChangeVector = null)
+    {
+        var operation = new BatchOperation(this, [new DocumentCommand(DocumentCommandType.Delete, id, null, expectedChangeVector)]);
+        await Environment.Merger.EnqueueAsync(operation).ConfigureAwait(false);
+        return operation.Results[0];
+    }
+
+    /// <summary>Runs the commands in one transaction, all or nothing; results come in command order (null for a delete of a missing document).</summary>
+    public async Task<IReadOnlyList<WriteResult?>> BatchAsync(IReadOnlyList<DocumentCommand> commands)
+    {
+        var operation = new BatchOperation(this, commands);
+        await Environment.Merger.EnqueueAsync(operation).ConfigureAwait(false);
+        return operation.Results;
+    }
+
+    /// <summary>Disposes the environment when the store opened it.</summary>
+    public void Dispose()
+    {
+        if (_ownsEnvironment)
+            Environment.Dispose();
+    }
+
+    /// <summary>
+    /// A batch as one merged operation. It may run more than once (the merger reruns a transaction
+    /// without a failed neighbour), so each run recomputes its results from the transaction alone.
+    /// </summary>
+    private sealed class BatchOperation(DocumentStore store, IReadOnlyList<DocumentCommand> commands) : MergedOperation
+    {
+        public WriteResult?[] Results { get; private set; } = [];
+
+        public override long EstimatedBytes
+        {
+            get
+            {
+                long bytes = 0;
+                foreach (var command in commands)
+                    bytes += (command.Document?.Length ?? 0) + 256;
+                return bytes;
+            }
+        }
+
+        public override void Execute(WriteTransaction transaction)
+        {
+            var writer = new DocumentWriter(store, transaction);
+            var results = new WriteResult?[commands.Count];
+            for (var i = 0; i < commands.Count; i++)
+            {
+                var command = commands[i];
+                results[i] = command.Type == DocumentCommandType.Put
+                    ? writer.Put(command.Id, command.Document ?? throw new DocumentValidationException($"Command {i} (PUT) has no document."), command.ExpectedChangeVector)
+                    : writer.Delete(command.Id, command.ExpectedChangeVector);
+            }
+            Results = results;
+        }
+    }
+}

@@ -1,0 +1,210 @@
+using System.Buffers;
+using System.Buffers.Binary;
+using System.Buffers.Text;
+using System.Text;
+using System.Text.Json;
+using Folio.Storage.Transactions;
+using Folio.Storage.Trees;
+
+namespace Folio.Storage.Documents;
+
+/// <summary>
+/// The document writes inside one write transaction: each takes the next etag, keeps the id, etag
+/// and collection indexes in step and writes the store-owned metadata at the end of the document.
+/// </summary>
+internal sealed class DocumentWriter
+{
+    private static readonly byte[] LastEtagKey = "last-etag"u8.ToArray();
+
+    private readonly DocumentStore _store;
+    private readonly Tree _docs;
+    private readonly Tree _etags;
+    private readonly MultiValueTree _collectionEtags;
+    private readonly Tree _collections;
+    private readonly Tree _tombstones;
+    private readonly MultiValueTree _collectionTombstones;
+    private readonly Tree _meta;
+    private readonly byte[] _etagKey = new byte[8];
+    private readonly ArrayBufferWriter<byte> _metadata = new(512);
+
+    public DocumentWriter(DocumentStore store, WriteTransaction transaction)
+    {
+        _store = store;
+        _docs = transaction.OpenTree(DocumentStore.DocsTree)!;
+        _etags = transaction.OpenTree(DocumentStore.EtagsTree)!;
+        _collectionEtags = transaction.OpenMultiValueTree(DocumentStore.CollectionEtagsTree)!;
+        _collections = transaction.OpenTree(DocumentStore.CollectionsTree)!;
+        _tombstones = transaction.OpenTree(DocumentStore.TombstonesTree)!;
+        _collectionTombstones = transaction.OpenMultiValueTree(DocumentStore.CollectionTombstonesTree)!;
+        _meta = transaction.OpenTree(DocumentStore.MetaTree)!;
+    }
+
+    public WriteResult Put(string id, PreparedDocument document, string? expectedChangeVector)
+    {
+        if (DocumentIds.IsServerGenerated(id))
+            id = NextIdentity(id);
+        DocumentIds.Validate(id);
+        var key = DocumentIds.Key(id);
+        var existing = _docs.TryGet(key, out var stored) ? new Document(stored) : default;
+        var exists = !stored.IsEmpty;
+        CheckExpected(id, expectedChangeVector, exists, exists ? existing.Etag : 0);
+
+        var collection = document.Collection ?? DocumentIds.CollectionFromId(id);
+        var collectionKey = Encoding.UTF8.GetBytes(collection.ToLowerInvariant());
+        if (exists)
+        {
+            var oldEtag = existing.Etag;
+            var oldCollection = existing.CollectionString;
+            RemoveFromEtagIndexes(oldEtag, Encoding.UTF8.GetBytes(oldCollection.ToLowerInvariant()));
+            if (!string.Equals(oldCollection, collection, StringComparison.OrdinalIgnoreCase))
+            {
+                ChangeCollectionCount(oldCollection, -1);
+                ChangeCollectionCount(collection, +1);
+            }
+        }
+        else
+        {
+            ChangeCollectionCount(collection, +1);
+        }
+
+        var etag = NextEtag();
+        var lastModified = DateTime.UtcNow;
+        var changeVector = ChangeVector.ToString(etag, _store.DatabaseIdBytes);
+        var idBytes = Encoding.UTF8.GetBytes(id);
+        var collectionBytes = Encoding.UTF8.GetBytes(collection);
+        WriteMetadata(collection, id, changeVector, lastModified);
+
+        // The stored JSON: the prepared prefix (which leaves "@metadata" open), a comma when the client's
+        // metadata has properties, the store's properties (the metadata object without its opening brace)
+        // and the brace that closes the document.
+        var properties = _metadata.WrittenSpan[1..];
+        var comma = document.MetadataHasProperties ? 1 : 0;
+        var jsonLength = document.Prefix.Length + comma + properties.Length + 1;
+        var headerLength = Document.HeaderSize + idBytes.Length + collectionBytes.Length;
+        var record = _docs.Reserve(key, headerLength + jsonLength);
+        Document.WriteHeader(record, etag, lastModified, idBytes, collectionBytes);
+        var json = record[headerLength..];
+        document.Prefix.CopyTo(json);
+        if (comma == 1)
+            json[document.Prefix.Length] = (byte)',';
+        properties.CopyTo(json[(document.Prefix.Length + comma)..]);
+        json[^1] = (byte)'}';
+
+        _etags.Put(EtagKey(etag), key);
+        _collectionEtags.Add(collectionKey, EtagKey(etag));
+        return new WriteResult(id, collection, changeVector, lastModified, etag, Deleted: false);
+    }
+
+    public WriteResult? Delete(string id, string? expectedChangeVector)
+    {
+        DocumentIds.Validate(id);
+        var key = DocumentIds.Key(id);
+        if (!_docs.TryGet(key, out var stored))
+        {
+            CheckExpected(id, expectedChangeVector, exists: false, 0);
+            return null;
+        }
+        var existing = new Document(stored);
+        CheckExpected(id, expectedChangeVector, exists: true, existing.Etag);
+        var originalId = existing.IdString;
+        var collection = existing.CollectionString;
+        var collectionKey = Encoding.UTF8.GetBytes(collection.ToLowerInvariant());
+        RemoveFromEtagIndexes(existing.Etag, collectionKey);
+        _docs.Delete(key);
+        ChangeCollectionCount(collection, -1);
+
+        var etag = NextEtag();
+        _tombstones.Put(EtagKey(etag), Tombstone.Encode(Encoding.UTF8.GetString(key), collection));
+        _collectionTombstones.Add(collectionKey, EtagKey(etag));
+        return new WriteResult(originalId, collection, null, DateTime.UtcNow, etag, Deleted: true);
+    }
+
+    private void CheckExpected(string id, string? expected, bool exists, long etag)
+    {
+        if (expected is null)
+            return;
+        if (exists && ChangeVector.TryParse(expected, _store.DatabaseIdBytes, out var expectedEtag) && expectedEtag == etag)
+            return;
+        var actual = exists ? ChangeVector.ToString(etag, _store.DatabaseIdBytes) : null;
+        throw new ConcurrencyException(exists
+            ? $"Document '{id}' has change vector {actual}, not the expected {expected}."
+            : $"Document '{id}' does not exist, so it cannot have the expected change vector {expected}.")
+        {
+            Id = id,
+            Expected = expected,
+            Actual = actual,
+        };
+    }
+
+    private void RemoveFromEtagIndexes(long etag, byte[] collectionKey)
+    {
+        _etags.Delete(EtagKey(etag));
+        _collectionEtags.Remove(collectionKey, EtagKey(etag));
+    }
+
+    private long NextEtag()
+    {
+        var etag = (_meta.TryGet(LastEtagKey, out var last) ? BinaryPrimitives.ReadInt64LittleEndian(last) : 0) + 1;
+        BinaryPrimitives.WriteInt64LittleEndian(_meta.Reserve(LastEtagKey, 8), etag);
+        return etag;
+    }
+
+    /// <summary>Turns <c>orders/</c> or <c>orders|</c> into <c>orders/{n}</c> with n the prefix's next number.</summary>
+    private string NextIdentity(string id)
+    {
+        var prefix = id[..^1] + "/";
+        var key = Encoding.UTF8.GetBytes("identity/" + prefix.ToLowerInvariant());
+        var next = (_meta.TryGet(key, out var current) ? BinaryPrimitives.ReadInt64LittleEndian(current) : 0) + 1;
+        while (_docs.Contains(DocumentIds.Key(prefix + next)))
+            next++;
+        BinaryPrimitives.WriteInt64LittleEndian(_meta.Reserve(key, 8), next);
+        return prefix + next.ToString(System.Globalization.CultureInfo.InvariantCulture);
+    }
+
+    /// <summary>Counts per collection, keyed by lower-cased name; the value keeps the first-seen casing.</summary>
+    private void ChangeCollectionCount(string collection, int delta)
+    {
+        var key = Encoding.UTF8.GetBytes(collection.ToLowerInvariant());
+        long count = 0;
+        byte[] display;
+        if (_collections.TryGet(key, out var stored))
+        {
+            count = BinaryPrimitives.ReadInt64LittleEndian(stored);
+            display = stored[8..].ToArray();
+        }
+        else
+        {
+            display = Encoding.UTF8.GetBytes(collection);
+        }
+        count += delta;
+        if (count <= 0)
+        {
+            _collections.Delete(key);
+            return;
+        }
+        var value = _collections.Reserve(key, 8 + display.Length);
+        BinaryPrimitives.WriteInt64LittleEndian(value, count);
+        display.CopyTo(value[8..]);
+    }
+
+    /// <summary>The store-owned metadata as a JSON object: <c>{"@collection":…,"@id":…,"@change-vector":…,"@last-modified":…}</c>.</summary>
+    private void WriteMetadata(string collection, string id, string changeVector, DateTime lastModified)
+    {
+        _metadata.ResetWrittenCount();
+        using var writer = new Utf8JsonWriter(_metadata);
+        writer.WriteStartObject();
+        writer.WriteString("@collection"u8, collection);
+        writer.WriteString("@id"u8, id);
+        writer.WriteString("@change-vector"u8, changeVector);
+        Span<byte> date = stackalloc byte[40];
+        Utf8Formatter.TryFormat(lastModified, date, out var written, new StandardFormat('O'));
+        writer.WriteString("@last-modified"u8, date[..written]);
+        writer.WriteEndObject();
+    }
+
+    private byte[] EtagKey(long etag)
+    {
+        BinaryPrimitives.WriteInt64BigEndian(_etagKey, etag);
+        return _etagKey;
+    }
+}

@@ -1,0 +1,126 @@
+using System.Text;
+using System.Text.Json;
+
+namespace Folio.Storage.Documents;
+
+/// <summary>
+/// A client's JSON document checked and laid out for storage. The stored form is the client's
+/// top-level properties as they came (raw bytes, no re-serialization), then <c>"@metadata"</c> with
+/// the client's own metadata properties and, appended at write time, the ones the store owns
+/// (<c>@collection</c>, <c>@id</c>, <c>@change-vector</c>, <c>@last-modified</c>). Reads then hand out
+/// the stored bytes as they are.
+/// </summary>
+public sealed class PreparedDocument
+{
+    private static readonly byte[] MetadataName = "@metadata"u8.ToArray();
+    private static readonly byte[] CollectionName = "@collection"u8.ToArray();
+
+    private PreparedDocument(byte[] prefix, bool metadataHasProperties, string? collection)
+    {
+        Prefix = prefix;
+        MetadataHasProperties = metadataHasProperties;
+        Collection = collection;
+    }
+
+    /// <summary>Everything up to where the store's metadata goes: <c>{...,"@metadata":{...</c>.</summary>
+    public byte[] Prefix { get; }
+
+    /// <summary>Whether the client's metadata left properties before the store's (so a comma is due).</summary>
+    public bool MetadataHasProperties { get; }
+
+    /// <summary>The collection the client named in <c>@metadata.@collection</c>, if any.</summary>
+    public string? Collection { get; }
+
+    /// <summary>The size of the stored document without the store's metadata.</summary>
+    public int Length => Prefix.Length;
+
+    /// <summary>Checks and lays out <paramref name="json"/>; throws <see cref="DocumentValidationException"/> for anything that is not a JSON object within the limits.</summary>
+    public static PreparedDocument Parse(ReadOnlySpan<byte> json, int maxDepth = 64)
+    {
+        var reader = new Utf8JsonReader(json, new JsonReaderOptions { MaxDepth = maxDepth, CommentHandling = JsonCommentHandling.Disallow });
+        try
+        {
+            if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
+                throw new DocumentValidationException("A document must be a JSON object.");
+
+            using var stream = new MemoryStream(json.Length + 32);
+            stream.WriteByte((byte)'{');
+            var wroteProperty = false;
+            ReadOnlySpan<byte> metadata = default;
+            var sawMetadata = false;
+            while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+            {
+                var start = (int)reader.TokenStartIndex;
+                var isMetadata = reader.ValueTextEquals(MetadataName);
+                reader.Read();
+                var valueStart = (int)reader.TokenStartIndex;
+                reader.Skip();
+                var end = (int)reader.BytesConsumed;
+                if (isMetadata)
+                {
+                    if (sawMetadata)
+                        throw new DocumentValidationException("A document may have only one @metadata property.");
+                    sawMetadata = true;
+                    metadata = json[valueStart..end];
+                    continue;
+                }
+                if (wroteProperty)
+                    stream.WriteByte((byte)',');
+                stream.Write(json[start..end]);
+                wroteProperty = true;
+            }
+            if (reader.TokenType != JsonTokenType.EndObject)
+                throw new DocumentValidationException("A document must be a JSON object.");
+            if (reader.Read())
+                throw new DocumentValidationException("A document must be one JSON object; there is more after it.");
+
+            if (wroteProperty)
+                stream.WriteByte((byte)',');
+            stream.Write("\"@metadata\":{"u8);
+            var (hasProperties, collection) = metadata.IsEmpty ? (false, null) : CopyClientMetadata(metadata, stream, maxDepth);
+            return new PreparedDocument(stream.ToArray(), hasProperties, collection);
+        }
+        catch (JsonException e)
+        {
+            throw new DocumentValidationException($"The document is not valid JSON: {e.Message}", e);
+        }
+        catch (InvalidOperationException e)
+        {
+            throw new DocumentValidationException($"The document is not valid JSON: {e.Message}", e);
+        }
+    }
+
+    /// <summary>Copies the client's metadata properties except the ones the store owns.</summary>
+    private static (bool HasProperties, string? Collection) CopyClientMetadata(ReadOnlySpan<byte> metadata, Stream output, int maxDepth)
+    {
+        var reader = new Utf8JsonReader(metadata, new JsonReaderOptions { MaxDepth = maxDepth });
+        reader.Read();
+        if (reader.TokenType != JsonTokenType.StartObject)
+            throw new DocumentValidationException("@metadata must be a JSON object.");
+        string? collection = null;
+        var wrote = false;
+        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+        {
+            var start = (int)reader.TokenStartIndex;
+            var isCollection = reader.ValueTextEquals(CollectionName);
+            var reserved = isCollection || reader.ValueTextEquals("@id"u8) || reader.ValueTextEquals("@change-vector"u8) || reader.ValueTextEquals("@last-modified"u8);
+            reader.Read();
+            if (isCollection)
+            {
+                if (reader.TokenType != JsonTokenType.String)
+                    throw new DocumentValidationException("@metadata.@collection must be a string.");
+                collection = reader.GetString();
+                if (string.IsNullOrWhiteSpace(collection) || Encoding.UTF8.GetByteCount(collection) > 256)
+                    throw new DocumentValidationException("@metadata.@collection must be a non-empty name of at most 256 bytes.");
+            }
+            reader.Skip();
+            if (reserved)
+                continue;
+            if (wrote)
+                output.WriteByte((byte)',');
+            output.Write(metadata[start..(int)reader.BytesConsumed]);
+            wrote = true;
+        }
+        return (wrote, collection);
+    }
+}
