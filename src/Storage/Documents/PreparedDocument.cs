@@ -37,6 +37,9 @@ public sealed class PreparedDocument
     /// <summary>Checks and lays out <paramref name="json"/>; throws <see cref="DocumentValidationException"/> for anything that is not a JSON object within the limits.</summary>
     public static PreparedDocument Parse(ReadOnlySpan<byte> json, int maxDepth = 64)
     {
+        // The JSON reader checks structure but not the UTF-8 inside strings; stored bytes must be valid for every later reader.
+        if (!System.Text.Unicode.Utf8.IsValid(json))
+            throw new DocumentValidationException("The document is not valid UTF-8.");
         var reader = new Utf8JsonReader(json, new JsonReaderOptions { MaxDepth = maxDepth, CommentHandling = JsonCommentHandling.Disallow });
         try
         {
