@@ -1,5 +1,39 @@
-var builder = WebApplication.CreateSlimBuilder(args);
-builder.WebHost.UseUrls(builder.Configuration["ServerUrl"] ?? "http://127.0.0.1:8080");
-var app = builder.Build();
-app.MapGet("/healthz", () => Results.Text("ok"));
-app.Run();
+using Folio.Server.Hosting;
+
+namespace Folio.Server;
+
+/// <summary>Entry point: <c>dotnet run --project src/Server [--DataDir=path] [--ServerUrl=http://host:port]</c>.</summary>
+internal static class Program
+{
+    private static async Task<int> Main(string[] args)
+    {
+        FolioServer server;
+        try
+        {
+            server = FolioServer.Create(args);
+        }
+        catch (ServerConfigurationException ex)
+        {
+            // No logger exists before the configuration is valid.
+            await Console.Error.WriteLineAsync(ex.Message);
+            return 2;
+        }
+
+        await using (server)
+        {
+            try
+            {
+                await server.StartAsync();
+            }
+            catch (IOException)
+            {
+                // StartAsync logged why (typically the address is in use).
+                return 1;
+            }
+
+            await server.WaitForShutdownAsync();
+        }
+
+        return 0;
+    }
+}

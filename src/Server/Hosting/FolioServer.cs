@@ -1,0 +1,151 @@
+using Folio.Server.Logging;
+using Folio.Server.Routing;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Serilog;
+using Serilog.Core;
+
+namespace Folio.Server.Hosting;
+
+/// <summary>
+/// The Folio server process: Kestrel with one catch-all middleware that dispatches through Folio's
+/// router. Program.cs and the tests build it the same way, so tests exercise the real host.
+/// </summary>
+public sealed class FolioServer : IAsyncDisposable
+{
+    // Handler classes served by every server; each is created once through DI.
+    private static readonly Type[] s_builtInHandlers = [typeof(HealthHandler)];
+
+    private readonly WebApplication _app;
+    private readonly ILogger<FolioServer> _logger;
+    private Uri? _address;
+
+    private FolioServer(WebApplication app, ServerOptions options)
+    {
+        _app = app;
+        Options = options;
+        _logger = app.Services.GetRequiredService<ILogger<FolioServer>>();
+    }
+
+    /// <summary>The validated options the server runs with.</summary>
+    public ServerOptions Options { get; }
+
+    /// <summary>The address actually bound (the real port when <see cref="ServerOptions.ServerUrl"/> asked for port 0).</summary>
+    /// <exception cref="InvalidOperationException">The server has not started.</exception>
+    public Uri Address => _address ?? throw new InvalidOperationException("The server has not started.");
+
+    /// <summary>The application's services.</summary>
+    public IServiceProvider Services => _app.Services;
+
+    /// <summary>
+    /// Builds a server from appsettings.json, <c>FOLIO_</c> environment variables and <paramref name="args"/>,
+    /// creating the data and log directories.
+    /// </summary>
+    /// <param name="args">Command-line arguments, e.g. <c>--DataDir=/tmp/folio --ServerUrl=http://127.0.0.1:0</c>.</param>
+    /// <param name="setup">Extra handlers and log sink from an embedder, or null.</param>
+    /// <returns>A server that is built but not listening yet.</returns>
+    /// <exception cref="ServerConfigurationException">The configuration is invalid.</exception>
+    public static FolioServer Create(string[] args, FolioServerSetup? setup = null)
+    {
+        WebApplicationBuilder builder = WebApplication.CreateEmptyBuilder(new WebApplicationOptions
+        {
+            Args = args,
+            ContentRootPath = AppContext.BaseDirectory,
+        });
+
+        // Only Folio's own sources, so stray ASPNETCORE_/DOTNET_ variables cannot change what is served.
+        builder.Configuration.Sources.Clear();
+        ServerConfiguration.AddSources(builder.Configuration, args, AppContext.BaseDirectory);
+        ServerOptions options = ServerConfiguration.Bind(builder.Configuration);
+        Directory.CreateDirectory(options.DataDir);
+        Directory.CreateDirectory(options.LogsDirectory);
+
+        Logger serilog = LoggingSetup.CreateLogger(builder.Configuration, options, setup?.LogSink);
+        builder.Logging.ClearProviders();
+        builder.Logging.SetMinimumLevel(LogLevel.Trace);
+        builder.Logging.AddSerilog(serilog, dispose: true);
+
+        builder.WebHost.UseKestrelCore();
+        builder.WebHost.ConfigureKestrel(kestrel => KestrelSetup.Apply(kestrel, options));
+        builder.WebHost.UseUrls(options.ServerUrl);
+        builder.Services.Configure<HostOptions>(host => host.ShutdownTimeout = options.ShutdownTimeout);
+        builder.Services.AddSingleton(options);
+
+        WebApplication app = builder.Build();
+        FolioRouter router = BuildRouter(app.Services, setup);
+        var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>());
+        app.Run(dispatcher.InvokeAsync);
+        return new FolioServer(app, options);
+    }
+
+    /// <summary>Starts listening and records the bound address.</summary>
+    /// <param name="cancellationToken">Abandons the start.</param>
+    /// <returns>Completes once the server accepts requests.</returns>
+    public async Task StartAsync(CancellationToken cancellationToken = default)
+    {
+        IHostApplicationLifetime lifetime = _app.Lifetime;
+        lifetime.ApplicationStopping.Register(() => HostingLog.Stopping(_logger, Options.ShutdownTimeout));
+        lifetime.ApplicationStopped.Register(() => HostingLog.Stopped(_logger));
+        try
+        {
+            await _app.StartAsync(cancellationToken);
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException)
+        {
+            HostingLog.StartFailed(_logger, ex, Options.ServerUrl);
+            throw;
+        }
+
+        _address = DiscoverAddress();
+        HostingLog.Listening(_logger, _address.ToString(), Options.DataDir);
+        HostingLog.Limits(
+            _logger,
+            Options.MaxRequestBodySizeBytes,
+            Options.MaxRequestHeadersTotalSizeBytes,
+            Options.MaxRequestHeaderCount,
+            Options.MinRequestBodyBytesPerSecond,
+            Options.MinResponseBytesPerSecond,
+            Options.MinDataRateGracePeriod,
+            Options.ShutdownTimeout);
+    }
+
+    /// <summary>Stops accepting connections and waits up to the shutdown timeout for requests in flight.</summary>
+    /// <param name="cancellationToken">Cuts the wait short.</param>
+    /// <returns>Completes once stopped.</returns>
+    public Task StopAsync(CancellationToken cancellationToken = default) => _app.StopAsync(cancellationToken);
+
+    /// <summary>Waits until Ctrl+C, SIGTERM or <see cref="StopAsync"/> stops the server.</summary>
+    /// <param name="cancellationToken">Stops waiting.</param>
+    /// <returns>Completes when the server has stopped.</returns>
+    public Task WaitForShutdownAsync(CancellationToken cancellationToken = default) => _app.WaitForShutdownAsync(cancellationToken);
+
+    /// <summary>Stops the server if it runs and releases it, flushing the logs.</summary>
+    /// <returns>Completes when released.</returns>
+    public ValueTask DisposeAsync() => _app.DisposeAsync();
+
+    private static FolioRouter BuildRouter(IServiceProvider services, FolioServerSetup? setup)
+    {
+        var routes = new RouteTableBuilder();
+        foreach (Type type in s_builtInHandlers)
+            routes.AddHandler(ActivatorUtilities.CreateInstance(services, type));
+        if (setup is not null)
+        {
+            foreach (object handler in setup.AdditionalHandlers)
+                routes.AddHandler(handler);
+        }
+
+        return routes.Build();
+    }
+
+    private Uri DiscoverAddress()
+    {
+        IServerAddressesFeature? feature = _app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>();
+        if (feature is not null)
+        {
+            foreach (string address in feature.Addresses)
+                return new Uri(address);
+        }
+
+        throw new InvalidOperationException("Kestrel started without reporting an address.");
+    }
+}

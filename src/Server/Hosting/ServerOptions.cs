@@ -1,0 +1,100 @@
+namespace Folio.Server.Hosting;
+
+/// <summary>
+/// The server's settings, bound from appsettings.json, <c>FOLIO_</c> environment variables and the
+/// command line (in that order of precedence, last wins), e.g. <c>--DataDir=/var/folio</c>.
+/// </summary>
+public sealed class ServerOptions
+{
+    /// <summary>The address served when nothing else is configured.</summary>
+    public const string DefaultServerUrl = "http://127.0.0.1:8080";
+
+    /// <summary>Directory holding databases and logs; a relative path resolves against the working directory.</summary>
+    public string DataDir { get; set; } = "data";
+
+    /// <summary>HTTP address to listen on; port 0 asks the OS for a free port (see <see cref="FolioServer.Address"/>).</summary>
+    public string ServerUrl { get; set; } = DefaultServerUrl;
+
+    /// <summary>Largest single document accepted, in bytes (32 MB by default).</summary>
+    public long MaxDocumentSizeBytes { get; set; } = 32L * 1024 * 1024;
+
+    /// <summary>
+    /// Room above <see cref="MaxDocumentSizeBytes"/> allowed in a request body, because a document
+    /// travels wrapped in a command or with whitespace around it.
+    /// </summary>
+    public long RequestBodyMarginBytes { get; set; } = 1024 * 1024;
+
+    /// <summary>Largest page a paging request may ask for; larger requests get this many.</summary>
+    public int MaxPageSize { get; set; } = 1024;
+
+    /// <summary>Deepest JSON nesting accepted in a request body.</summary>
+    public int MaxJsonDepth { get; set; } = 64;
+
+    /// <summary>Port of the TCP listener that carries data subscriptions.</summary>
+    public int TcpPort { get; set; } = 38888;
+
+    /// <summary>Largest total size of a request's headers, in bytes.</summary>
+    public int MaxRequestHeadersTotalSizeBytes { get; set; } = 32 * 1024;
+
+    /// <summary>Most headers a request may carry.</summary>
+    public int MaxRequestHeaderCount { get; set; } = 100;
+
+    /// <summary>Longest request line (method, path and query), in bytes; multi-id loads put many ids in the query.</summary>
+    public int MaxRequestLineSizeBytes { get; set; } = 16 * 1024;
+
+    /// <summary>How long a client may take to send its request headers.</summary>
+    public TimeSpan RequestHeadersTimeout { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>Slowest request body upload tolerated after the grace period, in bytes per second; 0 turns the check off.</summary>
+    public double MinRequestBodyBytesPerSecond { get; set; } = 240;
+
+    /// <summary>Slowest response download tolerated after the grace period, in bytes per second; 0 turns the check off.</summary>
+    public double MinResponseBytesPerSecond { get; set; } = 240;
+
+    /// <summary>How long a slow client is given before the data-rate minimums apply; Kestrel needs more than one second.</summary>
+    public TimeSpan MinDataRateGracePeriod { get; set; } = TimeSpan.FromSeconds(5);
+
+    /// <summary>How long in-flight requests may run on after a shutdown signal before connections are cut.</summary>
+    public TimeSpan ShutdownTimeout { get; set; } = TimeSpan.FromSeconds(15);
+
+    /// <summary>Whether logs also go to the console (the rolling file under <see cref="LogsDirectory"/> always gets them).</summary>
+    public bool LogToConsole { get; set; } = true;
+
+    /// <summary>Largest request body Kestrel accepts: a document plus <see cref="RequestBodyMarginBytes"/>.</summary>
+    public long MaxRequestBodySizeBytes => MaxDocumentSizeBytes + RequestBodyMarginBytes;
+
+    /// <summary>Where the rolling log files go.</summary>
+    public string LogsDirectory => Path.Combine(DataDir, "Logs");
+
+    /// <summary>Lists every setting that is out of range, so a bad configuration is reported in one go.</summary>
+    /// <returns>One message per invalid setting; empty when the options are usable.</returns>
+    public IReadOnlyList<string> Validate()
+    {
+        var errors = new List<string>();
+        if (string.IsNullOrWhiteSpace(DataDir))
+            errors.Add("DataDir must not be empty.");
+        if (!Uri.TryCreate(ServerUrl, UriKind.Absolute, out Uri? url) || url.Scheme != Uri.UriSchemeHttp)
+            errors.Add($"ServerUrl '{ServerUrl}' must be an absolute http:// address, e.g. {DefaultServerUrl}.");
+        if (MaxDocumentSizeBytes <= 0)
+            errors.Add("MaxDocumentSizeBytes must be positive.");
+        if (RequestBodyMarginBytes < 0)
+            errors.Add("RequestBodyMarginBytes must not be negative.");
+        if (MaxPageSize <= 0)
+            errors.Add("MaxPageSize must be positive.");
+        if (MaxJsonDepth <= 0)
+            errors.Add("MaxJsonDepth must be positive.");
+        if (TcpPort is < 0 or > 65535)
+            errors.Add("TcpPort must be between 0 and 65535.");
+        if (MaxRequestHeadersTotalSizeBytes <= 0 || MaxRequestHeaderCount <= 0 || MaxRequestLineSizeBytes <= 0)
+            errors.Add("Request header limits must be positive.");
+        if (RequestHeadersTimeout <= TimeSpan.Zero)
+            errors.Add("RequestHeadersTimeout must be positive.");
+        if (MinRequestBodyBytesPerSecond < 0 || MinResponseBytesPerSecond < 0)
+            errors.Add("Minimum data rates must not be negative.");
+        if (MinDataRateGracePeriod <= TimeSpan.FromSeconds(1))
+            errors.Add("MinDataRateGracePeriod must be longer than one second.");
+        if (ShutdownTimeout < TimeSpan.Zero)
+            errors.Add("ShutdownTimeout must not be negative.");
+        return errors;
+    }
+}

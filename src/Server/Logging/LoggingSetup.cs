@@ -1,0 +1,60 @@
+using Folio.Server.Hosting;
+using Microsoft.Extensions.Configuration;
+using Serilog;
+using Serilog.Core;
+using Serilog.Formatting.Json;
+using Serilog.Settings.Configuration;
+
+namespace Folio.Server.Logging;
+
+/// <summary>
+/// Builds Folio's Serilog pipeline. Serilog.AspNetCore is not available here, so Serilog is plugged into
+/// <c>ILoggingBuilder</c> through Serilog.Extensions.Logging and request logging is Folio's own.
+/// </summary>
+internal static class LoggingSetup
+{
+    /// <summary>Name pattern of the rolling log files; Serilog inserts the date before the extension.</summary>
+    public const string LogFilePattern = "folio-.log";
+
+    /// <summary>
+    /// Creates the root logger: levels from the <c>Serilog</c> configuration section, human-readable lines
+    /// on the console and JSON events (every property kept) in a daily, size-capped file under the data directory.
+    /// </summary>
+    /// <param name="configuration">Configuration with an optional <c>Serilog</c> section.</param>
+    /// <param name="options">Supplies the log directory and whether to log to the console.</param>
+    /// <param name="extraSink">An embedder's additional sink (tests capture events through it), or null.</param>
+    /// <returns>The logger; its owner disposes it to flush the file.</returns>
+    public static Logger CreateLogger(IConfiguration configuration, ServerOptions options, ILogEventSink? extraSink)
+    {
+        // Naming the sink assemblies spares Serilog.Settings.Configuration a scan of every loaded
+        // assembly, which matters because tests start a server many times.
+        var readerOptions = new ConfigurationReaderOptions(
+            typeof(ConsoleLoggerConfigurationExtensions).Assembly,
+            typeof(FileLoggerConfigurationExtensions).Assembly);
+
+        LoggerConfiguration config = new LoggerConfiguration()
+            .MinimumLevel.Information()
+            .ReadFrom.Configuration(configuration, readerOptions)
+            .Enrich.FromLogContext();
+
+        if (options.LogToConsole)
+        {
+            config.WriteTo.Console(
+                outputTemplate: "[{Timestamp:HH:mm:ss.fff} {Level:u3}] {Message:lj}{NewLine}{Exception}",
+                formatProvider: System.Globalization.CultureInfo.InvariantCulture);
+        }
+
+        config.WriteTo.File(
+            new JsonFormatter(renderMessage: true),
+            Path.Combine(options.LogsDirectory, LogFilePattern),
+            fileSizeLimitBytes: 64L * 1024 * 1024,
+            rollOnFileSizeLimit: true,
+            rollingInterval: RollingInterval.Day,
+            retainedFileCountLimit: 14);
+
+        if (extraSink is not null)
+            config.WriteTo.Sink(extraSink);
+
+        return config.CreateLogger();
+    }
+}

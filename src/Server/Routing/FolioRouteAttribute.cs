@@ -1,0 +1,25 @@
+namespace Folio.Server.Routing;
+
+/// <summary>
+/// Declares that a public instance method of a handler class serves a route. The method must have the
+/// shape of <see cref="FolioRequestHandler"/>: <c>ValueTask Name(FolioRequest request)</c>.
+/// A method may carry several routes.
+/// </summary>
+[AttributeUsage(AttributeTargets.Method, AllowMultiple = true, Inherited = false)]
+public sealed class FolioRouteAttribute : Attribute
+{
+    /// <summary>Declares a route.</summary>
+    /// <param name="method">HTTP method, e.g. <c>GET</c>.</param>
+    /// <param name="template">Path template, e.g. <c>/databases/{db}/docs</c>; matched case-insensitively.</param>
+    public FolioRouteAttribute(string method, string template)
+    {
+        Method = method;
+        Template = template;
+    }
+
+    /// <summary>HTTP method served.</summary>
+    public string Method { get; }
+
+    /// <summary>Path template served.</summary>
+    public string Template { get; }
+}

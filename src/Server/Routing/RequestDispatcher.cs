@@ -1,0 +1,106 @@
+using System.Diagnostics;
+using Folio.Server.Http;
+using Folio.Server.Logging;
+
+namespace Folio.Server.Routing;
+
+/// <summary>
+/// Kestrel's single terminal middleware: routes every request through <see cref="FolioRouter"/>, turns
+/// routing misses and handler exceptions into problem+json answers, and writes the request log line.
+/// </summary>
+internal sealed class RequestDispatcher
+{
+    /// <summary>Status logged when the client disconnected before an answer (nginx's convention).</summary>
+    public const int ClientClosedRequest = 499;
+
+    private readonly FolioRouter _router;
+    private readonly ILogger _logger;
+
+    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger)
+    {
+        _router = router;
+        _logger = logger;
+    }
+
+    /// <summary>Serves one request; never throws, so one failing request cannot take the server down.</summary>
+    /// <param name="context">The request's context.</param>
+    /// <returns>Completes when the response is written.</returns>
+    public async Task InvokeAsync(HttpContext context)
+    {
+        long started = Stopwatch.GetTimestamp();
+        string method = context.Request.Method;
+        string path = context.Request.Path.Value ?? string.Empty;
+        try
+        {
+            RouteMatch match = _router.Match(method, path);
+            switch (match.Kind)
+            {
+                case RouteMatchKind.Found:
+                    await match.Handler!(new FolioRequest(context, path, match.DatabaseStart, match.DatabaseLength));
+                    break;
+                case RouteMatchKind.MethodNotAllowed:
+                    context.Response.Headers.Allow = match.Bucket!.Allow;
+                    await ProblemWriter.WriteAsync(context.Response, MethodNotAllowed(method, match.Bucket), context.RequestAborted);
+                    break;
+                default:
+                    await ProblemWriter.WriteAsync(context.Response, NotFound(path), context.RequestAborted);
+                    break;
+            }
+        }
+        catch (OperationCanceledException) when (context.RequestAborted.IsCancellationRequested)
+        {
+            // Nobody is left to read an answer; record why the request ended.
+            if (!context.Response.HasStarted)
+                context.Response.StatusCode = ClientClosedRequest;
+        }
+        catch (Exception ex)
+        {
+            await AnswerFailureAsync(context, method, path, ex);
+        }
+
+        int status = context.Response.StatusCode;
+        RequestLog.Completed(
+            _logger,
+            status >= StatusCodes.Status500InternalServerError ? LogLevel.Warning : LogLevel.Information,
+            method,
+            path,
+            status,
+            Math.Round(Stopwatch.GetElapsedTime(started).TotalMilliseconds, 3));
+    }
+
+    private async Task AnswerFailureAsync(HttpContext context, string method, string path, Exception exception)
+    {
+        Problem problem = ExceptionMapper.ToProblem(exception, context.TraceIdentifier);
+        if (context.Response.HasStarted)
+        {
+            // Headers are gone, so the status cannot change; cutting the connection at least tells the
+            // client the body is incomplete instead of letting it look whole.
+            RequestLog.FailedAfterStart(_logger, exception, method, path, context.TraceIdentifier);
+            context.Abort();
+            return;
+        }
+
+        if (ExceptionMapper.IsServerFault(problem))
+            RequestLog.Failed(_logger, exception, method, path, context.TraceIdentifier);
+
+        try
+        {
+            context.Response.Clear();
+            await ProblemWriter.WriteAsync(context.Response, problem, context.RequestAborted);
+        }
+        catch (OperationCanceledException) when (context.RequestAborted.IsCancellationRequested)
+        {
+            context.Response.StatusCode = ClientClosedRequest;
+        }
+    }
+
+    private static Problem NotFound(string path) =>
+        new(StatusCodes.Status404NotFound, "Route not found", $"No route matches '{path}'.", ProblemTypes.RouteNotFound);
+
+    private static Problem MethodNotAllowed(string method, RouteBucket bucket) =>
+        new(
+            StatusCodes.Status405MethodNotAllowed,
+            "Method not allowed",
+            $"{bucket.Template} does not accept {method}; it accepts {bucket.Allow}.",
+            ProblemTypes.MethodNotAllowed);
+}

@@ -1,0 +1,47 @@
+namespace Folio.Server.Routing;
+
+/// <summary>
+/// All routes that share one path template, one handler slot per HTTP method. The router finds a
+/// bucket by path, then picks the handler by method, so a 405 with its Allow header comes for free.
+/// </summary>
+public sealed class RouteBucket
+{
+    private readonly FolioRequestHandler?[] _handlers = new FolioRequestHandler?[HttpMethodSlots.Count];
+
+    internal RouteBucket(string template)
+    {
+        Template = template;
+    }
+
+    /// <summary>The path template the routes share.</summary>
+    public string Template { get; }
+
+    /// <summary>Value of the Allow header for this path, e.g. <c>GET, HEAD</c>.</summary>
+    public string Allow { get; private set; } = string.Empty;
+
+    internal FolioRequestHandler? HandlerAt(int slot) => _handlers[slot];
+
+    internal void Set(int slot, FolioRequestHandler handler)
+    {
+        if (_handlers[slot] is not null)
+            throw new InvalidOperationException($"Route {HttpMethodSlots.NameOf(slot)} {Template} is declared twice.");
+        _handlers[slot] = handler;
+    }
+
+    /// <summary>Completes the bucket once every route is added.</summary>
+    internal void Seal()
+    {
+        // HEAD is GET without a body; Kestrel drops the body, so reusing the GET handler is correct.
+        if (_handlers[HttpMethodSlots.Head] is null && _handlers[HttpMethodSlots.Get] is not null)
+            _handlers[HttpMethodSlots.Head] = _handlers[HttpMethodSlots.Get];
+
+        var allowed = new List<string>(HttpMethodSlots.Count);
+        for (int slot = 0; slot < HttpMethodSlots.Count; slot++)
+        {
+            if (_handlers[slot] is not null)
+                allowed.Add(HttpMethodSlots.NameOf(slot));
+        }
+
+        Allow = string.Join(", ", allowed);
+    }
+}

@@ -1,0 +1,61 @@
+using System.Text.Json;
+using Folio.Server.Databases;
+using Folio.Server.Hosting;
+using Folio.Server.Http;
+using Folio.Server.Routing;
+using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.DependencyInjection;
+
+namespace Folio.Server.Tests.Support;
+
+/// <summary>Real handlers registered into a real server, to drive routing and error mapping end to end.</summary>
+public sealed class TestHandlers
+{
+    private readonly TaskCompletionSource _entered = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly TaskCompletionSource _release = new(TaskCreationOptions.RunContinuationsAsynchronously);
+
+    /// <summary>Completes when a request reaches <c>/test/gate</c>.</summary>
+    public Task GateEntered => _entered.Task;
+
+    public void OpenGate() => _release.TrySetResult();
+
+    [FolioRoute("GET", "/databases/{db}/echo")]
+    [FolioRoute("POST", "/databases/{db}/echo")]
+    public async ValueTask Echo(FolioRequest request)
+    {
+        request.Response.ContentType = "text/plain";
+        await request.Response.WriteAsync("db=" + request.Database, request.Aborted);
+    }
+
+    [FolioRoute("PUT", "/databases/{db}/check")]
+    public ValueTask CheckName(FolioRequest request)
+    {
+        DatabaseName.Validate(request.DatabaseSpan);
+        request.Response.StatusCode = StatusCodes.Status204NoContent;
+        return ValueTask.CompletedTask;
+    }
+
+    [FolioRoute("POST", "/test/json")]
+    public async ValueTask ParseJson(FolioRequest request)
+    {
+        ServerOptions options = request.Context.RequestServices.GetRequiredService<ServerOptions>();
+        using JsonDocument document = await JsonBody.ParseAsync(request.Request, options, request.Aborted);
+        await request.Response.WriteAsync(document.RootElement.ValueKind.ToString(), request.Aborted);
+    }
+
+    [FolioRoute("GET", "/test/boom")]
+    public ValueTask Boom(FolioRequest request) =>
+        throw new InvalidOperationException("secret: Server=db;Password=hunter2");
+
+    [FolioRoute("GET", "/test/conflict")]
+    public ValueTask Conflict(FolioRequest request) =>
+        throw new FolioHttpException(StatusCodes.Status409Conflict, "Concurrency conflict", "Expected change vector A:1.", "urn:folio:problem:conflict");
+
+    [FolioRoute("GET", "/test/gate")]
+    public async ValueTask Gate(FolioRequest request)
+    {
+        _entered.TrySetResult();
+        await _release.Task;
+        await request.Response.WriteAsync("released", CancellationToken.None);
+    }
+}
