@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Runtime.InteropServices;
 
 namespace Folio.Indexing.Postings;
 
@@ -7,14 +8,13 @@ namespace Folio.Indexing.Postings;
 /// bits <c>i * width</c> to <c>(i + 1) * width - 1</c>) and unpacks them.
 /// </summary>
 /// <remarks>
-/// A plain bit stream rather than Lucene's interleaved SIMD layout: a block holds 127 or 128 values
-/// of up to 63 bits, and the unpack loop reads each value with one unaligned 64-bit load, which
-/// measured at about 1 ns per value; the prefix sum that follows is the larger cost anyway.
+/// A plain bit stream rather than Lucene's interleaved SIMD layout, because gaps here are up to 63
+/// bits wide (Lucene's are 32) and one scalar layout covers every width. PostingsBenchmarks shows
+/// the scalar unpack no faster than one-byte varints, so a vectorized unpack for narrow widths is
+/// the next optimization (tests/Benchmarks/Postings/README.md).
 /// </remarks>
 internal static class BitPacking
 {
-    public const int MaxWidth = 63;
-
     public static int PackedLength(int count, int width) => (count * width + 7) >> 3;
 
     public static void Pack(ReadOnlySpan<ulong> values, int width, Span<byte> destination)
@@ -61,44 +61,20 @@ internal static class BitPacking
             return;
         }
 
+        // Copying the section into whole words (plus one spare, so the straddling read below never
+        // needs a bounds branch) is cheaper than slicing the byte span once per value.
+        Span<ulong> words = stackalloc ulong[(source.Length >> 3) + 2];
+        source.CopyTo(MemoryMarshal.AsBytes(words));
         var mask = (1UL << width) - 1;
-        var count = destination.Length;
-        var i = 0;
-        if (width <= 56)
+        var bitPos = 0;
+        for (var i = 0; i < destination.Length; i++, bitPos += width)
         {
-            // A value starts at most 7 bits into its first byte, so 8 bytes always hold it whole;
-            // the loop stops where fewer than 8 bytes remain and the careful path finishes.
-            var lastFast = source.Length - 8;
-            for (var bitPos = 0; i < count; i++, bitPos += width)
-            {
-                var byteIndex = bitPos >> 3;
-                if (byteIndex > lastFast)
-                {
-                    break;
-                }
+            var word = bitPos >> 6;
+            var shift = bitPos & 63;
 
-                destination[i] = (BinaryPrimitives.ReadUInt64LittleEndian(source.Slice(byteIndex)) >> (bitPos & 7)) & mask;
-            }
+            // The high part comes from the next word; shifting by 1 then 63 - shift keeps a
+            // zero shift from wrapping around to a 64-bit shift, which C# would treat as zero.
+            destination[i] = ((words[word] >> shift) | ((words[word + 1] << 1) << (63 - shift))) & mask;
         }
-
-        for (; i < count; i++)
-        {
-            destination[i] = ReadSlow(source, i * width, width, mask);
-        }
-    }
-
-    private static ulong ReadSlow(ReadOnlySpan<byte> source, int bitPos, int width, ulong mask)
-    {
-        var byteIndex = bitPos >> 3;
-        var shift = bitPos & 7;
-        var v = (ulong)source[byteIndex++] >> shift;
-        var got = 8 - shift;
-        while (got < width)
-        {
-            v |= (ulong)source[byteIndex++] << got;
-            got += 8;
-        }
-
-        return v & mask;
     }
 }

@@ -21,6 +21,8 @@ internal readonly struct PostingsHeader
     public readonly int BlocksStart;
     public readonly int BlockBytes;
 
+    private const ulong SmallGapLimit = 1UL << 55;
+
     /// <summary>Where the varint stream of the entries after the last block starts.</summary>
     public readonly int StreamStart;
 
@@ -167,28 +169,28 @@ internal readonly struct PostingsHeader
         var blockData = data.Slice(BlocksStart + (int)start, (int)(end - start));
         var pos = 0;
         var gaps = scratch.Slice(0, PostingsFormat.BlockSize - 1);
-        BlockCodec.Read(blockData, ref pos, gaps);
-
-        // Unsigned arithmetic: a gap is checked against the room left below the block's last id
-        // before it is added, so a corrupt gap can neither overflow nor overshoot.
-        var current = (ulong)first;
-        var limit = (ulong)last;
+        var bound = BlockCodec.Read(blockData, ref pos, gaps);
         ids[0] = first;
-        for (var i = 0; i < gaps.Length; i++)
+        if (bound < SmallGapLimit)
         {
-            var gap = gaps[i];
-            if (gap >= limit - current)
+            // 127 gaps below 2^55 sum to less than 2^62, so the unsigned sum cannot wrap and one
+            // check of the final id against the skip table covers the whole block.
+            var sum = (ulong)first;
+            var rest = ids.Slice(1, gaps.Length);
+            for (var i = 0; i < gaps.Length; i++)
+            {
+                sum += gaps[i] + 1;
+                rest[i] = (long)sum;
+            }
+
+            if (sum != (ulong)last)
             {
                 PostingsFormat.ThrowCorrupt("block ids do not match the skip table");
             }
-
-            current += gap + 1;
-            ids[i + 1] = (long)current;
         }
-
-        if (current != limit)
+        else
         {
-            PostingsFormat.ThrowCorrupt("block ids do not match the skip table");
+            CheckedPrefixSum(gaps, first, last, ids);
         }
 
         if (HasFrequencies)
@@ -210,6 +212,30 @@ internal readonly struct PostingsHeader
         if (pos != blockData.Length)
         {
             PostingsFormat.ThrowCorrupt("block length does not match its contents");
+        }
+    }
+
+    /// <summary>Gaps that large could wrap an unsigned sum, so each is checked against the room left
+    /// below the block's last id before it is added.</summary>
+    private static void CheckedPrefixSum(ReadOnlySpan<ulong> gaps, long first, long last, Span<long> ids)
+    {
+        var current = (ulong)first;
+        var limit = (ulong)last;
+        for (var i = 0; i < gaps.Length; i++)
+        {
+            var gap = gaps[i];
+            if (gap >= limit - current)
+            {
+                PostingsFormat.ThrowCorrupt("block ids do not match the skip table");
+            }
+
+            current += gap + 1;
+            ids[i + 1] = (long)current;
+        }
+
+        if (current != limit)
+        {
+            PostingsFormat.ThrowCorrupt("block ids do not match the skip table");
         }
     }
 

@@ -3,8 +3,6 @@ namespace Folio.Indexing.Postings;
 /// <summary>LEB128 (7 bits per byte, low groups first) reading and writing with bounds checks.</summary>
 internal static class Varint
 {
-    public const int MaxLength64 = 10;
-
     public static int Length(ulong value) =>
         // Each byte carries 7 bits; zero still needs one byte.
         (70 - System.Numerics.BitOperations.LeadingZeroCount(value | 1)) / 7;
