@@ -1,0 +1,131 @@
+using Folio.Indexing.Postings;
+using Folio.Indexing.Search;
+using Folio.Storage.Trees;
+
+namespace Folio.Indexing.Queries.Iterators;
+
+/// <summary>
+/// Walks one term's posting chunks in id order. <see cref="Advance"/> first tries the loaded chunk
+/// (whose skip table jumps blocks), then seeks the chunk that can hold the target by its key, so a
+/// long list is crossed without reading the chunks in between.
+/// </summary>
+public sealed class TermIterator : DocIdIterator
+{
+    private readonly TreeCursor _cursor;
+    private readonly byte[] _termKey;
+    private readonly long _documentFrequency;
+    private readonly PostingsIterator _chunk = new();
+    private byte[] _buffer = new byte[1024];
+    private long _loadedChunkFirst = -1;
+    private bool _positioned;
+
+    internal TermIterator(Tree terms, byte[] termKey, long documentFrequency)
+    {
+        _cursor = terms.CreateCursor();
+        _termKey = termKey;
+        _documentFrequency = documentFrequency;
+    }
+
+    /// <summary>How many entries have the term.</summary>
+    public long DocumentFrequency => _documentFrequency;
+
+    /// <summary>How often the term occurs in the current entry's field (1 for fields without frequencies).</summary>
+    public int Frequency => _chunk.Frequency;
+
+    /// <inheritdoc/>
+    public override long Cost => _documentFrequency;
+
+    /// <inheritdoc/>
+    public override bool MoveNext()
+    {
+        if (Current == NoMoreIds)
+            return false;
+        if (_loadedChunkFirst >= 0 && _chunk.MoveNext())
+        {
+            Current = _chunk.Current;
+            return true;
+        }
+        while (NextChunk())
+        {
+            if (_chunk.MoveNext())
+            {
+                Current = _chunk.Current;
+                return true;
+            }
+        }
+        return End();
+    }
+
+    /// <inheritdoc/>
+    public override bool Advance(long target)
+    {
+        if (Current >= target)
+            return Current != NoMoreIds;
+        if (_loadedChunkFirst >= 0 && _chunk.Advance(target))
+        {
+            Current = _chunk.Current;
+            return true;
+        }
+        if (_cursor.SeekLastAtOrBefore(TermEncoding.ChunkKey(_termKey, target)) && PostingStore.IsChunkOf(_cursor.Key, _termKey)
+            && ChunkFirst() > _loadedChunkFirst)
+        {
+            _positioned = true;
+            Load();
+            if (_chunk.Advance(target))
+            {
+                Current = _chunk.Current;
+                return true;
+            }
+        }
+        else if (_loadedChunkFirst >= 0)
+        {
+            // The cursor may have moved off the loaded chunk; put it back so NextChunk continues from there.
+            _cursor.Seek(TermEncoding.ChunkKey(_termKey, _loadedChunkFirst));
+        }
+        while (NextChunk())
+        {
+            if (_chunk.Advance(target))
+            {
+                Current = _chunk.Current;
+                return true;
+            }
+        }
+        return End();
+    }
+
+    private bool NextChunk()
+    {
+        bool moved;
+        if (!_positioned)
+        {
+            _positioned = true;
+            moved = _cursor.Seek(_termKey) && (PostingStore.IsChunkOf(_cursor.Key, _termKey) || (_cursor.Key.SequenceEqual(_termKey) && _cursor.MoveNext()));
+        }
+        else
+        {
+            moved = _cursor.MoveNext();
+        }
+        if (!moved || !PostingStore.IsChunkOf(_cursor.Key, _termKey))
+            return false;
+        Load();
+        return true;
+    }
+
+    private void Load()
+    {
+        var value = _cursor.Value;
+        if (_buffer.Length < value.Length)
+            _buffer = new byte[Math.Max(value.Length, _buffer.Length * 2)];
+        value.CopyTo(_buffer);
+        _chunk.Reset(_buffer.AsMemory(0, value.Length));
+        _loadedChunkFirst = ChunkFirst();
+    }
+
+    private long ChunkFirst() => System.Buffers.Binary.BinaryPrimitives.ReadInt64BigEndian(_cursor.Key[_termKey.Length..]);
+
+    private bool End()
+    {
+        Current = NoMoreIds;
+        return false;
+    }
+}

@@ -1,0 +1,27 @@
+using Folio.Indexing.Queries.Iterators;
+using Folio.Indexing.Search;
+
+namespace Folio.Indexing.Queries;
+
+/// <summary>
+/// Entries whose field equals a value: for exact fields after the field's normalization (lower-casing
+/// unless case-sensitive), for numeric fields numerically, and for <see cref="FieldValue.Null"/> the
+/// entries whose field is an explicit null.
+/// </summary>
+public sealed class TermQuery(string field, FieldValue value) : Query
+{
+    /// <summary>The field.</summary>
+    public string Field { get; } = field;
+
+    /// <summary>The value.</summary>
+    public FieldValue Value { get; } = value;
+
+    /// <inheritdoc/>
+    public override DocIdIterator CreateIterator(IndexSearcher searcher)
+    {
+        if (Value.Type == FieldValueType.Null)
+            return searcher.Marks(Field, SearchIndex.NullTerm);
+        var term = searcher.EqualityTerm(Field, Value);
+        return term is null ? new EmptyIterator() : searcher.Postings(Field, term);
+    }
+}

@@ -1,0 +1,14 @@
+namespace Folio.Indexing.Queries;
+
+/// <summary>What a term walk does with a term: take its postings, pass over it, or stop walking.</summary>
+public enum TermVerdict
+{
+    /// <summary>Add the term's entries.</summary>
+    Take,
+
+    /// <summary>Go on to the next term.</summary>
+    Skip,
+
+    /// <summary>No later term can match.</summary>
+    Stop,
+}

@@ -1,0 +1,52 @@
+using Folio.Indexing.Queries.Iterators;
+using Folio.Storage.Trees;
+
+namespace Folio.Indexing.Scoring;
+
+/// <summary>A term's postings that score each entry by BM25, reading the entry's field length from the norms.</summary>
+public sealed class TermScorer : DocIdIterator
+{
+    private readonly TermIterator _postings;
+    private readonly FixedSizeTree? _norms;
+    private readonly double _idf;
+    private readonly double _averageLength;
+
+    internal TermScorer(TermIterator postings, FixedSizeTree? norms, long documentCount, double averageLength)
+    {
+        _postings = postings;
+        _norms = norms;
+        _idf = Bm25.Idf(postings.DocumentFrequency, documentCount);
+        _averageLength = averageLength;
+    }
+
+    /// <inheritdoc/>
+    public override long Cost => _postings.Cost;
+
+    /// <inheritdoc/>
+    public override float Score
+    {
+        get
+        {
+            var length = _norms is not null && _norms.TryGet(Current, out var stored)
+                ? System.Buffers.Binary.BinaryPrimitives.ReadInt32LittleEndian(stored)
+                : (int)Math.Round(_averageLength);
+            return (float)Bm25.Score(_idf, _postings.Frequency, length, _averageLength);
+        }
+    }
+
+    /// <inheritdoc/>
+    public override bool MoveNext()
+    {
+        var moved = _postings.MoveNext();
+        Current = _postings.Current;
+        return moved;
+    }
+
+    /// <inheritdoc/>
+    public override bool Advance(long target)
+    {
+        var moved = _postings.Advance(target);
+        Current = _postings.Current;
+        return moved;
+    }
+}

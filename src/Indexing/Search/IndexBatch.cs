@@ -1,0 +1,421 @@
+using System.Buffers.Binary;
+using System.Globalization;
+using System.Text;
+using Folio.Indexing.Analysis;
+using Folio.Storage.Transactions;
+using Folio.Storage.Trees;
+
+namespace Folio.Indexing.Search;
+
+/// <summary>
+/// Adds, updates and deletes entries as one transaction. Terms are gathered per field in memory and
+/// applied to the posting chunks at <see cref="Commit"/>; everything else (positions, lengths, doc
+/// values, the entry record) is written as each entry is added. The caller may write its own state
+/// (say, the last indexed etag) through <see cref="Transaction"/>: it commits with the batch or not at all.
+/// </summary>
+public sealed class IndexBatch : IDisposable
+{
+    /// <summary>Positions between two values of one multi-valued field, so a phrase never spans values.</summary>
+    public const int PositionGapBetweenValues = 100;
+
+    private readonly SearchIndex _index;
+    private readonly WriteTransaction _transaction;
+    private readonly Tree _entries;
+    private readonly Tree _keys;
+    private readonly Tree _meta;
+    private readonly Dictionary<string, FieldWriter> _fields = new(StringComparer.Ordinal);
+    private readonly long _firstIdOfBatch;
+    private long _nextId;
+    private bool _done;
+
+    internal IndexBatch(SearchIndex index, WriteTransaction transaction)
+    {
+        _index = index;
+        _transaction = transaction;
+        _entries = transaction.OpenTree(SearchIndex.EntriesTree)!;
+        _keys = transaction.OpenTree(SearchIndex.KeysTree)!;
+        _meta = transaction.OpenTree(SearchIndex.MetaTree)!;
+        _nextId = _meta.TryGet(SearchIndex.NextEntryKey, out var next) ? BinaryPrimitives.ReadInt64LittleEndian(next) : 0;
+        _firstIdOfBatch = _nextId;
+    }
+
+    /// <summary>The batch's transaction, for state the caller commits together with the batch.</summary>
+    public WriteTransaction Transaction => _transaction;
+
+    /// <summary>Entries added in this batch so far.</summary>
+    public int Added { get; private set; }
+
+    /// <summary>Entries deleted (or replaced) in this batch so far.</summary>
+    public int Deleted { get; private set; }
+
+    /// <summary>Indexes <paramref name="entry"/>, replacing any entry with the same key.</summary>
+    public void Add(IndexEntry entry)
+    {
+        ThrowIfDone();
+        ArgumentNullException.ThrowIfNull(entry);
+        var key = Encoding.UTF8.GetBytes(entry.Key);
+        if (key.Length == 0 || key.Length > Folio.Storage.StorageLimits.MaxKeySize)
+            throw new ArgumentException($"An entry key must have 1 to {Folio.Storage.StorageLimits.MaxKeySize} UTF-8 bytes.", nameof(entry));
+        // Convert every value before touching the index, so a value that cannot be indexed leaves no trace.
+        var values = Analyze(entry);
+        Delete(key);
+
+        var id = _nextId++;
+        var entryKey = SearchIndex.EntryKey(id);
+        var record = new List<byte>(64);
+        Span<byte> length = stackalloc byte[4];
+        ByteCoding.WriteBytes(record, key);
+        ByteCoding.WriteVarint(record, (ulong)values.Count);
+        foreach (var (name, analyzed) in values)
+        {
+            var field = Field(name);
+            ByteCoding.WriteBytes(record, Encoding.UTF8.GetBytes(name));
+            record.Add(analyzed.Flags);
+            ByteCoding.WriteVarint(record, (ulong)analyzed.Terms.Count);
+            foreach (var (term, info) in analyzed.Terms)
+            {
+                ByteCoding.WriteBytes(record, term);
+                field.Changes(term).Add(id, info.Frequency);
+                if (info.Positions is not null)
+                    field.Positions!.Put(PositionsKey(term, id), EncodePositions(info.Positions));
+            }
+            field.Marks(SearchIndex.ExistsTerm).Add(id, 1);
+            if ((analyzed.Flags & AnalyzedField.NullFlag) != 0)
+                field.Marks(SearchIndex.NullTerm).Add(id, 1);
+            if (field.Norms is not null && analyzed.Length > 0)
+            {
+                BinaryPrimitives.WriteInt32LittleEndian(length, analyzed.Length);
+                field.Norms.Put(id, length);
+                field.Stats = new FieldStats(field.Stats.DocumentCount + 1, field.Stats.TotalLength + analyzed.Length);
+            }
+            if (analyzed.DocValues is not null)
+                field.Values.Put(entryKey, analyzed.DocValues);
+        }
+        _entries.Put(entryKey, record.ToArray());
+        Span<byte> idBytes = stackalloc byte[8];
+        BinaryPrimitives.WriteInt64LittleEndian(idBytes, id);
+        _keys.Put(key, idBytes);
+        Added++;
+    }
+
+    /// <summary>Removes the entry with <paramref name="key"/>; returns whether there was one.</summary>
+    public bool Delete(string key)
+    {
+        ThrowIfDone();
+        return Delete(Encoding.UTF8.GetBytes(key));
+    }
+
+    private bool Delete(byte[] key)
+    {
+        if (key.Length == 0 || key.Length > Folio.Storage.StorageLimits.MaxKeySize || !_keys.TryGet(key, out var idBytes))
+            return false;
+        var id = BinaryPrimitives.ReadInt64LittleEndian(idBytes);
+        var entryKey = SearchIndex.EntryKey(id);
+        if (!_entries.TryGet(entryKey, out var stored))
+            throw new Folio.Storage.CorruptionException($"Index entry {id} of key '{Encoding.UTF8.GetString(key)}' has no record.");
+        var record = stored.ToArray();
+        var position = 0;
+        ByteCoding.ReadBytes(record, ref position);
+        var fieldCount = (int)ByteCoding.ReadVarint(record, ref position);
+        for (var f = 0; f < fieldCount; f++)
+        {
+            var name = Encoding.UTF8.GetString(ByteCoding.ReadBytes(record, ref position));
+            var flags = record[position++];
+            var field = Field(name);
+            var termCount = (int)ByteCoding.ReadVarint(record, ref position);
+            for (var t = 0; t < termCount; t++)
+            {
+                var term = ByteCoding.ReadBytes(record, ref position).ToArray();
+                field.Changes(term).Remove(id, _firstIdOfBatch);
+                if ((flags & AnalyzedField.PositionsFlag) != 0)
+                    field.Positions!.Delete(PositionsKey(term, id));
+            }
+            field.Marks(SearchIndex.ExistsTerm).Remove(id, _firstIdOfBatch);
+            if ((flags & AnalyzedField.NullFlag) != 0)
+                field.Marks(SearchIndex.NullTerm).Remove(id, _firstIdOfBatch);
+            if (field.Norms is not null && field.Norms.TryGet(id, out var length))
+            {
+                var tokens = BinaryPrimitives.ReadInt32LittleEndian(length);
+                field.Norms.Delete(id);
+                field.Stats = new FieldStats(field.Stats.DocumentCount - 1, field.Stats.TotalLength - tokens);
+            }
+            field.Values.Delete(entryKey);
+        }
+        _entries.Delete(entryKey);
+        _keys.Delete(key);
+        Deleted++;
+        return true;
+    }
+
+    /// <summary>Applies the gathered term changes and commits the batch (and the caller's state) at once.</summary>
+    public void Commit()
+    {
+        ThrowIfDone();
+        foreach (var field in _fields.Values)
+            field.Flush(_meta);
+        BinaryPrimitives.WriteInt64LittleEndian(_meta.Reserve(SearchIndex.NextEntryKey, 8), _nextId);
+        _done = true;
+        _transaction.Commit();
+    }
+
+    /// <summary>Rolls back unless committed.</summary>
+    public void Dispose()
+    {
+        _done = true;
+        _transaction.Dispose();
+    }
+
+    private void ThrowIfDone() => ObjectDisposedException.ThrowIf(_done, this);
+
+    private FieldWriter Field(string name)
+    {
+        if (!_fields.TryGetValue(name, out var writer))
+        {
+            writer = new FieldWriter(_transaction, name, _index.Schema.Get(name), _meta);
+            _fields.Add(name, writer);
+        }
+        return writer;
+    }
+
+    private static byte[] PositionsKey(byte[] term, long id) => TermEncoding.ChunkKey(TermEncoding.TermKey(term), id);
+
+    private static byte[] EncodePositions(List<int> positions)
+    {
+        var output = new List<byte>(positions.Count * 2);
+        var previous = 0;
+        foreach (var position in positions)
+        {
+            ByteCoding.WriteVarint(output, (ulong)(position - previous));
+            previous = position;
+        }
+        return output.ToArray();
+    }
+
+    private List<(string Name, AnalyzedField Field)> Analyze(IndexEntry entry)
+    {
+        var fields = new List<(string, AnalyzedField)>();
+        var byName = new Dictionary<string, AnalyzedField>(StringComparer.Ordinal);
+        foreach (var (name, value) in entry.Values)
+        {
+            var options = _index.Schema.Get(name);
+            if (!byName.TryGetValue(name, out var analyzed))
+            {
+                analyzed = new AnalyzedField(options);
+                byName.Add(name, analyzed);
+                fields.Add((name, analyzed));
+            }
+            analyzed.Add(value, name);
+        }
+        foreach (var (_, analyzed) in fields)
+            analyzed.Complete();
+        return fields;
+    }
+
+    /// <summary>One field of one entry, converted: its terms (with frequencies and positions), flags, length and doc values.</summary>
+    private sealed class AnalyzedField(FieldOptions options)
+    {
+        public const byte ExistsFlag = 1;
+        public const byte NullFlag = 2;
+        public const byte PositionsFlag = 4;
+
+        private readonly List<byte> _docValues = [];
+        private int _valueCount;
+        private int _nextPosition;
+
+        public Dictionary<byte[], TermInfo> Terms { get; } = new(ByteArrayComparer.Instance);
+
+        public byte Flags { get; private set; } = ExistsFlag;
+
+        public int Length { get; private set; }
+
+        public byte[]? DocValues { get; private set; }
+
+        public void Add(FieldValue value, string name)
+        {
+            if (value.Type == FieldValueType.Null)
+            {
+                Flags |= NullFlag;
+                AddDocValue(0, default);
+                return;
+            }
+            switch (options.Kind)
+            {
+                case FieldKind.Long:
+                    AddTerm(TermEncoding.Long(ToLong(value, name)), null);
+                    AddDocValue(2, Terms.Count > 0 ? TermEncoding.Long(ToLong(value, name)) : default);
+                    break;
+                case FieldKind.Double:
+                    var number = ToDouble(value, name);
+                    AddTerm(TermEncoding.Double(number), null);
+                    AddDocValue(3, TermEncoding.Double(number));
+                    break;
+                case FieldKind.Exact:
+                    var exact = Text(value);
+                    var sink = new TermSink(this, positions: false);
+                    options.EffectiveAnalyzer.Analyze(exact, ref sink);
+                    AddDocValue(1, TermEncoding.Text(options.CaseSensitive ? exact : exact.ToLowerInvariant()));
+                    break;
+                case FieldKind.FullText:
+                    Flags |= PositionsFlag;
+                    if (_valueCount > 0)
+                        _nextPosition += PositionGapBetweenValues;
+                    var text = new TermSink(this, positions: true);
+                    options.EffectiveAnalyzer.Analyze(Text(value), ref text);
+                    _nextPosition = text.NextPosition;
+                    break;
+                case FieldKind.Stored:
+                    AddDocValue(1, Encoding.UTF8.GetBytes(Text(value)));
+                    break;
+            }
+            _valueCount++;
+        }
+
+        public void Complete()
+        {
+            if (_docValues.Count > 0)
+            {
+                var encoded = new List<byte>(_docValues.Count + 2);
+                ByteCoding.WriteVarint(encoded, (ulong)_docValueCount);
+                encoded.AddRange(_docValues);
+                DocValues = encoded.ToArray();
+            }
+        }
+
+        private int _docValueCount;
+
+        private void AddDocValue(byte type, ReadOnlySpan<byte> bytes)
+        {
+            if (options.Kind == FieldKind.FullText)
+                return;
+            _docValues.Add(type);
+            if (type != 0)
+                ByteCoding.WriteBytes(_docValues, bytes);
+            _docValueCount++;
+        }
+
+        internal void AddTerm(byte[] term, int? position)
+        {
+            if (!Terms.TryGetValue(term, out var info))
+            {
+                info = new TermInfo(position is null ? null : []);
+                Terms.Add(term, info);
+            }
+            info.Frequency++;
+            if (position is { } p)
+            {
+                info.Positions!.Add(p);
+                Length++;
+            }
+        }
+
+        internal int BasePosition => _nextPosition;
+
+        private static string Text(FieldValue value) => value.Type switch
+        {
+            FieldValueType.String => value.Text!,
+            FieldValueType.Long => value.Long.ToString(CultureInfo.InvariantCulture),
+            _ => value.Double.ToString("R", CultureInfo.InvariantCulture),
+        };
+
+        private static long ToLong(FieldValue value, string name) => value.Type switch
+        {
+            FieldValueType.Long => value.Long,
+            FieldValueType.Double when value.Double == Math.Floor(value.Double) && value.Double is >= long.MinValue and <= long.MaxValue => (long)value.Double,
+            FieldValueType.String when long.TryParse(value.Text, NumberStyles.Integer, CultureInfo.InvariantCulture, out var parsed) => parsed,
+            _ => throw new IndexValueException(name, value, "a 64-bit integer"),
+        };
+
+        private static double ToDouble(FieldValue value, string name) => value.Type switch
+        {
+            FieldValueType.Long => value.Long,
+            FieldValueType.Double when !double.IsNaN(value.Double) => value.Double,
+            FieldValueType.String when double.TryParse(value.Text, NumberStyles.Float, CultureInfo.InvariantCulture, out var parsed) && !double.IsNaN(parsed) => parsed,
+            _ => throw new IndexValueException(name, value, "a number"),
+        };
+    }
+
+    /// <summary>Receives an analyzer's tokens into an <see cref="AnalyzedField"/>.</summary>
+    private struct TermSink(AnalyzedField field, bool positions) : ITokenSink
+    {
+        public int NextPosition { get; private set; } = field.BasePosition;
+
+        public void OnToken(scoped Token token)
+        {
+            var position = field.BasePosition + token.Position;
+            field.AddTerm(TermEncoding.Text(token.Term), positions ? position : null);
+            NextPosition = position + 1;
+        }
+    }
+
+    private sealed class TermInfo(List<int>? positions)
+    {
+        public int Frequency { get; set; }
+
+        public List<int>? Positions { get; } = positions;
+    }
+
+    /// <summary>The trees of one field in this batch and its pending term changes.</summary>
+    private sealed class FieldWriter
+    {
+        private readonly string _name;
+        private readonly Dictionary<byte[], TermChanges> _changes = new(ByteArrayComparer.Instance);
+        private readonly Dictionary<byte[], TermChanges> _marks = new(ByteArrayComparer.Instance);
+        private readonly PostingStore _postings;
+        private readonly PostingStore _markPostings;
+
+        public FieldWriter(WriteTransaction transaction, string name, FieldOptions options, Tree meta)
+        {
+            _name = name;
+            var fullText = options.Kind == FieldKind.FullText;
+            _postings = new PostingStore(transaction.CreateTree(SearchIndex.TermsTree(name)), withFrequencies: fullText);
+            _markPostings = new PostingStore(transaction.CreateTree(SearchIndex.MarksTree(name)), withFrequencies: false);
+            Values = transaction.CreateTree(SearchIndex.ValuesTree(name));
+            if (fullText)
+            {
+                Positions = transaction.CreateTree(SearchIndex.PositionsTree(name));
+                Norms = transaction.CreateFixedSizeTree(SearchIndex.NormsTree(name), 4);
+            }
+            Stats = meta.TryGet(SearchIndex.FieldStatsKey(name), out var stats) ? FieldStats.Read(stats) : default;
+        }
+
+        public Tree Values { get; }
+
+        public Tree? Positions { get; }
+
+        public FixedSizeTree? Norms { get; }
+
+        public FieldStats Stats { get; set; }
+
+        public TermChanges Changes(byte[] term) => Get(_changes, term);
+
+        public TermChanges Marks(byte[] term) => Get(_marks, term);
+
+        public void Flush(Tree meta)
+        {
+            Apply(_postings, _changes);
+            Apply(_markPostings, _marks);
+            Stats.Write(meta.Reserve(SearchIndex.FieldStatsKey(_name), 16));
+        }
+
+        private static void Apply(PostingStore store, Dictionary<byte[], TermChanges> changes)
+        {
+            foreach (var (term, change) in changes)
+            {
+                change.Removals.Sort();
+                store.Apply(term, System.Runtime.InteropServices.CollectionsMarshal.AsSpan(change.Additions),
+                    System.Runtime.InteropServices.CollectionsMarshal.AsSpan(change.Frequencies),
+                    System.Runtime.InteropServices.CollectionsMarshal.AsSpan(change.Removals));
+            }
+        }
+
+        private static TermChanges Get(Dictionary<byte[], TermChanges> changes, byte[] term)
+        {
+            if (!changes.TryGetValue(term, out var change))
+            {
+                change = new TermChanges();
+                changes.Add(term, change);
+            }
+            return change;
+        }
+    }
+}

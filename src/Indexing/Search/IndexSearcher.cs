@@ -1,0 +1,381 @@
+using System.Buffers.Binary;
+using System.Text;
+using Folio.Indexing.Analysis;
+using Folio.Indexing.Collectors;
+using Folio.Indexing.Queries;
+using Folio.Indexing.Queries.Iterators;
+using Folio.Indexing.Scoring;
+using Folio.Storage.Transactions;
+using Folio.Storage.Trees;
+
+namespace Folio.Indexing.Search;
+
+/// <summary>
+/// Runs queries on one snapshot of an index (a read transaction): it never sees half a batch, and
+/// what it returns stays consistent however many batches commit meanwhile. Dispose it to let go of
+/// the snapshot.
+/// </summary>
+public sealed class IndexSearcher : IDisposable
+{
+    private readonly SearchIndex _index;
+    private readonly ReadTransaction _transaction;
+    private readonly Tree _entries;
+    private readonly Tree _meta;
+    private readonly Dictionary<string, FieldReader> _fields = new(StringComparer.Ordinal);
+
+    internal IndexSearcher(SearchIndex index, ReadTransaction transaction)
+    {
+        _index = index;
+        _transaction = transaction;
+        _entries = transaction.OpenTree(SearchIndex.EntriesTree)!;
+        _meta = transaction.OpenTree(SearchIndex.MetaTree)!;
+        NextEntryId = _meta.TryGet(SearchIndex.NextEntryKey, out var next) ? BinaryPrimitives.ReadInt64LittleEndian(next) : 0;
+    }
+
+    /// <summary>The number of entries.</summary>
+    public long EntryCount => _entries.Count;
+
+    /// <summary>One past the highest entry id ever assigned (the size bit sets over entries need).</summary>
+    public long NextEntryId { get; }
+
+    /// <summary>The snapshot's read transaction (for state the caller keeps in the same environment).</summary>
+    public ReadTransaction Transaction => _transaction;
+
+    /// <summary>The matching entry ids in order (for callers that walk matches themselves).</summary>
+    public DocIdIterator Iterate(Query query) => query.CreateIterator(this);
+
+    /// <summary>How many entries match, without materializing them.</summary>
+    public long Count(Query query)
+    {
+        var matches = query.CreateIterator(this);
+        long count = 0;
+        while (matches.MoveNext())
+            count++;
+        return count;
+    }
+
+    /// <summary>
+    /// The page <paramref name="skip"/>..<paramref name="skip"/>+<paramref name="take"/> of the matches
+    /// in <paramref name="sort"/> order (entry id order when none is given), with the total count.
+    /// </summary>
+    public TopDocs Search(Query query, int skip, int take, IReadOnlyList<SortField>? sort = null)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(skip);
+        ArgumentOutOfRangeException.ThrowIfNegative(take);
+        var matches = query.CreateIterator(this);
+        if (sort is null || sort.Count == 0)
+            return FirstInIdOrder(matches, skip, take);
+        return new TopDocsCollector(this, sort, (int)Math.Min(int.MaxValue, (long)skip + take)).Collect(matches, skip);
+    }
+
+    private TopDocs FirstInIdOrder(DocIdIterator matches, int skip, int take)
+    {
+        var hits = new List<SearchHit>(Math.Min(take, 1024));
+        long total = 0;
+        while (matches.MoveNext())
+        {
+            if (total >= skip && hits.Count < take)
+                hits.Add(new SearchHit(matches.Current, GetKey(matches.Current), matches.Score));
+            total++;
+        }
+        return new TopDocs(total, hits);
+    }
+
+    /// <summary>The key an entry was indexed under.</summary>
+    public string GetKey(long entryId)
+    {
+        if (!_entries.TryGet(SearchIndex.EntryKey(entryId), out var record))
+            throw new Folio.Storage.CorruptionException($"Index entry {entryId} has no record.");
+        var position = 0;
+        return Encoding.UTF8.GetString(ByteCoding.ReadBytes(record, ref position));
+    }
+
+    /// <summary>The totals of a full-text field.</summary>
+    public FieldStats Stats(string field) =>
+        _meta.TryGet(SearchIndex.FieldStatsKey(field), out var value) ? FieldStats.Read(value) : default;
+
+    /// <summary>
+    /// The values of a field of an entry, as indexed: numbers as numbers, exact text normalized,
+    /// stored text as given. Null when the entry does not have the field (full-text fields keep none).
+    /// </summary>
+    public List<FieldValue>? GetValues(string field, long entryId)
+    {
+        var reader = Field(field);
+        if (reader.Values is null || !reader.Values.TryGet(SearchIndex.EntryKey(entryId), out var encoded))
+            return null;
+        var values = new List<FieldValue>();
+        var position = 0;
+        var count = (int)ByteCoding.ReadVarint(encoded, ref position);
+        for (var i = 0; i < count; i++)
+        {
+            var type = encoded[position++];
+            if (type == 0)
+            {
+                values.Add(FieldValue.Null);
+                continue;
+            }
+            var bytes = ByteCoding.ReadBytes(encoded, ref position);
+            values.Add(type switch
+            {
+                2 => FieldValue.From(TermEncoding.DecodeLong(bytes)),
+                3 => FieldValue.From(TermEncoding.DecodeDouble(bytes)),
+                _ => FieldValue.From(Encoding.UTF8.GetString(bytes)),
+            });
+        }
+        return values;
+    }
+
+    /// <summary>
+    /// Counts, over the entries <paramref name="query"/> matches, how many have each value of
+    /// <paramref name="field"/> (an entry counts once per distinct value): one pass, not one query per value.
+    /// </summary>
+    public Dictionary<FieldValue, long> CountTerms(Query query, string field)
+    {
+        var counts = new Dictionary<FieldValue, long>();
+        var seen = new HashSet<FieldValue>();
+        var matches = query.CreateIterator(this);
+        while (matches.MoveNext())
+        {
+            var values = GetValues(field, matches.Current);
+            if (values is null)
+                continue;
+            seen.Clear();
+            foreach (var value in values)
+            {
+                if (seen.Add(value))
+                    counts[value] = counts.GetValueOrDefault(value) + 1;
+            }
+        }
+        return counts;
+    }
+
+    /// <summary>Counts, over the entries <paramref name="query"/> matches, how many have a value of <paramref name="field"/> in each range.</summary>
+    public long[] CountRanges(Query query, string field, IReadOnlyList<ValueRange> ranges)
+    {
+        var counts = new long[ranges.Count];
+        var bounds = new (byte[]? Lower, byte[]? Upper)[ranges.Count];
+        for (var r = 0; r < ranges.Count; r++)
+            bounds[r] = (ranges[r].Lower is { } l ? EqualityTerm(field, l) : null, ranges[r].Upper is { } u ? EqualityTerm(field, u) : null);
+        var reader = Field(field);
+        var matches = query.CreateIterator(this);
+        while (matches.MoveNext())
+        {
+            if (reader.Values is null || !reader.Values.TryGet(SearchIndex.EntryKey(matches.Current), out var encoded))
+                continue;
+            for (var r = 0; r < ranges.Count; r++)
+            {
+                if (AnyValueIn(encoded, bounds[r].Lower, ranges[r].LowerInclusive, bounds[r].Upper, ranges[r].UpperInclusive))
+                    counts[r]++;
+            }
+        }
+        return counts;
+    }
+
+    private static bool AnyValueIn(ReadOnlySpan<byte> encoded, byte[]? lower, bool lowerInclusive, byte[]? upper, bool upperInclusive)
+    {
+        var position = 0;
+        var count = (int)ByteCoding.ReadVarint(encoded, ref position);
+        for (var i = 0; i < count; i++)
+        {
+            if (encoded[position++] == 0)
+                continue;
+            var value = ByteCoding.ReadBytes(encoded, ref position);
+            var aboveLower = lower is null || (value.SequenceCompareTo(lower) is var l && (l > 0 || (l == 0 && lowerInclusive)));
+            var belowUpper = upper is null || (value.SequenceCompareTo(upper) is var u && (u < 0 || (u == 0 && upperInclusive)));
+            if (aboveLower && belowUpper)
+                return true;
+        }
+        return false;
+    }
+
+    /// <summary>The sort key of an entry's field: its smallest value's bytes, or null when missing or null.</summary>
+    internal byte[]? SortValue(string field, long entryId)
+    {
+        var reader = Field(field);
+        if (reader.Values is null || !reader.Values.TryGet(SearchIndex.EntryKey(entryId), out var encoded))
+            return null;
+        var position = 0;
+        var count = (int)ByteCoding.ReadVarint(encoded, ref position);
+        ReadOnlySpan<byte> smallest = default;
+        var found = false;
+        for (var i = 0; i < count; i++)
+        {
+            if (encoded[position++] == 0)
+                continue;
+            var value = ByteCoding.ReadBytes(encoded, ref position);
+            if (!found || value.SequenceCompareTo(smallest) < 0)
+                smallest = value;
+            found = true;
+        }
+        return found ? smallest.ToArray() : null;
+    }
+
+    internal DocIdIterator AllEntries() => new EntriesIterator(_entries.CreateCursor(), _entries.Count);
+
+    internal DocIdIterator Marks(string field, byte[] term)
+    {
+        var reader = Field(field);
+        if (reader.Marks is null)
+            return new EmptyIterator();
+        var termKey = TermEncoding.TermKey(term);
+        var frequency = PostingStore.DocumentFrequency(reader.Marks, termKey);
+        return frequency == 0 ? new EmptyIterator() : new TermIterator(reader.Marks, termKey, frequency);
+    }
+
+    internal DocIdIterator Postings(string field, byte[] term) => (DocIdIterator?)TermPostings(field, term) ?? new EmptyIterator();
+
+    private TermIterator? TermPostings(string field, byte[] term)
+    {
+        var reader = Field(field);
+        if (reader.Terms is null)
+            return null;
+        var termKey = TermEncoding.TermKey(term);
+        var frequency = PostingStore.DocumentFrequency(reader.Terms, termKey);
+        return frequency == 0 ? null : new TermIterator(reader.Terms, termKey, frequency);
+    }
+
+    internal TermScorer? Scorer(string field, byte[] term)
+    {
+        var postings = TermPostings(field, term);
+        if (postings is null)
+            return null;
+        var stats = Stats(field);
+        return new TermScorer(postings, Field(field).Norms, Math.Max(stats.DocumentCount, postings.DocumentFrequency), stats.AverageLength);
+    }
+
+    /// <summary>The term an equality on <paramref name="field"/> looks for, or null when the value cannot be one of its terms.</summary>
+    internal byte[]? EqualityTerm(string field, FieldValue value)
+    {
+        var options = _index.Schema.Get(field);
+        try
+        {
+            switch (options.Kind)
+            {
+                case FieldKind.Long:
+                    return value.Type switch
+                    {
+                        FieldValueType.Long => TermEncoding.Long(value.Long),
+                        FieldValueType.Double when value.Double == Math.Floor(value.Double) && !double.IsInfinity(value.Double) => TermEncoding.Long((long)value.Double),
+                        FieldValueType.String when long.TryParse(value.Text, System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out var parsed) => TermEncoding.Long(parsed),
+                        _ => null,
+                    };
+                case FieldKind.Double:
+                    return value.Type switch
+                    {
+                        FieldValueType.Long => TermEncoding.Double(value.Long),
+                        FieldValueType.Double when !double.IsNaN(value.Double) => TermEncoding.Double(value.Double),
+                        FieldValueType.String when double.TryParse(value.Text, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out var parsed) && !double.IsNaN(parsed) => TermEncoding.Double(parsed),
+                        _ => null,
+                    };
+                case FieldKind.Stored:
+                    return null;
+                default:
+                    var terms = AnalyzeDistinct(field, value.ToString());
+                    return terms.Count == 1 ? terms[0] : null;
+            }
+        }
+        catch (ArgumentException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>Text normalized the way a prefix or wildcard on <paramref name="field"/> compares: case folded unless the field is case-sensitive, not stemmed.</summary>
+    internal byte[] NormalizedText(string field, string text)
+    {
+        var options = _index.Schema.Get(field);
+        if (options.Kind == FieldKind.FullText)
+            return TermEncoding.Text(AsciiFolding.Fold(text.ToLowerInvariant()));
+        return TermEncoding.Text(options.CaseSensitive ? text : text.ToLowerInvariant());
+    }
+
+    internal List<byte[]> AnalyzeDistinct(string field, string text)
+    {
+        var seen = new HashSet<byte[]>(ByteArrayComparer.Instance);
+        var terms = new List<byte[]>();
+        foreach (var token in _index.Schema.Get(field).EffectiveAnalyzer.AnalyzeToList(text))
+        {
+            var term = TermEncoding.Text(token.Term);
+            if (seen.Add(term))
+                terms.Add(term);
+        }
+        return terms;
+    }
+
+    internal List<(byte[] Term, int Position)> AnalyzeWithPositions(string field, string text)
+    {
+        var tokens = new List<(byte[], int)>();
+        foreach (var token in _index.Schema.Get(field).EffectiveAnalyzer.AnalyzeToList(text))
+            tokens.Add((TermEncoding.Text(token.Term), token.Position));
+        return tokens;
+    }
+
+    internal void ReadPositions(string field, byte[] term, long entryId, List<int> into)
+    {
+        into.Clear();
+        var positions = Field(field).Positions;
+        if (positions is null || !positions.TryGet(TermEncoding.ChunkKey(TermEncoding.TermKey(term), entryId), out var encoded))
+            return;
+        var position = 0;
+        var current = 0;
+        while (position < encoded.Length)
+        {
+            current += (int)ByteCoding.ReadVarint(encoded, ref position);
+            into.Add(current);
+        }
+    }
+
+    /// <summary>
+    /// Walks the terms of <paramref name="field"/> from <paramref name="from"/> in order, asking
+    /// <paramref name="verdict"/> about each, and unites the postings of those it takes into one bit set.
+    /// </summary>
+    internal DocIdIterator UnionOfTerms<TState>(string field, byte[] from, bool inclusive, Func<byte[], TState, TermVerdict> verdict, TState state)
+    {
+        _ = inclusive;
+        var reader = Field(field);
+        if (reader.Terms is null)
+            return new EmptyIterator();
+        var cursor = reader.Terms.CreateCursor();
+        ulong[]? bits = null;
+        long count = 0;
+        var more = from.Length == 0 ? cursor.First() : cursor.Seek(TermEncoding.TermKey(from));
+        while (more)
+        {
+            if (!TermEncoding.TryDecodeKey(cursor.Key, out var term, out var termKeyLength))
+                throw new Folio.Storage.CorruptionException($"The terms of field '{field}' hold a key that is not a term.");
+            var termKey = cursor.Key[..termKeyLength].ToArray();
+            var decision = verdict(term, state);
+            if (decision == TermVerdict.Stop)
+                break;
+            if (decision == TermVerdict.Take)
+            {
+                var postings = new TermIterator(reader.Terms, termKey, PostingStore.DocumentFrequency(reader.Terms, termKey));
+                bits ??= new ulong[(NextEntryId + 63) >> 6];
+                count = BitSetIterator.Collect(postings, NextEntryId, bits).Count + count;
+            }
+            more = cursor.Seek(TermEncoding.AfterTerm(termKey));
+        }
+        return bits is null ? new EmptyIterator() : new BitSetIterator(bits, count);
+    }
+
+    private FieldReader Field(string name)
+    {
+        if (!_fields.TryGetValue(name, out var reader))
+        {
+            var options = _index.Schema.Get(name);
+            reader = new FieldReader(
+                _transaction.OpenTree(SearchIndex.TermsTree(name)),
+                _transaction.OpenTree(SearchIndex.MarksTree(name)),
+                _transaction.OpenTree(SearchIndex.ValuesTree(name)),
+                options.Kind == FieldKind.FullText ? _transaction.OpenTree(SearchIndex.PositionsTree(name)) : null,
+                options.Kind == FieldKind.FullText ? _transaction.OpenFixedSizeTree(SearchIndex.NormsTree(name)) : null);
+            _fields.Add(name, reader);
+        }
+        return reader;
+    }
+
+    /// <summary>Ends the snapshot.</summary>
+    public void Dispose() => _transaction.Dispose();
+
+    private sealed record FieldReader(Tree? Terms, Tree? Marks, Tree? Values, Tree? Positions, FixedSizeTree? Norms);
+}

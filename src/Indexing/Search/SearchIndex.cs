@@ -1,0 +1,114 @@
+using System.Buffers.Binary;
+using Folio.Storage;
+using Folio.Storage.Transactions;
+
+namespace Folio.Indexing.Search;
+
+/// <summary>
+/// An inverted index in a storage environment of its own. One writer at a time (<see cref="BeginBatch"/>),
+/// any number of searchers (<see cref="OpenSearcher"/>), each on a snapshot that never shows half a batch.
+/// <para>Per field it keeps: a terms tree (term → frequency and posting chunks), positions for
+/// full-text fields, field lengths (norms) for BM25, doc values for sorting and counting, and the
+/// exists/null marks. Per entry: the record of its terms (so an update or delete can take them
+/// back out) and the key → entry id map.</para>
+/// </summary>
+public sealed class SearchIndex : IDisposable
+{
+    /// <summary>The newest on-disk format this build writes and reads.</summary>
+    public const int FormatVersion = 1;
+
+    internal const string EntriesTree = "entries";
+    internal const string KeysTree = "keys";
+    internal const string MetaTree = "meta";
+    internal static readonly byte[] FormatKey = "format"u8.ToArray();
+    internal static readonly byte[] NextEntryKey = "next-entry"u8.ToArray();
+
+    private readonly bool _ownsEnvironment;
+
+    private SearchIndex(StorageEnvironment environment, IndexSchema schema, bool ownsEnvironment)
+    {
+        Environment = environment;
+        Schema = schema;
+        _ownsEnvironment = ownsEnvironment;
+        using var tx = environment.BeginWrite();
+        var meta = tx.CreateTree(MetaTree);
+        if (meta.TryGet(FormatKey, out var stored))
+        {
+            var version = BinaryPrimitives.ReadInt32LittleEndian(stored);
+            if (version > FormatVersion)
+                throw new UnsupportedFormatException($"This index was written in format version {version}; this build reads up to {FormatVersion}. Rebuild the index or upgrade Folio.");
+            tx.Rollback();
+            return;
+        }
+        BinaryPrimitives.WriteInt32LittleEndian(meta.Reserve(FormatKey, 4), FormatVersion);
+        tx.CreateTree(EntriesTree);
+        tx.CreateTree(KeysTree);
+        tx.Commit();
+    }
+
+    /// <summary>The environment holding the index (also open to the caller's own state, written in the same batches).</summary>
+    public StorageEnvironment Environment { get; }
+
+    /// <summary>The index's fields.</summary>
+    public IndexSchema Schema { get; }
+
+    /// <summary>Opens (or creates) the index stored under <paramref name="options"/>.</summary>
+    public static SearchIndex Open(StorageOptions options, IndexSchema schema)
+    {
+        var environment = StorageEnvironment.Open(options);
+        try
+        {
+            return new SearchIndex(environment, schema, ownsEnvironment: true);
+        }
+        catch
+        {
+            environment.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Deletes an index's files (it must not be open).</summary>
+    public static void Drop(string path)
+    {
+        if (Directory.Exists(path))
+            Directory.Delete(path, recursive: true);
+    }
+
+    /// <summary>Starts a batch of adds, updates and deletes that commits as one transaction.</summary>
+    public IndexBatch BeginBatch() => new(this, Environment.BeginWrite());
+
+    /// <summary>Opens a searcher on the last committed batch.</summary>
+    public IndexSearcher OpenSearcher() => new(this, Environment.BeginRead());
+
+    /// <summary>Closes the index (and its environment, when the index opened it).</summary>
+    public void Dispose()
+    {
+        if (_ownsEnvironment)
+            Environment.Dispose();
+    }
+
+    internal static string TermsTree(string field) => "t:" + field;
+
+    internal static string MarksTree(string field) => "x:" + field;
+
+    internal static string PositionsTree(string field) => "p:" + field;
+
+    internal static string NormsTree(string field) => "n:" + field;
+
+    internal static string ValuesTree(string field) => "v:" + field;
+
+    internal static byte[] FieldStatsKey(string field) => System.Text.Encoding.UTF8.GetBytes("stats:" + field);
+
+    /// <summary>The term that marks entries having a field (null or not).</summary>
+    internal static readonly byte[] ExistsTerm = "e"u8.ToArray();
+
+    /// <summary>The term that marks entries whose field is an explicit null.</summary>
+    internal static readonly byte[] NullTerm = "n"u8.ToArray();
+
+    internal static byte[] EntryKey(long entryId)
+    {
+        var key = new byte[8];
+        BinaryPrimitives.WriteInt64BigEndian(key, entryId);
+        return key;
+    }
+}
