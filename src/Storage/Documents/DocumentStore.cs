@@ -21,6 +21,8 @@ public sealed partial class DocumentStore : IDisposable
 
     private readonly bool _ownsEnvironment;
     private readonly byte[] _databaseId;
+    private TaskCompletionSource _changed = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private long _lastEtag;
 
     private DocumentStore(StorageEnvironment environment, bool ownsEnvironment)
     {
@@ -45,6 +47,35 @@ public sealed partial class DocumentStore : IDisposable
         }
         tx.Commit();
         DatabaseId = Encoding.ASCII.GetString(_databaseId);
+        using var reader = OpenReader();
+        _lastEtag = reader.LastEtag;
+    }
+
+    /// <summary>The etag of the last committed write (0 when nothing was written yet).</summary>
+    public long LastEtag => Volatile.Read(ref _lastEtag);
+
+    /// <summary>
+    /// Completes when the next write commits (or at once if one committed since <paramref name="seenEtag"/>):
+    /// how indexers and subscriptions wait for work without polling.
+    /// </summary>
+    public Task WaitForChangeAsync(long seenEtag)
+    {
+        var changed = Volatile.Read(ref _changed).Task;
+        return LastEtag > seenEtag ? Task.CompletedTask : changed;
+    }
+
+    /// <summary>Records a committed write and wakes everyone waiting for one.</summary>
+    public void NotifyCommitted(long lastEtag)
+    {
+        long current;
+        do
+        {
+            current = Volatile.Read(ref _lastEtag);
+            if (lastEtag <= current)
+                break;
+        }
+        while (Interlocked.CompareExchange(ref _lastEtag, lastEtag, current) != current);
+        Interlocked.Exchange(ref _changed, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).TrySetResult();
     }
 
     /// <summary>The environment the documents live in.</summary>
@@ -81,6 +112,7 @@ public sealed partial class DocumentStore : IDisposable
     {
         var operation = new BatchOperation(this, [new DocumentCommand(DocumentCommandType.Put, id, document, expectedChangeVector)]);
         await Environment.Merger.EnqueueAsync(operation).ConfigureAwait(false);
+        operation.Notify();
         return operation.Results[0]!;
     }
 
@@ -89,6 +121,7 @@ public sealed partial class DocumentStore : IDisposable
     {
         var operation = new BatchOperation(this, [new DocumentCommand(DocumentCommandType.Delete, id, null, expectedChangeVector)]);
         await Environment.Merger.EnqueueAsync(operation).ConfigureAwait(false);
+        operation.Notify();
         return operation.Results[0];
     }
 
@@ -97,6 +130,7 @@ public sealed partial class DocumentStore : IDisposable
     {
         var operation = new BatchOperation(this, commands);
         await Environment.Merger.EnqueueAsync(operation).ConfigureAwait(false);
+        operation.Notify();
         return operation.Results;
     }
 
@@ -124,6 +158,15 @@ public sealed partial class DocumentStore : IDisposable
                     bytes += (command.Document?.Length ?? 0) + 256;
                 return bytes;
             }
+        }
+
+        public void Notify()
+        {
+            long last = 0;
+            foreach (var result in Results)
+                last = Math.Max(last, result?.Etag ?? 0);
+            if (last > 0)
+                store.NotifyCommitted(last);
         }
 
         public override void Execute(WriteTransaction transaction)

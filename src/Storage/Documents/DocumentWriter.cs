@@ -60,6 +60,10 @@ internal sealed class DocumentWriter
             {
                 ChangeCollectionCount(oldCollection, -1);
                 ChangeCollectionCount(collection, +1);
+                // The old collection's indexes and subscriptions must learn the document left it.
+                var leftEtag = NextEtag();
+                _tombstones.Put(EtagKey(leftEtag), Tombstone.Encode(Encoding.UTF8.GetString(key), oldCollection));
+                _collectionTombstones.Add(Encoding.UTF8.GetBytes(oldCollection.ToLowerInvariant()), EtagKey(leftEtag));
             }
         }
         else

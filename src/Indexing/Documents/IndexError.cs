@@ -1,0 +1,4 @@
+namespace Folio.Indexing.Documents;
+
+/// <summary>A document an index could not take (a value its field cannot hold); the indexer went on without it.</summary>
+public sealed record IndexError(DateTime At, string DocumentId, string Message);
