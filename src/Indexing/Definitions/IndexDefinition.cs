@@ -15,6 +15,9 @@ public sealed class IndexDefinition
     /// <summary>The suffix of the numeric companion field an auto index keeps for each field.</summary>
     public const string NumericSuffix = "__num";
 
+    /// <summary>The field every index keeps with the document id, for <c>id()</c> in queries.</summary>
+    public const string IdField = "id()";
+
     /// <summary>Builds a definition after checking it.</summary>
     public IndexDefinition(string name, IReadOnlyList<string> collections, IReadOnlyDictionary<string, IndexFieldDefinition> fields)
     {
@@ -39,7 +42,8 @@ public sealed class IndexDefinition
     /// <summary>The search engine's schema for this definition.</summary>
     public IndexSchema ToSchema()
     {
-        var schema = new IndexSchema();
+        // Every index can also answer id() conditions next to its own fields.
+        var schema = new IndexSchema().Add(IdField, FieldKind.Exact);
         foreach (var (name, field) in Fields)
         {
             if (field.Search)
@@ -214,8 +218,8 @@ public sealed class IndexDefinition
             throw new IndexDefinitionException($"Index '{Name}' has no Fields.");
         foreach (var name in Fields.Keys)
         {
-            if (string.IsNullOrWhiteSpace(name) || name.Length > 200 || name.EndsWith(NumericSuffix, StringComparison.Ordinal))
-                throw new IndexDefinitionException($"Field name '{name}' is empty, too long or ends with the reserved '{NumericSuffix}'.");
+            if (string.IsNullOrWhiteSpace(name) || name.Length > 200 || name.EndsWith(NumericSuffix, StringComparison.Ordinal) || name == IdField)
+                throw new IndexDefinitionException($"Field name '{name}' is empty, too long or ends with the reserved '{NumericSuffix}', or is the reserved '{IdField}'.");
         }
     }
 }

@@ -10,7 +10,7 @@ public static class DocumentFieldExtractor
     /// <summary>The entry for <paramref name="json"/> under <paramref name="definition"/>, keyed by the (lower-cased) document id.</summary>
     public static IndexEntry Extract(IndexDefinition definition, string key, ReadOnlySpan<byte> json)
     {
-        var entry = new IndexEntry(key);
+        var entry = new IndexEntry(key).Add(IndexDefinition.IdField, key);
         var reader = new Utf8JsonReader(json, new JsonReaderOptions { MaxDepth = 256 });
         using var document = JsonDocument.ParseValue(ref reader);
         foreach (var (name, field) in definition.Fields)

@@ -1,0 +1,382 @@
+using System.Text;
+using System.Text.Json;
+using Folio.Indexing.Definitions;
+using Folio.Storage;
+using Folio.Storage.Documents;
+using Microsoft.Extensions.Logging;
+
+namespace Folio.Indexing.Documents;
+
+/// <summary>
+/// A database's indexes: their definitions (kept in <c>indexes.json</c> beside their directories),
+/// their indexers, side-by-side rebuilds when a definition changes, and the auto indexes queries
+/// create, widen and, once idle, retire.
+/// </summary>
+public sealed class IndexStore : IDisposable
+{
+    private const string CatalogFile = "indexes.json";
+
+    private readonly DocumentStore _store;
+    private readonly string _root;
+    private readonly ILoggerFactory _loggers;
+    private readonly ILogger _logger;
+    private readonly IndexStoreOptions _options;
+    private readonly Lock _lock = new();
+    private readonly Dictionary<string, DocumentIndex> _active = new(StringComparer.OrdinalIgnoreCase);
+    private readonly Dictionary<string, DocumentIndex> _replacements = new(StringComparer.OrdinalIgnoreCase);
+    private readonly Dictionary<string, List<string>> _retireWhenCaughtUp = new(StringComparer.OrdinalIgnoreCase);
+    private readonly CancellationTokenSource _stop = new();
+    private readonly Thread _maintenance;
+    private long _generation;
+
+    /// <summary>Opens the indexes under <paramref name="root"/> and starts their indexers.</summary>
+    public IndexStore(DocumentStore store, string root, ILoggerFactory loggers, IndexStoreOptions? options = null)
+    {
+        _store = store;
+        _root = root;
+        _loggers = loggers;
+        _logger = loggers.CreateLogger<IndexStore>();
+        _options = options ?? new IndexStoreOptions();
+        Directory.CreateDirectory(root);
+        Load();
+        _maintenance = new Thread(Maintain) { IsBackground = true, Name = "Folio index maintenance" };
+        _maintenance.Start();
+    }
+
+    /// <summary>The index named <paramref name="name"/> (case-insensitive), or null.</summary>
+    public DocumentIndex? Get(string name)
+    {
+        lock (_lock)
+            return _active.GetValueOrDefault(name);
+    }
+
+    /// <summary>The active indexes.</summary>
+    public IReadOnlyList<DocumentIndex> All
+    {
+        get
+        {
+            lock (_lock)
+                return [.. _active.Values];
+        }
+    }
+
+    /// <summary>Replacements being built side by side, by the name of the index they will replace.</summary>
+    public IReadOnlyDictionary<string, DocumentIndex> Replacements
+    {
+        get
+        {
+            lock (_lock)
+                return new Dictionary<string, DocumentIndex>(_replacements, StringComparer.OrdinalIgnoreCase);
+        }
+    }
+
+    /// <summary>
+    /// Creates or updates indexes. A new name starts indexing at once; an unchanged definition is left
+    /// alone; a changed one is rebuilt beside the current index, which keeps serving until the new one
+    /// has caught up. Throws <see cref="IndexDefinitionException"/> before changing anything if any
+    /// definition is unusable.
+    /// </summary>
+    public void Put(IReadOnlyList<IndexDefinition> definitions)
+    {
+        var names = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
+        foreach (var definition in definitions)
+        {
+            if (!names.Add(definition.Name))
+                throw new IndexDefinitionException($"Index '{definition.Name}' is defined twice in one request.");
+            if (definition.IsAuto)
+                throw new IndexDefinitionException($"Names starting with '{IndexDefinition.AutoPrefix}' belong to the indexes the server makes; pick another name than '{definition.Name}'.");
+        }
+        lock (_lock)
+        {
+            foreach (var definition in definitions)
+            {
+                if (!_active.TryGetValue(definition.Name, out var existing))
+                {
+                    _active[definition.Name] = Create(definition);
+                    continue;
+                }
+                if (existing.Definition.SameAs(definition))
+                    continue;
+                if (_replacements.Remove(definition.Name, out var older))
+                    Drop(older);
+                _replacements[definition.Name] = Create(definition);
+                _logger.LogInformation("Index {Index} is being rebuilt side by side with its new definition", definition.Name);
+            }
+            SaveCatalog();
+        }
+    }
+
+    /// <summary>Deletes an index (and any replacement of it); false when there is none.</summary>
+    public bool Delete(string name)
+    {
+        lock (_lock)
+        {
+            var found = false;
+            if (_replacements.Remove(name, out var replacement))
+            {
+                Drop(replacement);
+                found = true;
+            }
+            if (_active.Remove(name, out var index))
+            {
+                Drop(index);
+                found = true;
+            }
+            SaveCatalog();
+            return found;
+        }
+    }
+
+    /// <summary>Throws the index's data away and indexes everything again from the start; false when there is no such index.</summary>
+    public bool Reset(string name)
+    {
+        lock (_lock)
+        {
+            if (!_active.Remove(name, out var index))
+                return false;
+            Drop(index);
+            _active[index.Definition.Name] = Create(index.Definition);
+            SaveCatalog();
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// The auto index a query on <paramref name="collection"/> needs: one that already has every field
+    /// asked for, or a new one with those fields plus the fields of the collection's other auto indexes
+    /// (which it replaces once it has caught up). Returns the index and whether it was just created.
+    /// </summary>
+    public (DocumentIndex Index, bool Created) GetOrCreateAutoIndex(string collection, IReadOnlyCollection<string> exactFields, IReadOnlyCollection<string> searchFields)
+    {
+        lock (_lock)
+        {
+            var wanted = new SortedSet<string>(StringComparer.Ordinal);
+            foreach (var field in exactFields)
+                wanted.Add(field);
+            foreach (var field in searchFields)
+                wanted.Add(SearchFieldName(field));
+
+            var sameCollection = new List<DocumentIndex>();
+            foreach (var index in _active.Values)
+            {
+                if (!index.Definition.IsAuto || !string.Equals(index.Definition.Collections[0], collection, StringComparison.OrdinalIgnoreCase))
+                    continue;
+                sameCollection.Add(index);
+                if (Covers(index.Definition, wanted))
+                    return (index, false);
+            }
+
+            var fields = new Dictionary<string, IndexFieldDefinition>(StringComparer.Ordinal);
+            foreach (var index in sameCollection)
+            {
+                foreach (var (fieldName, field) in index.Definition.Fields)
+                    fields.TryAdd(fieldName, field);
+            }
+            foreach (var field in exactFields)
+                fields.TryAdd(field, new IndexFieldDefinition(FieldPath.Parse(field), IndexFieldType.Auto));
+            foreach (var field in searchFields)
+                fields.TryAdd(SearchFieldName(field), new IndexFieldDefinition(FieldPath.Parse(field), Search: true));
+
+            var ordered = new List<string>(fields.Keys);
+            ordered.Sort(StringComparer.Ordinal);
+            var name = $"{IndexDefinition.AutoPrefix}{collection}/By{string.Join("And", ordered)}";
+            var definition = new IndexDefinition(name, [collection], fields);
+            var created = Create(definition);
+            _active[name] = created;
+            var narrower = new List<string>();
+            foreach (var index in sameCollection)
+                narrower.Add(index.Name);
+            if (narrower.Count > 0)
+                _retireWhenCaughtUp[name] = narrower;
+            SaveCatalog();
+            _logger.LogInformation("Created auto index {Index} for a query on {Collection}", name, collection);
+            return (created, true);
+        }
+    }
+
+    /// <summary>The index field an auto index keeps for <c>search(<paramref name="path"/>, …)</c>.</summary>
+    public static string SearchFieldName(string path) => $"search({path})";
+
+    private static bool Covers(IndexDefinition definition, SortedSet<string> wanted)
+    {
+        foreach (var field in wanted)
+        {
+            if (!definition.Fields.ContainsKey(field))
+                return false;
+        }
+        return true;
+    }
+
+    /// <summary>Swaps in replacements that caught up, retires narrower auto indexes behind wider ones, and idle auto indexes.</summary>
+    private void Maintain()
+    {
+        while (!_stop.Token.WaitHandle.WaitOne(_options.MaintenanceInterval))
+        {
+            try
+            {
+                MaintainOnce();
+            }
+            catch (Exception e) when (e is IOException or StorageException or InvalidOperationException)
+            {
+                _logger.LogError(e, "Index maintenance failed; it will try again");
+            }
+        }
+    }
+
+    internal void MaintainOnce()
+    {
+        lock (_lock)
+        {
+            using var reader = _store.OpenReader();
+            var changed = false;
+            foreach (var (name, replacement) in new List<KeyValuePair<string, DocumentIndex>>(_replacements))
+            {
+                if (replacement.IsStale(reader))
+                    continue;
+                _replacements.Remove(name);
+                if (_active.Remove(name, out var old))
+                    Drop(old);
+                _active[name] = replacement;
+                changed = true;
+                _logger.LogInformation("Index {Index} switched to its new definition", name);
+            }
+            foreach (var (wider, narrower) in new List<KeyValuePair<string, List<string>>>(_retireWhenCaughtUp))
+            {
+                if (!_active.TryGetValue(wider, out var index) || index.IsStale(reader))
+                    continue;
+                foreach (var retired in narrower)
+                {
+                    if (_active.Remove(retired, out var old))
+                    {
+                        Drop(old);
+                        _logger.LogInformation("Auto index {Index} retired: {Wider} covers its fields", retired, wider);
+                    }
+                }
+                _retireWhenCaughtUp.Remove(wider);
+                changed = true;
+            }
+            var idleSince = DateTime.UtcNow - _options.AutoIndexIdleTimeout;
+            foreach (var index in new List<DocumentIndex>(_active.Values))
+            {
+                if (!index.Definition.IsAuto || index.LastQueried > idleSince)
+                    continue;
+                _active.Remove(index.Name);
+                Drop(index);
+                changed = true;
+                _logger.LogInformation("Auto index {Index} retired after {Idle} without queries", index.Name, _options.AutoIndexIdleTimeout);
+            }
+            if (changed)
+                SaveCatalog();
+        }
+    }
+
+    private DocumentIndex Create(IndexDefinition definition)
+    {
+        var directory = Path.Combine(_root, $"{SafeName(definition.Name)}-{Interlocked.Increment(ref _generation)}");
+        Directory.CreateDirectory(directory);
+        File.WriteAllText(Path.Combine(directory, "definition.json"), definition.ToJson());
+        return Open(definition, directory);
+    }
+
+    private DocumentIndex Open(IndexDefinition definition, string directory) =>
+        new(definition, _store, directory, _loggers.CreateLogger<DocumentIndex>(), _options.InMemory ? StorageOptions.InMemory() : null);
+
+    private static void Drop(DocumentIndex index)
+    {
+        index.Dispose();
+        if (Directory.Exists(index.Directory))
+            Directory.Delete(index.Directory, recursive: true);
+    }
+
+    /// <summary>A directory name for an index name: letters and digits kept, everything else escaped, so no name reaches outside the root.</summary>
+    private static string SafeName(string name)
+    {
+        var builder = new StringBuilder(name.Length);
+        foreach (var c in name)
+        {
+            if (char.IsAsciiLetterOrDigit(c) || c is '-' or '_')
+                builder.Append(c);
+            else
+                builder.Append('~').Append(((int)c).ToString("x4", System.Globalization.CultureInfo.InvariantCulture));
+        }
+        return builder.Length > 120 ? builder.ToString(0, 120) : builder.ToString();
+    }
+
+    /// <summary>Writes the catalog to a temporary file and renames it over the old one, so a crash leaves one or the other.</summary>
+    private void SaveCatalog()
+    {
+        var path = Path.Combine(_root, CatalogFile);
+        var temporary = path + ".tmp";
+        using (var stream = File.Create(temporary))
+        using (var writer = new Utf8JsonWriter(stream))
+        {
+            writer.WriteStartObject();
+            writer.WriteNumber("Generation", Interlocked.Read(ref _generation));
+            writer.WriteStartArray("Indexes");
+            foreach (var index in _active.Values)
+                WriteEntry(writer, index, replacing: false);
+            foreach (var index in _replacements.Values)
+                WriteEntry(writer, index, replacing: true);
+            writer.WriteEndArray();
+            writer.WriteEndObject();
+            writer.Flush();
+            stream.Flush(flushToDisk: true);
+        }
+        File.Move(temporary, path, overwrite: true);
+    }
+
+    private void WriteEntry(Utf8JsonWriter writer, DocumentIndex index, bool replacing)
+    {
+        writer.WriteStartObject();
+        writer.WriteString("Directory", Path.GetFileName(index.Directory));
+        writer.WriteBoolean("Replacing", replacing);
+        writer.WritePropertyName("Definition");
+        index.Definition.WriteTo(writer);
+        writer.WriteEndObject();
+    }
+
+    private void Load()
+    {
+        var path = Path.Combine(_root, CatalogFile);
+        var known = new HashSet<string>(StringComparer.Ordinal);
+        if (File.Exists(path))
+        {
+            using var catalog = JsonDocument.Parse(File.ReadAllBytes(path));
+            _generation = catalog.RootElement.GetProperty("Generation").GetInt64();
+            foreach (var entry in catalog.RootElement.GetProperty("Indexes").EnumerateArray())
+            {
+                var definition = IndexDefinition.Parse(entry.GetProperty("Definition"));
+                var directory = Path.Combine(_root, entry.GetProperty("Directory").GetString()!);
+                known.Add(Path.GetFileName(directory));
+                var index = Open(definition, directory);
+                if (entry.GetProperty("Replacing").GetBoolean())
+                    _replacements[definition.Name] = index;
+                else
+                    _active[definition.Name] = index;
+            }
+        }
+        // Directories the catalog does not name were being created or dropped when the process stopped.
+        foreach (var directory in Directory.GetDirectories(_root))
+        {
+            if (!known.Contains(Path.GetFileName(directory)))
+                Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    /// <summary>Stops the indexers and closes the indexes.</summary>
+    public void Dispose()
+    {
+        _stop.Cancel();
+        _maintenance.Join();
+        lock (_lock)
+        {
+            foreach (var index in _replacements.Values)
+                index.Dispose();
+            foreach (var index in _active.Values)
+                index.Dispose();
+            _replacements.Clear();
+            _active.Clear();
+        }
+        _stop.Dispose();
+    }
+}

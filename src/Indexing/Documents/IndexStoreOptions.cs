@@ -1,0 +1,14 @@
+namespace Folio.Indexing.Documents;
+
+/// <summary>Settings of a database's indexes.</summary>
+public sealed record IndexStoreOptions
+{
+    /// <summary>How long an auto index may go unqueried before it is retired.</summary>
+    public TimeSpan AutoIndexIdleTimeout { get; init; } = TimeSpan.FromMinutes(30);
+
+    /// <summary>How often replacements and idle auto indexes are checked.</summary>
+    public TimeSpan MaintenanceInterval { get; init; } = TimeSpan.FromMilliseconds(250);
+
+    /// <summary>When set, every index keeps its data in memory (tests and throw-away databases).</summary>
+    public bool InMemory { get; init; }
+}

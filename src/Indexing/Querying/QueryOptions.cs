@@ -1,0 +1,22 @@
+using System.Text.Json;
+
+namespace Folio.Indexing.Querying;
+
+/// <summary>How to run one query.</summary>
+public sealed record QueryOptions
+{
+    /// <summary>Values of the query's <c>$parameters</c>, as a JSON object.</summary>
+    public JsonElement? Parameters { get; init; }
+
+    /// <summary>Whether to wait until the index has caught up with every write made before the query.</summary>
+    public bool WaitForNonStaleResults { get; init; }
+
+    /// <summary>How long to wait for that.</summary>
+    public TimeSpan WaitTimeout { get; init; } = TimeSpan.FromSeconds(15);
+
+    /// <summary>How long a query that had to create an auto index waits for it before answering stale.</summary>
+    public TimeSpan AutoIndexWait { get; init; } = TimeSpan.FromSeconds(3);
+
+    /// <summary>The most results one page may have.</summary>
+    public int MaxPageSize { get; init; } = 1024;
+}

@@ -1,0 +1,32 @@
+namespace Folio.Indexing.Querying;
+
+/// <summary>A page of query results (documents or projections as JSON), the documents they include, and how the query ran.</summary>
+public sealed class QueryResult
+{
+    /// <summary>The results, each a complete JSON value.</summary>
+    public List<byte[]> Results { get; } = [];
+
+    /// <summary>Included documents by id.</summary>
+    public Dictionary<string, byte[]> Includes { get; } = new(StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>All matches, not just this page.</summary>
+    public long TotalResults { get; set; }
+
+    /// <summary>Matches skipped for reasons other than paging (always 0: Folio has no distinct yet).</summary>
+    public long SkippedResults { get; set; }
+
+    /// <summary>Whether the index had not caught up with every write when the query ran.</summary>
+    public bool IsStale { get; set; }
+
+    /// <summary>The index used, or the collection read directly.</summary>
+    public string? IndexName { get; set; }
+
+    /// <summary>The etag the index had processed up to.</summary>
+    public long IndexEtag { get; set; }
+
+    /// <summary>How long the query took.</summary>
+    public double DurationInMs { get; set; }
+
+    /// <summary>The page size used when the query asked for more than the cap (null when it was not capped).</summary>
+    public int? CappedPageSize { get; set; }
+}

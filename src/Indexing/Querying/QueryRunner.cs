@@ -1,0 +1,317 @@
+using System.Diagnostics;
+using System.Text.Json;
+using Folio.Indexing.Collectors;
+using Folio.Indexing.Documents;
+using Folio.Indexing.Queries;
+using Folio.Indexing.Rql;
+using Folio.Indexing.Search;
+using Folio.Storage.Documents;
+
+namespace Folio.Indexing.Querying;
+
+/// <summary>
+/// Runs RQL against a database: a plain <c>from Collection</c> (and <c>where id() = …</c>) reads the
+/// collection directly; anything else goes through the named index or the collection's auto index,
+/// which is created (or widened) when no existing one has the fields. No query scans every document.
+/// </summary>
+public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
+{
+    /// <summary>Parses and runs a query, returning one page of results.</summary>
+    public async Task<QueryResult> RunAsync(string text, QueryOptions options, CancellationToken cancellationToken = default)
+    {
+        var started = Stopwatch.GetTimestamp();
+        var query = RqlParser.Parse(text);
+        var result = new QueryResult();
+        var (skip, take) = Paging(query, options, result);
+
+        if (TryDirect(query, options, skip, take, result))
+        {
+            result.DurationInMs = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
+            return result;
+        }
+
+        var index = await ResolveIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
+        var compiler = new QueryCompiler(index.Definition, options.Parameters);
+        var where = compiler.Compile(query.Where);
+        var sort = compiler.Sort(query.OrderBy);
+
+        using var searcher = index.OpenSearcher();
+        using var reader = store.OpenReader();
+        result.IndexName = index.Name;
+        result.IndexEtag = index.ProcessedEtag;
+        result.IsStale = index.IsStale(reader);
+        if (query.Facets.Count > 0)
+        {
+            WriteFacets(query, compiler, index.Definition.IsAuto, searcher, where, result);
+        }
+        else
+        {
+            var page = searcher.Search(where, skip, take, sort);
+            result.TotalResults = page.TotalHits;
+            foreach (var hit in page.Hits)
+            {
+                if (reader.TryGet(hit.Key, out var document))
+                    AddResult(query, reader, document, result);
+            }
+        }
+        result.DurationInMs = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
+        return result;
+    }
+
+    /// <summary>
+    /// Every result of a query, without paging limits, one document (or projection) at a time: the
+    /// snapshot stays open while the caller consumes them, and memory does not grow with the count.
+    /// </summary>
+    public async Task<IEnumerable<byte[]>> StreamAsync(string text, QueryOptions options, CancellationToken cancellationToken = default)
+    {
+        var query = RqlParser.Parse(text);
+        if (query.Facets.Count > 0)
+            throw new QueryException("Facet queries cannot be streamed; run them as queries.");
+        if (query.Where is null && query.OrderBy.Count == 0 && query.From.Collection is not null)
+            return StreamCollection(query);
+        var index = await ResolveIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
+        return StreamIndex(query, index, options);
+    }
+
+    private IEnumerable<byte[]> StreamCollection(RqlQuery query)
+    {
+        using var reader = store.OpenReader();
+        var cursor = reader.ByCollection(query.From.Collection!);
+        while (cursor.MoveNext())
+            yield return Project(query, cursor.Current);
+    }
+
+    private IEnumerable<byte[]> StreamIndex(RqlQuery query, DocumentIndex index, QueryOptions options)
+    {
+        var compiler = new QueryCompiler(index.Definition, options.Parameters);
+        var where = compiler.Compile(query.Where);
+        var sort = compiler.Sort(query.OrderBy);
+        using var searcher = index.OpenSearcher();
+        using var reader = store.OpenReader();
+        if (sort.Count > 0)
+        {
+            // A sorted stream needs the order first; ids and keys are small next to the documents.
+            var all = searcher.Search(where, 0, int.MaxValue, sort);
+            foreach (var hit in all.Hits)
+            {
+                if (reader.TryGet(hit.Key, out var document))
+                    yield return Project(query, document);
+            }
+            yield break;
+        }
+        var matches = searcher.Iterate(where);
+        while (matches.MoveNext())
+        {
+            if (reader.TryGet(searcher.GetKey(matches.Current), out var document))
+                yield return Project(query, document);
+        }
+    }
+
+    private static (int Skip, int Take) Paging(RqlQuery query, QueryOptions options, QueryResult result)
+    {
+        var skip = query.Offset is null ? 0 : Count(ParameterValues.Resolve(query.Offset, options.Parameters), "offset");
+        var take = query.Limit is null ? options.MaxPageSize : Count(ParameterValues.Resolve(query.Limit, options.Parameters), "limit");
+        if (take > options.MaxPageSize)
+        {
+            take = options.MaxPageSize;
+            result.CappedPageSize = options.MaxPageSize;
+        }
+        return ((int)Math.Min(skip, int.MaxValue - options.MaxPageSize), (int)take);
+    }
+
+    private static long Count(FieldValue value, string what) =>
+        value.Type == FieldValueType.Long && value.Long >= 0 ? value.Long : throw new QueryException($"The {what} must be a whole number of zero or more.");
+
+    /// <summary>Answers <c>from Collection</c> without conditions or order, and pure <c>id()</c> lookups, from the documents themselves.</summary>
+    private bool TryDirect(RqlQuery query, QueryOptions options, int skip, int take, QueryResult result)
+    {
+        if (query.From.Collection is not { } collection || query.OrderBy.Count > 0 || query.Facets.Count > 0)
+            return false;
+        if (query.Where is null)
+        {
+            using var reader = store.OpenReader();
+            result.IndexName = "collection/" + collection;
+            result.IndexEtag = reader.LastEtag;
+            result.TotalResults = reader.CountInCollection(collection);
+            var cursor = reader.ByCollection(collection);
+            cursor.Skip(skip);
+            while (result.Results.Count < take && cursor.MoveNext())
+                AddResult(query, reader, cursor.Current, result);
+            return true;
+        }
+        var ids = IdLookups(query.Where, options.Parameters);
+        if (ids is null)
+            return false;
+        using (var reader = store.OpenReader())
+        {
+            result.IndexName = "document";
+            result.IndexEtag = reader.LastEtag;
+            var matched = 0;
+            foreach (var id in ids)
+            {
+                if (!reader.TryGet(id, out var document) || !string.Equals(document.CollectionString, collection, StringComparison.OrdinalIgnoreCase))
+                    continue;
+                if (matched++ >= skip && result.Results.Count < take)
+                    AddResult(query, reader, document, result);
+            }
+            result.TotalResults = matched;
+        }
+        return true;
+    }
+
+    private static List<string>? IdLookups(RqlExpression where, JsonElement? parameters)
+    {
+        switch (where)
+        {
+            case RqlComparison { Field.IsId: true, Operator: "=" } equal:
+                return [ParameterValues.Resolve(equal.Value, parameters).ToString()];
+            case RqlIn { Field.IsId: true } @in:
+                var ids = new List<string>();
+                var seen = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
+                foreach (var value in @in.Values)
+                {
+                    var id = ParameterValues.Resolve(value, parameters).ToString();
+                    if (seen.Add(id))
+                        ids.Add(id);
+                }
+                return ids;
+            case RqlBinary { IsAnd: false } union when IdLookups(union.Left, parameters) is { } left && IdLookups(union.Right, parameters) is { } right:
+                left.AddRange(right);
+                return left;
+            default:
+                return null;
+        }
+    }
+
+    private async Task<DocumentIndex> ResolveIndexAsync(RqlQuery query, QueryOptions options, CancellationToken cancellationToken)
+    {
+        DocumentIndex index;
+        var cutoff = store.LastEtag;
+        if (query.From.IndexName is { } name)
+        {
+            index = indexes.Get(name) ?? throw new IndexNotFoundException(name);
+        }
+        else
+        {
+            var (exact, search) = QueryCompiler.FieldsOf(query);
+            var (auto, created) = indexes.GetOrCreateAutoIndex(query.From.Collection!, exact, search);
+            index = auto;
+            if (created && !options.WaitForNonStaleResults)
+                await index.WaitForEtagAsync(cutoff, options.AutoIndexWait, cancellationToken).ConfigureAwait(false);
+        }
+        if (options.WaitForNonStaleResults)
+            await index.WaitForEtagAsync(cutoff, options.WaitTimeout, cancellationToken).ConfigureAwait(false);
+        return index;
+    }
+
+    private static void WriteFacets(RqlQuery query, QueryCompiler compiler, bool auto, IndexSearcher searcher, Query where, QueryResult result)
+    {
+        result.TotalResults = searcher.Count(where);
+        foreach (var facet in query.Facets)
+        {
+            using var stream = new MemoryStream();
+            using (var writer = new Utf8JsonWriter(stream))
+            {
+                writer.WriteStartObject();
+                writer.WriteString("Name", facet.Field.Path);
+                writer.WriteStartArray("Values");
+                if (facet.Ranges.Count == 0)
+                {
+                    var counts = new List<KeyValuePair<FieldValue, long>>(searcher.CountTerms(where, facet.Field.IsId ? Definitions.IndexDefinition.IdField : facet.Field.Path));
+                    counts.Sort(static (a, b) => b.Value != a.Value ? b.Value.CompareTo(a.Value) : string.CompareOrdinal(a.Key.ToString(), b.Key.ToString()));
+                    foreach (var (value, count) in counts)
+                    {
+                        if (value.Type == FieldValueType.Null)
+                            continue;
+                        writer.WriteStartObject();
+                        writer.WriteString("Range", value.ToString());
+                        writer.WriteNumber("Count", count);
+                        writer.WriteEndObject();
+                    }
+                }
+                else
+                {
+                    var ranges = new List<ValueRange>(facet.Ranges.Count);
+                    var numeric = false;
+                    foreach (var range in facet.Ranges)
+                    {
+                        var lower = range.Lower is null ? (FieldValue?)null : compiler.Resolve(range.Lower);
+                        var upper = range.Upper is null ? (FieldValue?)null : compiler.Resolve(range.Upper);
+                        numeric |= lower?.Type is FieldValueType.Long or FieldValueType.Double || upper?.Type is FieldValueType.Long or FieldValueType.Double;
+                        ranges.Add(new ValueRange(lower, range.LowerInclusive, upper, range.UpperInclusive));
+                    }
+                    var field = auto && numeric ? facet.Field.Path + Definitions.IndexDefinition.NumericSuffix : facet.Field.Path;
+                    var counts = searcher.CountRanges(where, field, ranges);
+                    for (var i = 0; i < ranges.Count; i++)
+                    {
+                        writer.WriteStartObject();
+                        writer.WriteString("Range", facet.Ranges[i].Text);
+                        writer.WriteNumber("Count", counts[i]);
+                        writer.WriteEndObject();
+                    }
+                }
+                writer.WriteEndArray();
+                writer.WriteEndObject();
+            }
+            result.Results.Add(stream.ToArray());
+        }
+    }
+
+    private void AddResult(RqlQuery query, DocumentReader reader, Document document, QueryResult result)
+    {
+        result.Results.Add(Project(query, document));
+        if (query.Include.Count == 0)
+            return;
+        using var parsed = JsonDocument.Parse(document.Json.ToArray());
+        foreach (var path in query.Include)
+        {
+            foreach (var value in JsonPaths.Values(parsed.RootElement, path))
+            {
+                if (value.ValueKind != JsonValueKind.String || value.GetString() is not { Length: > 0 } id || result.Includes.ContainsKey(id))
+                    continue;
+                if (reader.TryGet(id, out var included))
+                    result.Includes[included.IdString] = included.Json.ToArray();
+            }
+        }
+    }
+
+    /// <summary>The document itself, or the object of its projected fields (with <c>@metadata.@id</c>).</summary>
+    private static byte[] Project(RqlQuery query, Document document)
+    {
+        if (query.Select.Count == 0)
+            return document.Json.ToArray();
+        using var parsed = JsonDocument.Parse(document.Json.ToArray());
+        using var stream = new MemoryStream();
+        using (var writer = new Utf8JsonWriter(stream))
+        {
+            writer.WriteStartObject();
+            foreach (var projection in query.Select)
+            {
+                writer.WritePropertyName(projection.Alias);
+                if (projection.Field.IsId)
+                {
+                    writer.WriteStringValue(document.IdString);
+                    continue;
+                }
+                var values = JsonPaths.Values(parsed.RootElement, projection.Field.Path);
+                if (values.Count == 0)
+                    writer.WriteNullValue();
+                else if (values.Count == 1 && !projection.Field.Path.Contains("[]", StringComparison.Ordinal))
+                    values[0].WriteTo(writer);
+                else
+                {
+                    writer.WriteStartArray();
+                    foreach (var value in values)
+                        value.WriteTo(writer);
+                    writer.WriteEndArray();
+                }
+            }
+            writer.WriteStartObject("@metadata");
+            writer.WriteString("@id", document.IdString);
+            writer.WriteBoolean("@projection", true);
+            writer.WriteEndObject();
+            writer.WriteEndObject();
+        }
+        return stream.ToArray();
+    }
+}

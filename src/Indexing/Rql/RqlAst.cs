@@ -1,0 +1,83 @@
+namespace Folio.Indexing.Rql;
+
+/// <summary>A parsed query.</summary>
+public sealed record RqlQuery(
+    RqlSource From,
+    RqlExpression? Where,
+    IReadOnlyList<RqlOrder> OrderBy,
+    IReadOnlyList<RqlProjection> Select,
+    IReadOnlyList<RqlFacet> Facets,
+    IReadOnlyList<string> Include,
+    RqlValue? Limit,
+    RqlValue? Offset);
+
+/// <summary>What a query reads: a collection, or a named index.</summary>
+public sealed record RqlSource(string? Collection, string? IndexName);
+
+/// <summary>A field reference: a path, or <c>id()</c>.</summary>
+public sealed record RqlField(string Path, int Position)
+{
+    /// <summary>Whether this is the document id (<c>id()</c>).</summary>
+    public bool IsId => Path == IdPath;
+
+    /// <summary>The path that stands for <c>id()</c>.</summary>
+    public const string IdPath = "id()";
+}
+
+/// <summary>A literal or a parameter.</summary>
+public abstract record RqlValue(int Position);
+
+/// <summary>A literal: a string, a long, a double, a boolean or null.</summary>
+public sealed record RqlLiteral(object? Value, int Position) : RqlValue(Position);
+
+/// <summary>A <c>$name</c> parameter, bound from the query's parameters.</summary>
+public sealed record RqlParameter(string Name, int Position) : RqlValue(Position);
+
+/// <summary>A condition of the where clause.</summary>
+public abstract record RqlExpression;
+
+/// <summary><c>a and b</c>, <c>a or b</c>.</summary>
+public sealed record RqlBinary(bool IsAnd, RqlExpression Left, RqlExpression Right) : RqlExpression;
+
+/// <summary><c>not a</c>.</summary>
+public sealed record RqlNot(RqlExpression Inner) : RqlExpression;
+
+/// <summary><c>field op value</c> with op one of = != &lt; &lt;= &gt; &gt;=.</summary>
+public sealed record RqlComparison(RqlField Field, string Operator, RqlValue Value) : RqlExpression;
+
+/// <summary><c>field between low and high</c> (inclusive).</summary>
+public sealed record RqlBetween(RqlField Field, RqlValue Low, RqlValue High) : RqlExpression;
+
+/// <summary><c>field in (v1, v2, …)</c>.</summary>
+public sealed record RqlIn(RqlField Field, IReadOnlyList<RqlValue> Values) : RqlExpression;
+
+/// <summary><c>search(field, text)</c>, <c>startsWith(field, prefix)</c>, <c>endsWith(field, suffix)</c>, <c>exists(field)</c>.</summary>
+public sealed record RqlFunction(string Name, RqlField Field, RqlValue? Argument) : RqlExpression;
+
+/// <summary>One key of <c>order by</c>: a field (or the score), how to compare it, and the direction.</summary>
+public sealed record RqlOrder(RqlField? Field, RqlOrderType Type, bool Descending);
+
+/// <summary>How an <c>order by</c> key compares.</summary>
+public enum RqlOrderType
+{
+    /// <summary>As the field's index type does (text for auto indexes).</summary>
+    Default,
+
+    /// <summary><c>as string</c>.</summary>
+    String,
+
+    /// <summary><c>as long</c>.</summary>
+    Long,
+
+    /// <summary><c>as double</c>.</summary>
+    Double,
+}
+
+/// <summary>One projected field: <c>path [as alias]</c>.</summary>
+public sealed record RqlProjection(RqlField Field, string Alias);
+
+/// <summary>A facet: counts per value of a field, or per range when <see cref="Ranges"/> is not empty.</summary>
+public sealed record RqlFacet(RqlField Field, IReadOnlyList<RqlFacetRange> Ranges, string Text);
+
+/// <summary>One range of a range facet (<c>Price &lt; 200</c>, <c>Price between 200 and 600</c>).</summary>
+public sealed record RqlFacetRange(RqlValue? Lower, bool LowerInclusive, RqlValue? Upper, bool UpperInclusive, string Text);
