@@ -177,7 +177,9 @@ public sealed class IndexStore : IDisposable
             foreach (var field in searchFields)
                 fields.TryAdd(SearchFieldName(field), new IndexFieldDefinition(FieldPath.Parse(field), Search: true));
 
-            var ordered = new List<string>(fields.Keys);
+            var ordered = new List<string>(fields.Count);
+            foreach (var (fieldName, field) in fields)
+                ordered.Add(field.Search ? $"Search({field.Path.Text})" : fieldName);
             ordered.Sort(StringComparer.Ordinal);
             var name = $"{IndexDefinition.AutoPrefix}{collection}/By{string.Join("And", ordered)}";
             var definition = new IndexDefinition(name, [collection], fields);

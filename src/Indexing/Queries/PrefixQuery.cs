@@ -16,7 +16,7 @@ public sealed class PrefixQuery(string field, string prefix) : Query
     public override DocIdIterator CreateIterator(IndexSearcher searcher)
     {
         var prefix = searcher.NormalizedText(Field, Prefix);
-        return searcher.UnionOfTerms(Field, prefix, inclusive: true, static (term, state) =>
+        return searcher.UnionOfTerms(Field, prefix, static (term, state) =>
             term.AsSpan().StartsWith(state) ? TermVerdict.Take : TermVerdict.Stop, prefix);
     }
 }

@@ -20,7 +20,7 @@ public sealed class RangeQuery(string field, FieldValue? lower, bool lowerInclus
         if (from is null || (upper is not null && to is null))
             return new EmptyIterator();
         var bounds = new RangeBounds(from, lower is not null && !lowerInclusive, to, upperInclusive);
-        return searcher.UnionOfTerms(Field, from, inclusive: true, static (term, b) =>
+        return searcher.UnionOfTerms(Field, from, static (term, b) =>
         {
             if (b.ExcludeLower && term.AsSpan().SequenceEqual(b.Lower))
                 return TermVerdict.Skip;

@@ -27,7 +27,7 @@ public sealed class WildcardQuery(string field, string pattern) : Query
             return trailing ? new PrefixQuery(Field, core).CreateIterator(searcher) : new TermQuery(Field, FieldValue.From(core)).CreateIterator(searcher);
         var needle = searcher.NormalizedText(Field, core);
         return trailing
-            ? searcher.UnionOfTerms(Field, [], inclusive: true, static (term, state) => term.AsSpan().IndexOf(state) >= 0 ? TermVerdict.Take : TermVerdict.Skip, needle)
-            : searcher.UnionOfTerms(Field, [], inclusive: true, static (term, state) => term.AsSpan().EndsWith(state) ? TermVerdict.Take : TermVerdict.Skip, needle);
+            ? searcher.UnionOfTerms(Field, [], static (term, state) => term.AsSpan().IndexOf(state) >= 0 ? TermVerdict.Take : TermVerdict.Skip, needle)
+            : searcher.UnionOfTerms(Field, [], static (term, state) => term.AsSpan().EndsWith(state) ? TermVerdict.Take : TermVerdict.Skip, needle);
     }
 }

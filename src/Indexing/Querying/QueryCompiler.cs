@@ -17,7 +17,7 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
 {
     private readonly IndexSchema _schema = definition.ToSchema();
 
-    public Query Compile(RqlExpression? where) => where is null ? MatchAllQuery.Instance : Compile(where, negated: false);
+    public Query Compile(RqlExpression? where) => where is null ? MatchAllQuery.Instance : CompileExpression(where);
 
     public List<SortField> Sort(IReadOnlyList<RqlOrder> orderBy)
     {
@@ -81,7 +81,7 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
         }
     }
 
-    private Query Compile(RqlExpression expression, bool negated)
+    private Query CompileExpression(RqlExpression expression)
     {
         switch (expression)
         {
@@ -91,9 +91,9 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
                 Flatten(expression, must, mustNot);
                 return new AndQuery(must, mustNot);
             case RqlBinary or:
-                return new OrQuery([Compile(or.Left, negated), Compile(or.Right, negated)]);
+                return new OrQuery([CompileExpression(or.Left), CompileExpression(or.Right)]);
             case RqlNot not:
-                return new NotQuery(Compile(not.Inner, !negated));
+                return new NotQuery(CompileExpression(not.Inner));
             case RqlComparison comparison:
                 return Comparison(comparison);
             case RqlBetween between:
@@ -124,11 +124,11 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
         }
         else if (expression is RqlNot not)
         {
-            mustNot.Add(Compile(not.Inner, negated: true));
+            mustNot.Add(CompileExpression(not.Inner));
         }
         else
         {
-            must.Add(Compile(expression, negated: false));
+            must.Add(CompileExpression(expression));
         }
     }
 

@@ -329,9 +329,8 @@ public sealed class IndexSearcher : IDisposable
     /// Walks the terms of <paramref name="field"/> from <paramref name="from"/> in order, asking
     /// <paramref name="verdict"/> about each, and unites the postings of those it takes into one bit set.
     /// </summary>
-    internal DocIdIterator UnionOfTerms<TState>(string field, byte[] from, bool inclusive, Func<byte[], TState, TermVerdict> verdict, TState state)
+    internal DocIdIterator UnionOfTerms<TState>(string field, byte[] from, Func<byte[], TState, TermVerdict> verdict, TState state)
     {
-        _ = inclusive;
         var reader = Field(field);
         if (reader.Terms is null)
             return new EmptyIterator();
