@@ -1,3 +1,5 @@
+using Folio.Server.Databases;
+using Folio.Server.Documents;
 using Folio.Server.Logging;
 using Folio.Server.Routing;
 using Microsoft.AspNetCore.Hosting.Server;
@@ -14,7 +16,15 @@ namespace Folio.Server.Hosting;
 public sealed class FolioServer : IAsyncDisposable
 {
     // Handler classes served by every server; each is created once through DI.
-    private static readonly Type[] s_builtInHandlers = [typeof(HealthHandler)];
+    private static readonly Type[] s_builtInHandlers =
+    [
+        typeof(HealthHandler),
+        typeof(DatabasesHandler),
+        typeof(DatabaseStatsHandler),
+        typeof(DocumentsHandler),
+        typeof(CollectionsHandler),
+        typeof(BulkDocsHandler),
+    ];
 
     private readonly WebApplication _app;
     private readonly ILogger<FolioServer> _logger;
@@ -70,6 +80,9 @@ public sealed class FolioServer : IAsyncDisposable
         builder.WebHost.UseUrls(options.ServerUrl);
         builder.Services.Configure<HostOptions>(host => host.ShutdownTimeout = options.ShutdownTimeout);
         builder.Services.AddSingleton(options);
+        // Created by the container so the container disposes it at shutdown, after Kestrel has
+        // drained the requests in flight; it opens the databases on disk when the router is built.
+        builder.Services.AddSingleton<DatabaseRegistry>();
 
         WebApplication app = builder.Build();
         FolioRouter router = BuildRouter(app.Services, setup);

@@ -1,10 +1,22 @@
 using System.Text.Json;
+using Folio.Storage;
+using Folio.Storage.Documents;
 
 namespace Folio.Server.Http;
 
 /// <summary>Turns an exception escaping a handler into the problem the client sees.</summary>
 public static class ExceptionMapper
 {
+    // errno ENOSPC on Linux and macOS; .NET puts the raw errno in HResult of I/O errors on Unix.
+    private const int UnixNoSpace = 28;
+
+    // Windows: ERROR_HANDLE_DISK_FULL (39) and ERROR_DISK_FULL (112), wrapped as HRESULTs (0x8007xxxx).
+    private const int WindowsHandleDiskFull = unchecked((int)0x80070027);
+    private const int WindowsDiskFull = unchecked((int)0x80070070);
+
+    // Some Windows paths report the bare Win32 code ERROR_DISK_FULL.
+    private const int RawDiskFull = 0x70;
+
     /// <summary>
     /// Maps known exceptions to their status; anything else becomes a 500 whose detail names only the
     /// trace id, because exception messages and stack traces may expose internals.
@@ -14,6 +26,17 @@ public static class ExceptionMapper
     /// <returns>The problem to answer with.</returns>
     public static Problem ToProblem(Exception exception, string traceId)
     {
+        // A full disk is the operator's actionable cause even when the storage wrapped it (a failed
+        // journal write fails the environment), so it wins over the wrapper.
+        if (IsDiskFull(exception))
+        {
+            return new Problem(
+                StatusCodes.Status507InsufficientStorage,
+                "Insufficient storage",
+                $"The disk holding the database is full; nothing more can be written until space is freed (trace id {traceId}).",
+                ProblemTypes.InsufficientStorage);
+        }
+
         switch (exception)
         {
             case FolioHttpException folio:
@@ -24,6 +47,17 @@ public static class ExceptionMapper
                 return new Problem(bad.StatusCode, "Request too large", bad.Message, ProblemTypes.TooLarge);
             case BadHttpRequestException bad:
                 return new Problem(bad.StatusCode, "Bad request", bad.Message, ProblemTypes.BadRequest);
+            case DocumentValidationException invalid:
+                return new Problem(StatusCodes.Status400BadRequest, "Invalid document", invalid.Message, ProblemTypes.InvalidDocument);
+            case ConcurrencyException conflict:
+                // The storage's message names the id, the expected and the actual change vector.
+                return new Problem(StatusCodes.Status409Conflict, "Concurrency conflict", conflict.Message, ProblemTypes.ConcurrencyConflict);
+            case EnvironmentFailedException:
+                return new Problem(
+                    StatusCodes.Status500InternalServerError,
+                    "Database refuses writes",
+                    $"The database's storage failed a write or sync and refuses writes until the server restarts; its log has the details under trace id {traceId}.",
+                    ProblemTypes.StorageFailed);
             default:
                 return new Problem(
                     StatusCodes.Status500InternalServerError,
@@ -37,4 +71,18 @@ public static class ExceptionMapper
     /// <param name="problem">The mapped problem.</param>
     /// <returns>True for 5xx problems.</returns>
     public static bool IsServerFault(Problem problem) => problem.Status >= StatusCodes.Status500InternalServerError;
+
+    /// <summary>Whether the exception or one it wraps is an I/O error for a full disk.</summary>
+    /// <param name="exception">The exception to inspect.</param>
+    /// <returns>True for ENOSPC or the Windows disk-full errors.</returns>
+    public static bool IsDiskFull(Exception exception)
+    {
+        for (Exception? current = exception; current is not null; current = current.InnerException)
+        {
+            if (current is IOException io && io.HResult is UnixNoSpace or WindowsDiskFull or WindowsHandleDiskFull or RawDiskFull)
+                return true;
+        }
+
+        return false;
+    }
 }

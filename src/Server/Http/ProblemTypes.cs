@@ -24,6 +24,33 @@ public static class ProblemTypes
     /// <summary>The database name breaks the naming rules.</summary>
     public const string InvalidDatabaseName = "urn:folio:problem:invalid-database-name";
 
+    /// <summary>No database has the name in the path or query.</summary>
+    public const string DatabaseNotFound = "urn:folio:problem:database-not-found";
+
+    /// <summary>A database of that name (in any casing) already exists.</summary>
+    public const string DatabaseExists = "urn:folio:problem:database-exists";
+
+    /// <summary>The one document asked for does not exist.</summary>
+    public const string DocumentNotFound = "urn:folio:problem:document-not-found";
+
+    /// <summary>A document is not one JSON object within the limits, or is not valid UTF-8.</summary>
+    public const string InvalidDocument = "urn:folio:problem:invalid-document";
+
+    /// <summary>A document id is empty, too long or holds control characters.</summary>
+    public const string InvalidDocumentId = "urn:folio:problem:invalid-document-id";
+
+    /// <summary>A query-string parameter or request field is missing or out of range.</summary>
+    public const string InvalidParameter = "urn:folio:problem:invalid-parameter";
+
+    /// <summary>An <c>If-Match</c> or command change vector does not match the stored document; nothing was written.</summary>
+    public const string ConcurrencyConflict = "urn:folio:problem:concurrency-conflict";
+
+    /// <summary>The database's storage failed a write or sync and refuses writes until it is reopened.</summary>
+    public const string StorageFailed = "urn:folio:problem:storage-failed";
+
+    /// <summary>The disk is full.</summary>
+    public const string InsufficientStorage = "urn:folio:problem:insufficient-storage";
+
     /// <summary>The server failed; its log holds the details under the request's trace id.</summary>
     public const string InternalError = "urn:folio:problem:internal-error";
 }

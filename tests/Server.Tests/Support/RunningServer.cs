@@ -9,10 +9,12 @@ namespace Folio.Server.Tests.Support;
 /// </summary>
 public sealed class RunningServer : IAsyncDisposable
 {
+    private readonly bool _ownsDataDir;
     private bool _stopped;
 
-    private RunningServer(FolioServer server, string dataDir, TestHandlers handlers, CapturingSink log)
+    private RunningServer(FolioServer server, string dataDir, bool ownsDataDir, TestHandlers handlers, CapturingSink log)
     {
+        _ownsDataDir = ownsDataDir;
         Server = server;
         DataDir = dataDir;
         Handlers = handlers;
@@ -30,9 +32,17 @@ public sealed class RunningServer : IAsyncDisposable
 
     public HttpClient Client { get; }
 
-    public static async Task<RunningServer> StartAsync(params string[] extraArgs)
+    public static Task<RunningServer> StartAsync(params string[] extraArgs) =>
+        StartAsync(NewDataDir(), ownsDataDir: true, extraArgs);
+
+    /// <summary>Starts a server on an existing data directory (a restart); disposing it leaves the directory to its owner.</summary>
+    public static Task<RunningServer> StartOnAsync(string dataDir, params string[] extraArgs) =>
+        StartAsync(dataDir, ownsDataDir: false, extraArgs);
+
+    public static string NewDataDir() => Path.Combine(Path.GetTempPath(), "folio-tests", Guid.NewGuid().ToString("N"));
+
+    private static async Task<RunningServer> StartAsync(string dataDir, bool ownsDataDir, string[] extraArgs)
     {
-        string dataDir = Path.Combine(Path.GetTempPath(), "folio-tests", Guid.NewGuid().ToString("N"));
         string[] args = ["--DataDir=" + dataDir, "--ServerUrl=http://127.0.0.1:0", "--LogToConsole=false", .. extraArgs];
         var handlers = new TestHandlers();
         var log = new CapturingSink();
@@ -47,11 +57,12 @@ public sealed class RunningServer : IAsyncDisposable
         catch
         {
             await server.DisposeAsync();
-            DeleteDirectory(dataDir);
+            if (ownsDataDir)
+                DeleteDirectory(dataDir);
             throw;
         }
 
-        return new RunningServer(server, dataDir, handlers, log);
+        return new RunningServer(server, dataDir, ownsDataDir, handlers, log);
     }
 
     public static HttpClient CreateClient(Uri address) =>
@@ -71,10 +82,11 @@ public sealed class RunningServer : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         await StopAsync();
-        DeleteDirectory(DataDir);
+        if (_ownsDataDir)
+            DeleteDirectory(DataDir);
     }
 
-    private static void DeleteDirectory(string path)
+    public static void DeleteDirectory(string path)
     {
         if (Directory.Exists(path))
             Directory.Delete(path, recursive: true);

@@ -1,0 +1,85 @@
+using System.Text;
+using Folio.Storage.Documents;
+
+namespace Folio.Server.Databases;
+
+/// <summary>
+/// One database: its document store (and, later, its indexes) under <c>DataDir/Databases/{name}</c>.
+/// Requests hold a lease (<see cref="TryEnter"/>/<see cref="Exit"/>) while they use it, so closing it
+/// (delete, shutdown) waits for them instead of unmapping storage under a reader.
+/// </summary>
+public sealed class Database
+{
+    private readonly byte[] _databaseIdBytes;
+    private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly Lock _closeGate = new();
+    private int _active;
+    private int _closing;
+    private Task? _closed;
+
+    internal Database(string name, string directory, DocumentStore store)
+    {
+        Name = name;
+        Directory = directory;
+        Store = store;
+        _databaseIdBytes = Encoding.ASCII.GetBytes(store.DatabaseId);
+    }
+
+    /// <summary>The name with the casing it was created with.</summary>
+    public string Name { get; }
+
+    /// <summary>The directory holding the database's files.</summary>
+    public string Directory { get; }
+
+    /// <summary>The documents.</summary>
+    public DocumentStore Store { get; }
+
+    /// <summary>The database id as ASCII, the second half of every change vector (for parsing and formatting them without strings).</summary>
+    public ReadOnlySpan<byte> DatabaseIdBytes => _databaseIdBytes;
+
+    /// <summary>Takes a lease; false once the database is closing. Allocates nothing.</summary>
+    /// <returns>True when the caller may use the database until it calls <see cref="Exit"/>.</returns>
+    public bool TryEnter()
+    {
+        // Increment first, then check: paired with CloseAsync (set the flag, then read the count), the
+        // full fences of the interlocked operations mean at least one side sees the other.
+        Interlocked.Increment(ref _active);
+        if (Volatile.Read(ref _closing) == 0)
+            return true;
+        Exit();
+        return false;
+    }
+
+    /// <summary>Returns a lease taken by <see cref="TryEnter"/>.</summary>
+    public void Exit()
+    {
+        if (Interlocked.Decrement(ref _active) == 0 && Volatile.Read(ref _closing) != 0)
+            _drained.TrySetResult();
+    }
+
+    /// <summary>Refuses new leases, waits for the ones out to come back, then closes the store (queued writes complete first).</summary>
+    /// <returns>Completes when the store is closed; every call gets the same task.</returns>
+    internal Task CloseAsync()
+    {
+        lock (_closeGate)
+        {
+            if (_closed is null)
+            {
+                Interlocked.Exchange(ref _closing, 1);
+                if (Volatile.Read(ref _active) == 0)
+                    _drained.TrySetResult();
+                _closed = CloseWhenDrainedAsync();
+            }
+
+            return _closed;
+        }
+    }
+
+    private async Task CloseWhenDrainedAsync()
+    {
+        await _drained.Task.ConfigureAwait(false);
+        // Disposing joins the merger thread and flushes the data file: real blocking work, so it runs
+        // on a pool thread of its own rather than inline in whichever continuation drained the leases.
+        await Task.Run(Store.Dispose).ConfigureAwait(false);
+    }
+}

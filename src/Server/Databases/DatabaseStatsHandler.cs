@@ -1,0 +1,56 @@
+using System.Text.Json;
+using Folio.Server.Http;
+using Folio.Server.Routing;
+using Folio.Storage;
+using Folio.Storage.Documents;
+
+namespace Folio.Server.Databases;
+
+/// <summary><c>GET /databases/{db}/stats</c>: counts and sizes of one database.</summary>
+public sealed class DatabaseStatsHandler
+{
+    private readonly DatabaseRegistry _databases;
+
+    /// <summary>Creates the handler.</summary>
+    /// <param name="databases">Resolves the <c>{db}</c> segment.</param>
+    public DatabaseStatsHandler(DatabaseRegistry databases)
+    {
+        _databases = databases;
+    }
+
+    /// <summary>
+    /// Answers <c>{"CountOfDocuments","CountOfIndexes","LastDocEtag","SizeOnDisk","DatabaseId","CountOfTombstones"}</c>;
+    /// <c>SizeOnDisk</c> is the data file's size in bytes.
+    /// </summary>
+    /// <param name="request">The request.</param>
+    /// <returns>Completes when the answer is written.</returns>
+    [FolioRoute("GET", "/databases/{db}/stats")]
+    public async ValueTask Get(FolioRequest request)
+    {
+        Database database = _databases.Enter(request.DatabaseSpan);
+        HttpResponse response = request.Response;
+        try
+        {
+            StorageStats storage = database.Store.Environment.GetStats();
+            using DocumentReader reader = database.Store.OpenReader();
+            response.ContentType = JsonWriters.ContentType;
+            Utf8JsonWriter writer = JsonWriters.Rent(response.BodyWriter);
+            writer.WriteStartObject();
+            writer.WriteNumber("CountOfDocuments"u8, reader.CountOfDocuments);
+            // Indexes arrive with the indexing work; until then a database has none.
+            writer.WriteNumber("CountOfIndexes"u8, 0);
+            writer.WriteNumber("LastDocEtag"u8, reader.LastEtag);
+            writer.WriteNumber("SizeOnDisk"u8, storage.DataFilePages * StorageLimits.PageSize);
+            writer.WriteString("DatabaseId"u8, database.Store.DatabaseId);
+            writer.WriteNumber("CountOfTombstones"u8, reader.CountOfTombstones);
+            writer.WriteEndObject();
+            JsonWriters.Return(writer);
+        }
+        finally
+        {
+            database.Exit();
+        }
+
+        await response.BodyWriter.FlushAsync(request.Aborted);
+    }
+}

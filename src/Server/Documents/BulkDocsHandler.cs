@@ -1,0 +1,95 @@
+using System.Buffers.Text;
+using System.Text.Json;
+using Folio.Server.Databases;
+using Folio.Server.Hosting;
+using Folio.Server.Http;
+using Folio.Server.Routing;
+using Folio.Storage.Documents;
+
+namespace Folio.Server.Documents;
+
+/// <summary><c>POST /databases/{db}/bulk_docs</c>: PUT and DELETE commands in one transaction, all or nothing.</summary>
+public sealed class BulkDocsHandler
+{
+    private readonly DatabaseRegistry _databases;
+    private readonly ServerOptions _options;
+
+    /// <summary>Creates the handler.</summary>
+    /// <param name="databases">Resolves the <c>{db}</c> segment.</param>
+    /// <param name="options">Supplies the body, document and depth limits.</param>
+    public BulkDocsHandler(DatabaseRegistry databases, ServerOptions options)
+    {
+        _databases = databases;
+        _options = options;
+    }
+
+    /// <summary>
+    /// Runs the commands in one transaction and answers 201
+    /// <c>{"Results":[{"Type","@id","@collection","@change-vector","@last-modified"}…]}</c> in command order
+    /// (a DELETE answers <c>{"Type","@id","Deleted"}</c>). A failing command (bad input, a stale change
+    /// vector) fails the batch and nothing is written.
+    /// </summary>
+    /// <param name="request">The request.</param>
+    /// <returns>Completes when the batch is durable and the answer written.</returns>
+    [FolioRoute("POST", "/databases/{db}/bulk_docs")]
+    public async ValueTask Post(FolioRequest request)
+    {
+        Database database = _databases.Enter(request.DatabaseSpan);
+        List<DocumentCommand> commands;
+        IReadOnlyList<WriteResult?> results;
+        try
+        {
+            using (RequestBody body = await RequestBody.ReadAsync(request.Request, _options.MaxRequestBodySizeBytes, request.Aborted))
+                commands = BulkDocsParser.Parse(body.Span, _options.MaxJsonDepth, _options.MaxDocumentSizeBytes);
+
+            // An empty batch would still cost a commit and an fsync for nothing.
+            results = commands.Count == 0 ? [] : await database.Store.BatchAsync(commands);
+        }
+        finally
+        {
+            database.Exit();
+        }
+
+        HttpResponse response = request.Response;
+        response.StatusCode = StatusCodes.Status201Created;
+        response.ContentType = JsonWriters.ContentType;
+        Utf8JsonWriter writer = JsonWriters.Rent(response.BodyWriter);
+        writer.WriteStartObject();
+        writer.WriteStartArray("Results"u8);
+        for (int i = 0; i < commands.Count; i++)
+            WriteResult(writer, commands[i], results[i]);
+        writer.WriteEndArray();
+        writer.WriteEndObject();
+        JsonWriters.Return(writer);
+        await response.BodyWriter.FlushAsync(request.Aborted);
+    }
+
+    private static void WriteResult(Utf8JsonWriter writer, DocumentCommand command, WriteResult? result)
+    {
+        writer.WriteStartObject();
+        if (command.Type == DocumentCommandType.Delete)
+        {
+            writer.WriteString("Type"u8, "DELETE"u8);
+            writer.WriteString("@id"u8, result?.Id ?? command.Id);
+            writer.WriteBoolean("Deleted"u8, result is not null);
+        }
+        else
+        {
+            writer.WriteString("Type"u8, "PUT"u8);
+            writer.WriteString("@id"u8, result!.Id);
+            writer.WriteString("@collection"u8, result.Collection);
+            writer.WriteString("@change-vector"u8, result.ChangeVector);
+            WriteDate(writer, result.LastModified);
+        }
+
+        writer.WriteEndObject();
+    }
+
+    private static void WriteDate(Utf8JsonWriter writer, DateTime lastModified)
+    {
+        // The same round-trip format the store writes into @metadata, so both read alike.
+        Span<byte> date = stackalloc byte[40];
+        Utf8Formatter.TryFormat(lastModified, date, out int written, new System.Buffers.StandardFormat('O'));
+        writer.WriteString("@last-modified"u8, date[..written]);
+    }
+}

@@ -1,0 +1,156 @@
+using System.Text.Json;
+using Folio.Server.Http;
+using Folio.Storage.Documents;
+
+namespace Folio.Server.Documents;
+
+/// <summary>
+/// Reads a <c>bulk_docs</c> body, <c>{"Commands":[{"Type":"PUT","Id","Document","ChangeVector"?},{"Type":"DELETE","Id","ChangeVector"?}]}</c>,
+/// into storage commands. Every command is checked before any is run, so a bad one fails the batch
+/// without writing anything; problems name the command by its index.
+/// </summary>
+public static class BulkDocsParser
+{
+    // The body wraps each document in {"Commands":[{"Document": ...}]}: three levels above the document's own.
+    private const int EnvelopeDepth = 3;
+
+    /// <summary>Parses and validates the commands.</summary>
+    /// <param name="json">The request body.</param>
+    /// <param name="maxDepth">Deepest nesting allowed inside one document.</param>
+    /// <param name="maxDocumentBytes">Largest document allowed.</param>
+    /// <returns>The commands in order.</returns>
+    /// <exception cref="FolioHttpException">400 for a malformed body or command, 413 for an oversized document.</exception>
+    /// <exception cref="JsonException">The body is not well-formed JSON (answered 400 by the dispatcher).</exception>
+    public static List<DocumentCommand> Parse(ReadOnlySpan<byte> json, int maxDepth, long maxDocumentBytes)
+    {
+        // The JSON reader does not check the UTF-8 inside strings; ids and documents must be valid text.
+        if (!System.Text.Unicode.Utf8.IsValid(json))
+            throw Invalid("The body is not valid UTF-8.");
+
+        var reader = new Utf8JsonReader(json, new JsonReaderOptions { MaxDepth = maxDepth + EnvelopeDepth, CommentHandling = JsonCommentHandling.Disallow });
+        if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
+            throw Invalid("The body must be a JSON object with a \"Commands\" array.");
+
+        List<DocumentCommand>? commands = null;
+        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+        {
+            bool isCommands = reader.ValueTextEquals("Commands"u8);
+            reader.Read();
+            if (!isCommands)
+            {
+                reader.Skip();
+                continue;
+            }
+
+            if (reader.TokenType != JsonTokenType.StartArray)
+                throw Invalid("\"Commands\" must be an array.");
+            commands = [];
+            while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+                commands.Add(ReadCommand(ref reader, json, commands.Count, maxDepth, maxDocumentBytes));
+        }
+
+        if (reader.Read())
+            throw Invalid("The body must be one JSON object; there is more after it.");
+        return commands ?? throw Invalid("The body has no \"Commands\" array.");
+    }
+
+    private static DocumentCommand ReadCommand(ref Utf8JsonReader reader, ReadOnlySpan<byte> json, int index, int maxDepth, long maxDocumentBytes)
+    {
+        if (reader.TokenType != JsonTokenType.StartObject)
+            throw Invalid($"Command {index} must be a JSON object.");
+
+        string? type = null;
+        string? id = null;
+        string? changeVector = null;
+        ReadOnlySpan<byte> document = default;
+        bool hasDocument = false;
+        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+        {
+            if (reader.ValueTextEquals("Type"u8))
+            {
+                reader.Read();
+                type = reader.TokenType == JsonTokenType.String ? reader.GetString() : throw Invalid($"Command {index}: \"Type\" must be \"PUT\" or \"DELETE\".");
+            }
+            else if (reader.ValueTextEquals("Id"u8))
+            {
+                reader.Read();
+                id = reader.TokenType == JsonTokenType.String ? reader.GetString() : throw Invalid($"Command {index}: \"Id\" must be a string.");
+            }
+            else if (reader.ValueTextEquals("ChangeVector"u8))
+            {
+                reader.Read();
+                changeVector = reader.TokenType switch
+                {
+                    JsonTokenType.String => reader.GetString(),
+                    JsonTokenType.Null => null,
+                    _ => throw Invalid($"Command {index}: \"ChangeVector\" must be a string or null."),
+                };
+            }
+            else if (reader.ValueTextEquals("Document"u8))
+            {
+                reader.Read();
+                if (reader.TokenType != JsonTokenType.StartObject)
+                    throw Invalid($"Command {index}: \"Document\" must be a JSON object.");
+                int start = (int)reader.TokenStartIndex;
+                reader.Skip();
+                document = json[start..(int)reader.BytesConsumed];
+                hasDocument = true;
+            }
+            else
+            {
+                // Clients may send fields Folio does not use; they do not change what the command does.
+                reader.Read();
+                reader.Skip();
+            }
+        }
+
+        if (id is null)
+            throw Invalid($"Command {index} has no \"Id\".");
+        ValidateId(id, index);
+        if (string.Equals(type, "PUT", StringComparison.OrdinalIgnoreCase))
+        {
+            if (!hasDocument)
+                throw Invalid($"Command {index} (PUT {id}) has no \"Document\".");
+            if (document.Length > maxDocumentBytes)
+            {
+                throw new FolioHttpException(
+                    StatusCodes.Status413PayloadTooLarge,
+                    "Document too large",
+                    $"Command {index} (PUT {id}): the document is {document.Length} bytes; the limit is {maxDocumentBytes} bytes.",
+                    ProblemTypes.TooLarge);
+            }
+
+            PreparedDocument prepared;
+            try
+            {
+                prepared = PreparedDocument.Parse(document, maxDepth);
+            }
+            catch (DocumentValidationException e)
+            {
+                throw new FolioHttpException(StatusCodes.Status400BadRequest, "Invalid document", $"Command {index} (PUT {id}): {e.Message}", ProblemTypes.InvalidDocument);
+            }
+
+            return new DocumentCommand(DocumentCommandType.Put, id, prepared, changeVector);
+        }
+
+        if (string.Equals(type, "DELETE", StringComparison.OrdinalIgnoreCase))
+            return new DocumentCommand(DocumentCommandType.Delete, id, null, changeVector);
+
+        throw Invalid($"Command {index}: \"Type\" must be \"PUT\" or \"DELETE\"" + (type is null ? "; it is missing." : $"; it is \"{type}\"."));
+    }
+
+    private static void ValidateId(string id, int index)
+    {
+        try
+        {
+            DocumentIds.Validate(id);
+        }
+        catch (DocumentValidationException e)
+        {
+            throw new FolioHttpException(StatusCodes.Status400BadRequest, "Invalid document id", $"Command {index}: {e.Message}", ProblemTypes.InvalidDocumentId);
+        }
+    }
+
+    private static FolioHttpException Invalid(string detail) =>
+        new(StatusCodes.Status400BadRequest, "Invalid batch", detail, ProblemTypes.BadRequest);
+}
