@@ -11,7 +11,7 @@ namespace Folio.Indexing.Rql;
 ///                     endsWith(f, 's'), exists(f), id() = 'x'
 /// [order by key [as long|double|string] [asc|desc], …]   (key: a field or score())
 /// [select f [as alias], … | select facet(f), facet(range, …), …]
-/// [include path, …] [limit n [offset m] | limit m, n] [offset m]
+/// [include path, …] [limit n [offset m] | limit m, n] [offset m] (include may also follow limit)
 /// </code>
 /// </summary>
 public sealed class RqlParser
@@ -101,6 +101,13 @@ public sealed class RqlParser
         }
         if (offset is null && TakeKeyword("offset"))
             offset = ParseValue();
+        // RavenDB users write include after limit as often as before it.
+        if (include.Count == 0 && TakeKeyword("include"))
+        {
+            do
+                include.Add(ExpectName("a path to include"));
+            while (Take(RqlTokenKind.Comma));
+        }
         if (Current.Kind != RqlTokenKind.End)
             throw Error($"Expected where, order by, select, include, limit or the end of the query but found {Current.Describe()}");
         return new RqlQuery(source, where, orderBy, select, facets, include, limit, offset);

@@ -1,10 +1,12 @@
 using System.Text;
+using Folio.Indexing.Documents;
+using Folio.Indexing.Querying;
 using Folio.Storage.Documents;
 
 namespace Folio.Server.Databases;
 
 /// <summary>
-/// One database: its document store (and, later, its indexes) under <c>DataDir/Databases/{name}</c>.
+/// One database: its document store and its indexes under <c>DataDir/Databases/{name}</c>.
 /// Requests hold a lease (<see cref="TryEnter"/>/<see cref="Exit"/>) while they use it, so closing it
 /// (delete, shutdown) waits for them instead of unmapping storage under a reader.
 /// </summary>
@@ -17,11 +19,13 @@ public sealed class Database
     private int _closing;
     private Task? _closed;
 
-    internal Database(string name, string directory, DocumentStore store)
+    internal Database(string name, string directory, DocumentStore store, IndexStore indexes)
     {
         Name = name;
         Directory = directory;
         Store = store;
+        Indexes = indexes;
+        Queries = new QueryRunner(store, indexes);
         _databaseIdBytes = Encoding.ASCII.GetBytes(store.DatabaseId);
     }
 
@@ -33,6 +37,12 @@ public sealed class Database
 
     /// <summary>The documents.</summary>
     public DocumentStore Store { get; }
+
+    /// <summary>The indexes over the documents.</summary>
+    public IndexStore Indexes { get; }
+
+    /// <summary>Runs queries over the documents and indexes.</summary>
+    public QueryRunner Queries { get; }
 
     /// <summary>The database id as ASCII, the second half of every change vector (for parsing and formatting them without strings).</summary>
     public ReadOnlySpan<byte> DatabaseIdBytes => _databaseIdBytes;
@@ -80,6 +90,11 @@ public sealed class Database
         await _drained.Task.ConfigureAwait(false);
         // Disposing joins the merger thread and flushes the data file: real blocking work, so it runs
         // on a pool thread of its own rather than inline in whichever continuation drained the leases.
-        await Task.Run(Store.Dispose).ConfigureAwait(false);
+        await Task.Run(() =>
+        {
+            // Indexers read the store, so they stop first.
+            Indexes.Dispose();
+            Store.Dispose();
+        }).ConfigureAwait(false);
     }
 }

@@ -1,3 +1,4 @@
+using Folio.Indexing.Documents;
 using System.Collections.Concurrent;
 using Folio.Server.Hosting;
 using Folio.Server.Http;
@@ -17,19 +18,25 @@ public sealed class DatabaseRegistry : IAsyncDisposable
     /// <summary>The folder under the data directory that holds one directory per database.</summary>
     public const string DatabasesFolder = "Databases";
 
+    /// <summary>The folder, inside a database's directory, holding its indexes.</summary>
+    public const string IndexesFolder = "Indexes";
+
     private readonly ConcurrentDictionary<string, Database> _databases = new(StringComparer.OrdinalIgnoreCase);
     private readonly ConcurrentDictionary<string, Database>.AlternateLookup<ReadOnlySpan<char>> _bySpan;
     private readonly SemaphoreSlim _changes = new(1, 1);
     private readonly ILogger _logger;
+    private readonly ILoggerFactory _loggers;
     private bool _disposed;
 
     /// <summary>Creates the registry and opens every database found under <see cref="RootDirectory"/>.</summary>
     /// <param name="options">Supplies the data directory.</param>
     /// <param name="logger">Where opening, creating and deleting are logged.</param>
-    public DatabaseRegistry(ServerOptions options, ILogger<DatabaseRegistry> logger)
+    /// <param name="loggers">Creates the loggers of each database's indexes (none are written when null).</param>
+    public DatabaseRegistry(ServerOptions options, ILogger<DatabaseRegistry> logger, ILoggerFactory? loggers = null)
     {
         ArgumentNullException.ThrowIfNull(options);
         _logger = logger;
+        _loggers = loggers ?? Microsoft.Extensions.Logging.Abstractions.NullLoggerFactory.Instance;
         _bySpan = _databases.GetAlternateLookup<ReadOnlySpan<char>>();
         RootDirectory = Path.Combine(options.DataDir, DatabasesFolder);
         Directory.CreateDirectory(RootDirectory);
@@ -175,7 +182,15 @@ public sealed class DatabaseRegistry : IAsyncDisposable
     private Database Open(string name, string directory)
     {
         DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(directory));
-        return new Database(name, directory, store);
+        try
+        {
+            return new Database(name, directory, store, new IndexStore(store, Path.Combine(directory, IndexesFolder), _loggers));
+        }
+        catch
+        {
+            store.Dispose();
+            throw;
+        }
     }
 
     private void OpenExisting()

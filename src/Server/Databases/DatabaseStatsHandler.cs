@@ -37,8 +37,7 @@ public sealed class DatabaseStatsHandler
             Utf8JsonWriter writer = JsonWriters.Rent(response.BodyWriter);
             writer.WriteStartObject();
             writer.WriteNumber("CountOfDocuments"u8, reader.CountOfDocuments);
-            // Indexes arrive with the indexing work; until then a database has none.
-            writer.WriteNumber("CountOfIndexes"u8, 0);
+            writer.WriteNumber("CountOfIndexes"u8, database.Indexes.All.Count);
             writer.WriteNumber("LastDocEtag"u8, reader.LastEtag);
             writer.WriteNumber("SizeOnDisk"u8, storage.DataFilePages * StorageLimits.PageSize);
             writer.WriteString("DatabaseId"u8, database.Store.DatabaseId);

@@ -44,6 +44,8 @@ public sealed class BulkDocsHandler
 
             // An empty batch would still cost a commit and an fsync for nothing.
             results = commands.Count == 0 ? [] : await database.Store.BatchAsync(commands);
+            if (QueryParameters.Optional(request.Request, "waitForIndexesTimeout") is { } wait)
+                await WaitForIndexesAsync(database, results, QueryParameters.Duration(wait), request.Aborted);
         }
         finally
         {
@@ -62,6 +64,48 @@ public sealed class BulkDocsHandler
         writer.WriteEndObject();
         JsonWriters.Return(writer);
         await response.BodyWriter.FlushAsync(request.Aborted);
+    }
+
+    /// <summary>
+    /// Returns once every index over a collection the batch wrote to has indexed the batch; a timeout
+    /// answers 504 (the batch itself is committed, so a client must not simply retry it).
+    /// </summary>
+    private static async Task WaitForIndexesAsync(Database database, IReadOnlyList<WriteResult?> results, TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        var collections = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
+        long lastEtag = 0;
+        foreach (var result in results)
+        {
+            if (result is null)
+                continue;
+            collections.Add(result.Collection);
+            lastEtag = Math.Max(lastEtag, result.Etag);
+        }
+        var deadline = DateTime.UtcNow + timeout;
+        foreach (var index in database.Indexes.All)
+        {
+            if (!Covers(index.Definition.Collections, collections))
+                continue;
+            var remaining = deadline - DateTime.UtcNow;
+            if (remaining < TimeSpan.Zero || !await index.WaitForEtagAsync(lastEtag, remaining, cancellationToken))
+            {
+                throw new FolioHttpException(
+                    StatusCodes.Status504GatewayTimeout,
+                    "Indexes did not catch up",
+                    $"The batch is committed (up to etag {lastEtag}), but index '{index.Name}' had not indexed it within {timeout}.",
+                    ProblemTypes.IndexesTimeout);
+            }
+        }
+    }
+
+    private static bool Covers(IReadOnlyList<string> indexed, HashSet<string> written)
+    {
+        foreach (var collection in indexed)
+        {
+            if (written.Contains(collection))
+                return true;
+        }
+        return false;
     }
 
     private static void WriteResult(Utf8JsonWriter writer, DocumentCommand command, WriteResult? result)

@@ -20,6 +20,8 @@ public sealed class FolioServer : IAsyncDisposable
     [
         typeof(HealthHandler),
         typeof(DatabasesHandler),
+        typeof(Queries.QueriesHandler),
+        typeof(Indexes.IndexesHandler),
         typeof(DatabaseStatsHandler),
         typeof(DocumentsHandler),
         typeof(CollectionsHandler),

@@ -1,3 +1,6 @@
+using Folio.Indexing.Definitions;
+using Folio.Indexing.Querying;
+using Folio.Indexing.Rql;
 using System.Text.Json;
 using Folio.Storage;
 using Folio.Storage.Documents;
@@ -52,6 +55,14 @@ public static class ExceptionMapper
             case ConcurrencyException conflict:
                 // The storage's message names the id, the expected and the actual change vector.
                 return new Problem(StatusCodes.Status409Conflict, "Concurrency conflict", conflict.Message, ProblemTypes.ConcurrencyConflict);
+            case RqlParseException parse:
+                return new Problem(StatusCodes.Status400BadRequest, "Invalid query", parse.Message, ProblemTypes.InvalidQuery);
+            case QueryException query:
+                return new Problem(StatusCodes.Status400BadRequest, "Invalid query", query.Message, ProblemTypes.InvalidQuery);
+            case IndexNotFoundException missing:
+                return new Problem(StatusCodes.Status404NotFound, "Index not found", missing.Message, ProblemTypes.IndexNotFound);
+            case IndexDefinitionException definition:
+                return new Problem(StatusCodes.Status400BadRequest, "Invalid index definition", definition.Message, ProblemTypes.InvalidIndexDefinition);
             case EnvironmentFailedException:
                 return new Problem(
                     StatusCodes.Status500InternalServerError,

@@ -53,4 +53,16 @@ public static class ProblemTypes
 
     /// <summary>The server failed; its log holds the details under the request's trace id.</summary>
     public const string InternalError = "urn:folio:problem:internal-error";
+
+    /// <summary>A query that does not parse or cannot run.</summary>
+    public const string InvalidQuery = "urn:folio:problem:invalid-query";
+
+    /// <summary>A query or request names an index that does not exist.</summary>
+    public const string IndexNotFound = "urn:folio:problem:index-not-found";
+
+    /// <summary>An index definition that cannot be used.</summary>
+    public const string InvalidIndexDefinition = "urn:folio:problem:invalid-index-definition";
+
+    /// <summary>Indexes did not catch up with a write within the time the request allowed.</summary>
+    public const string IndexesTimeout = "urn:folio:problem:indexes-timeout";
 }

@@ -48,4 +48,16 @@ public static class QueryParameters
     /// <returns>The exception to throw.</returns>
     public static FolioHttpException Invalid(string detail) =>
         new(StatusCodes.Status400BadRequest, "Invalid parameter", detail, ProblemTypes.InvalidParameter);
+
+    /// <summary>A duration given as a TimeSpan (<c>00:00:05</c>) or as milliseconds, up to an hour; 400 otherwise.</summary>
+    /// <param name="text">The parameter's value.</param>
+    /// <returns>The duration.</returns>
+    public static TimeSpan Duration(string text)
+    {
+        if (TimeSpan.TryParse(text, System.Globalization.CultureInfo.InvariantCulture, out TimeSpan span) && span >= TimeSpan.Zero && span <= TimeSpan.FromHours(1))
+            return span;
+        if (double.TryParse(text, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out double ms) && ms >= 0 && ms <= TimeSpan.FromHours(1).TotalMilliseconds)
+            return TimeSpan.FromMilliseconds(ms);
+        throw Invalid($"'{text}' is not a duration (use 00:00:05 or a number of milliseconds, up to an hour).");
+    }
 }

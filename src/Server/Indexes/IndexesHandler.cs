@@ -1,0 +1,235 @@
+using System.Text.Json;
+using Folio.Indexing.Definitions;
+using Folio.Indexing.Documents;
+using Folio.Server.Databases;
+using Folio.Server.Hosting;
+using Folio.Server.Http;
+using Folio.Server.Routing;
+using Folio.Storage.Documents;
+
+namespace Folio.Server.Indexes;
+
+/// <summary>Index management: put, list, delete and reset definitions, and indexing statistics.</summary>
+public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions options)
+{
+    /// <summary>
+    /// <c>PUT /databases/{db}/indexes</c> with <c>{"Indexes":[definition…]}</c>: creates new indexes,
+    /// leaves unchanged ones, and rebuilds changed ones side by side. Nothing changes if any definition is bad.
+    /// </summary>
+    /// <param name="request">The request.</param>
+    /// <returns>Completes when the answer is written.</returns>
+    [FolioRoute("PUT", "/databases/{db}/indexes")]
+    public async ValueTask Put(FolioRequest request)
+    {
+        using var body = await JsonBody.ParseAsync(request.Request, options, request.Aborted);
+        if (body.RootElement.ValueKind != JsonValueKind.Object || !body.RootElement.TryGetProperty("Indexes", out var list) || list.ValueKind != JsonValueKind.Array)
+            throw QueryParameters.Invalid("The body must be {\"Indexes\":[definition, …]}.");
+        var definitions = new List<IndexDefinition>();
+        var position = 0;
+        foreach (var item in list.EnumerateArray())
+        {
+            try
+            {
+                definitions.Add(IndexDefinition.Parse(item));
+            }
+            catch (IndexDefinitionException e)
+            {
+                throw new IndexDefinitionException($"Index {position}: {e.Message}");
+            }
+            position++;
+        }
+        if (definitions.Count == 0)
+            throw QueryParameters.Invalid("\"Indexes\" is empty.");
+
+        var database = databases.Enter(request.DatabaseSpan);
+        try
+        {
+            database.Indexes.Put(definitions);
+        }
+        finally
+        {
+            database.Exit();
+        }
+        var response = request.Response;
+        response.StatusCode = StatusCodes.Status201Created;
+        response.ContentType = JsonWriters.ContentType;
+        var writer = JsonWriters.Rent(response.BodyWriter);
+        writer.WriteStartObject();
+        writer.WriteStartArray("Results"u8);
+        foreach (var definition in definitions)
+        {
+            writer.WriteStartObject();
+            writer.WriteString("Name"u8, definition.Name);
+            writer.WriteEndObject();
+        }
+        writer.WriteEndArray();
+        writer.WriteEndObject();
+        JsonWriters.Return(writer);
+        await response.BodyWriter.FlushAsync(request.Aborted);
+    }
+
+    /// <summary><c>GET /databases/{db}/indexes[?name=]</c>: the definitions (404 when a named one does not exist).</summary>
+    /// <param name="request">The request.</param>
+    /// <returns>Completes when the answer is written.</returns>
+    [FolioRoute("GET", "/databases/{db}/indexes")]
+    public async ValueTask Get(FolioRequest request)
+    {
+        var name = QueryParameters.Optional(request.Request, "name");
+        var database = databases.Enter(request.DatabaseSpan);
+        var response = request.Response;
+        try
+        {
+            IReadOnlyList<DocumentIndex> indexes = name is null ? database.Indexes.All : [database.Indexes.Get(name) ?? throw NotFound(name)];
+            response.ContentType = JsonWriters.ContentType;
+            var writer = JsonWriters.Rent(response.BodyWriter);
+            writer.WriteStartObject();
+            writer.WriteStartArray("Results"u8);
+            foreach (var index in indexes)
+                index.Definition.WriteTo(writer);
+            writer.WriteEndArray();
+            writer.WriteEndObject();
+            JsonWriters.Return(writer);
+        }
+        finally
+        {
+            database.Exit();
+        }
+        await response.BodyWriter.FlushAsync(request.Aborted);
+    }
+
+    /// <summary><c>DELETE /databases/{db}/indexes?name=</c>: 204, or 404 when there is no such index.</summary>
+    /// <param name="request">The request.</param>
+    /// <returns>Completes when the index is gone.</returns>
+    [FolioRoute("DELETE", "/databases/{db}/indexes")]
+    public ValueTask Delete(FolioRequest request)
+    {
+        var name = QueryParameters.Required(request.Request, "name");
+        var database = databases.Enter(request.DatabaseSpan);
+        try
+        {
+            if (!database.Indexes.Delete(name))
+                throw NotFound(name);
+        }
+        finally
+        {
+            database.Exit();
+        }
+        request.Response.StatusCode = StatusCodes.Status204NoContent;
+        return ValueTask.CompletedTask;
+    }
+
+    /// <summary><c>POST /databases/{db}/indexes/reset?name=</c>: throws the index's data away and rebuilds it from the documents.</summary>
+    /// <param name="request">The request.</param>
+    /// <returns>Completes when the rebuild has started.</returns>
+    [FolioRoute("POST", "/databases/{db}/indexes/reset")]
+    public ValueTask Reset(FolioRequest request)
+    {
+        var name = QueryParameters.Required(request.Request, "name");
+        var database = databases.Enter(request.DatabaseSpan);
+        try
+        {
+            if (!database.Indexes.Reset(name))
+                throw NotFound(name);
+        }
+        finally
+        {
+            database.Exit();
+        }
+        request.Response.StatusCode = StatusCodes.Status204NoContent;
+        return ValueTask.CompletedTask;
+    }
+
+    /// <summary>
+    /// <c>GET /databases/{db}/indexes/stats</c>: per index its state, how far it has indexed, whether it
+    /// is stale, its entries, errors and recent batches (and the replacement being built, if any).
+    /// </summary>
+    /// <param name="request">The request.</param>
+    /// <returns>Completes when the answer is written.</returns>
+    [FolioRoute("GET", "/databases/{db}/indexes/stats")]
+    public async ValueTask Stats(FolioRequest request)
+    {
+        var database = databases.Enter(request.DatabaseSpan);
+        var response = request.Response;
+        try
+        {
+            using var reader = database.Store.OpenReader();
+            var replacements = database.Indexes.Replacements;
+            response.ContentType = JsonWriters.ContentType;
+            var writer = JsonWriters.Rent(response.BodyWriter);
+            writer.WriteStartObject();
+            writer.WriteStartArray("Results"u8);
+            foreach (var index in database.Indexes.All)
+            {
+                WriteStats(writer, index, reader);
+                if (replacements.TryGetValue(index.Name, out var replacement))
+                {
+                    writer.WritePropertyName("Replacement"u8);
+                    WriteStats(writer, replacement, reader);
+                    writer.WriteEndObject();
+                }
+                else
+                {
+                    writer.WriteEndObject();
+                }
+            }
+            writer.WriteEndArray();
+            writer.WriteEndObject();
+            JsonWriters.Return(writer);
+        }
+        finally
+        {
+            database.Exit();
+        }
+        await response.BodyWriter.FlushAsync(request.Aborted);
+    }
+
+    /// <summary>Writes an index's statistics, leaving its object open for the caller to add to and close.</summary>
+    private static void WriteStats(Utf8JsonWriter writer, DocumentIndex index, DocumentReader reader)
+    {
+        var stale = index.IsStale(reader);
+        writer.WriteStartObject();
+        writer.WriteString("Name"u8, index.Name);
+        writer.WriteString("Type"u8, index.Definition.IsAuto ? "Auto" : "Static");
+        writer.WriteString("State"u8, index.Failure is not null ? "Error" : stale ? "Stale" : "UpToDate");
+        if (index.Failure is { } failure)
+            writer.WriteString("Failure"u8, failure.Message);
+        writer.WriteBoolean("IsStale"u8, stale);
+        writer.WriteNumber("ProcessedEtag"u8, index.ProcessedEtag);
+        writer.WriteNumber("LastDocEtag"u8, reader.LastEtag);
+        writer.WriteNumber("EntriesCount"u8, index.EntryCount);
+        writer.WriteNumber("SizeOnDisk"u8, index.SizeOnDisk);
+        writer.WriteString("LastQueried"u8, index.LastQueried);
+        writer.WriteStartArray("Collections"u8);
+        foreach (var collection in index.Definition.Collections)
+            writer.WriteStringValue(collection);
+        writer.WriteEndArray();
+        var (recent, total) = index.Errors;
+        writer.WriteNumber("ErrorsCount"u8, total);
+        writer.WriteStartArray("Errors"u8);
+        foreach (var error in recent)
+        {
+            writer.WriteStartObject();
+            writer.WriteString("At"u8, error.At);
+            writer.WriteString("DocumentId"u8, error.DocumentId);
+            writer.WriteString("Error"u8, error.Message);
+            writer.WriteEndObject();
+        }
+        writer.WriteEndArray();
+        writer.WriteStartArray("RecentBatches"u8);
+        foreach (var batch in index.RecentBatches)
+        {
+            writer.WriteStartObject();
+            writer.WriteString("StartedAt"u8, batch.StartedAt);
+            writer.WriteNumber("Documents"u8, batch.Documents);
+            writer.WriteNumber("Deletes"u8, batch.Deletes);
+            writer.WriteNumber("DurationInMs"u8, Math.Round(batch.DurationMs, 3));
+            writer.WriteNumber("PerSecond"u8, Math.Round(batch.Rate, 1));
+            writer.WriteNumber("UpToEtag"u8, batch.UpToEtag);
+            writer.WriteEndObject();
+        }
+        writer.WriteEndArray();
+    }
+
+    private static FolioHttpException NotFound(string name) =>
+        new(StatusCodes.Status404NotFound, "Index not found", $"There is no index named '{name}'.", ProblemTypes.IndexNotFound);
+}

@@ -1,0 +1,154 @@
+using System.Globalization;
+using System.Text.Json;
+using Folio.Indexing.Querying;
+using Folio.Server.Databases;
+using Folio.Server.Hosting;
+using Folio.Server.Http;
+using Folio.Server.Routing;
+
+namespace Folio.Server.Queries;
+
+/// <summary>
+/// <c>POST /databases/{db}/queries</c> and <c>GET /databases/{db}/queries?query=</c> run RQL and
+/// answer one page; <c>GET /databases/{db}/streams/queries?query=</c> streams every result.
+/// </summary>
+public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions options)
+{
+    /// <summary>
+    /// Runs <c>{"Query","QueryParameters"?,"WaitForNonStaleResults"?,"WaitForNonStaleResultsTimeout"?}</c>
+    /// and answers <c>{"Results","Includes","TotalResults","SkippedResults","IsStale","IndexName","IndexEtag","DurationInMs"}</c>.
+    /// </summary>
+    /// <param name="request">The request.</param>
+    /// <returns>Completes when the answer is written.</returns>
+    [FolioRoute("POST", "/databases/{db}/queries")]
+    public async ValueTask Post(FolioRequest request)
+    {
+        using var body = await JsonBody.ParseAsync(request.Request, options, request.Aborted);
+        var root = body.RootElement;
+        if (root.ValueKind != JsonValueKind.Object || !root.TryGetProperty("Query", out var query) || query.ValueKind != JsonValueKind.String)
+            throw QueryParameters.Invalid("The body must be an object with a \"Query\" string.");
+        var wait = root.TryGetProperty("WaitForNonStaleResults", out var waitValue) && waitValue.ValueKind == JsonValueKind.True;
+        var timeout = root.TryGetProperty("WaitForNonStaleResultsTimeout", out var timeoutValue) ? ParseTimeout(timeoutValue) : (TimeSpan?)null;
+        JsonElement? parameters = root.TryGetProperty("QueryParameters", out var parameterValue) && parameterValue.ValueKind != JsonValueKind.Null ? parameterValue : null;
+        if (parameters is { ValueKind: not JsonValueKind.Object })
+            throw QueryParameters.Invalid("QueryParameters must be an object of parameter names to values.");
+        await RunAsync(request, query.GetString()!, Options(wait, timeout, parameters));
+    }
+
+    /// <summary>Runs <c>?query=</c> (with optional <c>waitForNonStaleResults</c> and <c>waitForNonStaleResultsTimeout</c>).</summary>
+    /// <param name="request">The request.</param>
+    /// <returns>Completes when the answer is written.</returns>
+    [FolioRoute("GET", "/databases/{db}/queries")]
+    public async ValueTask Get(FolioRequest request)
+    {
+        var query = QueryParameters.Required(request.Request, "query");
+        var wait = string.Equals(QueryParameters.Optional(request.Request, "waitForNonStaleResults"), "true", StringComparison.OrdinalIgnoreCase);
+        var timeoutText = QueryParameters.Optional(request.Request, "waitForNonStaleResultsTimeout");
+        TimeSpan? timeout = timeoutText is null ? null : QueryParameters.Duration(timeoutText);
+        await RunAsync(request, query, Options(wait, timeout, null));
+    }
+
+    /// <summary>Streams every result of <c>?query=</c> as <c>{"Results":[…]}</c>, without paging limits and in constant memory.</summary>
+    /// <param name="request">The request.</param>
+    /// <returns>Completes when the last result is written.</returns>
+    [FolioRoute("GET", "/databases/{db}/streams/queries")]
+    public async ValueTask Stream(FolioRequest request)
+    {
+        var query = QueryParameters.Required(request.Request, "query");
+        var database = databases.Enter(request.DatabaseSpan);
+        try
+        {
+            var results = await database.Queries.StreamAsync(query, Options(false, null, null), request.Aborted);
+            var response = request.Response;
+            response.ContentType = JsonWriters.ContentType;
+            var writer = JsonWriters.Rent(response.BodyWriter);
+            try
+            {
+                writer.WriteStartObject();
+                writer.WriteStartArray("Results"u8);
+                foreach (var result in results)
+                {
+                    writer.WriteRawValue(result, skipInputValidation: true);
+                    if (writer.BytesPending > 32 * 1024)
+                    {
+                        writer.Flush();
+                        await response.BodyWriter.FlushAsync(request.Aborted);
+                    }
+                }
+                writer.WriteEndArray();
+                writer.WriteEndObject();
+            }
+            finally
+            {
+                JsonWriters.Return(writer);
+            }
+            await response.BodyWriter.FlushAsync(request.Aborted);
+        }
+        finally
+        {
+            database.Exit();
+        }
+    }
+
+    private QueryOptions Options(bool wait, TimeSpan? timeout, JsonElement? parameters) => new()
+    {
+        WaitForNonStaleResults = wait,
+        WaitTimeout = timeout ?? TimeSpan.FromSeconds(15),
+        Parameters = parameters,
+        MaxPageSize = options.MaxPageSize,
+    };
+
+    private async ValueTask RunAsync(FolioRequest request, string query, QueryOptions queryOptions)
+    {
+        var database = databases.Enter(request.DatabaseSpan);
+        QueryResult result;
+        try
+        {
+            result = await database.Queries.RunAsync(query, queryOptions, request.Aborted);
+        }
+        finally
+        {
+            database.Exit();
+        }
+
+        var response = request.Response;
+        response.ContentType = JsonWriters.ContentType;
+        if (result.CappedPageSize is { } cap)
+            response.Headers["Folio-Page-Size-Capped"] = cap.ToString(CultureInfo.InvariantCulture);
+        var writer = JsonWriters.Rent(response.BodyWriter);
+        writer.WriteStartObject();
+        writer.WriteStartArray("Results"u8);
+        foreach (var item in result.Results)
+            writer.WriteRawValue(item, skipInputValidation: true);
+        writer.WriteEndArray();
+        writer.WriteStartObject("Includes"u8);
+        foreach (var (id, document) in result.Includes)
+        {
+            writer.WritePropertyName(id);
+            writer.WriteRawValue(document, skipInputValidation: true);
+        }
+        writer.WriteEndObject();
+        writer.WriteNumber("TotalResults"u8, result.TotalResults);
+        writer.WriteNumber("SkippedResults"u8, result.SkippedResults);
+        writer.WriteBoolean("IsStale"u8, result.IsStale);
+        writer.WriteString("IndexName"u8, result.IndexName);
+        writer.WriteNumber("IndexEtag"u8, result.IndexEtag);
+        writer.WriteNumber("DurationInMs"u8, Math.Round(result.DurationInMs, 3));
+        if (result.CappedPageSize is { } capped)
+        {
+            writer.WriteNumber("PageSize"u8, capped);
+            writer.WriteBoolean("PageSizeCapped"u8, true);
+        }
+        writer.WriteEndObject();
+        JsonWriters.Return(writer);
+        await response.BodyWriter.FlushAsync(request.Aborted);
+    }
+
+    /// <summary>A timeout as a TimeSpan (<c>"00:00:05"</c>) or a number of milliseconds.</summary>
+    private static TimeSpan ParseTimeout(JsonElement value) => value.ValueKind switch
+    {
+        JsonValueKind.Number when value.TryGetDouble(out var ms) && ms >= 0 && ms <= int.MaxValue => TimeSpan.FromMilliseconds(ms),
+        JsonValueKind.String => QueryParameters.Duration(value.GetString()!),
+        _ => throw QueryParameters.Invalid("WaitForNonStaleResultsTimeout must be a duration like \"00:00:05\" or a number of milliseconds."),
+    };
+}
