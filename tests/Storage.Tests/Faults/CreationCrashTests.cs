@@ -31,5 +31,5 @@ public class CreationCrashTests
         }
     }
 
-    private static StorageOptions Options(Platform.IStorageFileSystem fileSystem) => new() { FileSystem = fileSystem, BackgroundFlush = false };
+    private static StorageOptions Options(Platform.IStorageFileSystem fileSystem) => new() { FileSystem = fileSystem, BackgroundFlush = false, JournalFileSize = 64 << 10 };
 }
