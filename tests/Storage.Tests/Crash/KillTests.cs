@@ -13,6 +13,7 @@ namespace Folio.Storage.Tests.Crash;
 /// Slow tier (1000 cycles):
 ///   dotnet test tests/Storage.Tests --settings tests/slow.runsettings --filter "FullyQualifiedName~KillTests"
 /// </summary>
+[Collection(HeavyTests.Name)]
 public class KillTests
 {
     private const int KeptAcknowledged = 300;

@@ -10,6 +10,7 @@ namespace Folio.Storage.Tests.Faults;
 /// there or not), and must verify and take further commits.
 /// Slow tier: dotnet test tests/Storage.Tests --settings tests/slow.runsettings --filter "FullyQualifiedName~PowerLossTests"
 /// </summary>
+[Collection(HeavyTests.Name)]
 public class PowerLossTests
 {
     private static readonly CrashStrategy[] Strategies = Enum.GetValues<CrashStrategy>();

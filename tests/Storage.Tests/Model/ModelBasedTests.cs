@@ -1,3 +1,5 @@
+using Folio.Storage.Tests.Support;
+
 namespace Folio.Storage.Tests.Model;
 
 /// <summary>
@@ -5,6 +7,7 @@ namespace Folio.Storage.Tests.Model;
 /// its seed and step; rerun just that seed with ModelRunner.Run(seed, steps, store).
 /// Slow tier: dotnet test tests/Storage.Tests --settings tests/slow.runsettings --filter "FullyQualifiedName~ModelBasedTests"
 /// </summary>
+[Collection(HeavyTests.Name)]
 public class ModelBasedTests
 {
     public static TheoryData<int> SlowSeeds()
