@@ -15,6 +15,7 @@ namespace Folio.Storage;
 public sealed partial class StorageEnvironment : IDisposable
 {
     internal const string DataFileName = "data.folio";
+    private const string NewDataFileName = DataFileName + ".new";
 
     private readonly IStorageFileSystem _fileSystem;
     private readonly IDisposable _directoryLock;
@@ -69,9 +70,9 @@ public sealed partial class StorageEnvironment : IDisposable
         Pager? pager = null;
         try
         {
+            if (!fileSystem.Exists(DataFileName))
+                Create(fileSystem);
             pager = fileSystem.OpenPager(DataFileName, StorageLimits.PageSize);
-            if (pager.NumberOfPages == 0)
-                Initialize(pager);
             return new StorageEnvironment(options, fileSystem, directoryLock, pager);
         }
         catch
@@ -225,6 +226,20 @@ public sealed partial class StorageEnvironment : IDisposable
         _journal.Dispose();
         Pager.Dispose();
         _directoryLock.Dispose();
+    }
+
+    /// <summary>
+    /// Builds a new data file under a temporary name and renames it into place once it is complete
+    /// and durable. A crash while creating it then leaves no data file, and the next open starts
+    /// over, instead of a grown file without a valid header that no open could ever read.
+    /// </summary>
+    private static void Create(IStorageFileSystem fileSystem)
+    {
+        fileSystem.Delete(NewDataFileName);
+        using (var pager = fileSystem.OpenPager(NewDataFileName, StorageLimits.PageSize))
+            Initialize(pager);
+        fileSystem.Rename(NewDataFileName, DataFileName);
+        fileSystem.FlushDirectory();
     }
 
     private static void Initialize(Pager pager)

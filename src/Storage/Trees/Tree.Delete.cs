@@ -27,6 +27,8 @@ public sealed partial class Tree
     /// Merges an underfull page into a sibling when their entries fit in one page, and walks up while
     /// parents become underfull; a root branch left with one child hands the root to that child.
     /// Pages that do not fit together stay as they are: fill is bounded below by the merge, not kept even.
+    /// An empty page leaves its parent without a merge: a branch that kept one child (its sibling
+    /// too full to merge with) has no sibling to offer that child.
     /// </summary>
     private void Rebalance(int level, long pageNumber)
     {
@@ -51,6 +53,13 @@ public sealed partial class Tree
 
             var parentPage = _pathPages[level - 1];
             var childIndex = _pathIndexes[level - 1];
+            if (TreePage.Count(page) == 0)
+            {
+                RemoveEmptyChild(parentPage, childIndex, pageNumber, leaf);
+                level--;
+                pageNumber = parentPage;
+                continue;
+            }
             var parent = _transaction.GetPage(parentPage);
             var parentCount = TreePage.Count(parent);
             if (parentCount < 2)
@@ -91,5 +100,23 @@ public sealed partial class Tree
             level--;
             pageNumber = parentPage;
         }
+    }
+
+    private void RemoveEmptyChild(long parentPage, int index, long child, bool leaf)
+    {
+        _transaction.FreePage(child, 1);
+        if (leaf)
+            Header.LeafPages--;
+        else
+            Header.BranchPages--;
+        var parent = _transaction.ModifyPage(parentPage);
+        TreePage.Remove(parent, index);
+        if (index > 0 || TreePage.Count(parent) == 0)
+            return;
+        // The new first entry now stands for everything below its key, and a first entry carries no key.
+        var first = TreePage.BranchChild(parent, 0);
+        TreePage.Remove(parent, 0);
+        TreePage.Compact(parent, _transaction.Scratch);
+        TreePage.InsertBranch(parent, 0, default, first);
     }
 }
