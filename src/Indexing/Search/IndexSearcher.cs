@@ -2,6 +2,7 @@ using System.Buffers.Binary;
 using System.Text;
 using Folio.Indexing.Analysis;
 using Folio.Indexing.Collectors;
+using Folio.Indexing.Postings;
 using Folio.Indexing.Queries;
 using Folio.Indexing.Queries.Iterators;
 using Folio.Indexing.Scoring;
@@ -337,6 +338,7 @@ public sealed class IndexSearcher : IDisposable
         var cursor = reader.Terms.CreateCursor();
         ulong[]? bits = null;
         long count = 0;
+        long[] ids = [];
         var more = from.Length == 0 ? cursor.First() : cursor.Seek(TermEncoding.TermKey(from));
         while (more)
         {
@@ -346,13 +348,36 @@ public sealed class IndexSearcher : IDisposable
             var decision = verdict(term, state);
             if (decision == TermVerdict.Stop)
                 break;
-            if (decision == TermVerdict.Take)
+            if (decision != TermVerdict.Take)
             {
-                var postings = new TermIterator(reader.Terms, termKey, PostingStore.DocumentFrequency(reader.Terms, termKey));
-                bits ??= new ulong[(NextEntryId + 63) >> 6];
-                count = BitSetIterator.Collect(postings, NextEntryId, bits).Count + count;
+                more = cursor.Seek(TermEncoding.AfterTerm(termKey));
+                continue;
             }
-            more = cursor.Seek(TermEncoding.AfterTerm(termKey));
+            // A term's chunks follow its own key, so the cursor already on the term reads them in
+            // place: seeking each taken term again (and once more past it) cost three descents per term,
+            // which is most of a range over many rare terms, such as one over unique numbers.
+            bits ??= new ulong[(NextEntryId + 63) >> 6];
+            if (cursor.Key.Length == termKeyLength)
+                more = cursor.MoveNext();
+            while (more && PostingStore.IsChunkOf(cursor.Key, termKey))
+            {
+                var chunk = cursor.Value;
+                var size = PostingsDecoder.GetCount(chunk);
+                if (ids.Length < size)
+                    ids = new long[(size + PostingsFormat.BlockSize - 1) / PostingsFormat.BlockSize * PostingsFormat.BlockSize];
+                var decoded = PostingsDecoder.Decode(chunk, ids, default);
+                for (var i = 0; i < decoded; i++)
+                {
+                    ref var slot = ref bits[ids[i] >> 6];
+                    var mask = 1UL << (int)(ids[i] & 63);
+                    if ((slot & mask) == 0)
+                    {
+                        slot |= mask;
+                        count++;
+                    }
+                }
+                more = cursor.MoveNext();
+            }
         }
         return bits is null ? new EmptyIterator() : new BitSetIterator(bits, count);
     }

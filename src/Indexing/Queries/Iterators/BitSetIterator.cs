@@ -48,23 +48,4 @@ public sealed class BitSetIterator : DocIdIterator
         Current = NoMoreIds;
         return false;
     }
-
-    /// <summary>Collects every id of <paramref name="source"/> into a bit set sized for ids below <paramref name="limit"/>.</summary>
-    public static (ulong[] Bits, long Count) Collect(DocIdIterator source, long limit, ulong[]? into = null)
-    {
-        var bits = into ?? new ulong[(limit + 63) >> 6];
-        long count = 0;
-        while (source.MoveNext())
-        {
-            var id = source.Current;
-            ref var slot = ref bits[id >> 6];
-            var mask = 1UL << (int)(id & 63);
-            if ((slot & mask) == 0)
-            {
-                slot |= mask;
-                count++;
-            }
-        }
-        return (bits, count);
-    }
 }

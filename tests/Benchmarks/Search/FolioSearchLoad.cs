@@ -1,0 +1,145 @@
+using System.Diagnostics;
+using System.Globalization;
+using Folio.Indexing.Collectors;
+using Folio.Indexing.Queries;
+using Folio.Indexing.Search;
+using Folio.Storage;
+
+namespace Folio.Benchmarks.Search;
+
+/// <summary>Folio's side of the search load test: index the records in durable batches, then time the query sets.</summary>
+internal static class FolioSearchLoad
+{
+    public const int BatchSize = 10_000;
+    public const int TopK = 25;
+
+    private static readonly IReadOnlyList<SortField> ByScore = [SortField.Score];
+    private static readonly IReadOnlyList<SortField> ByTimestamp = [new SortField("ts")];
+
+    public static IndexSchema Schema() => new IndexSchema()
+        .Add("category", FieldKind.Exact)
+        .Add("brand", FieldKind.Exact)
+        .Add("text", FieldKind.FullText)
+        .Add("ts", FieldKind.Long)
+        .Add("price", FieldKind.Double);
+
+    public static EngineResult Run(BenchRecord[] records, Dictionary<string, List<string[]>> queries, string directory, TextWriter log)
+    {
+        SearchIndex.Drop(directory);
+        var result = new EngineResult { Engine = "Folio", Version = typeof(SearchIndex).Assembly.GetName().Version?.ToString() ?? "", Records = records.Length };
+        var schema = Schema();
+
+        var addTime = new Stopwatch();
+        var commitTime = new Stopwatch();
+        var total = Stopwatch.StartNew();
+        var index = SearchIndex.Open(StorageOptions.ForPath(directory), schema);
+        for (var start = 0; start < records.Length; start += BatchSize)
+        {
+            using var batch = index.BeginBatch();
+            addTime.Start();
+            var end = Math.Min(records.Length, start + BatchSize);
+            for (var i = start; i < end; i++)
+            {
+                var r = records[i];
+                batch.Add(new IndexEntry(r.Id.ToString(CultureInfo.InvariantCulture))
+                    .Add("category", r.Category)
+                    .Add("brand", r.Brand)
+                    .Add("text", r.Text)
+                    .Add("ts", r.Timestamp)
+                    .Add("price", r.Price));
+            }
+            addTime.Stop();
+            commitTime.Start();
+            batch.Commit();
+            commitTime.Stop();
+            if ((end / BatchSize) % 20 == 0)
+                log.WriteLine($"  folio: {end:N0} records, {end / total.Elapsed.TotalSeconds:N0}/s");
+        }
+        result.IndexSeconds = total.Elapsed.TotalSeconds;
+        result.AddSeconds = addTime.Elapsed.TotalSeconds;
+        result.CommitSeconds = commitTime.Elapsed.TotalSeconds;
+        result.SizeAfterCommitBytes = DiskUsage.Bytes(directory);
+        var close = Stopwatch.StartNew();
+        index.Dispose();
+        result.CloseSeconds = close.Elapsed.TotalSeconds;
+        result.SizeAfterCloseBytes = DiskUsage.Bytes(directory);
+
+        using var reopened = SearchIndex.Open(StorageOptions.ForPath(directory), schema);
+        using var searcher = reopened.OpenSearcher();
+        result.Extra["trees"] = TreeBreakdown(searcher, schema, result.SizeAfterCloseBytes);
+        log.WriteLine("  folio trees: " + result.Extra["trees"]);
+        RunSet(result, "eq", queries["eq"], q => searcher.Search(new TermQuery("brand", FieldValue.From(q[0])), 0, TopK));
+        RunSet(result, "range", queries["range"], q => searcher.Search(
+            new RangeQuery("ts", FieldValue.From(Long(q[0])), true, FieldValue.From(Long(q[1])), true), 0, TopK));
+        RunSet(result, "text", queries["text"], q => searcher.Search(new FullTextQuery("text", q[0]), 0, TopK, ByScore));
+        var sorted = RunSet(result, "sort", queries["sort"], q => searcher.Search(new TermQuery("brand", FieldValue.From(q[0])), 0, TopK, ByTimestamp));
+        result.SortChecksums = sorted.Select(hits => EngineResult.Checksum(hits.Hits.Select(h => records[int.Parse(h.Key, CultureInfo.InvariantCulture)].Timestamp))).ToArray();
+        return result;
+    }
+
+    // One untimed pass warms the JIT and the page cache, then the same queries are timed one by one.
+    private static TopDocs[] RunSet(EngineResult result, string kind, List<string[]> queries, Func<string[], TopDocs> run)
+    {
+        foreach (var query in queries)
+            run(query);
+        var latencies = new double[queries.Count];
+        var answers = new TopDocs[queries.Count];
+        for (var i = 0; i < queries.Count; i++)
+        {
+            var started = Stopwatch.GetTimestamp();
+            answers[i] = run(queries[i]);
+            latencies[i] = Stopwatch.GetElapsedTime(started).TotalMicroseconds;
+        }
+        result.Latencies[kind] = latencies;
+        result.Totals[kind] = answers.Select(a => a.TotalHits).ToArray();
+        return answers;
+    }
+
+    /// <summary>
+    /// Where the bytes are: each regular tree's pages (branch, leaf and overflow) and entries. The norms
+    /// (a fixed-size tree), free pages and the file header make up the rest.
+    /// </summary>
+    private static string TreeBreakdown(IndexSearcher searcher, IndexSchema schema, long fileBytes)
+    {
+        var names = new List<string> { SearchIndex.EntriesTree, SearchIndex.KeysTree, SearchIndex.MetaTree };
+        foreach (var field in schema.Fields.Keys)
+        {
+            names.Add(SearchIndex.TermsTree(field));
+            names.Add(SearchIndex.MarksTree(field));
+            names.Add(SearchIndex.ValuesTree(field));
+            names.Add(SearchIndex.PositionsTree(field));
+        }
+        var parts = new List<string>();
+        long counted = 0;
+        foreach (var name in names)
+        {
+            if (searcher.Transaction.OpenTree(name) is not { } tree)
+                continue;
+            var bytes = (tree.Header.BranchPages + tree.Header.LeafPages + tree.Header.OverflowPages) * StorageLimits.PageSize;
+            counted += bytes;
+            parts.Add(FormattableString.Invariant($"{name} {bytes / 1e6:N1} MB ({tree.Count:N0} entries, {(double)bytes / Math.Max(1, tree.Count):N1} B/entry)"));
+        }
+        parts.Add(FormattableString.Invariant($"rest {(fileBytes - counted) / 1e6:N1} MB"));
+        return string.Join("; ", parts);
+    }
+
+    private static long Long(string text) => long.Parse(text, CultureInfo.InvariantCulture);
+}
+
+/// <summary>Disk usage as <c>du</c> reports it (allocated blocks), so preallocated or sparse files count as they occupy the disk.</summary>
+internal static class DiskUsage
+{
+    public static long Bytes(string directory)
+    {
+        var info = new ProcessStartInfo("du", ["-s", "-B1", directory]) { RedirectStandardOutput = true };
+        using var du = Process.Start(info) ?? throw new InvalidOperationException("Could not start du.");
+        var output = du.StandardOutput.ReadToEnd();
+        du.WaitForExit();
+        return long.Parse(output.Split('\t')[0], CultureInfo.InvariantCulture);
+    }
+
+    /// <summary>Each file's apparent size, for the breakdown of where the bytes are.</summary>
+    public static IEnumerable<(string Name, long Bytes)> Files(string directory) =>
+        new DirectoryInfo(directory).EnumerateFiles("*", SearchOption.AllDirectories)
+            .Select(f => (Path.GetRelativePath(directory, f.FullName), f.Length));
+}

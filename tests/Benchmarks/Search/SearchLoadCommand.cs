@@ -1,0 +1,192 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text;
+
+namespace Folio.Benchmarks.Search;
+
+/// <summary>
+/// <c>dotnet run -c Release --project tests/Benchmarks -- search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene]</c>
+/// <para>Generates (once) the records and queries, runs Folio's side in this process, then Java
+/// Lucene's side as a child process on the same files, checks that both found the same hits, and
+/// prints a markdown report (also saved under the data directory).</para>
+/// </summary>
+internal static class SearchLoadCommand
+{
+    private static readonly string[] Kinds = ["eq", "range", "text", "sort"];
+
+    private static readonly Dictionary<string, string> KindNames = new(StringComparer.Ordinal)
+    {
+        ["eq"] = "equality (brand)",
+        ["range"] = "numeric range (ts)",
+        ["text"] = "full-text, 2 terms OR, top-25 by score",
+        ["sort"] = "equality (brand) sorted by ts, top-25",
+    };
+
+    public static int Run(string[] args)
+    {
+        var records = 1_000_000;
+        var queriesPerKind = 1_000;
+        var data = "/tmp/folio-bench";
+        string? only = null;
+        for (var i = 0; i < args.Length; i++)
+        {
+            switch (args[i])
+            {
+                case "--records": records = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
+                case "--queries": queriesPerKind = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
+                case "--data": data = args[++i]; break;
+                case "--only": only = args[++i]; break;
+                default:
+                    Console.Error.WriteLine($"Unknown option '{args[i]}'. Usage: search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene]");
+                    return 2;
+            }
+        }
+
+        var log = Console.Error;
+        var loads = new List<string>();
+        void Load(string moment)
+        {
+            var entry = $"{moment}: load average {File.ReadAllText("/proc/loadavg").Trim()}";
+            loads.Add(entry);
+            log.WriteLine(entry);
+        }
+
+        Load("start");
+        var generation = Stopwatch.StartNew();
+        SearchBenchData.EnsureWritten(data, records, queriesPerKind);
+        var recordsPath = SearchBenchData.RecordsPath(data, records);
+        var queriesPath = SearchBenchData.QueriesPath(data, records, queriesPerKind);
+        log.WriteLine($"data ready in {generation.Elapsed.TotalSeconds:N1} s: {recordsPath} ({new FileInfo(recordsPath).Length / 1e6:N1} MB)");
+
+        EngineResult? folio = null;
+        EngineResult? lucene = null;
+        if (only is null or "folio")
+        {
+            var loaded = SearchBenchData.ReadRecords(recordsPath);
+            var queries = SearchBenchData.ReadQueries(queriesPath);
+            Load("folio start");
+            folio = FolioSearchLoad.Run(loaded, queries, Path.Combine(data, "folio-index"), log);
+            Load("folio end");
+            log.WriteLine("folio files after close: " + string.Join(", ",
+                DiskUsage.Files(Path.Combine(data, "folio-index")).Select(f => $"{f.Name} {f.Bytes / 1e6:N1} MB")));
+        }
+        if (only is null or "lucene")
+        {
+            Load("lucene start");
+            lucene = RunLucene(recordsPath, queriesPath, Path.Combine(data, "lucene-index"), Path.Combine(data, "lucene-results.tsv"), log);
+            Load("lucene end");
+            if (lucene is null)
+                return 1;
+        }
+
+        var report = Report(records, queriesPerKind, folio, lucene, loads);
+        Console.WriteLine(report);
+        var saved = Path.Combine(data, $"search-load-{records}-{DateTime.UtcNow:yyyyMMdd-HHmmss}.md");
+        File.WriteAllText(saved, report);
+        log.WriteLine($"report saved to {saved}");
+        return 0;
+    }
+
+    private static EngineResult? RunLucene(string recordsPath, string queriesPath, string indexDirectory, string resultsPath, TextWriter log)
+    {
+        string[] jars = [.. new[] { "lucene-core-8*.jar", "lucene-analyzers-common-8*.jar" }
+            .Select(pattern => Directory.Exists("/usr/share/java") ? Directory.GetFiles("/usr/share/java", pattern).FirstOrDefault() : null)
+            .OfType<string>()];
+        if (jars.Length < 2)
+        {
+            log.WriteLine("Lucene 8 jars not found under /usr/share/java: run tests/Benchmarks/Search/setup-lucene.sh first.");
+            return null;
+        }
+        var program = Path.Combine(AppContext.BaseDirectory, "Search", "lucene", "LuceneBench.java");
+        File.Delete(resultsPath);
+        var info = new ProcessStartInfo("java", ["-cp", string.Join(':', jars), program, recordsPath, queriesPath, indexDirectory, resultsPath]);
+        log.WriteLine($"running: java -cp {string.Join(':', jars)} {program} {recordsPath} {queriesPath} {indexDirectory} {resultsPath}");
+        using var java = Process.Start(info) ?? throw new InvalidOperationException("Could not start java.");
+        java.WaitForExit();
+        if (java.ExitCode != 0 || !File.Exists(resultsPath))
+        {
+            log.WriteLine($"The Lucene program failed (exit code {java.ExitCode}).");
+            return null;
+        }
+        return EngineResult.Parse(File.ReadLines(resultsPath));
+    }
+
+    private static string Report(int records, int queriesPerKind, EngineResult? folio, EngineResult? lucene, List<string> loads)
+    {
+        var s = new StringBuilder();
+        s.AppendLine(CultureInfo.InvariantCulture, $"### search-load: {records:N0} records, {queriesPerKind:N0} queries per kind ({DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC)");
+        s.AppendLine();
+        s.AppendLine(CultureInfo.InvariantCulture, $"Engines: Folio {folio?.Version ?? "-"}, Lucene {lucene?.Version ?? "-"} (Lucene segments after close: {lucene?.Extra.GetValueOrDefault("segments") ?? "-"}).");
+        s.AppendLine();
+        s.AppendLine("| metric | Folio | Lucene | Folio / Lucene | target | met |");
+        s.AppendLine("|---|---:|---:|---:|---|---|");
+        Row(s, "indexing rate (records/s)", folio?.IndexRate, lucene?.IndexRate, "N0", "≥ 1.0", higherIsBetter: true, 1.0);
+        Row(s, "index size after last commit (MB)", folio?.SizeAfterCommitBytes / 1e6, lucene?.SizeAfterCommitBytes / 1e6, "N1", "≤ 1.5", higherIsBetter: false, 1.5);
+        Row(s, "index size after close (MB)", folio?.SizeAfterCloseBytes / 1e6, lucene?.SizeAfterCloseBytes / 1e6, "N1", "≤ 1.5", higherIsBetter: false, 1.5);
+        foreach (var kind in Kinds)
+        {
+            Row(s, $"{KindNames[kind]}: p50 (µs)", P(folio, kind, 50), P(lucene, kind, 50), "N0", "≤ 1.0", higherIsBetter: false, 1.0);
+            Row(s, $"{KindNames[kind]}: p99 (µs)", P(folio, kind, 99), P(lucene, kind, 99), "N0", "", higherIsBetter: false, null);
+        }
+        s.AppendLine();
+        s.AppendLine("Lucene latencies include reading the 25 keys from stored fields (Folio's results carry keys). Without that, and with Lucene's default total-hit threshold:");
+        s.AppendLine();
+        s.AppendLine("| Lucene query set | p50 (µs) | p99 (µs) |");
+        s.AppendLine("|---|---:|---:|");
+        foreach (var kind in new[] { "eq-search", "range-search", "text-search", "sort-search", "text-default", "text-default-search" })
+        {
+            if (lucene is not null && lucene.Latencies.ContainsKey(kind))
+                s.AppendLine(CultureInfo.InvariantCulture, $"| {kind} | {P(lucene, kind, 50):N0} | {P(lucene, kind, 99):N0} |");
+        }
+        s.AppendLine();
+        s.AppendLine("Phases (s): ");
+        s.AppendLine();
+        s.AppendLine("| engine | index to last commit | in add | in commit | close |");
+        s.AppendLine("|---|---:|---:|---:|---:|");
+        foreach (var e in new[] { folio, lucene }.OfType<EngineResult>())
+            s.AppendLine(CultureInfo.InvariantCulture, $"| {e.Engine} | {e.IndexSeconds:N1} | {e.AddSeconds:N1} | {e.CommitSeconds:N1} | {e.CloseSeconds:N1} |");
+        s.AppendLine();
+        s.AppendLine("Hit-count medians (Folio): " + string.Join(", ", Kinds.Where(k => folio?.Totals.ContainsKey(k) == true)
+            .Select(k => $"{k} {EngineResult.Percentile(folio!.Totals[k].Select(t => (double)t).ToArray(), 50):N0} (max {folio.Totals[k].Max():N0})")));
+        s.AppendLine();
+        if (folio is not null && lucene is not null)
+        {
+            foreach (var kind in Kinds)
+            {
+                var a = folio.Totals[kind];
+                var b = lucene.Totals[kind];
+                var mismatches = Enumerable.Range(0, a.Length).Where(i => a[i] != b[i]).ToList();
+                s.AppendLine(mismatches.Count == 0
+                    ? $"- total hits, {kind}: all {a.Length} queries agree."
+                    : $"- total hits, {kind}: {mismatches.Count} of {a.Length} differ, e.g. " +
+                      string.Join("; ", mismatches.Take(5).Select(i => $"query {i}: Folio {a[i]}, Lucene {b[i]}")));
+            }
+            var sortDiffers = Enumerable.Range(0, folio.SortChecksums.Length).Count(i => folio.SortChecksums[i] != lucene.SortChecksums[i]);
+            s.AppendLine(sortDiffers == 0
+                ? $"- sorted top-25 timestamps: all {folio.SortChecksums.Length} queries agree."
+                : $"- sorted top-25 timestamps: {sortDiffers} of {folio.SortChecksums.Length} differ.");
+            s.AppendLine();
+        }
+        if (folio?.Extra.GetValueOrDefault("trees") is { } trees)
+        {
+            s.AppendLine("Folio's trees after close: " + trees);
+            s.AppendLine();
+        }
+        s.AppendLine("Machine load (/proc/loadavg):");
+        s.AppendLine();
+        foreach (var load in loads)
+            s.AppendLine("- " + load);
+        return s.ToString();
+    }
+
+    private static double? P(EngineResult? result, string kind, double percentile) =>
+        result is not null && result.Latencies.TryGetValue(kind, out var values) ? EngineResult.Percentile(values, percentile) : null;
+
+    private static void Row(StringBuilder s, string metric, double? folio, double? lucene, string format, string target, bool higherIsBetter, double? bound)
+    {
+        string Cell(double? v) => v is { } x ? x.ToString(format, CultureInfo.InvariantCulture) : "-";
+        var ratio = folio is { } f && lucene is { } l && l > 0 ? f / l : (double?)null;
+        var met = ratio is { } r && bound is { } limit ? (higherIsBetter ? r >= limit : r <= limit) ? "yes" : "**no**" : "";
+        s.AppendLine(CultureInfo.InvariantCulture, $"| {metric} | {Cell(folio)} | {Cell(lucene)} | {(ratio is { } q ? q.ToString("0.00", CultureInfo.InvariantCulture) + "×" : "-")} | {target} | {met} |");
+    }
+}
