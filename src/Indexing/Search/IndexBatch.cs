@@ -15,6 +15,9 @@ namespace Folio.Indexing.Search;
 /// </summary>
 public sealed class IndexBatch : IDisposable
 {
+    /// <summary>The entry record's field flag saying its terms carry positions.</summary>
+    internal const byte RecordPositionsFlag = 4;
+
     /// <summary>Positions between two values of one multi-valued field, so a phrase never spans values.</summary>
     public const int PositionGapBetweenValues = 100;
 
@@ -75,9 +78,9 @@ public sealed class IndexBatch : IDisposable
             foreach (var (term, info) in analyzed.Terms)
             {
                 ByteCoding.WriteBytes(record, term);
-                field.Changes(term).Add(id, info.Frequency);
                 if (info.Positions is not null)
-                    field.Positions!.Put(PositionsKey(term, id), EncodePositions(info.Positions));
+                    WritePositions(record, info.Positions);
+                field.Changes(term).Add(id, info.Frequency);
             }
             field.Marks(SearchIndex.ExistsTerm).Add(id, 1);
             if ((analyzed.Flags & AnalyzedField.NullFlag) != 0)
@@ -126,9 +129,9 @@ public sealed class IndexBatch : IDisposable
             for (var t = 0; t < termCount; t++)
             {
                 var term = ByteCoding.ReadBytes(record, ref position).ToArray();
-                field.Changes(term).Remove(id, _firstIdOfBatch);
                 if ((flags & AnalyzedField.PositionsFlag) != 0)
-                    field.Positions!.Delete(PositionsKey(term, id));
+                    SkipPositions(record, ref position);
+                field.Changes(term).Remove(id, _firstIdOfBatch);
             }
             field.Marks(SearchIndex.ExistsTerm).Remove(id, _firstIdOfBatch);
             if ((flags & AnalyzedField.NullFlag) != 0)
@@ -177,18 +180,23 @@ public sealed class IndexBatch : IDisposable
         return writer;
     }
 
-    private static byte[] PositionsKey(byte[] term, long id) => TermEncoding.ChunkKey(TermEncoding.TermKey(term), id);
-
-    private static byte[] EncodePositions(List<int> positions)
+    /// <summary>A term's positions in the entry record: their count, then the gaps between them.</summary>
+    private static void WritePositions(List<byte> record, List<int> positions)
     {
-        var output = new List<byte>(positions.Count * 2);
+        ByteCoding.WriteVarint(record, (ulong)positions.Count);
         var previous = 0;
         foreach (var position in positions)
         {
-            ByteCoding.WriteVarint(output, (ulong)(position - previous));
+            ByteCoding.WriteVarint(record, (ulong)(position - previous));
             previous = position;
         }
-        return output.ToArray();
+    }
+
+    internal static void SkipPositions(ReadOnlySpan<byte> record, ref int position)
+    {
+        var count = (int)ByteCoding.ReadVarint(record, ref position);
+        for (var i = 0; i < count; i++)
+            ByteCoding.ReadVarint(record, ref position);
     }
 
     private List<(string Name, AnalyzedField Field)> Analyze(IndexEntry entry)
@@ -216,7 +224,7 @@ public sealed class IndexBatch : IDisposable
     {
         public const byte ExistsFlag = 1;
         public const byte NullFlag = 2;
-        public const byte PositionsFlag = 4;
+        public const byte PositionsFlag = RecordPositionsFlag;
 
         private readonly List<byte> _docValues = [];
         private int _valueCount;
@@ -371,16 +379,11 @@ public sealed class IndexBatch : IDisposable
             _markPostings = new PostingStore(transaction.CreateTree(SearchIndex.MarksTree(name)), withFrequencies: false);
             Values = transaction.CreateTree(SearchIndex.ValuesTree(name));
             if (fullText)
-            {
-                Positions = transaction.CreateTree(SearchIndex.PositionsTree(name));
                 Norms = transaction.CreateFixedSizeTree(SearchIndex.NormsTree(name), 4);
-            }
             Stats = meta.TryGet(SearchIndex.FieldStatsKey(name), out var stats) ? FieldStats.Read(stats) : default;
         }
 
         public Tree Values { get; }
-
-        public Tree? Positions { get; }
 
         public FixedSizeTree? Norms { get; }
 

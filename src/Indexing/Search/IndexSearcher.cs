@@ -311,19 +311,58 @@ public sealed class IndexSearcher : IDisposable
         return tokens;
     }
 
-    internal void ReadPositions(string field, byte[] term, long entryId, List<int> into)
+    /// <summary>Fills <paramref name="into"/>[i] with the positions of <paramref name="terms"/>[i] in the entry's field, from the entry record.</summary>
+    internal void ReadPositions(string field, List<(byte[] Term, int Position)> terms, long entryId, List<int>[] into)
     {
-        into.Clear();
-        var positions = Field(field).Positions;
-        if (positions is null || !positions.TryGet(TermEncoding.ChunkKey(TermEncoding.TermKey(term), entryId), out var encoded))
+        foreach (var list in into)
+            list.Clear();
+        if (!_entries.TryGet(SearchIndex.EntryKey(entryId), out var record))
             return;
         var position = 0;
-        var current = 0;
-        while (position < encoded.Length)
+        ByteCoding.ReadBytes(record, ref position);
+        var fieldCount = (int)ByteCoding.ReadVarint(record, ref position);
+        var fieldName = Encoding.UTF8.GetBytes(field);
+        for (var f = 0; f < fieldCount; f++)
         {
-            current += (int)ByteCoding.ReadVarint(encoded, ref position);
-            into.Add(current);
+            var isField = ByteCoding.ReadBytes(record, ref position).SequenceEqual(fieldName);
+            var hasPositions = (record[position++] & IndexBatch.RecordPositionsFlag) != 0;
+            var termCount = (int)ByteCoding.ReadVarint(record, ref position);
+            for (var t = 0; t < termCount; t++)
+            {
+                var term = ByteCoding.ReadBytes(record, ref position);
+                if (!hasPositions)
+                    continue;
+                var target = isField ? IndexOf(terms, term) : -1;
+                if (target < 0)
+                {
+                    IndexBatch.SkipPositions(record, ref position);
+                    continue;
+                }
+                var count = (int)ByteCoding.ReadVarint(record, ref position);
+                var current = 0;
+                for (var i = 0; i < count; i++)
+                {
+                    current += (int)ByteCoding.ReadVarint(record, ref position);
+                    for (var k = target; k < terms.Count; k++)
+                    {
+                        if (terms[k].Term.AsSpan().SequenceEqual(term))
+                            into[k].Add(current);
+                    }
+                }
+            }
+            if (isField)
+                return;
         }
+    }
+
+    private static int IndexOf(List<(byte[] Term, int Position)> terms, ReadOnlySpan<byte> term)
+    {
+        for (var i = 0; i < terms.Count; i++)
+        {
+            if (terms[i].Term.AsSpan().SequenceEqual(term))
+                return i;
+        }
+        return -1;
     }
 
     /// <summary>
@@ -391,7 +430,6 @@ public sealed class IndexSearcher : IDisposable
                 _transaction.OpenTree(SearchIndex.TermsTree(name)),
                 _transaction.OpenTree(SearchIndex.MarksTree(name)),
                 _transaction.OpenTree(SearchIndex.ValuesTree(name)),
-                options.Kind == FieldKind.FullText ? _transaction.OpenTree(SearchIndex.PositionsTree(name)) : null,
                 options.Kind == FieldKind.FullText ? _transaction.OpenFixedSizeTree(SearchIndex.NormsTree(name)) : null);
             _fields.Add(name, reader);
         }
@@ -401,5 +439,5 @@ public sealed class IndexSearcher : IDisposable
     /// <summary>Ends the snapshot.</summary>
     public void Dispose() => _transaction.Dispose();
 
-    private sealed record FieldReader(Tree? Terms, Tree? Marks, Tree? Values, Tree? Positions, FixedSizeTree? Norms);
+    private sealed record FieldReader(Tree? Terms, Tree? Marks, Tree? Values, FixedSizeTree? Norms);
 }

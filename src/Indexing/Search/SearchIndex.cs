@@ -7,10 +7,10 @@ namespace Folio.Indexing.Search;
 /// <summary>
 /// An inverted index in a storage environment of its own. One writer at a time (<see cref="BeginBatch"/>),
 /// any number of searchers (<see cref="OpenSearcher"/>), each on a snapshot that never shows half a batch.
-/// <para>Per field it keeps: a terms tree (term → frequency and posting chunks), positions for
-/// full-text fields, field lengths (norms) for BM25, doc values for sorting and counting, and the
-/// exists/null marks. Per entry: the record of its terms (so an update or delete can take them
-/// back out) and the key → entry id map.</para>
+/// <para>Per field it keeps: a terms tree (term → frequency and posting chunks), field lengths
+/// (norms) for BM25, doc values for sorting and counting, and the exists/null marks. Per entry: the
+/// record of its terms with, for full-text fields, their positions (so an update or delete can take
+/// them back out, and a phrase is checked with one read per candidate), and the key → entry id map.</para>
 /// </summary>
 public sealed class SearchIndex : IDisposable
 {
@@ -90,8 +90,6 @@ public sealed class SearchIndex : IDisposable
     internal static string TermsTree(string field) => "t:" + field;
 
     internal static string MarksTree(string field) => "x:" + field;
-
-    internal static string PositionsTree(string field) => "p:" + field;
 
     internal static string NormsTree(string field) => "n:" + field;
 

@@ -12,12 +12,16 @@ internal sealed class PageTable
 {
     private readonly ConcurrentDictionary<long, PageVersion[]> _versions = new();
     private readonly Lock _writeLock = new();
+    private volatile int _count;
 
-    public int Count => _versions.Count;
+    public int Count => _count;
 
     public bool TryGet(long pageNumber, long snapshot, out byte[]? buffer)
     {
-        if (_versions.TryGetValue(pageNumber, out var versions))
+        // Between flushes of a read-mostly database the table is empty; skip the hash lookup then.
+        // Safe: a reader's snapshot was published after its versions, and the flusher empties the
+        // table only after the data file holds what it removes.
+        if (_count != 0 && _versions.TryGetValue(pageNumber, out var versions))
         {
             for (var i = versions.Length - 1; i >= 0; i--)
             {
@@ -50,6 +54,7 @@ internal sealed class PageTable
                     _versions[page.PageNumber] = [page];
                 }
             }
+            _count = _versions.Count;
         }
     }
 
@@ -84,6 +89,7 @@ internal sealed class PageTable
                 }
                 _versions[page.PageNumber] = kept;
             }
+            _count = _versions.Count;
         }
     }
 }

@@ -243,9 +243,9 @@ public class DocumentCrudTests : IClassFixture<ServerFixture>
         Assert.Equal(id, stored);
         Assert.Equal(id, loaded!.Value.GetProperty("@metadata").GetProperty("@id").GetString());
         Assert.Equal(id, listed.GetProperty("Results")[0].GetProperty("@metadata").GetProperty("@id").GetString());
-        // An id is a key inside the data file, never a path: the database directory holds only storage files.
+        // An id is a key inside the data file, never a path: the database directory holds only storage files and its indexes' folder.
         string directory = Path.Combine(_fixture.Running.DataDir, "Databases", db);
-        Assert.Empty(Directory.GetDirectories(directory));
+        Assert.All(Directory.GetDirectories(directory), sub => Assert.Equal(Folio.Server.Databases.DatabaseRegistry.IndexesFolder, Path.GetFileName(sub)));
         Assert.DoesNotContain(
             Directory.EnumerateFileSystemEntries(_fixture.Running.DataDir, "*", SearchOption.AllDirectories),
             path => path.Contains("passwd", StringComparison.Ordinal) || path.Contains("system32", StringComparison.Ordinal));

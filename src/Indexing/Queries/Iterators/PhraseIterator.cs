@@ -31,8 +31,7 @@ internal sealed class PhraseIterator(IndexSearcher searcher, string field, List<
 
     private bool Matches(long entry)
     {
-        for (var i = 0; i < tokens.Count; i++)
-            searcher.ReadPositions(field, tokens[i].Term, entry, _positions[i]);
+        searcher.ReadPositions(field, tokens, entry, _positions);
         foreach (var start in _positions[0])
         {
             var ok = true;
