@@ -195,7 +195,19 @@ public sealed class DatabaseRegistry : IAsyncDisposable
                 continue;
             }
 
-            _databases[name] = Open(name, directory);
+            try
+            {
+                _databases[name] = Open(name, directory);
+            }
+            catch
+            {
+                // The server will not start; release what was opened so the directories are not left locked.
+                foreach (KeyValuePair<string, Database> opened in _databases)
+                    opened.Value.Store.Dispose();
+                _databases.Clear();
+                throw;
+            }
+
             DatabaseLog.Opened(_logger, name, directory);
         }
     }

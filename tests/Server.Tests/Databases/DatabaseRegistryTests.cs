@@ -84,6 +84,20 @@ public sealed class DatabaseRegistryTests : IAsyncLifetime
         Assert.Equal(["Kept"], _registry.List().Select(d => d.Name).ToArray());
     }
 
+    [Fact]
+    public async Task Open_Fails_WhenAnotherStoreHoldsADatabaseDirectory_AndReleasesTheOthers()
+    {
+        await _registry.CreateAsync("Free", CancellationToken.None);
+        await _registry.CreateAsync("Held", CancellationToken.None);
+        await _registry.DisposeAsync();
+        using (Folio.Storage.Documents.DocumentStore.Open(Folio.Storage.StorageOptions.ForPath(Path.Combine(_registry.RootDirectory, "Held"))))
+            Assert.ThrowsAny<Folio.Storage.StorageException>(Create);
+
+        // Nothing stayed locked by the failed start: a new registry opens both.
+        _registry = Create();
+        Assert.Equal(2, _registry.List().Count);
+    }
+
     private DatabaseRegistry Create() =>
         new(new ServerOptions { DataDir = _dataDir }, NullLogger<DatabaseRegistry>.Instance);
 }
