@@ -21,6 +21,7 @@ public sealed class DatabaseRegistry : IAsyncDisposable
     private readonly ConcurrentDictionary<string, Database>.AlternateLookup<ReadOnlySpan<char>> _bySpan;
     private readonly SemaphoreSlim _changes = new(1, 1);
     private readonly ILogger _logger;
+    private readonly long _journalFileSize;
     private bool _disposed;
 
     /// <summary>Creates the registry and opens every database found under <see cref="RootDirectory"/>.</summary>
@@ -30,6 +31,7 @@ public sealed class DatabaseRegistry : IAsyncDisposable
     {
         ArgumentNullException.ThrowIfNull(options);
         _logger = logger;
+        _journalFileSize = options.JournalFileSizeBytes;
         _bySpan = _databases.GetAlternateLookup<ReadOnlySpan<char>>();
         RootDirectory = Path.Combine(options.DataDir, DatabasesFolder);
         Directory.CreateDirectory(RootDirectory);
@@ -174,7 +176,7 @@ public sealed class DatabaseRegistry : IAsyncDisposable
 
     private Database Open(string name, string directory)
     {
-        DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(directory));
+        DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(directory) with { JournalFileSize = _journalFileSize });
         return new Database(name, directory, store);
     }
 

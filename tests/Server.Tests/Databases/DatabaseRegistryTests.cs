@@ -99,5 +99,5 @@ public sealed class DatabaseRegistryTests : IAsyncLifetime
     }
 
     private DatabaseRegistry Create() =>
-        new(new ServerOptions { DataDir = _dataDir }, NullLogger<DatabaseRegistry>.Instance);
+        new(new ServerOptions { DataDir = _dataDir, JournalFileSizeBytes = 4L << 20 }, NullLogger<DatabaseRegistry>.Instance);
 }
