@@ -18,6 +18,12 @@ internal static class Program
             await Console.Error.WriteLineAsync(ex.Message);
             return 2;
         }
+        catch (Folio.Storage.StorageException ex)
+        {
+            // A database on disk could not be opened (typically another process holds its directory).
+            await Console.Error.WriteLineAsync($"Folio cannot open its databases: {ex.Message}");
+            return 1;
+        }
 
         await using (server)
         {

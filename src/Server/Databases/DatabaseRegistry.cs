@@ -26,6 +26,7 @@ public sealed class DatabaseRegistry : IAsyncDisposable
     private readonly SemaphoreSlim _changes = new(1, 1);
     private readonly ILogger _logger;
     private readonly ILoggerFactory _loggers;
+    private readonly long _journalFileSize;
     private bool _disposed;
 
     /// <summary>Creates the registry and opens every database found under <see cref="RootDirectory"/>.</summary>
@@ -37,6 +38,7 @@ public sealed class DatabaseRegistry : IAsyncDisposable
         ArgumentNullException.ThrowIfNull(options);
         _logger = logger;
         _loggers = loggers ?? Microsoft.Extensions.Logging.Abstractions.NullLoggerFactory.Instance;
+        _journalFileSize = options.JournalFileSizeBytes;
         _bySpan = _databases.GetAlternateLookup<ReadOnlySpan<char>>();
         RootDirectory = Path.Combine(options.DataDir, DatabasesFolder);
         Directory.CreateDirectory(RootDirectory);
@@ -181,7 +183,7 @@ public sealed class DatabaseRegistry : IAsyncDisposable
 
     private Database Open(string name, string directory)
     {
-        DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(directory));
+        DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(directory) with { JournalFileSize = _journalFileSize });
         try
         {
             return new Database(name, directory, store, new IndexStore(store, Path.Combine(directory, IndexesFolder), _loggers));
@@ -210,7 +212,19 @@ public sealed class DatabaseRegistry : IAsyncDisposable
                 continue;
             }
 
-            _databases[name] = Open(name, directory);
+            try
+            {
+                _databases[name] = Open(name, directory);
+            }
+            catch
+            {
+                // The server will not start; release what was opened so the directories are not left locked.
+                foreach (KeyValuePair<string, Database> opened in _databases)
+                    opened.Value.Store.Dispose();
+                _databases.Clear();
+                throw;
+            }
+
             DatabaseLog.Opened(_logger, name, directory);
         }
     }

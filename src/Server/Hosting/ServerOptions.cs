@@ -30,6 +30,12 @@ public sealed class ServerOptions
     /// <summary>Deepest JSON nesting accepted in a request body.</summary>
     public int MaxJsonDepth { get; set; } = 64;
 
+    /// <summary>
+    /// Size of each database's journal files, in bytes. Each is written in full when it is created (so
+    /// commits only sync data), so a new database costs this much disk and write time at once.
+    /// </summary>
+    public long JournalFileSizeBytes { get; set; } = 64L * 1024 * 1024;
+
     /// <summary>Port of the TCP listener that carries data subscriptions.</summary>
     public int TcpPort { get; set; } = 38888;
 
@@ -83,6 +89,8 @@ public sealed class ServerOptions
             errors.Add("MaxPageSize must be positive.");
         if (MaxJsonDepth <= 0)
             errors.Add("MaxJsonDepth must be positive.");
+        if (JournalFileSizeBytes < 1024 * 1024)
+            errors.Add("JournalFileSizeBytes must be at least 1 MB.");
         if (TcpPort is < 0 or > 65535)
             errors.Add("TcpPort must be between 0 and 65535.");
         if (MaxRequestHeadersTotalSizeBytes <= 0 || MaxRequestHeaderCount <= 0 || MaxRequestLineSizeBytes <= 0)

@@ -10,6 +10,15 @@ public sealed class CapturingSink : ILogEventSink
     private readonly List<LogEvent> _events = [];
     private readonly List<Waiter> _waiters = [];
 
+    public IReadOnlyList<LogEvent> Events
+    {
+        get
+        {
+            lock (_gate)
+                return _events.ToArray();
+        }
+    }
+
     public void Emit(LogEvent logEvent)
     {
         List<Waiter>? satisfied = null;

@@ -1,0 +1,103 @@
+using Folio.Server.Databases;
+using Folio.Server.Hosting;
+using Folio.Server.Http;
+using Folio.Server.Tests.Support;
+using Microsoft.Extensions.Logging.Abstractions;
+
+namespace Folio.Server.Tests.Databases;
+
+public sealed class DatabaseRegistryTests : IAsyncLifetime
+{
+    private readonly string _dataDir = RunningServer.NewDataDir();
+    private DatabaseRegistry _registry = null!;
+
+    public Task InitializeAsync()
+    {
+        _registry = Create();
+        return Task.CompletedTask;
+    }
+
+    public async Task DisposeAsync()
+    {
+        await _registry.DisposeAsync();
+        RunningServer.DeleteDirectory(_dataDir);
+    }
+
+    [Fact]
+    public async Task Enter_FindsAnyCasing_WithoutAllocating()
+    {
+        await _registry.CreateAsync("Northwind", CancellationToken.None);
+        string path = "/databases/NORTHWIND/docs";
+        ReadOnlySpan<char> segment = path.AsSpan(11, 9);
+        _registry.Enter(segment).Exit();
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 1000; i++)
+            _registry.Enter(segment).Exit();
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+
+        Assert.Equal(0, allocated);
+        Database found = _registry.Enter(segment);
+        found.Exit();
+        Assert.Equal("Northwind", found.Name);
+    }
+
+    [Fact]
+    public async Task Enter_Throws404ForUnknown_And400ForImpossibleNames()
+    {
+        await _registry.CreateAsync("Northwind", CancellationToken.None);
+
+        var unknown = Assert.Throws<FolioHttpException>(() => _registry.Enter("Southwind"));
+        var invalid = Assert.Throws<FolioHttpException>(() => _registry.Enter("../Northwind"));
+
+        Assert.Equal(404, unknown.StatusCode);
+        Assert.Equal(400, invalid.StatusCode);
+    }
+
+    [Fact]
+    public async Task Delete_WaitsForLeases_BeforeClosingTheStore()
+    {
+        Database database = await _registry.CreateAsync("Busy", CancellationToken.None);
+        Database leased = _registry.Enter("busy");
+
+        Task<bool> deleting = _registry.DeleteAsync("BUSY", CancellationToken.None);
+
+        // The lease is out, so the store must stay open and readable; new leases are refused at once.
+        Assert.Throws<FolioHttpException>(() => _registry.Enter("busy"));
+        using (Folio.Storage.Documents.DocumentReader reader = leased.Store.OpenReader())
+            Assert.Equal(0, reader.CountOfDocuments);
+        Assert.False(deleting.IsCompleted);
+        leased.Exit();
+        Assert.True(await deleting.WaitAsync(TestTimeouts.Default));
+        Assert.False(Directory.Exists(database.Directory));
+    }
+
+    [Fact]
+    public async Task Reopen_FindsDatabasesOnDisk_AndIgnoresDirectoriesWithInvalidNames()
+    {
+        await _registry.CreateAsync("Kept", CancellationToken.None);
+        Directory.CreateDirectory(Path.Combine(_registry.RootDirectory, ".not-a-database"));
+        await _registry.DisposeAsync();
+
+        _registry = Create();
+
+        Assert.Equal(["Kept"], _registry.List().Select(d => d.Name).ToArray());
+    }
+
+    [Fact]
+    public async Task Open_Fails_WhenAnotherStoreHoldsADatabaseDirectory_AndReleasesTheOthers()
+    {
+        await _registry.CreateAsync("Free", CancellationToken.None);
+        await _registry.CreateAsync("Held", CancellationToken.None);
+        await _registry.DisposeAsync();
+        using (Folio.Storage.Documents.DocumentStore.Open(Folio.Storage.StorageOptions.ForPath(Path.Combine(_registry.RootDirectory, "Held"))))
+            Assert.ThrowsAny<Folio.Storage.StorageException>(Create);
+
+        // Nothing stayed locked by the failed start: a new registry opens both.
+        _registry = Create();
+        Assert.Equal(2, _registry.List().Count);
+    }
+
+    private DatabaseRegistry Create() =>
+        new(new ServerOptions { DataDir = _dataDir, JournalFileSizeBytes = 4L << 20 }, NullLogger<DatabaseRegistry>.Instance);
+}
