@@ -3,7 +3,7 @@ using Folio.Storage.Platform;
 namespace Folio.Storage.Journal;
 
 /// <summary>
-/// Appends transaction records to preallocated journal files and makes each durable before the
+/// Appends transaction records to zero-filled journal files and makes each durable before the
 /// commit returns. Files whose every transaction the flusher has applied are recycled (renamed into
 /// the next journal) rather than deleted, so the next file is already allocated on disk and its
 /// syncs do not pay for block allocation.
@@ -12,6 +12,7 @@ internal sealed class JournalWriter : IDisposable
 {
     public const string Suffix = ".journal";
     private const int MaxSpareFiles = 2;
+    private const long InitialAllocation = 1 << 20;
 
     private readonly IStorageFileSystem _fileSystem;
     private readonly long _fileSize;
@@ -63,6 +64,8 @@ internal sealed class JournalWriter : IDisposable
         TransactionRecord.WriteHeader(buffer, transactionId, pages.Count, buffer[TransactionRecord.HeaderSize..offset]);
 
         var file = FileFor(recordSize);
+        if (file.Position + recordSize > file.Allocated)
+            Grow(file, file.Position + recordSize);
         file.File.Write(file.Position, buffer);
         file.File.Flush();
         file.Position += recordSize;
@@ -80,7 +83,7 @@ internal sealed class JournalWriter : IDisposable
                 var retired = _files[0];
                 _files.RemoveAt(0);
                 retired.File.Dispose();
-                if (_spares.Count < MaxSpareFiles && retired.Length == _fileSize)
+                if (_spares.Count < MaxSpareFiles && retired.Length == _fileSize && retired.Allocated == _fileSize)
                     _spares.Enqueue(retired.Name);
                 else
                     _fileSystem.Delete(retired.Name);
@@ -97,29 +100,43 @@ internal sealed class JournalWriter : IDisposable
         IStorageFile file;
         lock (_filesLock)
         {
+            long allocated;
             if (size == _fileSize && _spares.TryDequeue(out var spare))
             {
                 _fileSystem.Rename(spare, name);
                 file = _fileSystem.Open(name);
+                allocated = size;
             }
             else
             {
                 file = _fileSystem.Open(name);
-                Preallocate(file, size);
+                allocated = Math.Min(size, Math.Max(InitialAllocation, recordSize));
+                ZeroFill(file, 0, allocated);
             }
             _fileSystem.FlushDirectory();
-            _current = new JournalFile(name, file, size);
+            _current = new JournalFile(name, file, size) { Allocated = allocated };
             _files.Add(_current);
         }
         return _current;
     }
 
-    /// <summary>Writes zeros over the whole file once, so later record syncs only carry data, not block allocation.</summary>
-    private static void Preallocate(IStorageFile file, long size)
+    /// <summary>
+    /// Extends the zero-filled part of a journal by doubling (up to its full size), so a small
+    /// environment never writes a whole journal's worth of zeros while a busy one soon stops growing.
+    /// </summary>
+    private static void Grow(JournalFile file, long needed)
     {
-        var zeros = new byte[Math.Min(size, 1 << 20)];
-        for (long offset = 0; offset < size; offset += zeros.Length)
-            file.Write(offset, zeros.AsSpan(0, (int)Math.Min(zeros.Length, size - offset)));
+        var target = Math.Min(file.Length, Math.Max(needed, file.Allocated * 2));
+        ZeroFill(file.File, file.Allocated, target);
+        file.Allocated = target;
+    }
+
+    /// <summary>Writes zeros over a range once, so later record syncs only carry data, not block allocation.</summary>
+    private static void ZeroFill(IStorageFile file, long from, long to)
+    {
+        var zeros = new byte[Math.Min(to - from, 1 << 20)];
+        for (var offset = from; offset < to; offset += zeros.Length)
+            file.Write(offset, zeros.AsSpan(0, (int)Math.Min(zeros.Length, to - offset)));
         file.Flush();
     }
 
@@ -144,6 +161,9 @@ internal sealed class JournalWriter : IDisposable
         public long Length { get; } = length;
 
         public long Position { get; set; }
+
+        /// <summary>How much of the file is zero-filled so far; records beyond it grow it first.</summary>
+        public long Allocated { get; set; }
 
         public long LastTransaction { get; set; } = -1;
     }
