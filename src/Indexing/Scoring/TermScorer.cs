@@ -1,5 +1,5 @@
 using Folio.Indexing.Queries.Iterators;
-using Folio.Storage.Trees;
+using Folio.Indexing.Search;
 
 namespace Folio.Indexing.Scoring;
 
@@ -7,11 +7,11 @@ namespace Folio.Indexing.Scoring;
 public sealed class TermScorer : DocIdIterator
 {
     private readonly TermIterator _postings;
-    private readonly FixedSizeTree? _norms;
+    private readonly NormsColumn? _norms;
     private readonly double _idf;
     private readonly double _averageLength;
 
-    internal TermScorer(TermIterator postings, FixedSizeTree? norms, long documentCount, double averageLength)
+    internal TermScorer(TermIterator postings, NormsColumn? norms, long documentCount, double averageLength)
     {
         _postings = postings;
         _norms = norms;
@@ -27,9 +27,9 @@ public sealed class TermScorer : DocIdIterator
     {
         get
         {
-            var length = _norms is not null && _norms.TryGet(Current, out var stored)
-                ? System.Buffers.Binary.BinaryPrimitives.ReadInt32LittleEndian(stored)
-                : (int)Math.Round(_averageLength);
+            var length = _norms?.Get(Current) ?? 0;
+            if (length == 0)
+                length = (int)Math.Round(_averageLength);
             return (float)Bm25.Score(_idf, _postings.Frequency, length, _averageLength);
         }
     }

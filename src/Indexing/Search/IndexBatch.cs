@@ -66,7 +66,6 @@ public sealed class IndexBatch : IDisposable
         var id = _nextId++;
         var entryKey = SearchIndex.EntryKey(id);
         var record = new List<byte>(64);
-        Span<byte> length = stackalloc byte[4];
         ByteCoding.WriteBytes(record, key);
         ByteCoding.WriteVarint(record, (ulong)values.Count);
         foreach (var (name, analyzed) in values)
@@ -87,8 +86,7 @@ public sealed class IndexBatch : IDisposable
                 field.Marks(SearchIndex.NullTerm).Add(id, 1);
             if (field.Norms is not null && analyzed.Length > 0)
             {
-                BinaryPrimitives.WriteInt32LittleEndian(length, analyzed.Length);
-                field.Norms.Put(id, length);
+                field.Norms.Set(id, analyzed.Length);
                 field.Stats = new FieldStats(field.Stats.DocumentCount + 1, field.Stats.TotalLength + analyzed.Length);
             }
             if (analyzed.DocValues is not null)
@@ -136,10 +134,9 @@ public sealed class IndexBatch : IDisposable
             field.Marks(SearchIndex.ExistsTerm).Remove(id, _firstIdOfBatch);
             if ((flags & AnalyzedField.NullFlag) != 0)
                 field.Marks(SearchIndex.NullTerm).Remove(id, _firstIdOfBatch);
-            if (field.Norms is not null && field.Norms.TryGet(id, out var length))
+            if (field.Norms is not null && field.Norms.Get(id) is var tokens and > 0)
             {
-                var tokens = BinaryPrimitives.ReadInt32LittleEndian(length);
-                field.Norms.Delete(id);
+                field.Norms.Set(id, 0);
                 field.Stats = new FieldStats(field.Stats.DocumentCount - 1, field.Stats.TotalLength - tokens);
             }
             field.Values.Delete(entryKey);
@@ -379,13 +376,13 @@ public sealed class IndexBatch : IDisposable
             _markPostings = new PostingStore(transaction.CreateTree(SearchIndex.MarksTree(name)), withFrequencies: false);
             Values = transaction.CreateTree(SearchIndex.ValuesTree(name));
             if (fullText)
-                Norms = transaction.CreateFixedSizeTree(SearchIndex.NormsTree(name), 4);
+                Norms = new NormsColumn(transaction.CreateTree(SearchIndex.NormsTree(name)));
             Stats = meta.TryGet(SearchIndex.FieldStatsKey(name), out var stats) ? FieldStats.Read(stats) : default;
         }
 
         public Tree Values { get; }
 
-        public FixedSizeTree? Norms { get; }
+        public NormsColumn? Norms { get; }
 
         public FieldStats Stats { get; set; }
 
@@ -397,6 +394,7 @@ public sealed class IndexBatch : IDisposable
         {
             Apply(_postings, _changes);
             Apply(_markPostings, _marks);
+            Norms?.Flush();
             Stats.Write(meta.Reserve(SearchIndex.FieldStatsKey(_name), 16));
         }
 

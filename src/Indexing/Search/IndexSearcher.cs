@@ -241,7 +241,8 @@ public sealed class IndexSearcher : IDisposable
         if (postings is null)
             return null;
         var stats = Stats(field);
-        return new TermScorer(postings, Field(field).Norms, Math.Max(stats.DocumentCount, postings.DocumentFrequency), stats.AverageLength);
+        var norms = Field(field).Norms;
+        return new TermScorer(postings, norms is null ? null : new NormsColumn(norms), Math.Max(stats.DocumentCount, postings.DocumentFrequency), stats.AverageLength);
     }
 
     /// <summary>The term an equality on <paramref name="field"/> looks for, or null when the value cannot be one of its terms.</summary>
@@ -430,7 +431,7 @@ public sealed class IndexSearcher : IDisposable
                 _transaction.OpenTree(SearchIndex.TermsTree(name)),
                 _transaction.OpenTree(SearchIndex.MarksTree(name)),
                 _transaction.OpenTree(SearchIndex.ValuesTree(name)),
-                options.Kind == FieldKind.FullText ? _transaction.OpenFixedSizeTree(SearchIndex.NormsTree(name)) : null);
+                options.Kind == FieldKind.FullText && _transaction.OpenTree(SearchIndex.NormsTree(name)) is { } norms ? norms : null);
             _fields.Add(name, reader);
         }
         return reader;
@@ -439,5 +440,5 @@ public sealed class IndexSearcher : IDisposable
     /// <summary>Ends the snapshot.</summary>
     public void Dispose() => _transaction.Dispose();
 
-    private sealed record FieldReader(Tree? Terms, Tree? Marks, Tree? Values, FixedSizeTree? Norms);
+    private sealed record FieldReader(Tree? Terms, Tree? Marks, Tree? Values, Tree? Norms);
 }

@@ -1,0 +1,71 @@
+using System.Buffers.Binary;
+using Folio.Storage.Trees;
+
+namespace Folio.Indexing.Search;
+
+/// <summary>
+/// A full-text field's lengths (tokens per entry) for BM25, stored densely: one tree value per block
+/// of <see cref="BlockSize"/> entries holding a ushort per entry (0 = no length). A scorer walks
+/// entries in id order, so it reads one block per 2,048 hits instead of descending a tree per hit;
+/// a batch loads each block it touches once and writes it back once at commit.
+/// </summary>
+internal sealed class NormsColumn(Tree tree)
+{
+    public const int BlockSize = 2048;
+
+    private readonly Dictionary<long, byte[]> _changed = [];
+    private long _cachedBlock = -1;
+    private readonly byte[] _cached = new byte[BlockSize * 2];
+
+    /// <summary>The entry's length, or 0 when it has none.</summary>
+    public int Get(long entryId)
+    {
+        var block = Block(entryId, forWrite: false);
+        return block is null ? 0 : BinaryPrimitives.ReadUInt16LittleEndian(block.AsSpan(Offset(entryId)));
+    }
+
+    /// <summary>Sets the entry's length (capped at 65,535; 0 clears it). Written at <see cref="Flush"/>.</summary>
+    public void Set(long entryId, int length) =>
+        BinaryPrimitives.WriteUInt16LittleEndian(Block(entryId, forWrite: true)!.AsSpan(Offset(entryId)), (ushort)Math.Min(length, ushort.MaxValue));
+
+    /// <summary>Writes the blocks changed since the last flush.</summary>
+    public void Flush()
+    {
+        foreach (var (number, block) in _changed)
+            tree.Put(Key(number), block);
+        _changed.Clear();
+    }
+
+    private byte[]? Block(long entryId, bool forWrite)
+    {
+        var number = entryId / BlockSize;
+        if (_changed.TryGetValue(number, out var changed))
+            return changed;
+        if (!forWrite)
+        {
+            if (number == _cachedBlock)
+                return _cached;
+            if (!tree.TryGet(Key(number), out var stored))
+                return null;
+            stored.CopyTo(_cached);
+            _cachedBlock = number;
+            return _cached;
+        }
+        var block = new byte[BlockSize * 2];
+        if (tree.TryGet(Key(number), out var existing))
+            existing.CopyTo(block);
+        _changed.Add(number, block);
+        if (number == _cachedBlock)
+            _cachedBlock = -1;
+        return block;
+    }
+
+    private static int Offset(long entryId) => (int)(entryId % BlockSize) * 2;
+
+    private static byte[] Key(long block)
+    {
+        var key = new byte[8];
+        BinaryPrimitives.WriteInt64BigEndian(key, block);
+        return key;
+    }
+}
