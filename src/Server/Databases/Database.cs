@@ -1,4 +1,5 @@
 using System.Text;
+using Folio.Server.BulkInsert;
 using Folio.Storage.Documents;
 
 namespace Folio.Server.Databases;
@@ -33,6 +34,9 @@ public sealed class Database
 
     /// <summary>The documents.</summary>
     public DocumentStore Store { get; }
+
+    /// <summary>The bulk inserts writing to this database now.</summary>
+    public BulkInsertTracker BulkInserts { get; } = new();
 
     /// <summary>The database id as ASCII, the second half of every change vector (for parsing and formatting them without strings).</summary>
     public ReadOnlySpan<byte> DatabaseIdBytes => _databaseIdBytes;
