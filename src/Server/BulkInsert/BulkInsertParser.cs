@@ -8,13 +8,19 @@ namespace Folio.Server.BulkInsert;
 /// <summary>
 /// Reads a bulk insert body, <c>[{"Type":"PUT","Id":"…","Document":{…}},…]</c>, a piece at a time as it
 /// arrives. The JSON reader's state and the command being read survive between pieces, so a command
-/// split across reads is neither lost nor re-scanned, and the only bytes held back from the pipe are
-/// those of the one document being read (everything before it has already become a command).
+/// split across reads is neither lost nor re-scanned, and the only bytes kept between reads are those
+/// of the one document being read (everything before it has already become a command).
 /// </summary>
 public sealed class BulkInsertParser : IDisposable
 {
     // The array and the command object sit above the document's own nesting.
     private const int EnvelopeDepth = 2;
+
+    // The window's first size: a few hundred 1 KB commands per copy out of the pipe.
+    private const int WindowBytes = 512 * 1024;
+
+    // Less free room than this and the window grows before copying (only a huge command fills it).
+    private const int MinFreeBytes = 64 * 1024;
 
     // Room for a command's envelope (type, id, unknown small fields) around its document.
     private const long CommandMarginBytes = 1024 * 1024;
@@ -24,9 +30,11 @@ public sealed class BulkInsertParser : IDisposable
     private readonly JsonReaderOptions _readerOptions;
     private JsonReaderState _state;
     private Phase _phase;
+    private byte[] _window = ArrayPool<byte>.Shared.Rent(WindowBytes);
+    private int _length;
     private long _bufferStart;
-    private long _scanned;
-    private long _documentStart;
+    private int _scanned;
+    private int _documentStart;
     private long _commandStart;
     private int _nestedDepth;
     private bool _sawType;
@@ -34,7 +42,6 @@ public sealed class BulkInsertParser : IDisposable
     private PreparedDocument? _document;
     private long _commandIndex;
     private long _lastCommandEnd;
-    private byte[]? _scratch;
 
     /// <summary>Creates a parser for one body.</summary>
     /// <param name="maxDepth">Deepest nesting allowed inside one document.</param>
@@ -75,8 +82,9 @@ public sealed class BulkInsertParser : IDisposable
     public bool SawEnd => _phase == Phase.Done;
 
     /// <summary>
-    /// Turns the buffered commands into <paramref name="batch"/> entries until the buffer runs out, the
-    /// batch is full or the body is complete.
+    /// Copies what it can of <paramref name="buffer"/> into the parser's window and turns the commands
+    /// there into <paramref name="batch"/> entries until the data runs out, the batch is full or the body
+    /// is complete.
     /// </summary>
     /// <param name="buffer">What the pipe holds: it starts where the last call's <paramref name="consumed"/> pointed.</param>
     /// <param name="isFinalBlock">Whether the body has ended (nothing follows <paramref name="buffer"/>).</param>
@@ -84,7 +92,7 @@ public sealed class BulkInsertParser : IDisposable
     /// <param name="batchBytes">The batch's document bytes; grows with each command.</param>
     /// <param name="maxCommands">Stop once the batch holds this many commands.</param>
     /// <param name="maxBytes">Stop once the batch holds this many document bytes.</param>
-    /// <param name="consumed">What the pipe may release.</param>
+    /// <param name="consumed">What the pipe may release: everything copied into the window.</param>
     /// <param name="examined">How far the parser looked; the pipe waits for more only past it.</param>
     /// <returns>Why it stopped.</returns>
     /// <exception cref="BulkInsertCommandException">A command is malformed, invalid or too large, or the body ended inside the array.</exception>
@@ -98,13 +106,23 @@ public sealed class BulkInsertParser : IDisposable
         out SequencePosition consumed,
         out SequencePosition examined)
     {
-        var reader = new Utf8JsonReader(buffer.Slice(_scanned), isFinalBlock, _state);
+        // The pipe is emptied into a window the parser owns: Kestrel stops reading the socket once about
+        // 1 MB sits unconsumed in the request pipe, so a document (or string) larger than that could never
+        // complete if its start had to stay in the pipe. The window also gives the JSON reader one span.
+        if (buffer.Length > 0 && _window.Length - _length < MinFreeBytes)
+            GrowWindow();
+        int take = (int)Math.Min(buffer.Length, _window.Length - _length);
+        buffer.Slice(0, take).CopyTo(_window.AsSpan(_length));
+        _length += take;
+        bool final = isFinalBlock && take == buffer.Length;
+
+        var reader = new Utf8JsonReader(_window.AsSpan(_scanned, _length - _scanned), final, _state);
         BulkInsertParseStatus status = BulkInsertParseStatus.NeedMoreData;
         try
         {
             while (reader.Read())
             {
-                if (!Step(ref reader, buffer))
+                if (!Step(ref reader))
                     continue;
                 batch.Add(new DocumentCommand(DocumentCommandType.Put, _id!, _document!, null));
                 batchBytes += _document!.Length;
@@ -121,43 +139,59 @@ public sealed class BulkInsertParser : IDisposable
         }
         catch (JsonException e)
         {
-            long at = _bufferStart + _scanned + reader.BytesConsumed;
-            throw Malformed(at, e);
+            throw Malformed(_bufferStart + _scanned + reader.BytesConsumed, e);
         }
 
-        _scanned += reader.BytesConsumed;
+        _scanned += (int)reader.BytesConsumed;
         _state = reader.CurrentState;
-        if (status == BulkInsertParseStatus.NeedMoreData)
+        if (status == BulkInsertParseStatus.NeedMoreData && final)
         {
-            if (_phase == Phase.Done && isFinalBlock)
-                status = BulkInsertParseStatus.Completed;
-            else if (isFinalBlock)
+            if (_phase != Phase.Done)
                 throw Truncated();
+            status = BulkInsertParseStatus.Completed;
         }
 
-        // Only the open document's bytes are still needed; everything else has been turned into state.
-        long keep = _phase == Phase.InDocument ? _documentStart : _scanned;
-        if (status == BulkInsertParseStatus.NeedMoreData && buffer.Length - keep > _maxDocumentBytes + CommandMarginBytes)
-            throw TooLarge(buffer.Length - keep);
-        consumed = buffer.GetPosition(keep);
-        examined = status == BulkInsertParseStatus.NeedMoreData ? buffer.End : buffer.GetPosition(_scanned);
-        _bufferStart += keep;
-        _scanned -= keep;
-        _documentStart -= keep;
+        consumed = buffer.GetPosition(take);
+        examined = status == BulkInsertParseStatus.NeedMoreData && take == buffer.Length ? buffer.End : consumed;
+
+        // Only the open document's bytes (or a token cut by the read) are still needed; move them to the front.
+        int keep = _phase == Phase.InDocument ? _documentStart : _scanned;
+        if (keep > 0)
+        {
+            _window.AsSpan(keep, _length - keep).CopyTo(_window);
+            _length -= keep;
+            _scanned -= keep;
+            _documentStart -= keep;
+            _bufferStart += keep;
+        }
+
+        if (status == BulkInsertParseStatus.NeedMoreData && _length > _maxDocumentBytes + CommandMarginBytes)
+            throw TooLarge(_length);
         return status;
     }
 
-    /// <summary>Returns the scratch buffer to the pool.</summary>
+    /// <summary>Returns the window to the pool.</summary>
     public void Dispose()
     {
-        byte[]? scratch = _scratch;
-        _scratch = null;
-        if (scratch is not null)
-            ArrayPool<byte>.Shared.Return(scratch);
+        byte[] window = _window;
+        _window = [];
+        if (window.Length > 0)
+            ArrayPool<byte>.Shared.Return(window);
+    }
+
+    private void GrowWindow()
+    {
+        // Only a command larger than the window gets here; past the document limit it is refused instead.
+        if (_length > _maxDocumentBytes + CommandMarginBytes)
+            throw TooLarge(_length);
+        byte[] larger = ArrayPool<byte>.Shared.Rent((int)Math.Min((long)_window.Length * 2, Array.MaxLength));
+        _window.AsSpan(0, _length).CopyTo(larger);
+        ArrayPool<byte>.Shared.Return(_window);
+        _window = larger;
     }
 
     /// <summary>Advances the state machine by one token; true when the token closed a command.</summary>
-    private bool Step(ref Utf8JsonReader reader, ReadOnlySequence<byte> buffer)
+    private bool Step(ref Utf8JsonReader reader)
     {
         switch (_phase)
         {
@@ -217,7 +251,7 @@ public sealed class BulkInsertParser : IDisposable
             case Phase.ExpectDocument:
                 if (reader.TokenType != JsonTokenType.StartObject)
                     throw Invalid($"Command {_commandIndex} (at byte {_commandStart}): \"Document\" must be a JSON object.");
-                _documentStart = _scanned + reader.TokenStartIndex;
+                _documentStart = _scanned + (int)reader.TokenStartIndex;
                 _nestedDepth = reader.CurrentDepth;
                 _phase = Phase.InDocument;
                 return false;
@@ -225,7 +259,7 @@ public sealed class BulkInsertParser : IDisposable
             case Phase.InDocument:
                 if (reader.TokenType == JsonTokenType.EndObject && reader.CurrentDepth == _nestedDepth)
                 {
-                    PrepareDocument(buffer, _scanned + reader.BytesConsumed);
+                    PrepareDocument(_scanned + (int)reader.BytesConsumed);
                     _phase = Phase.ExpectProperty;
                 }
 
@@ -313,31 +347,12 @@ public sealed class BulkInsertParser : IDisposable
         }
     }
 
-    private void PrepareDocument(ReadOnlySequence<byte> buffer, long end)
+    private void PrepareDocument(int end)
     {
-        long length = end - _documentStart;
+        int length = end - _documentStart;
         if (length > _maxDocumentBytes)
             throw TooLarge(length);
-        ReadOnlySequence<byte> json = buffer.Slice(_documentStart, length);
-        ReadOnlySpan<byte> span;
-        if (json.IsSingleSegment)
-        {
-            span = json.FirstSpan;
-        }
-        else
-        {
-            // The pipe's blocks are small, so a document often straddles two; the store's parser wants one span.
-            if (_scratch is null || _scratch.Length < length)
-            {
-                if (_scratch is not null)
-                    ArrayPool<byte>.Shared.Return(_scratch);
-                _scratch = ArrayPool<byte>.Shared.Rent((int)length);
-            }
-
-            json.CopyTo(_scratch);
-            span = _scratch.AsSpan(0, (int)length);
-        }
-
+        ReadOnlySpan<byte> span = _window.AsSpan(_documentStart, length);
         try
         {
             _document = PreparedDocument.Parse(span, _maxDepth);
