@@ -1,9 +1,19 @@
 using BenchmarkDotNet.Running;
+using Folio.Benchmarks.BulkLoad;
 
 namespace Folio.Benchmarks;
 
-/// <summary>Runs the BenchmarkDotNet suites: <c>dotnet run -c Release --project tests/Benchmarks -- --filter '*Name*'</c>.</summary>
+/// <summary>
+/// Runs the BenchmarkDotNet suites: <c>dotnet run -c Release --project tests/Benchmarks -- --filter '*Name*'</c>,
+/// or a whole-server load driver: <c>… -- bulk-load [options]</c> (see <see cref="BulkLoadDriver"/>).
+/// </summary>
 public static class BenchmarkEntry
 {
-    public static void Main(string[] args) => BenchmarkSwitcher.FromAssembly(typeof(BenchmarkEntry).Assembly).Run(args);
+    public static async Task<int> Main(string[] args)
+    {
+        if (args.Length > 0 && args[0] == "bulk-load")
+            return await BulkLoadDriver.RunAsync(args[1..]);
+        BenchmarkSwitcher.FromAssembly(typeof(BenchmarkEntry).Assembly).Run(args);
+        return 0;
+    }
 }
