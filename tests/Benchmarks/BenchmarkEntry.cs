@@ -13,6 +13,8 @@ public static class BenchmarkEntry
     {
         if (args.Length > 0 && args[0] == "bulk-load")
             return await BulkLoadDriver.RunAsync(args[1..]);
+        if (args.Length > 0 && args[0] == "bulk-profile")
+            return await BulkProfile.RunAsync(args[1..]);
         BenchmarkSwitcher.FromAssembly(typeof(BenchmarkEntry).Assembly).Run(args);
         return 0;
     }
