@@ -7,6 +7,13 @@ namespace Folio.Server.Tests.BulkInsert;
 /// <summary>Calls of the bulk insert endpoint and reads of what it stored.</summary>
 public static class BulkInsertApi
 {
+    /// <summary>
+    /// A client for whole streams: a stream of many megabytes legitimately outlasts the 30-second timeout
+    /// meant to catch a hung request, so these tests bound the stream by its size instead.
+    /// </summary>
+    public static HttpClient StreamingClient(RunningServer server) =>
+        new(new SocketsHttpHandler { UseProxy = false }) { BaseAddress = server.Server.Address, Timeout = TimeSpan.FromMinutes(15) };
+
     public static string Uri(string database) => $"/databases/{database}/bulk_insert";
 
     public static async Task<HttpResponseMessage> PostAsync(HttpClient client, string database, HttpContent content)

@@ -40,7 +40,8 @@ public class BulkInsertMemoryTests
         using var sampler = new MemorySampler();
 
         var watch = Stopwatch.StartNew();
-        JsonElement summary = await BulkInsertApi.InsertAsync(server.Client, db, content);
+        using HttpClient streaming = BulkInsertApi.StreamingClient(server);
+        JsonElement summary = await BulkInsertApi.InsertAsync(streaming, db, content);
         watch.Stop();
         MemorySampler.Peaks peaks = await sampler.StopAsync();
 

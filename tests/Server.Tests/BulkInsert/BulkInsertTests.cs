@@ -25,7 +25,8 @@ public class BulkInsertTests : IClassFixture<ServerFixture>
         string db = await FolioApi.CreateDatabaseAsync(_client);
         const int count = 100_000;
 
-        JsonElement summary = await BulkInsertApi.InsertAsync(_client, db, new CommandStreamContent(count, i => TestCommands.Put("users/", (int)i)));
+        using HttpClient streaming = BulkInsertApi.StreamingClient(_fixture.Running);
+        JsonElement summary = await BulkInsertApi.InsertAsync(streaming, db, new CommandStreamContent(count, i => TestCommands.Put("users/", (int)i)));
 
         Assert.Equal(count, summary.GetProperty("Documents").GetInt64());
         Assert.True(summary.GetProperty("Batches").GetInt64() >= 1);
@@ -44,11 +45,12 @@ public class BulkInsertTests : IClassFixture<ServerFixture>
     {
         string db = await FolioApi.CreateDatabaseAsync(_client);
         const int perStream = 20_000;
+        using HttpClient streaming = BulkInsertApi.StreamingClient(_fixture.Running);
         var inserts = new Task<JsonElement>[4];
         for (int s = 0; s < inserts.Length; s++)
         {
             string prefix = $"stream{s}/";
-            inserts[s] = BulkInsertApi.InsertAsync(_client, db, new CommandStreamContent(perStream, i => TestCommands.Put(prefix, (int)i)));
+            inserts[s] = BulkInsertApi.InsertAsync(streaming, db, new CommandStreamContent(perStream, i => TestCommands.Put(prefix, (int)i)));
         }
 
         // An ordinary write in the middle of the streams shares the merger with them.
