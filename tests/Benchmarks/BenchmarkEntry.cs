@@ -1,4 +1,5 @@
 using BenchmarkDotNet.Running;
+using Folio.Benchmarks.BulkLoad;
 using Folio.Benchmarks.Search;
 using Folio.Benchmarks.Storage;
 
@@ -7,22 +8,25 @@ namespace Folio.Benchmarks;
 /// <summary>
 /// Runs the BenchmarkDotNet suites: <c>dotnet run -c Release --project tests/Benchmarks -- --filter '*Name*'</c>.
 /// Whole-workload drivers that BenchmarkDotNet's iteration model does not fit are named commands instead:
-/// <c>storage-load</c> (Folio vs LMDB), <c>journal-sync</c> (the journal's write-and-sync choice) and
-/// <c>search-load</c> (Folio's search engine vs Java Lucene).
+/// <c>storage-load</c> (Folio vs LMDB), <c>journal-sync</c> (the journal's write-and-sync choice),
+/// <c>search-load</c> (Folio's search engine vs Java Lucene), <c>bulk-load</c> and <c>bulk-profile</c>
+/// (bulk insert vs the disk and PouchDB Server; see <see cref="BulkLoadDriver"/>).
 /// </summary>
 public static class BenchmarkEntry
 {
-    private static readonly Dictionary<string, Func<string[], int>> Commands = new(StringComparer.Ordinal)
+    private static readonly Dictionary<string, Func<string[], Task<int>>> Commands = new(StringComparer.Ordinal)
     {
-        [StorageLoad.Command] = StorageLoad.Run,
-        [JournalSync.Command] = JournalSync.Run,
-        ["search-load"] = SearchLoadCommand.Run,
+        [StorageLoad.Command] = args => Task.FromResult(StorageLoad.Run(args)),
+        [JournalSync.Command] = args => Task.FromResult(JournalSync.Run(args)),
+        ["search-load"] = args => Task.FromResult(SearchLoadCommand.Run(args)),
+        ["bulk-load"] = BulkLoadDriver.RunAsync,
+        ["bulk-profile"] = BulkProfile.RunAsync,
     };
 
-    public static int Main(string[] args)
+    public static async Task<int> Main(string[] args)
     {
         if (args.Length > 0 && Commands.TryGetValue(args[0], out var command))
-            return command(args[1..]);
+            return await command(args[1..]);
         BenchmarkSwitcher.FromAssembly(typeof(BenchmarkEntry).Assembly).Run(args);
         return 0;
     }

@@ -1,6 +1,7 @@
 using System.Text;
 using Folio.Indexing.Documents;
 using Folio.Indexing.Querying;
+using Folio.Server.BulkInsert;
 using Folio.Storage.Documents;
 
 namespace Folio.Server.Databases;
@@ -43,6 +44,9 @@ public sealed class Database
 
     /// <summary>Runs queries over the documents and indexes.</summary>
     public QueryRunner Queries { get; }
+
+    /// <summary>The bulk inserts writing to this database now.</summary>
+    public BulkInsertTracker BulkInserts { get; } = new();
 
     /// <summary>The database id as ASCII, the second half of every change vector (for parsing and formatting them without strings).</summary>
     public ReadOnlySpan<byte> DatabaseIdBytes => _databaseIdBytes;

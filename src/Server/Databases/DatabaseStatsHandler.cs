@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Folio.Server.BulkInsert;
 using Folio.Server.Http;
 using Folio.Server.Routing;
 using Folio.Storage;
@@ -19,8 +20,9 @@ public sealed class DatabaseStatsHandler
     }
 
     /// <summary>
-    /// Answers <c>{"CountOfDocuments","CountOfIndexes","LastDocEtag","SizeOnDisk","DatabaseId","CountOfTombstones"}</c>;
-    /// <c>SizeOnDisk</c> is the data file's size in bytes.
+    /// Answers <c>{"CountOfDocuments","CountOfIndexes","LastDocEtag","SizeOnDisk","DatabaseId","CountOfTombstones",
+    /// "JournalBytesWritten","MergedTransactions","BulkInsertsInProgress","BulkInserts"}</c>; <c>SizeOnDisk</c> is the
+    /// data file's size in bytes, <c>JournalBytesWritten</c> counts since the database opened.
     /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
@@ -42,6 +44,9 @@ public sealed class DatabaseStatsHandler
             writer.WriteNumber("SizeOnDisk"u8, storage.DataFilePages * StorageLimits.PageSize);
             writer.WriteString("DatabaseId"u8, database.Store.DatabaseId);
             writer.WriteNumber("CountOfTombstones"u8, reader.CountOfTombstones);
+            writer.WriteNumber("JournalBytesWritten"u8, storage.JournalBytesWritten);
+            writer.WriteNumber("MergedTransactions"u8, database.Store.Environment.Merger.MergedTransactions);
+            BulkInsertStats.Write(writer, database.BulkInserts);
             writer.WriteEndObject();
             JsonWriters.Return(writer);
         }

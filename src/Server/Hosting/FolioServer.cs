@@ -26,6 +26,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(DocumentsHandler),
         typeof(CollectionsHandler),
         typeof(BulkDocsHandler),
+        typeof(BulkInsert.BulkInsertHandler),
     ];
 
     private readonly WebApplication _app;

@@ -66,6 +66,9 @@ public sealed class ServerOptions
     /// <summary>Whether logs also go to the console (the rolling file under <see cref="LogsDirectory"/> always gets them).</summary>
     public bool LogToConsole { get; set; } = true;
 
+    /// <summary>How bulk inserts batch their streams and report progress.</summary>
+    public BulkInsert.BulkInsertOptions BulkInsert { get; set; } = new();
+
     /// <summary>Largest request body Kestrel accepts: a document plus <see cref="RequestBodyMarginBytes"/>.</summary>
     public long MaxRequestBodySizeBytes => MaxDocumentSizeBytes + RequestBodyMarginBytes;
 
@@ -103,6 +106,7 @@ public sealed class ServerOptions
             errors.Add("MinDataRateGracePeriod must be longer than one second.");
         if (ShutdownTimeout < TimeSpan.Zero)
             errors.Add("ShutdownTimeout must not be negative.");
+        errors.AddRange(BulkInsert.Validate());
         return errors;
     }
 }
