@@ -9,6 +9,7 @@ namespace Folio.Benchmarks;
 /// Runs the BenchmarkDotNet suites: <c>dotnet run -c Release --project tests/Benchmarks -- --filter '*Name*'</c>.
 /// Whole-workload drivers that BenchmarkDotNet's iteration model does not fit are named commands instead:
 /// <c>storage-load</c> (Folio vs LMDB), <c>journal-sync</c> (the journal's write-and-sync choice),
+/// <c>journal-compression</c> (whether compressing journal records would pay),
 /// <c>search-load</c> (Folio's search engine vs Java Lucene), <c>bulk-load</c> and <c>bulk-profile</c>
 /// (bulk insert vs the disk and PouchDB Server; see <see cref="BulkLoadDriver"/>).
 /// </summary>
@@ -18,6 +19,7 @@ public static class BenchmarkEntry
     {
         [StorageLoad.Command] = args => Task.FromResult(StorageLoad.Run(args)),
         [JournalSync.Command] = args => Task.FromResult(JournalSync.Run(args)),
+        [JournalCompression.Command] = args => Task.FromResult(JournalCompression.Run(args)),
         ["search-load"] = args => Task.FromResult(SearchLoadCommand.Run(args)),
         ["bulk-load"] = BulkLoadDriver.RunAsync,
         ["bulk-profile"] = BulkProfile.RunAsync,
