@@ -1,4 +1,5 @@
 using BenchmarkDotNet.Running;
+using Folio.Benchmarks.Http;
 using Folio.Benchmarks.Search;
 using Folio.Benchmarks.Storage;
 
@@ -8,7 +9,7 @@ namespace Folio.Benchmarks;
 /// Runs the BenchmarkDotNet suites: <c>dotnet run -c Release --project tests/Benchmarks -- --filter '*Name*'</c>.
 /// Whole-workload drivers that BenchmarkDotNet's iteration model does not fit are named commands instead:
 /// <c>storage-load</c> (Folio vs LMDB), <c>journal-sync</c> (the journal's write-and-sync choice) and
-/// <c>search-load</c> (Folio's search engine vs Java Lucene).
+/// <c>search-load</c> (Folio's search engine vs Java Lucene), <c>http-load</c> and <c>query-load</c> (the server over HTTP).
 /// </summary>
 public static class BenchmarkEntry
 {
@@ -17,6 +18,8 @@ public static class BenchmarkEntry
         [StorageLoad.Command] = StorageLoad.Run,
         [JournalSync.Command] = JournalSync.Run,
         ["search-load"] = SearchLoadCommand.Run,
+        [HttpLoadCommand.Command] = HttpLoadCommand.Run,
+        [QueryLoadCommand.Command] = QueryLoadCommand.Run,
     };
 
     public static int Main(string[] args)
