@@ -1,5 +1,6 @@
 using BenchmarkDotNet.Running;
 using Folio.Benchmarks.BulkLoad;
+using Folio.Benchmarks.Http;
 using Folio.Benchmarks.Search;
 using Folio.Benchmarks.Storage;
 
@@ -11,7 +12,8 @@ namespace Folio.Benchmarks;
 /// <c>storage-load</c> (Folio vs LMDB), <c>journal-sync</c> (the journal's write-and-sync choice),
 /// <c>journal-compression</c> (whether compressing journal records would pay),
 /// <c>search-load</c> (Folio's search engine vs Java Lucene), <c>bulk-load</c> and <c>bulk-profile</c>
-/// (bulk insert vs the disk and PouchDB Server; see <see cref="BulkLoadDriver"/>).
+/// (bulk insert vs the disk and PouchDB Server; see <see cref="BulkLoadDriver"/>), <c>http-load</c>
+/// (documents over HTTP vs bare Kestrel and PouchDB Server) and <c>query-load</c> (indexing and queries over HTTP).
 /// </summary>
 public static class BenchmarkEntry
 {
@@ -23,6 +25,8 @@ public static class BenchmarkEntry
         ["search-load"] = args => Task.FromResult(SearchLoadCommand.Run(args)),
         ["bulk-load"] = BulkLoadDriver.RunAsync,
         ["bulk-profile"] = BulkProfile.RunAsync,
+        [HttpLoadCommand.Command] = args => Task.FromResult(HttpLoadCommand.Run(args)),
+        [QueryLoadCommand.Command] = args => Task.FromResult(QueryLoadCommand.Run(args)),
     };
 
     public static async Task<int> Main(string[] args)
