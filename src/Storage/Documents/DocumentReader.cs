@@ -9,38 +9,47 @@ namespace Folio.Storage.Documents;
 public sealed class DocumentReader : IDisposable
 {
     private readonly ReadTransaction _transaction;
-    private readonly Tree _docs;
-    private readonly Tree _etags;
-    private readonly MultiValueTree _collectionEtags;
-    private readonly Tree _collections;
-    private readonly Tree _tombstones;
-    private readonly MultiValueTree _collectionTombstones;
-    private readonly Tree _meta;
+    private Tree? _docs;
+    private Tree? _etags;
+    private MultiValueTree? _collectionEtags;
+    private Tree? _collections;
+    private Tree? _tombstones;
+    private MultiValueTree? _collectionTombstones;
+    private Tree? _meta;
 
     internal DocumentReader(DocumentStore store, ReadTransaction transaction)
     {
         Store = store;
         _transaction = transaction;
-        _docs = transaction.OpenTree(DocumentStore.DocsTree)!;
-        _etags = transaction.OpenTree(DocumentStore.EtagsTree)!;
-        _collectionEtags = transaction.OpenMultiValueTree(DocumentStore.CollectionEtagsTree)!;
-        _collections = transaction.OpenTree(DocumentStore.CollectionsTree)!;
-        _tombstones = transaction.OpenTree(DocumentStore.TombstonesTree)!;
-        _collectionTombstones = transaction.OpenMultiValueTree(DocumentStore.CollectionTombstonesTree)!;
-        _meta = transaction.OpenTree(DocumentStore.MetaTree)!;
     }
+
+    // Trees open on first use: a load by id needs only the documents tree, and each opened tree costs
+    // a root-tree lookup and an object.
+    private Tree Docs => _docs ??= _transaction.OpenTree(DocumentStore.DocsTree)!;
+
+    private Tree Etags => _etags ??= _transaction.OpenTree(DocumentStore.EtagsTree)!;
+
+    private MultiValueTree CollectionEtags => _collectionEtags ??= _transaction.OpenMultiValueTree(DocumentStore.CollectionEtagsTree)!;
+
+    private Tree CollectionsTree => _collections ??= _transaction.OpenTree(DocumentStore.CollectionsTree)!;
+
+    private Tree TombstonesTree => _tombstones ??= _transaction.OpenTree(DocumentStore.TombstonesTree)!;
+
+    private MultiValueTree CollectionTombstones => _collectionTombstones ??= _transaction.OpenMultiValueTree(DocumentStore.CollectionTombstonesTree)!;
+
+    private Tree Meta => _meta ??= _transaction.OpenTree(DocumentStore.MetaTree)!;
 
     /// <summary>The store read from.</summary>
     public DocumentStore Store { get; }
 
     /// <summary>The etag of the last write in this snapshot (0 when there was none).</summary>
-    public long LastEtag => _meta.TryGet("last-etag"u8, out var value) ? BinaryPrimitives.ReadInt64LittleEndian(value) : 0;
+    public long LastEtag => Meta.TryGet("last-etag"u8, out var value) ? BinaryPrimitives.ReadInt64LittleEndian(value) : 0;
 
     /// <summary>The number of documents.</summary>
-    public long CountOfDocuments => _docs.Count;
+    public long CountOfDocuments => Docs.Count;
 
     /// <summary>The number of tombstones.</summary>
-    public long CountOfTombstones => _tombstones.Count;
+    public long CountOfTombstones => TombstonesTree.Count;
 
     /// <summary>The read transaction behind this reader.</summary>
     public ReadTransaction Transaction => _transaction;
@@ -58,7 +67,7 @@ public sealed class DocumentReader : IDisposable
 
     internal bool TryGetByKey(ReadOnlySpan<byte> key, out Document document)
     {
-        if (_docs.TryGet(key, out var record))
+        if (Docs.TryGet(key, out var record))
         {
             document = new Document(record);
             return true;
@@ -71,7 +80,7 @@ public sealed class DocumentReader : IDisposable
     public SortedDictionary<string, long> Collections()
     {
         var result = new SortedDictionary<string, long>(StringComparer.OrdinalIgnoreCase);
-        var cursor = _collections.CreateCursor();
+        var cursor = CollectionsTree.CreateCursor();
         for (var more = cursor.First(); more; more = cursor.MoveNext())
             result[Encoding.UTF8.GetString(cursor.Value[8..])] = BinaryPrimitives.ReadInt64LittleEndian(cursor.Value);
         return result;
@@ -79,17 +88,17 @@ public sealed class DocumentReader : IDisposable
 
     /// <summary>The number of documents in a collection (case-insensitive name).</summary>
     public long CountInCollection(string collection) =>
-        _collections.TryGet(Encoding.UTF8.GetBytes(collection.ToLowerInvariant()), out var value) ? BinaryPrimitives.ReadInt64LittleEndian(value) : 0;
+        CollectionsTree.TryGet(Encoding.UTF8.GetBytes(collection.ToLowerInvariant()), out var value) ? BinaryPrimitives.ReadInt64LittleEndian(value) : 0;
 
     /// <summary>Documents whose id starts with <paramref name="prefix"/> (case-insensitive), in id order.</summary>
-    public DocumentCursor ByIdPrefix(string prefix) => DocumentCursor.ForPrefix(this, _docs.CreateCursor(), Encoding.UTF8.GetBytes(prefix.ToLowerInvariant()));
+    public DocumentCursor ByIdPrefix(string prefix) => DocumentCursor.ForPrefix(this, Docs.CreateCursor(), Encoding.UTF8.GetBytes(prefix.ToLowerInvariant()));
 
     /// <summary>Documents written after <paramref name="afterEtag"/>, in etag order.</summary>
-    public DocumentCursor ByEtag(long afterEtag = 0) => DocumentCursor.ForEtags(this, _etags.CreateCursor(), afterEtag);
+    public DocumentCursor ByEtag(long afterEtag = 0) => DocumentCursor.ForEtags(this, Etags.CreateCursor(), afterEtag);
 
     /// <summary>A collection's documents written after <paramref name="afterEtag"/>, in etag order.</summary>
     public DocumentCursor ByCollection(string collection, long afterEtag = 0) =>
-        DocumentCursor.ForCollection(this, _collectionEtags.OpenValues(Encoding.UTF8.GetBytes(collection.ToLowerInvariant())), afterEtag);
+        DocumentCursor.ForCollection(this, CollectionEtags.OpenValues(Encoding.UTF8.GetBytes(collection.ToLowerInvariant())), afterEtag);
 
     /// <summary>Up to <paramref name="max"/> tombstones after <paramref name="afterEtag"/>, in etag order (of one collection when named).</summary>
     public List<Tombstone> Tombstones(long afterEtag, int max, string? collection = null)
@@ -99,15 +108,15 @@ public sealed class DocumentReader : IDisposable
         BinaryPrimitives.WriteInt64BigEndian(key, afterEtag + 1);
         if (collection is null)
         {
-            var cursor = _tombstones.CreateCursor();
+            var cursor = TombstonesTree.CreateCursor();
             for (var more = cursor.Seek(key); more && result.Count < max; more = cursor.MoveNext())
                 result.Add(Tombstone.Decode(BinaryPrimitives.ReadInt64BigEndian(cursor.Key), cursor.Value));
             return result;
         }
-        var values = _collectionTombstones.OpenValues(Encoding.UTF8.GetBytes(collection.ToLowerInvariant()));
+        var values = CollectionTombstones.OpenValues(Encoding.UTF8.GetBytes(collection.ToLowerInvariant()));
         for (var more = values.Seek(key); more && result.Count < max; more = values.MoveNext())
         {
-            if (_tombstones.TryGet(values.Value, out var record))
+            if (TombstonesTree.TryGet(values.Value, out var record))
                 result.Add(Tombstone.Decode(BinaryPrimitives.ReadInt64BigEndian(values.Value), record));
         }
         return result;
@@ -115,7 +124,7 @@ public sealed class DocumentReader : IDisposable
 
     internal bool TryGetByEtagKey(ReadOnlySpan<byte> etagKey, out Document document)
     {
-        if (_etags.TryGet(etagKey, out var idKey))
+        if (Etags.TryGet(etagKey, out var idKey))
             return TryGetByKey(idKey, out document);
         document = default;
         return false;
