@@ -16,7 +16,15 @@ public sealed class PrefixQuery(string field, string prefix) : Query
     public override DocIdIterator CreateIterator(IndexSearcher searcher)
     {
         var prefix = searcher.NormalizedText(Field, Prefix);
-        return searcher.UnionOfTerms(Field, prefix, static (term, state) =>
-            term.AsSpan().StartsWith(state) ? TermVerdict.Take : TermVerdict.Stop, prefix);
+        return searcher.UnionOfTerms(Field, prefix.Length > TermEncoding.KeptBytes ? prefix[..TermEncoding.KeptBytes] : prefix, static (term, state) =>
+        {
+            if (term.AsSpan().StartsWith(state))
+                return TermVerdict.Take;
+            // A prefix longer than a shortened term's kept bytes: such terms follow the whole terms
+            // that share those bytes, and only their entries' whole values can tell.
+            if (TermEncoding.SharesKeptPrefix(term, state))
+                return TermEncoding.IsShortened(term) ? TermVerdict.Verify : TermVerdict.Skip;
+            return TermVerdict.Stop;
+        }, prefix, static (value, state) => value.StartsWith(state));
     }
 }

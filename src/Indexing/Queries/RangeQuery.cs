@@ -15,21 +15,34 @@ public sealed class RangeQuery(string field, FieldValue? lower, bool lowerInclus
     /// <inheritdoc/>
     public override DocIdIterator CreateIterator(IndexSearcher searcher)
     {
-        var from = lower is { } l ? searcher.EqualityTerm(Field, l) : [];
-        var to = upper is { } u ? searcher.EqualityTerm(Field, u) : null;
-        if (from is null || (upper is not null && to is null))
+        // Bounds are whole values: a value longer than a term keeps only its first bytes in its
+        // term, so terms that cannot decide are verified against the entries' whole values.
+        var low = lower is { } l ? searcher.WholeTerm(Field, l) : [];
+        var high = upper is { } u ? searcher.WholeTerm(Field, u) : null;
+        if (low is null || (upper is not null && high is null))
             return new EmptyIterator();
-        var bounds = new RangeBounds(from, lower is not null && !lowerInclusive, to, upperInclusive);
+        var bounds = new RangeBounds(lower is null ? null : low, lowerInclusive, high, upperInclusive);
+        var from = low.Length > TermEncoding.KeptBytes ? low[..TermEncoding.KeptBytes] : low;
         return searcher.UnionOfTerms(Field, from, static (term, b) =>
         {
-            if (b.ExcludeLower && term.AsSpan().SequenceEqual(b.Lower))
+            var above = b.Lower is null ? 1 : TermEncoding.CompareToValue(term, b.Lower);
+            if (above is { } a && (a < 0 || (a == 0 && !b.LowerInclusive)))
                 return TermVerdict.Skip;
-            if (b.Upper is null)
-                return TermVerdict.Take;
-            var cmp = term.AsSpan().SequenceCompareTo(b.Upper);
-            return cmp < 0 || (cmp == 0 && b.UpperInclusive) ? TermVerdict.Take : TermVerdict.Stop;
-        }, bounds);
+            var below = b.Upper is null ? -1 : TermEncoding.CompareToValue(term, b.Upper);
+            if (below is { } c && (c > 0 || (c == 0 && !b.UpperInclusive)))
+            {
+                // Shortened terms sort after every whole term with the same kept bytes, so the walk
+                // goes on while it is among terms that share the upper bound's kept bytes.
+                return c > 0 && !TermEncoding.SharesKeptPrefix(term, b.Upper) ? TermVerdict.Stop : TermVerdict.Skip;
+            }
+            return above is null || below is null ? TermVerdict.Verify : TermVerdict.Take;
+        }, bounds, static (value, b) =>
+        {
+            var above = b.Lower is null ? 1 : value.SequenceCompareTo(b.Lower);
+            var below = b.Upper is null ? -1 : value.SequenceCompareTo(b.Upper);
+            return (above > 0 || (above == 0 && b.LowerInclusive)) && (below < 0 || (below == 0 && b.UpperInclusive));
+        });
     }
 
-    private sealed record RangeBounds(byte[] Lower, bool ExcludeLower, byte[]? Upper, bool UpperInclusive);
+    private sealed record RangeBounds(byte[]? Lower, bool LowerInclusive, byte[]? Upper, bool UpperInclusive);
 }

@@ -11,4 +11,10 @@ public enum TermVerdict
 
     /// <summary>No later term can match.</summary>
     Stop,
+
+    /// <summary>
+    /// The term was shortened (see <see cref="Search.TermEncoding.MaxTermBytes"/>) and its kept bytes
+    /// cannot decide: check each of its entries' whole values instead.
+    /// </summary>
+    Verify,
 }

@@ -26,8 +26,16 @@ public sealed class WildcardQuery(string field, string pattern) : Query
         if (!leading)
             return trailing ? new PrefixQuery(Field, core).CreateIterator(searcher) : new TermQuery(Field, FieldValue.From(core)).CreateIterator(searcher);
         var needle = searcher.NormalizedText(Field, core);
+        // A shortened term keeps only its value's first bytes (the rest is a hash, which must not
+        // match by chance): what they cannot show is verified against the whole values.
         return trailing
-            ? searcher.UnionOfTerms(Field, [], static (term, state) => term.AsSpan().IndexOf(state) >= 0 ? TermVerdict.Take : TermVerdict.Skip, needle)
-            : searcher.UnionOfTerms(Field, [], static (term, state) => term.AsSpan().EndsWith(state) ? TermVerdict.Take : TermVerdict.Skip, needle);
+            ? searcher.UnionOfTerms(Field, [], static (term, state) =>
+                TermEncoding.IsShortened(term)
+                    ? term.AsSpan(0, TermEncoding.KeptBytes).IndexOf(state) >= 0 ? TermVerdict.Take : TermVerdict.Verify
+                    : term.AsSpan().IndexOf(state) >= 0 ? TermVerdict.Take : TermVerdict.Skip,
+                needle, static (value, state) => value.IndexOf(state) >= 0)
+            : searcher.UnionOfTerms(Field, [], static (term, state) =>
+                TermEncoding.IsShortened(term) ? TermVerdict.Verify : term.AsSpan().EndsWith(state) ? TermVerdict.Take : TermVerdict.Skip,
+                needle, static (value, state) => value.EndsWith(state));
     }
 }

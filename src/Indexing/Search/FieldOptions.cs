@@ -17,4 +17,7 @@ public sealed record FieldOptions(FieldKind Kind, bool CaseSensitive = false, An
 
     /// <summary>Whether the field is numeric.</summary>
     public bool IsNumeric => Kind is FieldKind.Long or FieldKind.Double;
+
+    /// <summary>An exact value as its doc value keeps it (whole, unlike a term): lower-cased unless case-sensitive.</summary>
+    internal string NormalizeExact(string text) => CaseSensitive ? text : text.ToLowerInvariant();
 }

@@ -258,7 +258,9 @@ public sealed class IndexBatch : IDisposable
                     var exact = Text(value);
                     var sink = new TermSink(this, positions: false);
                     options.EffectiveAnalyzer.Analyze(exact, ref sink);
-                    AddDocValue(1, TermEncoding.Text(options.CaseSensitive ? exact : exact.ToLowerInvariant()));
+                    // Doc values keep the whole normalized value, not the (possibly shortened) term: sorting,
+                    // range counting and GetValues need every byte.
+                    AddDocValue(1, Encoding.UTF8.GetBytes(options.NormalizeExact(exact)));
                     break;
                 case FieldKind.FullText:
                     Flags |= PositionsFlag;

@@ -156,7 +156,7 @@ public sealed class IndexSearcher : IDisposable
         var counts = new long[ranges.Count];
         var bounds = new (byte[]? Lower, byte[]? Upper)[ranges.Count];
         for (var r = 0; r < ranges.Count; r++)
-            bounds[r] = (ranges[r].Lower is { } l ? EqualityTerm(field, l) : null, ranges[r].Upper is { } u ? EqualityTerm(field, u) : null);
+            bounds[r] = (ranges[r].Lower is { } l ? DocValueBound(field, l) : null, ranges[r].Upper is { } u ? DocValueBound(field, u) : null);
         var reader = Field(field);
         var matches = query.CreateIterator(this);
         while (matches.MoveNext())
@@ -170,6 +170,15 @@ public sealed class IndexSearcher : IDisposable
             }
         }
         return counts;
+    }
+
+    /// <summary>A bound compared with doc values: for exact fields the whole normalized value (doc values are never shortened).</summary>
+    private byte[]? DocValueBound(string field, FieldValue value)
+    {
+        var options = _index.Schema.Get(field);
+        return options.Kind == FieldKind.Exact && value.Type != FieldValueType.Null
+            ? Encoding.UTF8.GetBytes(options.NormalizeExact(value.ToString()))
+            : EqualityTerm(field, value);
     }
 
     private static bool AnyValueIn(ReadOnlySpan<byte> encoded, byte[]? lower, bool lowerInclusive, byte[]? upper, bool upperInclusive)
@@ -282,13 +291,33 @@ public sealed class IndexSearcher : IDisposable
         }
     }
 
-    /// <summary>Text normalized the way a prefix or wildcard on <paramref name="field"/> compares: case folded unless the field is case-sensitive, not stemmed.</summary>
+    /// <summary>Text normalized the way a prefix or wildcard on <paramref name="field"/> compares: case folded unless the field is case-sensitive, not stemmed; whole, never shortened.</summary>
     internal byte[] NormalizedText(string field, string text)
     {
         var options = _index.Schema.Get(field);
         if (options.Kind == FieldKind.FullText)
-            return TermEncoding.Text(AsciiFolding.Fold(text.ToLowerInvariant()));
-        return TermEncoding.Text(options.CaseSensitive ? text : text.ToLowerInvariant());
+            return Encoding.UTF8.GetBytes(AsciiFolding.Fold(text.ToLowerInvariant()));
+        return Encoding.UTF8.GetBytes(options.CaseSensitive ? text : text.ToLowerInvariant());
+    }
+
+    /// <summary>
+    /// Like <see cref="EqualityTerm"/>, but a text value's whole bytes even past
+    /// <see cref="TermEncoding.MaxTermBytes"/> (what range bounds compare with).
+    /// </summary>
+    internal byte[]? WholeTerm(string field, FieldValue value)
+    {
+        var options = _index.Schema.Get(field);
+        if (options.Kind is not (FieldKind.Exact or FieldKind.FullText))
+            return EqualityTerm(field, value);
+        byte[]? whole = null;
+        foreach (var token in options.EffectiveAnalyzer.AnalyzeToList(value.ToString()))
+        {
+            var bytes = Encoding.UTF8.GetBytes(token.Term);
+            if (whole is not null && !whole.AsSpan().SequenceEqual(bytes))
+                return null;
+            whole = bytes;
+        }
+        return whole;
     }
 
     internal List<byte[]> AnalyzeDistinct(string field, string text)
@@ -370,7 +399,13 @@ public sealed class IndexSearcher : IDisposable
     /// Walks the terms of <paramref name="field"/> from <paramref name="from"/> in order, asking
     /// <paramref name="verdict"/> about each, and unites the postings of those it takes into one bit set.
     /// </summary>
-    internal DocIdIterator UnionOfTerms<TState>(string field, byte[] from, Func<byte[], TState, TermVerdict> verdict, TState state)
+    /// <remarks>
+    /// A term judged <see cref="TermVerdict.Verify"/> adds only the entries that have a whole value
+    /// (from the doc values) passing <paramref name="check"/>; fields without doc values (full text)
+    /// take such a term whole.
+    /// </remarks>
+    internal DocIdIterator UnionOfTerms<TState>(string field, byte[] from, Func<byte[], TState, TermVerdict> verdict, TState state,
+        Func<ReadOnlySpan<byte>, TState, bool>? check = null)
     {
         var reader = Field(field);
         if (reader.Terms is null)
@@ -388,8 +423,25 @@ public sealed class IndexSearcher : IDisposable
             var decision = verdict(term, state);
             if (decision == TermVerdict.Stop)
                 break;
-            if (decision != TermVerdict.Take)
+            if (decision == TermVerdict.Skip)
             {
+                more = cursor.Seek(TermEncoding.AfterTerm(termKey));
+                continue;
+            }
+            if (decision == TermVerdict.Verify && check is not null && reader.Values is not null && _index.Schema.Get(field).Kind != FieldKind.FullText)
+            {
+                var postings = new TermIterator(reader.Terms, termKey, PostingStore.DocumentFrequency(reader.Terms, termKey));
+                bits ??= new ulong[(NextEntryId + 63) >> 6];
+                while (postings.MoveNext())
+                {
+                    var id = postings.Current;
+                    var mask = 1UL << (int)(id & 63);
+                    if ((bits[id >> 6] & mask) == 0 && AnyDocValue(reader.Values, id, check, state))
+                    {
+                        bits[id >> 6] |= mask;
+                        count++;
+                    }
+                }
                 more = cursor.Seek(TermEncoding.AfterTerm(termKey));
                 continue;
             }
@@ -420,6 +472,22 @@ public sealed class IndexSearcher : IDisposable
             }
         }
         return bits is null ? new EmptyIterator() : new BitSetIterator(bits, count);
+    }
+
+    private static bool AnyDocValue<TState>(Tree values, long entryId, Func<ReadOnlySpan<byte>, TState, bool> check, TState state)
+    {
+        if (!values.TryGet(SearchIndex.EntryKey(entryId), out var encoded))
+            return false;
+        var position = 0;
+        var count = (int)ByteCoding.ReadVarint(encoded, ref position);
+        for (var i = 0; i < count; i++)
+        {
+            if (encoded[position++] == 0)
+                continue;
+            if (check(ByteCoding.ReadBytes(encoded, ref position), state))
+                return true;
+        }
+        return false;
     }
 
     private FieldReader Field(string name)

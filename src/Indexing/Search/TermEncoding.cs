@@ -68,6 +68,25 @@ public static class TermEncoding
     /// <summary>Whether a text term was shortened (so a prefix match against it is only as long as its kept bytes).</summary>
     public static bool IsShortened(ReadOnlySpan<byte> term) => term.Length == MaxTermBytes && term[KeptPrefix] == 0xFE;
 
+    /// <summary>The bytes a shortened term keeps of its value.</summary>
+    public const int KeptBytes = KeptPrefix;
+
+    /// <summary>
+    /// Compares a term with a whole value's bytes the way the values themselves compare; null when
+    /// the term is shortened and its kept bytes are the value's first bytes (only the whole value can tell).
+    /// </summary>
+    public static int? CompareToValue(ReadOnlySpan<byte> term, ReadOnlySpan<byte> value)
+    {
+        if (!IsShortened(term))
+            return Math.Sign(term.SequenceCompareTo(value));
+        var cmp = term[..KeptPrefix].SequenceCompareTo(value[..Math.Min(value.Length, KeptPrefix)]);
+        return cmp != 0 ? Math.Sign(cmp) : null;
+    }
+
+    /// <summary>Whether a shortened term may stand for a value starting with <paramref name="prefix"/>'s first kept bytes.</summary>
+    public static bool SharesKeptPrefix(ReadOnlySpan<byte> term, ReadOnlySpan<byte> prefix) =>
+        prefix.Length >= KeptPrefix && term.StartsWith(prefix[..KeptPrefix]);
+
     private static byte[] Shorten(byte[] bytes)
     {
         var term = new byte[MaxTermBytes];
