@@ -15,6 +15,9 @@ public sealed class IndexDefinition
     /// <summary>The suffix of the numeric companion field an auto index keeps for each field.</summary>
     public const string NumericSuffix = "__num";
 
+    /// <summary>The longest index name (and field name) a definition may have.</summary>
+    public const int MaxNameLength = 200;
+
     /// <summary>The field every index keeps with the document id, for <c>id()</c> in queries.</summary>
     public const string IdField = "id()";
 
@@ -205,8 +208,8 @@ public sealed class IndexDefinition
     {
         if (string.IsNullOrWhiteSpace(Name))
             throw new IndexDefinitionException("An index needs a non-empty Name.");
-        if (Name.Length > 200)
-            throw new IndexDefinitionException("An index name may have at most 200 characters.");
+        if (Name.Length > MaxNameLength)
+            throw new IndexDefinitionException($"An index name may have at most {MaxNameLength} characters.");
         foreach (var c in Name)
         {
             if (char.IsControl(c))
@@ -218,7 +221,7 @@ public sealed class IndexDefinition
             throw new IndexDefinitionException($"Index '{Name}' has no Fields.");
         foreach (var name in Fields.Keys)
         {
-            if (string.IsNullOrWhiteSpace(name) || name.Length > 200 || name.EndsWith(NumericSuffix, StringComparison.Ordinal) || name == IdField)
+            if (string.IsNullOrWhiteSpace(name) || name.Length > MaxNameLength || name.EndsWith(NumericSuffix, StringComparison.Ordinal) || name == IdField)
                 throw new IndexDefinitionException($"Field name '{name}' is empty, too long or ends with the reserved '{NumericSuffix}', or is the reserved '{IdField}'.");
         }
     }

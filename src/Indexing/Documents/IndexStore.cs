@@ -181,7 +181,7 @@ public sealed class IndexStore : IDisposable
             foreach (var (fieldName, field) in fields)
                 ordered.Add(field.Search ? $"Search({field.Path.Text})" : fieldName);
             ordered.Sort(StringComparer.Ordinal);
-            var name = $"{IndexDefinition.AutoPrefix}{collection}/By{string.Join("And", ordered)}";
+            var name = AutoIndexName(collection, ordered);
             var definition = new IndexDefinition(name, [collection], fields);
             var created = Create(definition);
             _active[name] = created;
@@ -194,6 +194,23 @@ public sealed class IndexStore : IDisposable
             _logger.LogInformation("Created auto index {Index} for a query on {Collection}", name, collection);
             return (created, true);
         }
+    }
+
+    /// <summary>
+    /// <c>Auto/{Collection}/By{Field}And{Field}…</c>. Queries (and widening, which keeps every field a
+    /// collection's auto indexes had) can ask for more fields than fit in an index name; such a name is
+    /// cut and ends with a hash of the whole name instead, so the query still gets its index.
+    /// </summary>
+    internal static string AutoIndexName(string collection, IReadOnlyList<string> orderedFields)
+    {
+        var name = $"{IndexDefinition.AutoPrefix}{collection}/By{string.Join("And", orderedFields)}";
+        if (name.Length <= IndexDefinition.MaxNameLength)
+            return name;
+        var hash = Convert.ToHexString(System.Security.Cryptography.SHA256.HashData(Encoding.UTF8.GetBytes(name)), 0, 8);
+        var keep = IndexDefinition.MaxNameLength - hash.Length - 1;
+        if (char.IsHighSurrogate(name[keep - 1]))
+            keep--;
+        return $"{name[..keep]}~{hash}";
     }
 
     /// <summary>The index field an auto index keeps for <c>search(<paramref name="path"/>, …)</c>.</summary>
