@@ -101,34 +101,22 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
     /// <param name="request">The request.</param>
     /// <returns>Completes when the index is gone.</returns>
     [FolioRoute("DELETE", "/databases/{db}/indexes")]
-    public ValueTask Delete(FolioRequest request)
-    {
-        var name = QueryParameters.Required(request.Request, "name");
-        var database = databases.Enter(request.DatabaseSpan);
-        try
-        {
-            if (!database.Indexes.Delete(name))
-                throw NotFound(name);
-        }
-        finally
-        {
-            database.Exit();
-        }
-        request.Response.StatusCode = StatusCodes.Status204NoContent;
-        return ValueTask.CompletedTask;
-    }
+    public ValueTask Delete(FolioRequest request) => OnNamedIndex(request, static (indexes, name) => indexes.Delete(name));
 
     /// <summary><c>POST /databases/{db}/indexes/reset?name=</c>: throws the index's data away and rebuilds it from the documents.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the rebuild has started.</returns>
     [FolioRoute("POST", "/databases/{db}/indexes/reset")]
-    public ValueTask Reset(FolioRequest request)
+    public ValueTask Reset(FolioRequest request) => OnNamedIndex(request, static (indexes, name) => indexes.Reset(name));
+
+    /// <summary>Runs <paramref name="action"/> on the index named by <c>?name=</c>: 204 when it existed, 404 otherwise.</summary>
+    private ValueTask OnNamedIndex(FolioRequest request, Func<IndexStore, string, bool> action)
     {
         var name = QueryParameters.Required(request.Request, "name");
         var database = databases.Enter(request.DatabaseSpan);
         try
         {
-            if (!database.Indexes.Reset(name))
+            if (!action(database.Indexes, name))
                 throw NotFound(name);
         }
         finally
