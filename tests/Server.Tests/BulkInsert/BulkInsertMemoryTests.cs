@@ -10,6 +10,7 @@ namespace Folio.Server.Tests.BulkInsert;
 /// A client that sends faster than the server can store must be slowed by TCP, not buffered: the
 /// server in this process is sampled while a stream many times its memory bound goes through it.
 /// </summary>
+[Collection(ProcessMemoryCollection.Name)]
 public class BulkInsertMemoryTests
 {
     private readonly ITestOutputHelper _output;
@@ -50,7 +51,8 @@ public class BulkInsertMemoryTests
             CultureInfo.InvariantCulture,
             $"{streamed / 1048576.0:F0} MB in {watch.Elapsed.TotalSeconds:F1} s ({documents / watch.Elapsed.TotalSeconds:F0} docs/s, {summary.GetProperty("Batches").GetInt64()} batches); managed heap peak {peaks.Managed / 1048576.0:F0} MB (baseline {baselineManaged / 1048576.0:F0}), anonymous RSS peak {peaks.Anonymous / 1048576.0:F0} MB (baseline {baselineAnonymous / 1048576.0:F0}), working set peak {peaks.WorkingSet / 1048576.0:F0} MB"));
         Assert.Equal(documents, summary.GetProperty("Documents").GetInt64());
-        Assert.True(peaks.Managed < managedBound, $"The managed heap peaked at {peaks.Managed / 1048576} MB while streaming {streamed / 1048576} MB; bound {managedBound / 1048576} MB.");
+        // Both bounds sit above what the process held before the stream (other tests share it), so they measure the stream alone.
+        Assert.True(peaks.Managed < managedBound + baselineManaged, $"The managed heap peaked at {peaks.Managed / 1048576} MB (baseline {baselineManaged / 1048576} MB) while streaming {streamed / 1048576} MB; bound {managedBound / 1048576} MB above the baseline.");
         if (peaks.Anonymous > 0)
             Assert.True(peaks.Anonymous < anonymousBound + baselineAnonymous, $"Anonymous resident memory peaked at {peaks.Anonymous / 1048576} MB (baseline {baselineAnonymous / 1048576} MB) while streaming {streamed / 1048576} MB; bound {anonymousBound / 1048576} MB above the baseline.");
         Assert.Equal(documents, (await FolioApi.StatsAsync(server.Client, db)).CountOfDocuments);
