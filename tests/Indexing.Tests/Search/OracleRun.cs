@@ -36,7 +36,11 @@ internal sealed class OracleRun : IDisposable
 
     public int Seed => Generator.Seed;
 
+    /// <summary>Makes the data and its changes; queries come from <see cref="Queries"/>, so each check is reproducible on its own.</summary>
     public OracleGenerator Generator { get; }
+
+    /// <summary>A query generator for one check: the run's seed plus <paramref name="salt"/>.</summary>
+    public OracleGenerator Queries(int salt) => new(Seed + salt);
 
     public SearchIndex Index { get; }
 
@@ -120,17 +124,21 @@ internal sealed class OracleRun : IDisposable
     }
 
     /// <summary>Runs <paramref name="count"/> random queries with random sorts and pages; keys, ids, order and totals must match.</summary>
-    public string CheckQueries(int count, bool withText = true)
+    /// <remarks><paramref name="narrowSorted"/> is the share of sorted queries ANDed with a narrow clause (<see cref="OracleGenerator.Narrow"/>).</remarks>
+    public string CheckQueries(int count, bool withText = true, double narrowSorted = 0.75)
     {
+        var generator = Queries(1);
         using var searcher = Index.OpenSearcher();
         var indexTime = new Stopwatch();
         var oracleTime = new Stopwatch();
         long matched = 0, sorted = 0, empty = 0;
         for (var q = 0; q < count; q++)
         {
-            var query = Generator.Query(Docs, withText: withText);
-            var sort = Generator.Sort();
-            var (skip, take) = Generator.Page();
+            var query = generator.Query(Docs, withText: withText);
+            var sort = generator.Sort();
+            if (sort.Count > 0 && generator.Chance(narrowSorted))
+                query = new OracleAnd([generator.Narrow(Docs), query], []);
+            var (skip, take) = generator.Page();
             oracleTime.Start();
             var expected = Expected(query, sort);
             oracleTime.Stop();

@@ -112,6 +112,8 @@ internal sealed class OracleDoc
 
     public OracleField? Field(string name) => (_fields ?? Build())[OracleFields.IndexOf(name)];
 
+    public OracleField? Field(int index) => (_fields ?? Build())[index];
+
     /// <summary>Works out what the index should hold for the entry (lazily: many entries are replaced before any query).</summary>
     public OracleField?[] Build()
     {
@@ -248,17 +250,6 @@ internal sealed class OracleModel
         var docs = _live.Values.ToList();
         docs.Sort(static (a, b) => a.Id.CompareTo(b.Id));
         return docs;
-    }
-
-    public static int Compare(OracleDoc a, OracleDoc b, IReadOnlyList<SortField> sort)
-    {
-        foreach (var key in sort)
-        {
-            var cmp = CompareField(a.Field(key.Field!), b.Field(key.Field!), OracleFields.Kind(key.Field!));
-            if (cmp != 0)
-                return key.Descending ? -cmp : cmp;
-        }
-        return a.Id.CompareTo(b.Id);
     }
 
     /// <summary>Sorts <paramref name="docs"/> by <paramref name="sort"/>, then by id (each entry's sort fields looked up once).</summary>
@@ -542,6 +533,30 @@ internal sealed class OracleGenerator(int seed)
         };
     }
 
+    /// <summary>
+    /// A clause matching a few hundred to a few thousand entries: sorting reads every match's doc
+    /// values, so most sorted queries are narrowed by one (and their other clauses are then walked by Advance).
+    /// </summary>
+    public OracleQuery Narrow(IReadOnlyList<OracleDoc> docs)
+    {
+        switch (_random.Next(5))
+        {
+            case 0:
+                return new OracleTerm(OracleFields.Num, FieldValue.From((long)_random.Next(-50, 51)));
+            case 1:
+                var low = _random.Next(-50, 45);
+                return new OracleRange(OracleFields.Num, FieldValue.From((long)low), Chance(0.5), FieldValue.From((long)low + _random.Next(1, 8)), Chance(0.5));
+            case 2:
+                return ExactTerm(docs);
+            case 3:
+                var code = Code();
+                return new OraclePrefix(OracleFields.Code, code[..Math.Min(code.Length, _random.Next(1, 3))]);
+            default:
+                var from = Math.Round((_random.NextDouble() * 200) - 100);
+                return new OracleRange(OracleFields.Price, FieldValue.From(from), Chance(0.5), FieldValue.From(from + _random.Next(1, 10)), Chance(0.5));
+        }
+    }
+
     private OracleQuery ExactTerm(IReadOnlyList<OracleDoc> docs)
     {
         var field = Pick(OracleFields.Exact);
@@ -742,7 +757,7 @@ internal abstract class OracleQuery
         return builder.Append('"').ToString();
     }
 
-    protected static List<byte[]> Texts(OracleDoc doc, string field) => doc.Field(field)?.Texts ?? NoTexts;
+    protected static List<byte[]> Texts(OracleDoc doc, int field) => doc.Field(field)?.Texts ?? NoTexts;
 
     private static readonly List<byte[]> NoTexts = [];
 }
@@ -757,16 +772,18 @@ internal sealed class OracleTerm(string field, FieldValue value) : OracleQuery
 
     public override Query ToQuery() => new TermQuery(Field, Value);
 
-    public override bool Matches(OracleDoc doc) => Matches(doc, Field, Value, _term);
+    private readonly int _index = OracleFields.IndexOf(field);
+    private readonly FieldKind _kind = OracleFields.Kind(field);
 
-    public static bool Matches(OracleDoc doc, string field, FieldValue value, byte[]? term = null)
+    public override bool Matches(OracleDoc doc)
     {
-        var data = doc.Field(field);
+        var data = doc.Field(_index);
         if (data is null)
             return false;
+        var value = Value;
         if (value.Type == FieldValueType.Null)
             return data.HasNull;
-        switch (OracleFields.Kind(field))
+        switch (_kind)
         {
             case FieldKind.Long:
                 if (value.Type == FieldValueType.Double && value.Double != Math.Floor(value.Double))
@@ -779,10 +796,9 @@ internal sealed class OracleTerm(string field, FieldValue value) : OracleQuery
             case FieldKind.FullText:
                 throw new InvalidOperationException("The oracle has no equality on full text.");
             default:
-                term ??= OracleFields.NormalizedBytes(field, value.Text!);
                 foreach (var text in data.Texts)
                 {
-                    if (text.AsSpan().SequenceEqual(term))
+                    if (text.AsSpan().SequenceEqual(_term))
                         return true;
                 }
                 return false;
@@ -798,7 +814,15 @@ internal sealed class OracleTermsIn(string field, List<FieldValue> values) : Ora
 
     public override Query ToQuery() => new TermsInQuery(field, values);
 
-    public override bool Matches(OracleDoc doc) => _terms.Exists(t => t.Matches(doc));
+    public override bool Matches(OracleDoc doc)
+    {
+        foreach (var term in _terms)
+        {
+            if (term.Matches(doc))
+                return true;
+        }
+        return false;
+    }
 
     public override string ToString() => $"{field} in [{string.Join(", ", values.Select(Show))}]";
 }
@@ -814,17 +838,34 @@ internal sealed class OracleRange(string field, FieldValue? lower, bool lowerInc
 
     public ValueRange ToValueRange() => new(lower, lowerInclusive, upper, upperInclusive);
 
+    private readonly int _index = OracleFields.IndexOf(field);
+    private readonly FieldKind _kind = OracleFields.Kind(field);
+    private readonly long _lowLong = lower?.Long ?? 0;
+    private readonly long _highLong = upper?.Long ?? 0;
+    private readonly double _lowReal = lower is { } l ? Real(l) : 0;
+    private readonly double _highReal = upper is { } u ? Real(u) : 0;
+
     public override bool Matches(OracleDoc doc)
     {
-        var data = doc.Field(field);
+        var data = doc.Field(_index);
         if (data is null)
             return false;
-        switch (OracleFields.Kind(field))
+        switch (_kind)
         {
             case FieldKind.Long:
-                return data.Longs.Exists(n => Within(n.CompareTo(lower?.Long ?? 0), n.CompareTo(upper?.Long ?? 0)));
+                foreach (var n in data.Longs)
+                {
+                    if (Within(n.CompareTo(_lowLong), n.CompareTo(_highLong)))
+                        return true;
+                }
+                return false;
             case FieldKind.Double:
-                return data.Doubles.Exists(d => Within(Compare(d, lower is { } l ? Real(l) : 0), Compare(d, upper is { } u ? Real(u) : 0)));
+                foreach (var d in data.Doubles)
+                {
+                    if (Within(Compare(d, _lowReal), Compare(d, _highReal)))
+                        return true;
+                }
+                return false;
             default:
                 foreach (var t in data.Texts)
                 {
@@ -843,18 +884,19 @@ internal sealed class OracleRange(string field, FieldValue? lower, bool lowerInc
         (lower is null || toLower > 0 || (toLower == 0 && lowerInclusive)) && (upper is null || toUpper < 0 || (toUpper == 0 && upperInclusive));
 
     public override string ToString() =>
-        $"{field} in {(lower is null ? "(-inf" : (lowerInclusive ? "[" : "(") + Show(lower.Value))}, {(upper is null ? "+inf)" : Show(upper.Value) + (upperInclusive ? "]" : ")"))}";
+        $"{field} within {(lower is null ? "(-inf" : (lowerInclusive ? "[" : "(") + Show(lower.Value))}, {(upper is null ? "+inf)" : Show(upper.Value) + (upperInclusive ? "]" : ")"))}";
 }
 
 internal sealed class OraclePrefix(string field, string prefix) : OracleQuery
 {
     private readonly byte[] _bytes = OracleFields.NormalizedBytes(field, prefix);
+    private readonly int _index = OracleFields.IndexOf(field);
 
     public override Query ToQuery() => new PrefixQuery(field, prefix);
 
     public override bool Matches(OracleDoc doc)
     {
-        foreach (var text in Texts(doc, field))
+        foreach (var text in Texts(doc, _index))
         {
             if (text.AsSpan().StartsWith(_bytes))
                 return true;
@@ -868,6 +910,7 @@ internal sealed class OraclePrefix(string field, string prefix) : OracleQuery
 internal sealed class OracleWildcard(string field, string pattern) : OracleQuery
 {
     private readonly byte[] _core = OracleFields.NormalizedBytes(field, pattern.Trim('*'));
+    private readonly int _index = OracleFields.IndexOf(field);
 
     public override Query ToQuery() => new WildcardQuery(field, pattern);
 
@@ -875,7 +918,7 @@ internal sealed class OracleWildcard(string field, string pattern) : OracleQuery
     {
         var leading = pattern.StartsWith('*');
         var trailing = pattern.Length > 1 && pattern.EndsWith('*');
-        foreach (var t in Texts(doc, field))
+        foreach (var t in Texts(doc, _index))
         {
             if (leading && trailing ? t.AsSpan().IndexOf(_core) >= 0
                 : leading ? t.AsSpan().EndsWith(_core)
@@ -893,7 +936,9 @@ internal sealed class OracleExists(string field) : OracleQuery
 {
     public override Query ToQuery() => new ExistsQuery(field);
 
-    public override bool Matches(OracleDoc doc) => doc.Field(field) is not null;
+    private readonly int _index = OracleFields.IndexOf(field);
+
+    public override bool Matches(OracleDoc doc) => doc.Field(_index) is not null;
 
     public override string ToString() => $"exists({field})";
 }
@@ -922,7 +967,20 @@ internal sealed class OracleAnd(List<OracleQuery> must, List<OracleQuery> mustNo
 {
     public override Query ToQuery() => new AndQuery(must.Select(q => q.ToQuery()).ToList(), mustNot.Select(q => q.ToQuery()).ToList());
 
-    public override bool Matches(OracleDoc doc) => must.TrueForAll(q => q.Matches(doc)) && !mustNot.Exists(q => q.Matches(doc));
+    public override bool Matches(OracleDoc doc)
+    {
+        foreach (var clause in must)
+        {
+            if (!clause.Matches(doc))
+                return false;
+        }
+        foreach (var clause in mustNot)
+        {
+            if (clause.Matches(doc))
+                return false;
+        }
+        return true;
+    }
 
     public override IEnumerable<OracleQuery> Children => must.Concat(mustNot);
 
@@ -937,7 +995,15 @@ internal sealed class OracleOr(List<OracleQuery> should) : OracleQuery
 {
     public override Query ToQuery() => new OrQuery(should.Select(q => q.ToQuery()).ToList());
 
-    public override bool Matches(OracleDoc doc) => should.Exists(q => q.Matches(doc));
+    public override bool Matches(OracleDoc doc)
+    {
+        foreach (var clause in should)
+        {
+            if (clause.Matches(doc))
+                return true;
+        }
+        return false;
+    }
 
     public override IEnumerable<OracleQuery> Children => should;
 
@@ -947,15 +1013,21 @@ internal sealed class OracleOr(List<OracleQuery> should) : OracleQuery
 /// <summary>Any (or all) of the text's analyzed terms; text that analyzes to nothing matches nothing.</summary>
 internal sealed class OracleFullText(string field, string text, bool requireAll) : OracleQuery
 {
+    private readonly int _index = OracleFields.IndexOf(field);
     private readonly List<string> _terms = StandardEnglishAnalyzer.Instance.AnalyzeToList(text).Select(t => t.Term).Distinct(StringComparer.Ordinal).ToList();
 
     public override Query ToQuery() => new FullTextQuery(field, text, requireAll);
 
     public override bool Matches(OracleDoc doc)
     {
-        if (_terms.Count == 0 || doc.Field(field) is not { } data)
+        if (_terms.Count == 0 || doc.Field(_index) is not { } data)
             return false;
-        return requireAll ? _terms.TrueForAll(data.Positions.ContainsKey) : _terms.Exists(data.Positions.ContainsKey);
+        foreach (var term in _terms)
+        {
+            if (data.Positions.ContainsKey(term) != requireAll)
+                return !requireAll;
+        }
+        return requireAll;
     }
 
     public override string ToString() => $"{field} ~ {Quote(text)}{(requireAll ? " (all)" : "")}";
@@ -964,13 +1036,14 @@ internal sealed class OracleFullText(string field, string text, bool requireAll)
 /// <summary>The phrase's analyzed terms at the same relative positions (stop-word gaps kept) within one value.</summary>
 internal sealed class OraclePhrase(string field, string phrase) : OracleQuery
 {
+    private readonly int _index = OracleFields.IndexOf(field);
     private readonly List<AnalyzedToken> _tokens = StandardEnglishAnalyzer.Instance.AnalyzeToList(phrase);
 
     public override Query ToQuery() => new PhraseQuery(field, phrase);
 
     public override bool Matches(OracleDoc doc)
     {
-        if (_tokens.Count == 0 || doc.Field(field) is not { } data)
+        if (_tokens.Count == 0 || doc.Field(_index) is not { } data)
             return false;
         if (!data.Positions.TryGetValue(_tokens[0].Term, out var starts))
             return false;

@@ -35,10 +35,11 @@ public class SearchOracleTests(OracleRunFixture fixture, ITestOutputHelper outpu
     public void FullText_RankedQueries_MatchTheAnalyzerOracleAsSets()
     {
         using var searcher = Run.Index.OpenSearcher();
+        var generator = Run.Queries(2);
         var nonEmpty = 0;
         for (var q = 0; q < 150; q++)
         {
-            var query = Run.Generator.FullText(Run.Docs);
+            var query = generator.FullText(Run.Docs);
             var context = $"seed {Run.Seed}, query #{q}: {query}";
             var expected = CheckMatchingSet(searcher, query, context);
             // Ranked: the best page comes in score order (ties by entry id), from the same set.
@@ -64,10 +65,11 @@ public class SearchOracleTests(OracleRunFixture fixture, ITestOutputHelper outpu
     public void Phrase_RandomPhrases_MatchThePositionOracle()
     {
         using var searcher = Run.Index.OpenSearcher();
+        var generator = Run.Queries(3);
         var nonEmpty = 0;
         for (var q = 0; q < 200; q++)
         {
-            var query = Run.Generator.Phrase(Run.Docs);
+            var query = generator.Phrase(Run.Docs);
             if (CheckMatchingSet(searcher, query, $"seed {Run.Seed}, query #{q}: {query}").Count > 0)
                 nonEmpty++;
         }
@@ -111,13 +113,15 @@ public class SearchOracleTests(OracleRunFixture fixture, ITestOutputHelper outpu
     public void CountTermsAndCountRanges_MatchTheOracle()
     {
         using var searcher = Run.Index.OpenSearcher();
-        for (var q = 0; q < 12; q++)
+        var generator = Run.Queries(4);
+        for (var q = 0; q < 10; q++)
         {
-            var query = Run.Generator.Query(Run.Docs, maxDepth: 2, withText: false);
+            var query = generator.Query(Run.Docs, maxDepth: 2, withText: false);
             var matches = Run.Docs.FindAll(query.Matches);
             var total = searcher.Count(query.ToQuery());
             Assert.True(total == matches.Count, $"seed {Run.Seed}, {query}: {matches.Count} expected, index {total}{Run.Diagnose(searcher, query)}");
-            foreach (var field in OracleFields.Sortable)
+            // CountTerms reads every match's doc values: two or three fields per query keep it quick.
+            foreach (var field in OracleFields.Sortable.Where((_, i) => (i + q) % 2 == 0))
             {
                 var expected = new Dictionary<FieldValue, long>();
                 foreach (var doc in matches)
@@ -135,7 +139,7 @@ public class SearchOracleTests(OracleRunFixture fixture, ITestOutputHelper outpu
             var ranges = new List<(string Field, OracleRange Oracle, ValueRange Range)>();
             for (var r = 0; r < 6; r++)
             {
-                var range = (OracleRange)Run.Generator.Range(Run.Docs, OracleFields.Sortable[r % OracleFields.Sortable.Length]);
+                var range = (OracleRange)generator.Range(Run.Docs, OracleFields.Sortable[r % OracleFields.Sortable.Length]);
                 ranges.Add((range.Field, range, range.ToValueRange()));
             }
             foreach (var group in ranges.GroupBy(r => r.Field))
@@ -168,7 +172,7 @@ public class SearchOracleSlowTests(ITestOutputHelper output)
     {
         using var run = new OracleRun(seed, entries: 60_000, loadBatches: 6, updateBatches: 8, changesPerBatch: 6000);
         output.WriteLine($"seed {seed}: {run.Docs.Count} live entries, built in {run.BuildTime.TotalSeconds:F1} s");
-        output.WriteLine(run.CheckQueries(2500));
+        output.WriteLine(run.CheckQueries(1500, narrowSorted: 0.3));
     }
 
     [Theory]
@@ -177,9 +181,8 @@ public class SearchOracleSlowTests(ITestOutputHelper output)
     [InlineData(12)]
     public void Search_SmallIndex_ManyDeepQueries_MatchTheOracle(int seed)
     {
-        _ = output;
         // A small index makes empty and near-empty results (and page edges) common.
         using var run = new OracleRun(seed, entries: 300, loadBatches: 3, updateBatches: 6, changesPerBatch: 200);
-        run.CheckQueries(20_000);
+        output.WriteLine(run.CheckQueries(10_000, narrowSorted: 0));
     }
 }
