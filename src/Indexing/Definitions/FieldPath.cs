@@ -1,3 +1,5 @@
+using System.Text.Json;
+
 namespace Folio.Indexing.Definitions;
 
 /// <summary>
@@ -41,6 +43,34 @@ public sealed class FieldPath
             segments[i] = part;
         }
         return new FieldPath(path, segments);
+    }
+
+    /// <summary>
+    /// The values at this path in <paramref name="root"/>: arrays met on the way or at the end are
+    /// walked (nested ones too), objects at the end count as values, missing properties give none.
+    /// </summary>
+    public List<JsonElement> Values(JsonElement root)
+    {
+        var values = new List<JsonElement>();
+        Collect(root, 0, values);
+        return values;
+    }
+
+    private void Collect(JsonElement element, int depth, List<JsonElement> values)
+    {
+        if (element.ValueKind == JsonValueKind.Array && (depth > 0 || Segments.Count > 0))
+        {
+            foreach (var item in element.EnumerateArray())
+                Collect(item, depth, values);
+            return;
+        }
+        if (depth == Segments.Count)
+        {
+            values.Add(element);
+            return;
+        }
+        if (element.ValueKind == JsonValueKind.Object && element.TryGetProperty(Segments[depth], out var child))
+            Collect(child, depth + 1, values);
     }
 
     /// <inheritdoc/>

@@ -16,26 +16,10 @@ public static class DocumentFieldExtractor
         foreach (var (name, field) in definition.Fields)
         {
             var numeric = field.Type == IndexFieldType.Auto ? name + IndexDefinition.NumericSuffix : null;
-            Collect(document.RootElement, field.Path.Segments, 0, entry, name, numeric);
+            foreach (var value in field.Path.Values(document.RootElement))
+                Add(value, entry, name, numeric);
         }
         return entry;
-    }
-
-    private static void Collect(JsonElement element, IReadOnlyList<string> segments, int depth, IndexEntry entry, string field, string? numericField)
-    {
-        if (element.ValueKind == JsonValueKind.Array)
-        {
-            foreach (var item in element.EnumerateArray())
-                Collect(item, segments, depth, entry, field, numericField);
-            return;
-        }
-        if (depth == segments.Count)
-        {
-            Add(element, entry, field, numericField);
-            return;
-        }
-        if (element.ValueKind == JsonValueKind.Object && element.TryGetProperty(segments[depth], out var child))
-            Collect(child, segments, depth + 1, entry, field, numericField);
     }
 
     private static void Add(JsonElement value, IndexEntry entry, string field, string? numericField)

@@ -265,7 +265,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         using var parsed = JsonDocument.Parse(document.Json.ToArray());
         foreach (var path in query.Include)
         {
-            foreach (var value in JsonPaths.Values(parsed.RootElement, path))
+            foreach (var value in Definitions.FieldPath.Parse(path).Values(parsed.RootElement))
             {
                 if (value.ValueKind != JsonValueKind.String || value.GetString() is not { Length: > 0 } id || result.Includes.ContainsKey(id))
                     continue;
@@ -293,7 +293,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
                     writer.WriteStringValue(document.IdString);
                     continue;
                 }
-                var values = JsonPaths.Values(parsed.RootElement, projection.Field.Path);
+                var values = Definitions.FieldPath.Parse(projection.Field.Path).Values(parsed.RootElement);
                 if (values.Count == 0)
                     writer.WriteNullValue();
                 else if (values.Count == 1 && !projection.Field.Path.Contains("[]", StringComparison.Ordinal))
