@@ -5,14 +5,18 @@ namespace Folio.Indexing.Definitions;
 /// <summary>
 /// A path into a JSON document: property names joined by '.', where <c>[]</c> after a name walks
 /// the array's items (<c>Lines[].Product</c>, <c>Tags[]</c>, <c>ShipTo.Country</c>). Arrays met where
-/// no <c>[]</c> was written are walked too, so <c>Tags</c> on an array means its items.
+/// no <c>[]</c> was written are walked too when indexing, so <c>Tags</c> on an array means its items;
+/// a projection keeps such an array whole.
 /// </summary>
 public sealed class FieldPath
 {
-    private FieldPath(string text, string[] segments)
+    private readonly bool _walksLastArray;
+
+    private FieldPath(string text, string[] segments, bool walksLastArray)
     {
         Text = text;
         Segments = segments;
+        _walksLastArray = walksLastArray;
     }
 
     /// <summary>The path as written.</summary>
@@ -42,35 +46,46 @@ public sealed class FieldPath
             }
             segments[i] = part;
         }
-        return new FieldPath(path, segments);
+        return new FieldPath(path, segments, path.EndsWith("[]", StringComparison.Ordinal));
     }
 
     /// <summary>
-    /// The values at this path in <paramref name="root"/>: arrays met on the way or at the end are
-    /// walked (nested ones too), objects at the end count as values, missing properties give none.
+    /// The values at this path in <paramref name="root"/> as an index sees them: arrays met on the way or
+    /// at the end are walked (nested ones too); objects and empty arrays at the end count as values (the
+    /// field exists with nothing to match); missing properties give none.
     /// </summary>
     public List<JsonElement> Values(JsonElement root)
     {
         var values = new List<JsonElement>();
-        Collect(root, 0, values);
+        Collect(root, 0, forIndex: true, values);
         return values;
     }
 
-    private void Collect(JsonElement element, int depth, List<JsonElement> values)
+    /// <summary>
+    /// The values at this path in <paramref name="root"/> as a projection returns them: arrays on the way
+    /// are walked, an array at the end is kept whole unless the path ends in <c>[]</c>. Returns whether
+    /// an array was walked, that is whether the values are a list rather than at most one value.
+    /// </summary>
+    public bool Select(JsonElement root, List<JsonElement> values) => Collect(root, 0, forIndex: false, values);
+
+    private bool Collect(JsonElement element, int depth, bool forIndex, List<JsonElement> values)
     {
-        if (element.ValueKind == JsonValueKind.Array && (depth > 0 || Segments.Count > 0))
+        var atEnd = depth == Segments.Count;
+        if (element.ValueKind == JsonValueKind.Array && (!atEnd || forIndex || _walksLastArray))
         {
+            if (atEnd && forIndex && element.GetArrayLength() == 0)
+                values.Add(element);
             foreach (var item in element.EnumerateArray())
-                Collect(item, depth, values);
-            return;
+                Collect(item, depth, forIndex, values);
+            return true;
         }
-        if (depth == Segments.Count)
+        if (atEnd)
         {
             values.Add(element);
-            return;
+            return false;
         }
-        if (element.ValueKind == JsonValueKind.Object && element.TryGetProperty(Segments[depth], out var child))
-            Collect(child, depth + 1, values);
+        return element.ValueKind == JsonValueKind.Object && element.TryGetProperty(Segments[depth], out var child)
+            && Collect(child, depth + 1, forIndex, values);
     }
 
     /// <inheritdoc/>

@@ -46,6 +46,9 @@ public static class DocumentFieldExtractor
             case JsonValueKind.Null:
                 entry.AddNull(field);
                 break;
+            case JsonValueKind.Object or JsonValueKind.Array:
+                entry.AddPresent(field);
+                break;
         }
     }
 }

@@ -282,6 +282,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             return document.Json.ToArray();
         using var parsed = JsonDocument.Parse(document.Json.ToArray());
         using var stream = new MemoryStream();
+        var values = new List<JsonElement>();
         using (var writer = new Utf8JsonWriter(stream))
         {
             writer.WriteStartObject();
@@ -293,11 +294,15 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
                     writer.WriteStringValue(document.IdString);
                     continue;
                 }
-                var values = Definitions.FieldPath.Parse(projection.Field.Path).Values(parsed.RootElement);
-                if (values.Count == 0)
-                    writer.WriteNullValue();
-                else if (values.Count == 1 && !projection.Field.Path.Contains("[]", StringComparison.Ordinal))
-                    values[0].WriteTo(writer);
+                values.Clear();
+                var isList = Definitions.FieldPath.Parse(projection.Field.Path).Select(parsed.RootElement, values);
+                if (!isList)
+                {
+                    if (values.Count == 0)
+                        writer.WriteNullValue();
+                    else
+                        values[0].WriteTo(writer);
+                }
                 else
                 {
                     writer.WriteStartArray();

@@ -201,19 +201,23 @@ public sealed class IndexBatch : IDisposable
         var fields = new List<(string, AnalyzedField)>();
         var byName = new Dictionary<string, AnalyzedField>(StringComparer.Ordinal);
         foreach (var (name, value) in entry.Values)
-        {
-            var options = _index.Schema.Get(name);
-            if (!byName.TryGetValue(name, out var analyzed))
-            {
-                analyzed = new AnalyzedField(options);
-                byName.Add(name, analyzed);
-                fields.Add((name, analyzed));
-            }
-            analyzed.Add(value, name);
-        }
+            FieldOf(name).Add(value, name);
+        foreach (var name in entry.PresentFields)
+            FieldOf(name);
         foreach (var (_, analyzed) in fields)
             analyzed.Complete();
         return fields;
+
+        AnalyzedField FieldOf(string name)
+        {
+            if (!byName.TryGetValue(name, out var analyzed))
+            {
+                analyzed = new AnalyzedField(_index.Schema.Get(name));
+                byName.Add(name, analyzed);
+                fields.Add((name, analyzed));
+            }
+            return analyzed;
+        }
     }
 
     /// <summary>One field of one entry, converted: its terms (with frequencies and positions), flags, length and doc values.</summary>

@@ -113,6 +113,12 @@ internal sealed class BulkInsertRun : IDisposable
                             out SequencePosition examined);
                         body.AdvanceTo(consumed, examined);
                     }
+                    catch (BulkInsertCommandException)
+                    {
+                        // Release the read, so that the caller can still drain the rest of the body.
+                        body.AdvanceTo(result.Buffer.End);
+                        throw;
+                    }
                     finally
                     {
                         _parseTicks += Stopwatch.GetTimestamp() - parseStarted;

@@ -76,6 +76,36 @@ public sealed class QueryRunnerTests : IDisposable
     }
 
     [Fact]
+    public async Task Exists_IsTrue_ForObjectsAndEmptyArrays()
+    {
+        await Put("orders/1", """{"ShipTo":{"Country":"France"},"Tags":[],"Lines":[]}""");
+        await Put("orders/2", """{"ShipTo":null,"Tags":[[]],"Lines":[{"Product":"p/1"}]}""");
+        await Put("orders/3", """{"Name":"none of them"}""");
+        Assert.Equal(["orders/1", "orders/2"], (await Query("from Orders where exists(ShipTo)")).Ids);
+        Assert.Equal(["orders/1", "orders/2"], (await Query("from Orders where exists(Tags)")).Ids);
+        Assert.Equal(["orders/1", "orders/2"], (await Query("from Orders where exists(Tags[])")).Ids);
+        Assert.Equal(["orders/1", "orders/2"], (await Query("from Orders where exists(Lines)")).Ids);
+        Assert.Equal(["orders/2"], (await Query("from Orders where exists(Lines[].Product)")).Ids);
+        Assert.Equal(["orders/3"], (await Query("from Orders where not exists(ShipTo)")).Ids);
+        Assert.Equal(["orders/2"], (await Query("from Orders where ShipTo = null")).Ids);
+    }
+
+    [Fact]
+    public async Task Select_KeepsArraysWhole_UnlessThePathWalksThem()
+    {
+        await Put("orders/1", """{"Tags":["a"],"Empty":[],"Lines":[{"Product":"p/1"}],"ShipTo":{"Country":"France"}}""");
+        var result = await _runner.RunAsync("from Orders select Tags, Tags[] as Walked, Empty, Lines[].Product as Products, Lines.Product as Nested, ShipTo, Missing", new QueryOptions());
+        var projected = JsonDocument.Parse(result.Results.Single()).RootElement;
+        Assert.Equal("""["a"]""", projected.GetProperty("Tags").GetRawText());
+        Assert.Equal("""["a"]""", projected.GetProperty("Walked").GetRawText());
+        Assert.Equal("[]", projected.GetProperty("Empty").GetRawText());
+        Assert.Equal("""["p/1"]""", projected.GetProperty("Products").GetRawText());
+        Assert.Equal("""["p/1"]""", projected.GetProperty("Nested").GetRawText());
+        Assert.Equal("France", projected.GetProperty("ShipTo").GetProperty("Country").GetString());
+        Assert.Equal(JsonValueKind.Null, projected.GetProperty("Missing").ValueKind);
+    }
+
+    [Fact]
     public async Task Parameters_PagingAndTotals()
     {
         await Seed();

@@ -207,6 +207,52 @@ public class BulkInsertTests : IClassFixture<ServerFixture>
     }
 
     [Fact]
+    public async Task Post_Answers413_WhenClientKeepsSendingAfterTheOversizedDocument()
+    {
+        // Regression: the server answered at the oversized command, and Kestrel gives up draining the rest of
+        // a body after 5 s and resets the connection, so a client still writing its stream (slowly, on a busy
+        // machine) saw a broken pipe instead of the answer.
+        await using RunningServer server = await RunningServer.StartAsync("--MaxDocumentSizeBytes=100000");
+        string db = await FolioApi.CreateDatabaseAsync(server.Client);
+        string huge = $$$"""{"Type":"PUT","Id":"big/1","Document":{"Blob":"{{{new string('x', 200_000)}}}"}}""";
+        var content = new SlowTailContent(
+            "[" + TestCommands.Put("users/", 0) + "," + TestCommands.Put("users/", 1) + "," + huge,
+            "," + TestCommands.Put("users/", 9),
+            TimeSpan.FromSeconds(6.5));
+
+        using HttpResponseMessage response = await BulkInsertApi.PostAsync(server.Client, db, content);
+
+        JsonElement problem = await ProblemAssert.IsProblemAsync(response, HttpStatusCode.RequestEntityTooLarge, ProblemTypes.TooLarge);
+        Assert.Equal(2, problem.GetProperty("CommandIndex").GetInt64());
+        Assert.Equal(2, (await FolioApi.StatsAsync(server.Client, db)).CountOfDocuments);
+    }
+
+    /// <summary>A chunked body: a head at once, then a tail command every 50 ms for a while, then <c>]</c>.</summary>
+    private sealed class SlowTailContent(string head, string tail, TimeSpan duration) : HttpContent
+    {
+        protected override async Task SerializeToStreamAsync(Stream stream, TransportContext? context)
+        {
+            await stream.WriteAsync(Encoding.UTF8.GetBytes(head));
+            await stream.FlushAsync();
+            byte[] piece = Encoding.UTF8.GetBytes(tail);
+            var elapsed = System.Diagnostics.Stopwatch.StartNew();
+            while (elapsed.Elapsed < duration)
+            {
+                await Task.Delay(50);
+                await stream.WriteAsync(piece);
+                await stream.FlushAsync();
+            }
+            await stream.WriteAsync("]"u8.ToArray());
+        }
+
+        protected override bool TryComputeLength(out long length)
+        {
+            length = 0;
+            return false;
+        }
+    }
+
+    [Fact]
     public async Task Post_Answers415_WhenContentEncodingIsUnknown()
     {
         string db = await FolioApi.CreateDatabaseAsync(_client);

@@ -11,7 +11,7 @@ namespace Folio.Server.Tests.Queries;
 /// <item>a number literal compares numerically with numeric values only; a string (or true/false)
 /// literal compares with the lower-cased text of values (numbers as their invariant text), <c>&lt;</c>/<c>&gt;</c> in ordinal UTF-8 order;</item>
 /// <item>a multi-valued field matches when any value does; <c>!=</c> and <c>not</c> are the complement over the
-/// whole collection (documents missing the field included); <c>exists</c> means any value, null included;
+/// whole collection (documents missing the field included); <c>exists</c> means any value, null, an object or an empty array included;
 /// <c>= null</c> means an explicit null;</item>
 /// <item>order by text uses the smallest lower-cased text value, <c>as long|double</c> the smallest numeric value,
 /// missing first ascending and last descending; ties go by load (etag) order.</item>

@@ -10,7 +10,8 @@ namespace Folio.Server.Tests.Queries;
 /// listed once by SQLite's own <c>json_tree</c> in <c>vals(seq, path, kind, txt, num)</c>: its path with
 /// array positions dropped (<c>Lines[2].Product</c> → <c>Lines.Product</c>), its JSON type, its
 /// lower-cased text (numbers in .NET's invariant round-trip form, booleans as true/false, null for null)
-/// and, for numbers, its value. Queries are SQL over those two tables (see <see cref="OracleQuery"/>).
+/// and, for numbers, its value. Objects (other than the document) and empty arrays are listed too, with
+/// neither text nor number, so that only <c>exists</c> finds them. Queries are SQL over those two tables (see <see cref="OracleQuery"/>).
 /// </summary>
 public sealed class SqliteOracle : IDisposable
 {
@@ -57,7 +58,9 @@ public sealed class SqliteOracle : IDisposable
                 SELECT d.seq, oracle_path(t.fullkey), t.type, oracle_text(t.type, t.atom),
                        CASE WHEN t.type IN ('integer', 'real') THEN t.atom END
                 FROM docs d, json_tree(d.json) t
-                WHERE t.type NOT IN ('object', 'array');
+                WHERE t.type NOT IN ('object', 'array')
+                   OR (t.type = 'object' AND t.fullkey <> '$')
+                   OR (t.type = 'array' AND json_array_length(t.value) = 0);
                 CREATE INDEX vals_txt ON vals(path, txt);
                 CREATE INDEX vals_num ON vals(path, num);
                 CREATE INDEX vals_doc ON vals(seq, path, txt, num);
@@ -125,7 +128,7 @@ public sealed class SqliteOracle : IDisposable
 
     internal static string? Text(string type, object? atom) => type switch
     {
-        "null" => null,
+        "null" or "object" or "array" => null,
         "true" => "true",
         "false" => "false",
         "integer" => Convert.ToInt64(atom, CultureInfo.InvariantCulture).ToString(CultureInfo.InvariantCulture),
