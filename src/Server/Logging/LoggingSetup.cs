@@ -18,7 +18,8 @@ internal static class LoggingSetup
 
     /// <summary>
     /// Creates the root logger: levels from the <c>Serilog</c> configuration section, human-readable lines
-    /// on the console and JSON events (every property kept) in a daily, size-capped file under the data directory.
+    /// on the console and JSON events (every property kept) in a daily, size-capped file under the data
+    /// directory, both written off the caller's thread by a <see cref="BackgroundLogSink"/>.
     /// </summary>
     /// <param name="configuration">Configuration with an optional <c>Serilog</c> section.</param>
     /// <param name="options">Supplies the log directory and whether to log to the console.</param>
@@ -37,20 +38,26 @@ internal static class LoggingSetup
             .ReadFrom.Configuration(configuration, readerOptions)
             .Enrich.FromLogContext();
 
+        // Console and file are written by a background thread; the file is buffered and flushed every
+        // second, so a request never waits for a log write.
+        LoggerConfiguration writers = new LoggerConfiguration().MinimumLevel.Verbose();
         if (options.LogToConsole)
         {
-            config.WriteTo.Console(
+            writers.WriteTo.Console(
                 outputTemplate: "[{Timestamp:HH:mm:ss.fff} {Level:u3}] {Message:lj}{NewLine}{Exception}",
                 formatProvider: System.Globalization.CultureInfo.InvariantCulture);
         }
 
-        config.WriteTo.File(
+        writers.WriteTo.File(
             new JsonFormatter(renderMessage: true),
             Path.Combine(options.LogsDirectory, LogFilePattern),
             fileSizeLimitBytes: 64L * 1024 * 1024,
             rollOnFileSizeLimit: true,
             rollingInterval: RollingInterval.Day,
-            retainedFileCountLimit: 14);
+            retainedFileCountLimit: 14,
+            buffered: true,
+            flushToDiskInterval: TimeSpan.FromSeconds(1));
+        config.WriteTo.Sink(new BackgroundLogSink(writers.CreateLogger()));
 
         if (extraSink is not null)
             config.WriteTo.Sink(extraSink);
