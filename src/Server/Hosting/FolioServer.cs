@@ -77,6 +77,9 @@ public sealed class FolioServer : IAsyncDisposable
         builder.Logging.ClearProviders();
         builder.Logging.SetMinimumLevel(LogLevel.Trace);
         builder.Logging.AddSerilog(serilog, dispose: true);
+        // Folio writes its own line per request; ASP.NET Core's hosting diagnostics, when enabled at any
+        // level, would also open a log scope and start an Activity for every request.
+        builder.Logging.AddFilter("Microsoft.AspNetCore.Hosting.Diagnostics", LogLevel.None);
 
         builder.WebHost.UseKestrelCore();
         builder.WebHost.ConfigureKestrel(kestrel => KestrelSetup.Apply(kestrel, options));

@@ -15,7 +15,8 @@ public sealed class TransactionMerger : IDisposable
 {
     private readonly StorageEnvironment _environment;
     private readonly ConcurrentQueue<Pending> _queue = new();
-    private readonly ManualResetEventSlim _signal = new(false);
+    // No spinning before sleeping: the callers that would wake the merger need the same few cores.
+    private readonly ManualResetEventSlim _signal = new(false, spinCount: 0);
     private readonly Thread _thread;
     private readonly List<Pending> _batch = [];
     private volatile bool _stopping;
