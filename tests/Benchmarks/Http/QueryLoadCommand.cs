@@ -11,11 +11,12 @@ using Folio.Storage;
 namespace Folio.Benchmarks.Http;
 
 /// <summary>
-/// <c>dotnet run -c Release --project tests/Benchmarks -- query-load [--docs 1000000] [--seconds 10] [--warmup 3] [--repeat 2]</c>:
+/// <c>dotnet run -c Release --project tests/Benchmarks -- query-load [--docs 1000000] [--seconds 10] [--warmup 3] [--repeat 2] [--queries-only WORK_DIR]</c>:
 /// bulk-loads generated orders into Folio (Folio.Server.dll as a child process) through bulk_docs, creates a
 /// 5-field static index and times it until it is not stale; then the search engine's raw rate on the same
 /// data (SearchIndex and IndexBatch directly, batches of 10,000, in a child process with server GC like the
 /// server); then p50/p99 over HTTP of equality, range and full-text queries with wrk at 1 and 16 clients.
+/// <c>--queries-only</c> runs only the queries, on the data and index an earlier run left in its work directory.
 /// </summary>
 public static class QueryLoadCommand
 {
@@ -25,18 +26,19 @@ public static class QueryLoadCommand
     private const string RawSwitch = "--raw-index";
     private const int RawBatchSize = 10_000;
 
-    // DocumentIndex starts its batches at 512 documents and doubles them only while one takes under 300 ms.
+    // What committing often costs the engine (the server's indexer starts at 1,024 documents a batch and
+    // doubles while a batch takes under a second).
     private const int SmallBatchSize = 512;
     private const string QueriesPath = $"/databases/{BenchServers.Database}/queries";
 
-    private sealed record Options(int Documents, TimeSpan Duration, TimeSpan Warmup, int Repeat);
+    private sealed record Options(int Documents, TimeSpan Duration, TimeSpan Warmup, int Repeat, string? QueriesOnly);
 
     /// <summary>Runs the command.</summary>
     public static int Run(string[] args)
     {
         if (args.Length == 4 && args[0] == RawSwitch)
             return RunRawIndex(int.Parse(args[1], CultureInfo.InvariantCulture), args[2], int.Parse(args[3], CultureInfo.InvariantCulture));
-        var options = new Options(1_000_000, TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(3), 2);
+        var options = new Options(1_000_000, TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(3), 2, null);
         for (int i = 0; i < args.Length; i++)
         {
             options = args[i] switch
@@ -45,7 +47,8 @@ public static class QueryLoadCommand
                 "--seconds" => options with { Duration = TimeSpan.FromSeconds(int.Parse(args[++i], CultureInfo.InvariantCulture)) },
                 "--warmup" => options with { Warmup = TimeSpan.FromSeconds(int.Parse(args[++i], CultureInfo.InvariantCulture)) },
                 "--repeat" => options with { Repeat = int.Parse(args[++i], CultureInfo.InvariantCulture) },
-                _ => throw new ArgumentException($"Unknown option '{args[i]}'. Options: --docs N --seconds N --warmup N --repeat N"),
+                "--queries-only" => options with { QueriesOnly = args[++i] },
+                _ => throw new ArgumentException($"Unknown option '{args[i]}'. Options: --docs N --seconds N --warmup N --repeat N --queries-only WORK_DIR"),
             };
         }
 
@@ -55,7 +58,7 @@ public static class QueryLoadCommand
     private static async Task<int> RunAsync(Options options)
     {
         Wrk.EnsureInstalled();
-        string work = Path.Combine(Path.GetTempPath(), "folio-query-load-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
+        string work = options.QueriesOnly ?? Path.Combine(Path.GetTempPath(), "folio-query-load-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
         Directory.CreateDirectory(work);
         var data = new OrderData(options.Documents);
         Console.WriteLine($"query-load: {data.Count:N0} orders, index {OrderData.IndexName}, {options.Repeat} runs each; work directory {work}");
@@ -70,22 +73,8 @@ public static class QueryLoadCommand
         using (HttpServerProcess folio = await BenchServers.StartFolioAsync(Path.Combine(work, "folio"), Path.Combine(work, "folio.log")))
         using (HttpClient client = BenchServers.CreateClient(folio.Url))
         {
-            await BenchServers.CreateFolioDatabaseAsync(client);
-            var load = Stopwatch.StartNew();
-            await BenchServers.LoadFolioAsync(client, data.Count, 4, OrderData.Id, data.Json);
-            Console.WriteLine($"  bulk_docs load: {data.Count:N0} orders in {load.Elapsed.TotalSeconds:0.0} s ({data.Count / load.Elapsed.TotalSeconds:N0}/s), load {BenchServers.LoadAverage()}");
-
-            for (int run = 1; run <= options.Repeat; run++)
-            {
-                TimeSpan cpu = folio.CpuTime;
-                TimeSpan elapsed = await IndexUntilNotStaleAsync(client, data.Count, first: run == 1);
-                double seconds = (folio.CpuTime - cpu).TotalSeconds;
-                double rate = data.Count / elapsed.TotalSeconds;
-                serverRates.Add(rate);
-                string loadAverage = BenchServers.LoadAverage();
-                Console.WriteLine($"  server index run {run}: {elapsed.TotalSeconds:0.0} s, {rate:N0} documents/s, server CPU {seconds:0.0} s, load {loadAverage}");
-                indexing.AppendLine(CultureInfo.InvariantCulture, $"| through the server (PUT index → not stale) | {run} | {data.Count:N0} | {elapsed.TotalSeconds:0.0} | {rate:N0} | {seconds:0.0} | {loadAverage} |");
-            }
+            if (options.QueriesOnly is null)
+                await LoadAndIndexAsync(folio, client, data, options, indexing, serverRates);
 
             foreach ((string kind, Func<Random, string> body) in QueryKinds(data))
             {
@@ -107,6 +96,13 @@ public static class QueryLoadCommand
             }
 
             await folio.StopAsync();
+        }
+
+        if (options.QueriesOnly is not null)
+        {
+            Console.WriteLine();
+            Console.WriteLine(queries.ToString());
+            return 0;
         }
 
         // After the server stopped, so the two do not share the cores.
@@ -137,6 +133,26 @@ public static class QueryLoadCommand
         Console.WriteLine();
         Console.WriteLine(queries.ToString());
         return 0;
+    }
+
+    private static async Task LoadAndIndexAsync(HttpServerProcess folio, HttpClient client, OrderData data, Options options, StringBuilder indexing, List<double> serverRates)
+    {
+        await BenchServers.CreateFolioDatabaseAsync(client);
+        var load = Stopwatch.StartNew();
+        await BenchServers.LoadFolioAsync(client, data.Count, 4, OrderData.Id, data.Json);
+        Console.WriteLine($"  bulk_docs load: {data.Count:N0} orders in {load.Elapsed.TotalSeconds:0.0} s ({data.Count / load.Elapsed.TotalSeconds:N0}/s), load {BenchServers.LoadAverage()}");
+
+        for (int run = 1; run <= options.Repeat; run++)
+        {
+            TimeSpan cpu = folio.CpuTime;
+            TimeSpan elapsed = await IndexUntilNotStaleAsync(client, data.Count, first: run == 1);
+            double seconds = (folio.CpuTime - cpu).TotalSeconds;
+            double rate = data.Count / elapsed.TotalSeconds;
+            serverRates.Add(rate);
+            string loadAverage = BenchServers.LoadAverage();
+            Console.WriteLine($"  server index run {run}: {elapsed.TotalSeconds:0.0} s, {rate:N0} documents/s, server CPU {seconds:0.0} s, load {loadAverage}");
+            indexing.AppendLine(CultureInfo.InvariantCulture, $"| through the server (PUT index → not stale) | {run} | {data.Count:N0} | {elapsed.TotalSeconds:0.0} | {rate:N0} | {seconds:0.0} | {loadAverage} |");
+        }
     }
 
     private static IEnumerable<(string Kind, Func<Random, string> Body)> QueryKinds(OrderData data)
