@@ -197,13 +197,18 @@ public static class HttpLoadCommand
 
         text.AppendLine(CultureInfo.InvariantCulture, $"(idle allocation of this process{variant}, taken off: {idlePerSecond:N0} B/s)");
 
-        // A separate, sampled GET run (the listener allocates too, so it is kept out of the numbers above).
-        using (var sampler = new AllocationSampler())
+        // Separate, sampled runs (the listener allocates too, so it is kept out of the numbers above).
+        foreach ((string operation, string script, IReadOnlyList<string> arguments) in new (string, string, IReadOnlyList<string>)[]
         {
+            ("GET", "get-random.lua", [FolioGetPrefix, getCount]),
+            ("PUT", "put-new.lua", WithTag([FolioPutPrefix, putBody], "PUT", "alloc-sampled")),
+        })
+        {
+            using var sampler = new AllocationSampler();
             sampler.Start();
-            WrkResult sampled = await Wrk.RunAsync(server.Address, "get-random.lua", [FolioGetPrefix, getCount], options.Connections, options.Duration);
+            WrkResult sampled = await Wrk.RunAsync(server.Address, script, arguments, options.Connections, options.Duration);
             text.AppendLine();
-            text.AppendLine(CultureInfo.InvariantCulture, $"| GET{variant}: type allocated (sampled every ~100 KB) | share | ≈ bytes per GET |");
+            text.AppendLine(CultureInfo.InvariantCulture, $"| {operation}{variant}: type allocated (sampled every ~100 KB) | share | ≈ bytes per {operation} |");
             text.AppendLine("|---|---:|---:|");
             text.Append(sampler.Stop(12, sampled.Requests));
             text.AppendLine();
