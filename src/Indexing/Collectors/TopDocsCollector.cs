@@ -42,46 +42,93 @@ internal sealed class TopDocsCollector
                 : searcher.IsNumeric(key.Field!) ? new NumericSortValues(searcher.NumericColumn(key.Field!))
                 : new BytesSortValues(searcher, key.Field!);
         }
+        if (size > 0)
+            Grow();
     }
 
     public TopDocs Collect(DocIdIterator matches, int skip)
     {
-        long total = 0;
         var needsScore = false;
         foreach (var key in _sort)
             needsScore |= key.IsScore;
-        while (matches.MoveNext())
+        long total;
+        if (_size == 0)
         {
-            total++;
-            if (_size == 0)
-                continue;
-            var id = matches.Current;
-            var score = needsScore ? matches.Score : 0;
-            if (_count < _size)
-                Add(id, score);
-            else
-                Offer(id, score);
+            total = 0;
+            while (matches.MoveNext())
+                total++;
+        }
+        else if (_keys[0] is NumericSortValues { Column: { } column } primary)
+        {
+            total = CollectByColumn(matches, column, primary, needsScore);
+        }
+        else
+        {
+            total = 0;
+            while (matches.MoveNext())
+            {
+                total++;
+                Judge(matches.Current, needsScore ? matches.Score : 0, 0, 0);
+            }
         }
         return Hits(total, skip);
     }
 
-    private void Add(long id, float score)
+    /// <summary>
+    /// The walk when the first key is a numeric column: matches come in id order, so the block of
+    /// their keys is read in place once per 2,048 ids (a span cannot live in a field, hence this loop),
+    /// and most matches are turned away on that key alone.
+    /// </summary>
+    private long CollectByColumn(DocIdIterator matches, NumericColumn column, NumericSortValues primary, bool needsScore)
     {
-        // Slots are handed out in order while the heap fills, so the spare is always the next one.
-        if (_count + 1 >= _ids.Length)
-            Grow();
-        var slot = _count;
-        Load(slot, 0, id, score);
-        _heap[_count++] = slot;
-        _spare = _count;
-        SiftUp(_count - 1);
+        long total = 0;
+        var blockNumber = -1L;
+        ReadOnlySpan<byte> block = default;
+        var descending = _descending[0];
+        while (matches.MoveNext())
+        {
+            total++;
+            var id = matches.Current;
+            if (NumericColumn.BlockOf(id) != blockNumber)
+            {
+                blockNumber = NumericColumn.BlockOf(id);
+                block = column.StoredBlock(blockNumber);
+            }
+            var present = NumericColumn.TryRead(block, id, out var value);
+            var cmp = 0;
+            if (_count == _size)
+            {
+                cmp = primary.Compare(present, value, _heap[0]);
+                if (descending)
+                    cmp = -cmp;
+                if (cmp > 0)
+                    continue;
+            }
+            primary.Set(_spare, present, value);
+            Judge(id, needsScore ? matches.Score : 0, 1, cmp);
+        }
+        return total;
     }
 
-    private void Offer(long id, float score)
+    /// <summary>
+    /// Keeps the match if it ranks before the worst kept one (or the heap is not full). The first
+    /// <paramref name="loaded"/> keys of the match are already in the spare slot and compared with the
+    /// worst's as <paramref name="cmp"/>; the rest are read only while the keys before them tie.
+    /// </summary>
+    private void Judge(long id, float score, int loaded, int cmp)
     {
+        if (_count < _size)
+        {
+            Load(_spare, loaded, id, score);
+            _heap[_count++] = _spare;
+            SiftUp(_count - 1);
+            // Slots are handed out in order while the heap fills, so the spare is the next one.
+            if (_count >= _ids.Length)
+                Grow();
+            _spare = _count;
+            return;
+        }
         var worst = _heap[0];
-        var cmp = 0;
-        var loaded = 0;
         while (loaded < _keys.Length && cmp == 0)
         {
             _keys[loaded].Load(_spare, id, score);

@@ -12,47 +12,95 @@ namespace Folio.Indexing.Search;
 /// touches once and encodes it back once at <see cref="Flush"/>.
 /// </summary>
 /// <remarks>
-/// A stored block is: the byte width of its values (0–8), the smallest value (the base, 8 bytes
-/// little-endian), a presence bit per entry (missing, null and all-null entries have none), then per
-/// entry its value minus the base in that many bytes, and 8 bytes of padding so any value reads as
-/// one unaligned ulong. Timestamps within a year take 4 bytes each; a block with no present entry is
-/// not stored at all.
+/// A stored block starts with a width byte and the smallest value (the base, 8 bytes little-endian).
+/// With a width of 1–8, each entry then has a code of that many bytes: 0 when it has no value
+/// (missing, null, all-null or deleted), else its value minus the base plus 1, so a read touches one
+/// place in the block (timestamps within a year take 4 bytes each). A block whose values span the
+/// whole 64-bit range has no code to spare for "none": it has width 0, a presence bit per entry and
+/// the raw 8-byte values. A block with no value at all is not stored.
 /// </remarks>
 internal sealed class NumericColumn(Tree tree)
 {
     public const int BlockSize = 2048;
 
     private const int BlockShift = 11;
-    private const int PresenceOffset = 9;
-    private const int ValuesOffset = PresenceOffset + BlockSize / 8;
-    private const int Padding = 8;
-    private const int MaxStoredSize = ValuesOffset + BlockSize * 8 + Padding;
+    private const int HeaderSize = 9;
+    private const int FullRangeWidth = 0;
+    private const int FullRangeValuesOffset = HeaderSize + BlockSize / 8;
+    private const int MaxStoredSize = FullRangeValuesOffset + BlockSize * 8;
 
     private readonly Dictionary<long, DecodedBlock> _changed = [];
-    private readonly byte[] _cached = new byte[MaxStoredSize];
+    // Allocated on first use: a sort that reads its blocks in place (StoredBlock) never needs it.
+    private byte[]? _cached;
     private long _cachedBlock = -1;
-    private bool _cachedExists;
-    private int _cachedWidth;
-    private ulong _cachedBase;
-    private ulong _cachedMask;
+    private int _cachedLength;
+
+    // A stack key would tie the value span the tree hands back to this frame.
+    private readonly byte[] _key = new byte[8];
+
+    /// <summary>The number of the block holding <paramref name="entryId"/>.</summary>
+    public static long BlockOf(long entryId) => entryId >> BlockShift;
 
     /// <summary>The entry's sort key; false when the entry has no non-null value.</summary>
     public bool TryGet(long entryId, out ulong value)
     {
-        var number = entryId >> BlockShift;
-        var index = (int)(entryId & (BlockSize - 1));
+        var number = BlockOf(entryId);
         if (_changed.Count != 0 && _changed.TryGetValue(number, out var changed))
-            return changed.TryGet(index, out value);
+            return changed.TryGet((int)(entryId & (BlockSize - 1)), out value);
         if (number != _cachedBlock)
-            Load(number);
-        if (!_cachedExists || (_cached[PresenceOffset + (index >> 3)] & (1 << (index & 7))) == 0)
         {
-            value = 0;
-            return false;
+            var stored = Stored(number);
+            _cached ??= new byte[MaxStoredSize];
+            stored.CopyTo(_cached);
+            _cachedLength = stored.Length;
+            _cachedBlock = number;
         }
-        value = _cachedWidth == 0
-            ? _cachedBase
-            : _cachedBase + (BinaryPrimitives.ReadUInt64LittleEndian(_cached.AsSpan(ValuesOffset + index * _cachedWidth)) & _cachedMask);
+        return TryRead(_cached.AsSpan(0, _cachedLength), entryId, out value);
+    }
+
+    /// <summary>
+    /// Block <paramref name="number"/> as stored (empty when it holds no value), for a reader that walks
+    /// ids in order and keeps the block while its ids last: the span points into the snapshot's pages,
+    /// so it is read without a copy and stays valid until the read transaction ends.
+    /// </summary>
+    public ReadOnlySpan<byte> StoredBlock(long number)
+    {
+        if (_changed.Count != 0)
+            throw new InvalidOperationException("A column with unflushed changes has no stored blocks to read.");
+        return Stored(number);
+    }
+
+    private ReadOnlySpan<byte> Stored(long number)
+    {
+        BinaryPrimitives.WriteInt64BigEndian(_key, number);
+        if (!tree.TryGet(_key, out var stored))
+            return default;
+        if (stored.Length < HeaderSize || stored[0] > 8 || stored.Length != StoredSize(stored[0]))
+            throw new Folio.Storage.CorruptionException($"Block {number} of numeric column '{tree.Name}' has {stored.Length} bytes, which does not fit its header.");
+        return stored;
+    }
+
+    /// <summary>Reads the entry's sort key from its block (see <see cref="StoredBlock"/>); false when it has none.</summary>
+    public static bool TryRead(ReadOnlySpan<byte> block, long entryId, out ulong value)
+    {
+        var index = (int)(entryId & (BlockSize - 1));
+        value = 0;
+        if (block.IsEmpty)
+            return false;
+        var width = block[0];
+        if (width != FullRangeWidth)
+        {
+            // The code's bytes end a little-endian ulong read just before them (the header guarantees
+            // 8 readable bytes), so one unaligned read and a shift get it without padding the block.
+            var code = BinaryPrimitives.ReadUInt64LittleEndian(block[(HeaderSize + (index + 1) * width - 8)..]) >> ((8 - width) * 8);
+            if (code == 0)
+                return false;
+            value = BinaryPrimitives.ReadUInt64LittleEndian(block[1..]) + code - 1;
+            return true;
+        }
+        if ((block[HeaderSize + (index >> 3)] & (1 << (index & 7))) == 0)
+            return false;
+        value = BinaryPrimitives.ReadUInt64LittleEndian(block[(FullRangeValuesOffset + index * 8)..]);
         return true;
     }
 
@@ -74,44 +122,29 @@ internal sealed class NumericColumn(Tree tree)
                 tree.Delete(key);
                 continue;
             }
-            var width = (BitsNeeded(largest - smallest) + 7) >> 3;
-            var stored = tree.Reserve(key, ValuesOffset + (width == 0 ? 0 : BlockSize * width + Padding));
+            var width = largest - smallest == ulong.MaxValue ? FullRangeWidth : (BitsNeeded(largest - smallest + 1) + 7) >> 3;
+            var stored = tree.Reserve(key, StoredSize(width));
             stored.Clear();
             stored[0] = (byte)width;
             BinaryPrimitives.WriteUInt64LittleEndian(stored[1..], smallest);
-            block.Encode(stored[PresenceOffset..], stored[ValuesOffset..], width, smallest);
+            block.Encode(stored[HeaderSize..], width, smallest);
         }
         _changed.Clear();
     }
 
     private static int BitsNeeded(ulong range) => 64 - BitOperations.LeadingZeroCount(range);
 
-    private void Load(long number)
-    {
-        Span<byte> key = stackalloc byte[8];
-        BinaryPrimitives.WriteInt64BigEndian(key, number);
-        _cachedBlock = number;
-        _cachedExists = tree.TryGet(key, out var stored);
-        if (!_cachedExists)
-            return;
-        if (stored.Length < ValuesOffset || stored[0] > 8 || stored.Length != ValuesOffset + (stored[0] == 0 ? 0 : BlockSize * stored[0] + Padding))
-            throw new Folio.Storage.CorruptionException($"Block {number} of numeric column '{tree.Name}' has {stored.Length} bytes, which does not fit its header.");
-        stored.CopyTo(_cached);
-        _cachedWidth = stored[0];
-        _cachedBase = BinaryPrimitives.ReadUInt64LittleEndian(stored[1..]);
-        _cachedMask = _cachedWidth == 8 ? ulong.MaxValue : (1UL << (_cachedWidth * 8)) - 1;
-    }
+    private static int StoredSize(int width) => width == FullRangeWidth ? MaxStoredSize : HeaderSize + BlockSize * width;
 
     private DecodedBlock ForWrite(long entryId)
     {
-        var number = entryId >> BlockShift;
+        var number = BlockOf(entryId);
         if (_changed.TryGetValue(number, out var block))
             return block;
         block = new DecodedBlock();
-        Load(number);
-        if (_cachedExists)
-            block.Decode(_cached, _cachedWidth, _cachedBase, _cachedMask);
-        _cachedBlock = -1;
+        block.Decode(Stored(number), number);
+        if (number == _cachedBlock)
+            _cachedBlock = -1;
         _changed.Add(number, block);
         return block;
     }
@@ -157,29 +190,31 @@ internal sealed class NumericColumn(Tree tree)
             return any;
         }
 
-        public void Decode(ReadOnlySpan<byte> stored, int width, ulong smallest, ulong mask)
+        public void Decode(ReadOnlySpan<byte> stored, long number)
         {
             for (var i = 0; i < BlockSize; i++)
             {
-                if ((stored[PresenceOffset + (i >> 3)] & (1 << (i & 7))) == 0)
-                    continue;
-                var delta = width == 0 ? 0 : BinaryPrimitives.ReadUInt64LittleEndian(stored[(ValuesOffset + i * width)..]) & mask;
-                Set(i, smallest + delta);
+                if (TryRead(stored, (number << BlockShift) + i, out var value))
+                    Set(i, value);
             }
         }
 
-        public void Encode(Span<byte> presence, Span<byte> values, int width, ulong smallest)
+        /// <summary>Writes the block after its header into <paramref name="body"/> (cleared by the caller).</summary>
+        public void Encode(Span<byte> body, int width, ulong smallest)
         {
             Span<byte> bytes = stackalloc byte[8];
             for (var i = 0; i < BlockSize; i++)
             {
                 if ((_present[i >> 6] & (1UL << (i & 63))) == 0)
                     continue;
-                presence[i >> 3] |= (byte)(1 << (i & 7));
-                if (width == 0)
+                if (width == FullRangeWidth)
+                {
+                    body[i >> 3] |= (byte)(1 << (i & 7));
+                    BinaryPrimitives.WriteUInt64LittleEndian(body[(BlockSize / 8 + i * 8)..], _values[i]);
                     continue;
-                BinaryPrimitives.WriteUInt64LittleEndian(bytes, _values[i] - smallest);
-                bytes[..width].CopyTo(values[(i * width)..]);
+                }
+                BinaryPrimitives.WriteUInt64LittleEndian(bytes, _values[i] - smallest + 1);
+                bytes[..width].CopyTo(body[(i * width)..]);
             }
         }
     }

@@ -140,14 +140,16 @@ public class NumericColumnTests
     [Fact]
     public void TryGet_IdsAcrossBlockBoundaries_EachReadsItsOwnValue()
     {
-        const int count = NumericColumn.BlockSize * 3 + 17;
+        const int count = NumericColumn.BlockSize * 4 + 17;
         using var index = SearchIndex.Open(Storage(), Schema());
-        // Block 0 spans the whole long range (8-byte deltas), block 1 holds one value (no deltas),
-        // block 2 small deltas with gaps, block 3 a few entries.
+        // Block 0 spans the whole long range (no code left for "none": presence bits), block 1 all but
+        // one value of it (8-byte codes), block 2 one value (1-byte codes), block 3 small values with
+        // gaps, block 4 a few entries.
         static long? ValueOf(int i) => (i / NumericColumn.BlockSize) switch
         {
-            0 => i % 3 == 0 ? long.MinValue + i : long.MaxValue - i,
-            1 => 42,
+            0 => i % 7 == 3 ? null : i % 3 == 0 ? long.MinValue + i : long.MaxValue - i + 1,
+            1 => i % 7 == 3 ? null : i % 3 == 0 ? long.MinValue + 1 + i % 5 : long.MaxValue - i % 11,
+            2 => i % 7 == 3 ? null : 42,
             _ => i % 5 == 0 ? null : 1000 + i % 300,
         };
         using (var batch = index.BeginBatch())
