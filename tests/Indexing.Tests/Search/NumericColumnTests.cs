@@ -12,7 +12,8 @@ public class NumericColumnTests
     private static IndexSchema Schema() => new IndexSchema()
         .Add("Num", FieldKind.Long)
         .Add("Price", FieldKind.Double)
-        .Add("Name", FieldKind.Exact);
+        .Add("Name", FieldKind.Exact)
+        .Add("Body", FieldKind.FullText);
 
     private static StorageOptions Storage() => StorageOptions.InMemory() with { FileSystem = new MemoryFileSystem() };
 
@@ -216,6 +217,28 @@ public class NumericColumnTests
         Assert.Equal(["n3b", "n3", "n1"], SortedKeys(index, MatchAllQuery.Instance, 0, 3, new SortField("Num", Descending: true), new SortField("Price")));
         Assert.Equal(["n1", "n3"], SortedKeys(index, MatchAllQuery.Instance, 2, 2, new SortField("Num")));
         Assert.Equal(["none", "n3b", "n3", "n1", "null"], SortedKeys(index, MatchAllQuery.Instance, 0, int.MaxValue, new SortField("Price"), new SortField("Name", Descending: true)));
+    }
+
+    [Fact]
+    public void Search_SortedByNumericThenScore_BreaksTiesByScoreAndCountsEveryMatch()
+    {
+        using var index = SearchIndex.Open(Storage(), Schema());
+        Index(index,
+            new IndexEntry("once").Add("Num", 1L).Add("Body", "apple pear plum fig"),
+            new IndexEntry("twice").Add("Num", 1L).Add("Body", "apple apple"),
+            new IndexEntry("low").Add("Num", 0L).Add("Body", "apple"),
+            new IndexEntry("other").Add("Num", -5L).Add("Body", "pear"));
+
+        using var searcher = index.OpenSearcher();
+        var query = new FullTextQuery("Body", "apple");
+        var page = searcher.Search(query, 0, 2, [new SortField("Num", Descending: true), SortField.Score]);
+        Assert.Equal(3, page.TotalHits);
+        Assert.Equal(["twice", "once"], page.Hits.Select(h => h.Key));
+        Assert.True(page.Hits[0].Score > page.Hits[1].Score);
+        var none = searcher.Search(query, 0, 0, [new SortField("Num")]);
+        Assert.Equal(3, none.TotalHits);
+        Assert.Empty(none.Hits);
+        Assert.Empty(searcher.Search(query, 5, 10, [new SortField("Num")]).Hits);
     }
 
     [Fact]
