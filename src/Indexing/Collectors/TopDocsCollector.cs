@@ -5,89 +5,218 @@ namespace Folio.Indexing.Collectors;
 
 /// <summary>
 /// Walks every match once: counts it, and keeps the best <c>skip + take</c> in a bounded heap by the
-/// sort keys (doc values read per candidate, or the score). Nothing is materialized beyond the heap.
+/// sort keys (numeric fields from their dense columns, text fields from their doc values, or the
+/// score). A match is compared with the worst kept one key by key, reading a key only when the keys
+/// before it tie, and nothing is allocated for a match that does not get in.
 /// </summary>
 internal sealed class TopDocsCollector
 {
-    private readonly IndexSearcher _searcher;
+    private const int InitialSlots = 32;
+
     private readonly IReadOnlyList<SortField> _sort;
+    private readonly IndexSearcher _searcher;
+    private readonly SortKeyValues[] _keys;
+    private readonly bool[] _descending;
     private readonly int _size;
-    private readonly PriorityQueue<Candidate, Candidate> _heap;
+    private long[] _ids = [];
+    private float[] _scores = [];
+
+    // A heap of slots whose root is the worst kept candidate, the one a better match replaces; the
+    // slot outside the heap (_spare) is where the next match is read in to be judged.
+    private int[] _heap = [];
+    private int _count;
+    private int _spare;
 
     public TopDocsCollector(IndexSearcher searcher, IReadOnlyList<SortField> sort, int size)
     {
         _searcher = searcher;
         _sort = sort;
         _size = size;
-        // The heap's root is the worst kept candidate, so it is what a better one replaces.
-        _heap = new PriorityQueue<Candidate, Candidate>(Comparer<Candidate>.Create((a, b) => -Compare(a, b)));
+        _keys = new SortKeyValues[sort.Count];
+        _descending = new bool[sort.Count];
+        for (var i = 0; i < sort.Count; i++)
+        {
+            var key = sort[i];
+            _descending[i] = key.Descending;
+            _keys[i] = key.IsScore ? new ScoreSortValues()
+                : searcher.IsNumeric(key.Field!) ? new NumericSortValues(searcher.NumericColumn(key.Field!))
+                : new BytesSortValues(searcher, key.Field!);
+        }
+        if (size > 0)
+            Grow();
     }
 
     public TopDocs Collect(DocIdIterator matches, int skip)
     {
-        long total = 0;
         var needsScore = false;
         foreach (var key in _sort)
             needsScore |= key.IsScore;
+        long total;
+        if (_size == 0)
+        {
+            total = 0;
+            while (matches.MoveNext())
+                total++;
+        }
+        else if (_keys[0] is NumericSortValues { Column: { } column } primary)
+        {
+            total = CollectByColumn(matches, column, primary, needsScore);
+        }
+        else
+        {
+            total = 0;
+            while (matches.MoveNext())
+            {
+                total++;
+                Judge(matches.Current, needsScore ? matches.Score : 0, 0, 0);
+            }
+        }
+        return Hits(total, skip);
+    }
+
+    /// <summary>
+    /// The walk when the first key is a numeric column: matches come in id order, so the block of
+    /// their keys is read in place once per 2,048 ids (a span cannot live in a field, hence this loop),
+    /// and most matches are turned away on that key alone.
+    /// </summary>
+    private long CollectByColumn(DocIdIterator matches, NumericColumn column, NumericSortValues primary, bool needsScore)
+    {
+        long total = 0;
+        var blockNumber = -1L;
+        ReadOnlySpan<byte> block = default;
+        var descending = _descending[0];
         while (matches.MoveNext())
         {
             total++;
-            if (_size == 0)
-                continue;
-            var candidate = new Candidate(matches.Current, needsScore ? matches.Score : 0, SortKeys(matches.Current));
-            if (_heap.Count < _size)
+            var id = matches.Current;
+            if (NumericColumn.BlockOf(id) != blockNumber)
             {
-                _heap.Enqueue(candidate, candidate);
+                blockNumber = NumericColumn.BlockOf(id);
+                block = column.StoredBlock(blockNumber);
             }
-            else if (Compare(candidate, _heap.Peek()) < 0)
+            var present = NumericColumn.TryRead(block, id, out var value);
+            var cmp = 0;
+            if (_count == _size)
             {
-                _heap.DequeueEnqueue(candidate, candidate);
+                cmp = primary.Compare(present, value, _heap[0]);
+                if (descending)
+                    cmp = -cmp;
+                if (cmp > 0)
+                    continue;
             }
+            primary.Set(_spare, present, value);
+            Judge(id, needsScore ? matches.Score : 0, 1, cmp);
         }
-        var ordered = new Candidate[_heap.Count];
-        for (var i = ordered.Length - 1; i >= 0; i--)
-            ordered[i] = _heap.Dequeue();
+        return total;
+    }
+
+    /// <summary>
+    /// Keeps the match if it ranks before the worst kept one (or the heap is not full). The first
+    /// <paramref name="loaded"/> keys of the match are already in the spare slot and compared with the
+    /// worst's as <paramref name="cmp"/>; the rest are read only while the keys before them tie.
+    /// </summary>
+    private void Judge(long id, float score, int loaded, int cmp)
+    {
+        if (_count < _size)
+        {
+            Load(_spare, loaded, id, score);
+            _heap[_count++] = _spare;
+            SiftUp(_count - 1);
+            // Slots are handed out in order while the heap fills, so the spare is the next one.
+            if (_count >= _ids.Length)
+                Grow();
+            _spare = _count;
+            return;
+        }
+        var worst = _heap[0];
+        while (loaded < _keys.Length && cmp == 0)
+        {
+            _keys[loaded].Load(_spare, id, score);
+            cmp = _keys[loaded].Compare(_spare, worst);
+            if (_descending[loaded])
+                cmp = -cmp;
+            loaded++;
+        }
+        if (cmp == 0)
+            cmp = id.CompareTo(_ids[worst]);
+        if (cmp >= 0)
+            return;
+        Load(_spare, loaded, id, score);
+        _heap[0] = _spare;
+        _spare = worst;
+        SiftDown(0);
+    }
+
+    private void Load(int slot, int fromKey, long id, float score)
+    {
+        for (var k = fromKey; k < _keys.Length; k++)
+            _keys[k].Load(slot, id, score);
+        _ids[slot] = id;
+        _scores[slot] = score;
+    }
+
+    private void Grow()
+    {
+        var slots = (int)Math.Min((long)_size + 1, Math.Max(InitialSlots, _ids.Length * 2L));
+        Array.Resize(ref _ids, slots);
+        Array.Resize(ref _scores, slots);
+        Array.Resize(ref _heap, slots);
+        foreach (var key in _keys)
+            key.Grow(slots);
+    }
+
+    private TopDocs Hits(long total, int skip)
+    {
+        var ordered = new int[_count];
+        Array.Copy(_heap, ordered, _count);
+        Array.Sort(ordered, Compare);
         var hits = new List<SearchHit>(Math.Max(0, ordered.Length - skip));
         for (var i = skip; i < ordered.Length; i++)
-            hits.Add(new SearchHit(ordered[i].Id, _searcher.GetKey(ordered[i].Id), ordered[i].Score));
+            hits.Add(new SearchHit(_ids[ordered[i]], _searcher.GetKey(_ids[ordered[i]]), _scores[ordered[i]]));
         return new TopDocs(total, hits);
     }
 
-    private byte[]?[]? SortKeys(long id)
+    /// <summary>Negative when slot <paramref name="a"/> ranks before slot <paramref name="b"/>.</summary>
+    private int Compare(int a, int b)
     {
-        byte[]?[]? keys = null;
-        for (var i = 0; i < _sort.Count; i++)
+        for (var k = 0; k < _keys.Length; k++)
         {
-            if (_sort[i].IsScore)
-                continue;
-            keys ??= new byte[]?[_sort.Count];
-            keys[i] = _searcher.SortValue(_sort[i].Field!, id);
-        }
-        return keys;
-    }
-
-    /// <summary>Negative when <paramref name="a"/> ranks before <paramref name="b"/>.</summary>
-    private int Compare(Candidate a, Candidate b)
-    {
-        for (var i = 0; i < _sort.Count; i++)
-        {
-            var key = _sort[i];
-            int cmp;
-            if (key.IsScore)
-            {
-                cmp = a.Score.CompareTo(b.Score);
-            }
-            else
-            {
-                var x = a.Keys![i];
-                var y = b.Keys![i];
-                cmp = x is null ? (y is null ? 0 : -1) : y is null ? 1 : x.AsSpan().SequenceCompareTo(y);
-            }
+            var cmp = _keys[k].Compare(a, b);
             if (cmp != 0)
-                return key.Descending ? -cmp : cmp;
+                return _descending[k] ? -cmp : cmp;
         }
-        return a.Id.CompareTo(b.Id);
+        return _ids[a].CompareTo(_ids[b]);
     }
 
-    private readonly record struct Candidate(long Id, float Score, byte[]?[]? Keys);
+    private void SiftUp(int position)
+    {
+        var slot = _heap[position];
+        while (position > 0)
+        {
+            var parent = (position - 1) >> 1;
+            if (Compare(slot, _heap[parent]) <= 0)
+                break;
+            _heap[position] = _heap[parent];
+            position = parent;
+        }
+        _heap[position] = slot;
+    }
+
+    private void SiftDown(int position)
+    {
+        var slot = _heap[position];
+        while (true)
+        {
+            var child = 2 * position + 1;
+            if (child >= _count)
+                break;
+            if (child + 1 < _count && Compare(_heap[child + 1], _heap[child]) > 0)
+                child++;
+            if (Compare(_heap[child], slot) <= 0)
+                break;
+            _heap[position] = _heap[child];
+            position = child;
+        }
+        _heap[position] = slot;
+    }
 }

@@ -91,6 +91,8 @@ public sealed class IndexBatch : IDisposable
             }
             if (analyzed.DocValues is not null)
                 field.Values.Put(entryKey, analyzed.DocValues);
+            if (field.Column is not null && analyzed.SortKey is { } sortKey)
+                field.Column.Set(id, sortKey);
         }
         _entries.Put(entryKey, record.ToArray());
         Span<byte> idBytes = stackalloc byte[8];
@@ -140,6 +142,7 @@ public sealed class IndexBatch : IDisposable
                 field.Stats = new FieldStats(field.Stats.DocumentCount - 1, field.Stats.TotalLength - tokens);
             }
             field.Values.Delete(entryKey);
+            field.Column?.Clear(id);
         }
         _entries.Delete(entryKey);
         _keys.Delete(key);
@@ -239,6 +242,12 @@ public sealed class IndexBatch : IDisposable
 
         public byte[]? DocValues { get; private set; }
 
+        /// <summary>
+        /// A numeric field's smallest non-null value as the big-endian ulong of its term, which orders
+        /// like the term bytes the doc values compare; null when the field has no non-null value.
+        /// </summary>
+        public ulong? SortKey { get; private set; }
+
         public void Add(FieldValue value, string name)
         {
             if (value.Type == FieldValueType.Null)
@@ -250,13 +259,10 @@ public sealed class IndexBatch : IDisposable
             switch (options.Kind)
             {
                 case FieldKind.Long:
-                    AddTerm(TermEncoding.Long(ToLong(value, name)), null);
-                    AddDocValue(2, Terms.Count > 0 ? TermEncoding.Long(ToLong(value, name)) : default);
+                    AddNumber(2, TermEncoding.Long(ToLong(value, name)));
                     break;
                 case FieldKind.Double:
-                    var number = ToDouble(value, name);
-                    AddTerm(TermEncoding.Double(number), null);
-                    AddDocValue(3, TermEncoding.Double(number));
+                    AddNumber(3, TermEncoding.Double(ToDouble(value, name)));
                     break;
                 case FieldKind.Exact:
                     var exact = Text(value);
@@ -293,6 +299,15 @@ public sealed class IndexBatch : IDisposable
         }
 
         private int _docValueCount;
+
+        private void AddNumber(byte type, byte[] term)
+        {
+            AddTerm(term, null);
+            AddDocValue(type, term);
+            var key = BinaryPrimitives.ReadUInt64BigEndian(term);
+            if (SortKey is not { } smallest || key < smallest)
+                SortKey = key;
+        }
 
         private void AddDocValue(byte type, ReadOnlySpan<byte> bytes)
         {
@@ -381,6 +396,8 @@ public sealed class IndexBatch : IDisposable
             _postings = new PostingStore(transaction.CreateTree(SearchIndex.TermsTree(name)), withFrequencies: fullText);
             _markPostings = new PostingStore(transaction.CreateTree(SearchIndex.MarksTree(name)), withFrequencies: false);
             Values = transaction.CreateTree(SearchIndex.ValuesTree(name));
+            if (options.IsNumeric)
+                Column = new NumericColumn(transaction.CreateTree(SearchIndex.ColumnTree(name)));
             if (fullText)
                 Norms = new NormsColumn(transaction.CreateTree(SearchIndex.NormsTree(name)));
             Stats = meta.TryGet(SearchIndex.FieldStatsKey(name), out var stats) ? FieldStats.Read(stats) : default;
@@ -389,6 +406,9 @@ public sealed class IndexBatch : IDisposable
         public Tree Values { get; }
 
         public NormsColumn? Norms { get; }
+
+        /// <summary>The sort keys of a numeric field.</summary>
+        public NumericColumn? Column { get; }
 
         public FieldStats Stats { get; set; }
 
@@ -401,6 +421,7 @@ public sealed class IndexBatch : IDisposable
             Apply(_postings, _changes);
             Apply(_markPostings, _marks);
             Norms?.Flush();
+            Column?.Flush();
             Stats.Write(meta.Reserve(SearchIndex.FieldStatsKey(_name), 16));
         }
 

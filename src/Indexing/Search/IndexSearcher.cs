@@ -220,6 +220,16 @@ public sealed class IndexSearcher : IDisposable
         return found ? smallest.ToArray() : null;
     }
 
+    /// <summary>Whether <paramref name="field"/> is declared numeric (an undeclared field is not; using it fails where it is read).</summary>
+    internal bool IsNumeric(string field) => _index.Schema.Fields.TryGetValue(field, out var options) && options.IsNumeric;
+
+    /// <summary>
+    /// A reader of a numeric field's sort keys (with a block cache of its own, so give each walk its
+    /// own); null when the field is not numeric or no entry ever had it.
+    /// </summary>
+    internal NumericColumn? NumericColumn(string field) =>
+        Field(field).Column is { } column ? new NumericColumn(column) : null;
+
     internal DocIdIterator AllEntries() => new EntriesIterator(_entries.CreateCursor(), _entries.Count);
 
     internal DocIdIterator Marks(string field, byte[] term)
@@ -499,7 +509,8 @@ public sealed class IndexSearcher : IDisposable
                 _transaction.OpenTree(SearchIndex.TermsTree(name)),
                 _transaction.OpenTree(SearchIndex.MarksTree(name)),
                 _transaction.OpenTree(SearchIndex.ValuesTree(name)),
-                options.Kind == FieldKind.FullText && _transaction.OpenTree(SearchIndex.NormsTree(name)) is { } norms ? norms : null);
+                options.Kind == FieldKind.FullText && _transaction.OpenTree(SearchIndex.NormsTree(name)) is { } norms ? norms : null,
+                options.IsNumeric ? _transaction.OpenTree(SearchIndex.ColumnTree(name)) : null);
             _fields.Add(name, reader);
         }
         return reader;
@@ -508,5 +519,5 @@ public sealed class IndexSearcher : IDisposable
     /// <summary>Ends the snapshot.</summary>
     public void Dispose() => _transaction.Dispose();
 
-    private sealed record FieldReader(Tree? Terms, Tree? Marks, Tree? Values, Tree? Norms);
+    private sealed record FieldReader(Tree? Terms, Tree? Marks, Tree? Values, Tree? Norms, Tree? Column);
 }

@@ -8,14 +8,19 @@ namespace Folio.Indexing.Search;
 /// An inverted index in a storage environment of its own. One writer at a time (<see cref="BeginBatch"/>),
 /// any number of searchers (<see cref="OpenSearcher"/>), each on a snapshot that never shows half a batch.
 /// <para>Per field it keeps: a terms tree (term → frequency and posting chunks), field lengths
-/// (norms) for BM25, doc values for sorting and counting, and the exists/null marks. Per entry: the
+/// (norms) for BM25, doc values for sorting and counting, for numeric fields a dense column of sort
+/// keys, and the exists/null marks. Per entry: the
 /// record of its terms with, for full-text fields, their positions (so an update or delete can take
 /// them back out, and a phrase is checked with one read per candidate), and the key → entry id map.</para>
 /// </summary>
 public sealed class SearchIndex : IDisposable
 {
-    /// <summary>The newest on-disk format this build writes and reads.</summary>
-    public const int FormatVersion = 1;
+    /// <summary>
+    /// The on-disk format this build writes and reads. Version 2 added the numeric sort columns, which
+    /// a version 1 index lacks (its numeric sorts would see every entry as missing), so older indexes
+    /// are refused like newer ones and must be rebuilt.
+    /// </summary>
+    public const int FormatVersion = 2;
 
     internal const string EntriesTree = "entries";
     internal const string KeysTree = "keys";
@@ -37,6 +42,8 @@ public sealed class SearchIndex : IDisposable
             var version = BinaryPrimitives.ReadInt32LittleEndian(stored);
             if (version > FormatVersion)
                 throw new UnsupportedFormatException($"This index was written in format version {version}; this build reads up to {FormatVersion}. Rebuild the index or upgrade Folio.");
+            if (version < FormatVersion)
+                throw new UnsupportedFormatException($"This index was written in format version {version}, which this build no longer reads (it reads {FormatVersion}). Rebuild the index.");
             tx.Rollback();
             return;
         }
@@ -94,6 +101,8 @@ public sealed class SearchIndex : IDisposable
     internal static string NormsTree(string field) => "n:" + field;
 
     internal static string ValuesTree(string field) => "v:" + field;
+
+    internal static string ColumnTree(string field) => "c:" + field;
 
     internal static byte[] FieldStatsKey(string field) => System.Text.Encoding.UTF8.GetBytes("stats:" + field);
 

@@ -107,6 +107,7 @@ internal static class FolioSearchLoad
             names.Add(SearchIndex.TermsTree(field));
             names.Add(SearchIndex.MarksTree(field));
             names.Add(SearchIndex.ValuesTree(field));
+            names.Add(SearchIndex.ColumnTree(field));
         }
         var parts = new List<string>();
         long counted = 0;

@@ -216,6 +216,32 @@ public class SearchIndexDurabilityTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public void Open_IndexOfAnOlderFormat_ThrowsUnsupportedFormatAndLeavesItAlone()
+    {
+        var options = StorageOptions.InMemory() with { FileSystem = new MemoryFileSystem() };
+        using (var index = SearchIndex.Open(options, Schema()))
+        {
+            using (var batch = index.BeginBatch())
+            {
+                batch.Add(Entry("a", 1));
+                batch.Commit();
+            }
+            using var tx = index.Environment.BeginWrite();
+            BinaryPrimitives.WriteInt32LittleEndian(tx.OpenTree(SearchIndex.MetaTree)!.Reserve(SearchIndex.FormatKey, 4), SearchIndex.FormatVersion - 1);
+            tx.Commit();
+        }
+
+        var error = Assert.Throws<UnsupportedFormatException>(() => SearchIndex.Open(options, Schema()));
+        Assert.Contains($"format version {SearchIndex.FormatVersion - 1}", error.Message);
+        Assert.Contains("Rebuild the index", error.Message);
+
+        using var environment = StorageEnvironment.Open(options);
+        using var read = environment.BeginRead();
+        Assert.True(read.OpenTree(SearchIndex.MetaTree)!.TryGet(SearchIndex.FormatKey, out var format));
+        Assert.Equal(SearchIndex.FormatVersion - 1, BinaryPrimitives.ReadInt32LittleEndian(format));
+    }
+
+    [Fact]
     public void Open_IndexOfTheCurrentFormat_ReopensWithItsEntries()
     {
         var options = StorageOptions.InMemory() with { FileSystem = new MemoryFileSystem() };

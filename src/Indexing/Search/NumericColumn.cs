@@ -1,0 +1,221 @@
+using System.Buffers.Binary;
+using System.Numerics;
+using Folio.Storage.Trees;
+
+namespace Folio.Indexing.Search;
+
+/// <summary>
+/// A numeric field's sort key per entry (its smallest value, in the order-preserving form of
+/// <see cref="TermEncoding"/> read as a big-endian ulong), stored densely: one tree value per block of
+/// <see cref="BlockSize"/> entries. A sort walks matches in id order, so it reads one block per
+/// 2,048 ids instead of descending the doc-value tree per match; a batch decodes each block it
+/// touches once and encodes it back once at <see cref="Flush"/>.
+/// </summary>
+/// <remarks>
+/// A stored block starts with a width byte and the smallest value (the base, 8 bytes little-endian).
+/// With a width of 1–8, each entry then has a code of that many bytes: 0 when it has no value
+/// (missing, null, all-null or deleted), else its value minus the base plus 1, so a read touches one
+/// place in the block (timestamps within a year take 4 bytes each). A block whose values span the
+/// whole 64-bit range has no code to spare for "none": it has width 0, a presence bit per entry and
+/// the raw 8-byte values. A block with no value at all is not stored.
+/// </remarks>
+internal sealed class NumericColumn(Tree tree)
+{
+    public const int BlockSize = 2048;
+
+    private const int BlockShift = 11;
+    private const int HeaderSize = 9;
+    private const int FullRangeWidth = 0;
+    private const int FullRangeValuesOffset = HeaderSize + BlockSize / 8;
+    private const int MaxStoredSize = FullRangeValuesOffset + BlockSize * 8;
+
+    private readonly Dictionary<long, DecodedBlock> _changed = [];
+    // Allocated on first use: a sort that reads its blocks in place (StoredBlock) never needs it.
+    private byte[]? _cached;
+    private long _cachedBlock = -1;
+    private int _cachedLength;
+
+    // A stack key would tie the value span the tree hands back to this frame.
+    private readonly byte[] _key = new byte[8];
+
+    /// <summary>The number of the block holding <paramref name="entryId"/>.</summary>
+    public static long BlockOf(long entryId) => entryId >> BlockShift;
+
+    /// <summary>The entry's sort key; false when the entry has no non-null value.</summary>
+    public bool TryGet(long entryId, out ulong value)
+    {
+        var number = BlockOf(entryId);
+        if (_changed.Count != 0 && _changed.TryGetValue(number, out var changed))
+            return changed.TryGet((int)(entryId & (BlockSize - 1)), out value);
+        if (number != _cachedBlock)
+        {
+            var stored = Stored(number);
+            _cached ??= new byte[MaxStoredSize];
+            stored.CopyTo(_cached);
+            _cachedLength = stored.Length;
+            _cachedBlock = number;
+        }
+        return TryRead(_cached.AsSpan(0, _cachedLength), entryId, out value);
+    }
+
+    /// <summary>
+    /// Block <paramref name="number"/> as stored (empty when it holds no value), for a reader that walks
+    /// ids in order and keeps the block while its ids last: the span points into the snapshot's pages,
+    /// so it is read without a copy and stays valid until the read transaction ends.
+    /// </summary>
+    public ReadOnlySpan<byte> StoredBlock(long number)
+    {
+        if (_changed.Count != 0)
+            throw new InvalidOperationException("A column with unflushed changes has no stored blocks to read.");
+        return Stored(number);
+    }
+
+    private ReadOnlySpan<byte> Stored(long number)
+    {
+        BinaryPrimitives.WriteInt64BigEndian(_key, number);
+        if (!tree.TryGet(_key, out var stored))
+            return default;
+        if (stored.Length < HeaderSize || stored[0] > 8 || stored.Length != StoredSize(stored[0]))
+            throw new Folio.Storage.CorruptionException($"Block {number} of numeric column '{tree.Name}' has {stored.Length} bytes, which does not fit its header.");
+        return stored;
+    }
+
+    /// <summary>Reads the entry's sort key from its block (see <see cref="StoredBlock"/>); false when it has none.</summary>
+    public static bool TryRead(ReadOnlySpan<byte> block, long entryId, out ulong value)
+    {
+        var index = (int)(entryId & (BlockSize - 1));
+        value = 0;
+        if (block.IsEmpty)
+            return false;
+        var width = block[0];
+        if (width != FullRangeWidth)
+        {
+            // The code's bytes end a little-endian ulong read just before them (the header guarantees
+            // 8 readable bytes), so one unaligned read and a shift get it without padding the block.
+            var code = BinaryPrimitives.ReadUInt64LittleEndian(block[(HeaderSize + (index + 1) * width - 8)..]) >> ((8 - width) * 8);
+            if (code == 0)
+                return false;
+            value = BinaryPrimitives.ReadUInt64LittleEndian(block[1..]) + code - 1;
+            return true;
+        }
+        if ((block[HeaderSize + (index >> 3)] & (1 << (index & 7))) == 0)
+            return false;
+        value = BinaryPrimitives.ReadUInt64LittleEndian(block[(FullRangeValuesOffset + index * 8)..]);
+        return true;
+    }
+
+    /// <summary>Sets the entry's sort key. Written at <see cref="Flush"/>.</summary>
+    public void Set(long entryId, ulong value) => ForWrite(entryId).Set((int)(entryId & (BlockSize - 1)), value);
+
+    /// <summary>Removes the entry's sort key (it sorts as missing). Written at <see cref="Flush"/>.</summary>
+    public void Clear(long entryId) => ForWrite(entryId).Clear((int)(entryId & (BlockSize - 1)));
+
+    /// <summary>Writes the blocks changed since the last flush; a block left without values is removed.</summary>
+    public void Flush()
+    {
+        Span<byte> key = stackalloc byte[8];
+        foreach (var (number, block) in _changed)
+        {
+            BinaryPrimitives.WriteInt64BigEndian(key, number);
+            if (!block.Range(out var smallest, out var largest))
+            {
+                tree.Delete(key);
+                continue;
+            }
+            var width = largest - smallest == ulong.MaxValue ? FullRangeWidth : (BitsNeeded(largest - smallest + 1) + 7) >> 3;
+            var stored = tree.Reserve(key, StoredSize(width));
+            stored.Clear();
+            stored[0] = (byte)width;
+            BinaryPrimitives.WriteUInt64LittleEndian(stored[1..], smallest);
+            block.Encode(stored[HeaderSize..], width, smallest);
+        }
+        _changed.Clear();
+    }
+
+    private static int BitsNeeded(ulong range) => 64 - BitOperations.LeadingZeroCount(range);
+
+    private static int StoredSize(int width) => width == FullRangeWidth ? MaxStoredSize : HeaderSize + BlockSize * width;
+
+    private DecodedBlock ForWrite(long entryId)
+    {
+        var number = BlockOf(entryId);
+        if (_changed.TryGetValue(number, out var block))
+            return block;
+        block = new DecodedBlock();
+        block.Decode(Stored(number), number);
+        if (number == _cachedBlock)
+            _cachedBlock = -1;
+        _changed.Add(number, block);
+        return block;
+    }
+
+    /// <summary>A block being changed by a batch: every value and presence bit in the open.</summary>
+    private sealed class DecodedBlock
+    {
+        private readonly ulong[] _values = new ulong[BlockSize];
+        private readonly ulong[] _present = new ulong[BlockSize / 64];
+
+        public bool TryGet(int index, out ulong value)
+        {
+            value = _values[index];
+            return (_present[index >> 6] & (1UL << (index & 63))) != 0;
+        }
+
+        public void Set(int index, ulong value)
+        {
+            _values[index] = value;
+            _present[index >> 6] |= 1UL << (index & 63);
+        }
+
+        public void Clear(int index)
+        {
+            _values[index] = 0;
+            _present[index >> 6] &= ~(1UL << (index & 63));
+        }
+
+        /// <summary>The smallest and largest present value; false when none is present.</summary>
+        public bool Range(out ulong smallest, out ulong largest)
+        {
+            smallest = ulong.MaxValue;
+            largest = 0;
+            var any = false;
+            for (var i = 0; i < BlockSize; i++)
+            {
+                if ((_present[i >> 6] & (1UL << (i & 63))) == 0)
+                    continue;
+                any = true;
+                smallest = Math.Min(smallest, _values[i]);
+                largest = Math.Max(largest, _values[i]);
+            }
+            return any;
+        }
+
+        public void Decode(ReadOnlySpan<byte> stored, long number)
+        {
+            for (var i = 0; i < BlockSize; i++)
+            {
+                if (TryRead(stored, (number << BlockShift) + i, out var value))
+                    Set(i, value);
+            }
+        }
+
+        /// <summary>Writes the block after its header into <paramref name="body"/> (cleared by the caller).</summary>
+        public void Encode(Span<byte> body, int width, ulong smallest)
+        {
+            Span<byte> bytes = stackalloc byte[8];
+            for (var i = 0; i < BlockSize; i++)
+            {
+                if ((_present[i >> 6] & (1UL << (i & 63))) == 0)
+                    continue;
+                if (width == FullRangeWidth)
+                {
+                    body[i >> 3] |= (byte)(1 << (i & 7));
+                    BinaryPrimitives.WriteUInt64LittleEndian(body[(BlockSize / 8 + i * 8)..], _values[i]);
+                    continue;
+                }
+                BinaryPrimitives.WriteUInt64LittleEndian(bytes, _values[i] - smallest + 1);
+                bytes[..width].CopyTo(body[(i * width)..]);
+            }
+        }
+    }
+}
