@@ -300,6 +300,27 @@ public sealed class IndexStore : IDisposable
     private DocumentIndex Open(IndexDefinition definition, string directory) =>
         new(definition, _store, directory, _loggers.CreateLogger<DocumentIndex>(), _options.InMemory ? StorageOptions.InMemory() : null);
 
+    /// <summary>
+    /// Opens an index found on disk; one written in a format this build does not read is rebuilt from the
+    /// documents (an index is derived data), so an upgrade changing the index format never keeps the
+    /// database from opening.
+    /// </summary>
+    private DocumentIndex OpenOrRebuild(IndexDefinition definition, string directory)
+    {
+        try
+        {
+            return Open(definition, directory);
+        }
+        catch (UnsupportedFormatException e)
+        {
+            _logger.LogWarning("Index {Index} is rebuilt from the documents: {Reason}", definition.Name, e.Message);
+            Directory.Delete(directory, recursive: true);
+            Directory.CreateDirectory(directory);
+            File.WriteAllText(Path.Combine(directory, "definition.json"), definition.ToJson());
+            return Open(definition, directory);
+        }
+    }
+
     private static void Drop(DocumentIndex index)
     {
         index.Dispose();
@@ -367,7 +388,7 @@ public sealed class IndexStore : IDisposable
                 var definition = IndexDefinition.Parse(entry.GetProperty("Definition"));
                 var directory = Path.Combine(_root, entry.GetProperty("Directory").GetString()!);
                 known.Add(Path.GetFileName(directory));
-                var index = Open(definition, directory);
+                var index = OpenOrRebuild(definition, directory);
                 if (entry.GetProperty("Replacing").GetBoolean())
                     _replacements[definition.Name] = index;
                 else

@@ -3,6 +3,7 @@ using System.Text.Json;
 using Folio.Indexing.Definitions;
 using Folio.Indexing.Documents;
 using Folio.Indexing.Querying;
+using Folio.Indexing.Search;
 using Folio.Storage;
 using Folio.Storage.Documents;
 using Microsoft.Extensions.Logging.Abstractions;
@@ -49,6 +50,42 @@ public sealed class IndexingLifecycleTests : IDisposable
             Assert.Equal(1, batches.Sum(b => b.Documents));
             var result = await new QueryRunner(store, indexes).RunAsync("from index 'Users/ByAge' where Age >= 0", new QueryOptions());
             Assert.Equal(51, result.TotalResults);
+        }
+    }
+
+    [Fact]
+    public async Task Restart_RebuildsAnIndex_WhenItsFormatIsNoLongerRead()
+    {
+        var data = Path.Combine(_root, "data");
+        var indexRoot = Path.Combine(_root, "indexes");
+        var definition = Definition("""{"Name":"Users/ByAge","Collections":["Users"],"Fields":{"Age":{"Path":"Age","Type":"Long"}}}""");
+        string directory;
+        using (var store = DocumentStore.Open(StorageOptions.ForPath(data)))
+        using (var indexes = new IndexStore(store, indexRoot, NullLoggerFactory.Instance))
+        {
+            indexes.Put([definition]);
+            for (var i = 0; i < 50; i++)
+                await Put(store, $"users/{i}", $$"""{"Age":{{i}}}""");
+            var index = indexes.Get("Users/ByAge")!;
+            Assert.True(await index.WaitForEtagAsync(store.LastEtag, TimeSpan.FromSeconds(30)));
+            directory = index.Directory;
+        }
+        // As an index written by an earlier build would look.
+        using (var environment = StorageEnvironment.Open(StorageOptions.ForPath(directory)))
+        using (var tx = environment.BeginWrite())
+        {
+            System.Buffers.Binary.BinaryPrimitives.WriteInt32LittleEndian(tx.OpenTree(SearchIndex.MetaTree)!.Reserve(SearchIndex.FormatKey, 4), SearchIndex.FormatVersion - 1);
+            tx.Commit();
+        }
+
+        using (var store = DocumentStore.Open(StorageOptions.ForPath(data)))
+        using (var indexes = new IndexStore(store, indexRoot, NullLoggerFactory.Instance))
+        {
+            var index = indexes.Get("Users/ByAge")!;
+            Assert.True(await index.WaitForEtagAsync(store.LastEtag, TimeSpan.FromSeconds(30)));
+            Assert.Equal(50, index.RecentBatches.Sum(b => b.Documents));
+            var result = await new QueryRunner(store, indexes).RunAsync("from index 'Users/ByAge' where Age >= 10", new QueryOptions());
+            Assert.Equal(40, result.TotalResults);
         }
     }
 
