@@ -25,7 +25,8 @@ public sealed record StorageOptions
 
     /// <summary>
     /// Most page buffers (8 KB each) kept for reuse by write transactions; 0 turns reuse off. Buffers
-    /// beyond it go to the GC, and the flusher drops those that stay unused for a flush interval.
+    /// beyond it go to the GC, and the background flusher lets go of those left unused between two of
+    /// its rounds (about <see cref="FlushInterval"/>), so memory falls back after a burst of writes.
     /// </summary>
     public int PageBufferPoolPages { get; init; } = 4096;
 

@@ -62,6 +62,8 @@ internal sealed class PageBufferPool
 
     public void Return(List<byte[]> buffers)
     {
+        if (buffers.Count == 0)
+            return;
         lock (_lock)
         {
             foreach (var buffer in buffers)
