@@ -51,6 +51,8 @@ public sealed partial class StorageEnvironment
             versions.Add(new PageVersion(transactionId, pageNumber, buffer));
             bytes += buffer.Length;
         }
+        // The page table owns the buffers from here on, so ending the transaction must not pool them.
+        dirty.Clear();
         PageTable.Publish(versions);
         EnqueueForFlush(new CommittedTransaction(transactionId, versions, bytes));
         _state = new EnvironmentState

@@ -8,6 +8,7 @@ public sealed partial class StorageEnvironment
     private readonly Lock _unflushedLock = new();
     private readonly List<CommittedTransaction> _unflushed = [];
     private readonly AutoResetEvent _flushSignal = new(false);
+    private readonly PageReclaimer _reclaimer = new();
     private long _unflushedBytes;
     private long _lastFlushed;
     private long _headerSequence;
@@ -54,6 +55,7 @@ public sealed partial class StorageEnvironment
             _flushSignal.WaitOne(Options.FlushInterval);
             if (_stopFlusher || _failure is not null)
                 continue;
+            PageBuffers.Trim();
             long pending;
             lock (_unflushedLock)
                 pending = _unflushedBytes;
@@ -133,11 +135,13 @@ public sealed partial class StorageEnvironment
             Volatile.Write(ref _lastFlushed, upTo);
 
             long flushedBytes = 0;
+            var removed = new List<byte[]>();
             foreach (var committed in batch)
             {
-                PageTable.RemoveFlushed(committed.Pages, upTo);
+                PageTable.RemoveFlushed(committed.Pages, upTo, removed);
                 flushedBytes += committed.Bytes;
             }
+            RetireRemoved(removed);
             lock (_unflushedLock)
             {
                 _unflushed.RemoveRange(0, batch.Count);
@@ -145,5 +149,22 @@ public sealed partial class StorageEnvironment
             }
             _journal.RetireUpTo(upTo);
         }
+    }
+
+    /// <summary>
+    /// Hands the buffers of removed page versions to the reclaimer, held by every transaction running
+    /// now. The fence pairs with the one a reader takes publishing its snapshot and the writer's in
+    /// Begin: a transaction this scan misses looks the pages up only after the removal, and so
+    /// cannot find the removed versions.
+    /// </summary>
+    private void RetireRemoved(List<byte[]> removed)
+    {
+        Interlocked.MemoryBarrier();
+        var running = new List<ActiveTransaction>();
+        _readers.CaptureRunning(running);
+        if (_writer.IsRunning)
+            running.Add(new ActiveTransaction(_writer, _writer.Generation));
+        _reclaimer.Retire(removed, running);
+        _reclaimer.Reclaim(PageBuffers);
     }
 }

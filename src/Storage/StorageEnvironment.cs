@@ -36,6 +36,7 @@ public sealed partial class StorageEnvironment : IDisposable
         _directoryLock = directoryLock;
         Pager = pager;
         PageTable = new PageTable();
+        PageBuffers = new PageBufferPool(options.PageBufferPoolPages);
         _readers = new ReaderTable(this);
         _writer = new PageTransaction(this, write: true);
 
@@ -58,6 +59,9 @@ public sealed partial class StorageEnvironment : IDisposable
     internal Pager Pager { get; }
 
     internal PageTable PageTable { get; }
+
+    /// <summary>Reused page buffers for the writer's copies; see <see cref="PageReclaimer"/> for when flushed versions come back.</summary>
+    internal PageBufferPool PageBuffers { get; }
 
     internal EnvironmentState State => _state;
 
@@ -126,6 +130,7 @@ public sealed partial class StorageEnvironment : IDisposable
         {
             ThrowIfFailed();
             Volatile.Write(ref _writerThread, Environment.CurrentManagedThreadId);
+            _reclaimer.Reclaim(PageBuffers);
             _writer.Begin(_state);
             return new WriteTransaction(this, _writer);
         }
@@ -172,6 +177,8 @@ public sealed partial class StorageEnvironment : IDisposable
         JournalFiles = _journal.FileCount,
         JournalBytesWritten = _journal.BytesWritten,
         UnflushedPageVersions = PageTable.Count,
+        PooledPageBuffers = PageBuffers.Count,
+        RetiredPageBuffers = _reclaimer.RetiredBuffers,
         ActiveReaders = _readers.ActiveCount(),
     };
 

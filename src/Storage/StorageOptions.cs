@@ -23,6 +23,13 @@ public sealed record StorageOptions
     /// </summary>
     public bool BackgroundFlush { get; init; } = true;
 
+    /// <summary>
+    /// Most page buffers (8 KB each) kept for reuse by write transactions; 0 turns reuse off. Buffers
+    /// beyond it go to the GC, and the background flusher lets go of those left unused between two of
+    /// its rounds (about <see cref="FlushInterval"/>), so memory falls back after a burst of writes.
+    /// </summary>
+    public int PageBufferPoolPages { get; init; } = 4096;
+
     /// <summary>Most write operations the transaction merger runs in one transaction.</summary>
     public int MergerMaxOperations { get; init; } = 4096;
 

@@ -27,6 +27,12 @@ public sealed record StorageStats
     /// <summary>Page versions committed but not yet applied to the data file.</summary>
     public int UnflushedPageVersions { get; init; }
 
+    /// <summary>Page buffers kept for reuse by the next write transactions.</summary>
+    public int PooledPageBuffers { get; init; }
+
+    /// <summary>Buffers of flushed page versions waiting for the transactions that might still read them to end.</summary>
+    public int RetiredPageBuffers { get; init; }
+
     /// <summary>Read transactions open right now.</summary>
     public int ActiveReaders { get; init; }
 }

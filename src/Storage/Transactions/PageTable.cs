@@ -58,8 +58,12 @@ internal sealed class PageTable
         }
     }
 
-    /// <summary>Drops the versions of <paramref name="pages"/> that the data file now holds (all not after <paramref name="flushedUpTo"/>).</summary>
-    public void RemoveFlushed(List<PageVersion> pages, long flushedUpTo)
+    /// <summary>
+    /// Drops the versions of <paramref name="pages"/> that the data file now holds (all not after
+    /// <paramref name="flushedUpTo"/>) and adds their buffers to <paramref name="removed"/>: readers
+    /// that found them before may still be reading them.
+    /// </summary>
+    public void RemoveFlushed(List<PageVersion> pages, long flushedUpTo, List<byte[]> removed)
     {
         lock (_writeLock)
         {
@@ -72,6 +76,8 @@ internal sealed class PageTable
                 {
                     if (version.TransactionId > flushedUpTo)
                         keep++;
+                    else
+                        removed.Add(version.Buffer);
                 }
                 if (keep == existing.Length)
                     continue;

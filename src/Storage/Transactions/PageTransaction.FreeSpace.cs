@@ -79,7 +79,7 @@ internal sealed partial class PageTransaction
             if (_bitmapPages.Length >= EnvironmentState.MaxBitmapPages)
                 throw new StorageException("The data file reached its maximum size.");
             var bitmapPage = _nextPage++;
-            var buffer = new byte[StorageLimits.PageSize];
+            var buffer = _environment.PageBuffers.RentZeroed();
             PageHeader.Initialize(buffer, bitmapPage, PageFlags.FreeSpaceBitmap);
             DirtyPages[bitmapPage] = buffer;
             _bitmapPages = [.. _bitmapPages, bitmapPage];

@@ -13,6 +13,7 @@ internal sealed partial class PageTransaction
 {
     private readonly StorageEnvironment _environment;
     private readonly Dictionary<long, byte[]>? _dirty;
+    private readonly List<byte[]>? _freed;
     private readonly Dictionary<string, Tree>? _openTrees;
     private EnvironmentState _state = null!;
     private int _generation;
@@ -25,6 +26,7 @@ internal sealed partial class PageTransaction
         if (write)
         {
             _dirty = [];
+            _freed = [];
             _openTrees = new Dictionary<string, Tree>(StringComparer.Ordinal);
         }
     }
@@ -55,17 +57,34 @@ internal sealed partial class PageTransaction
         Root = state.Root;
         _active = true;
         if (IsWrite)
+        {
+            // The flusher checks IsRunning after removing page versions: this fence makes sure it
+            // either sees the writer running or the writer's lookups miss the removed versions.
+            Interlocked.MemoryBarrier();
             BeginAllocation(state);
+        }
     }
 
-    /// <summary>Ends the transaction; every handle taken from it stops working.</summary>
+    /// <summary>Whether the writer is between <see cref="Begin"/> and <see cref="End"/>; read by the flusher.</summary>
+    public bool IsRunning => Volatile.Read(ref _active);
+
+    /// <summary>
+    /// Ends the transaction; every handle taken from it stops working, and so do spans of its pages.
+    /// A writer's remaining dirty pages (all of them after a rollback; a commit hands them to the page
+    /// table first) and the pages it freed were never seen by anyone else: they go back to the pool.
+    /// </summary>
     public void End()
     {
         _active = false;
         Interlocked.Increment(ref _generation);
         if (IsWrite)
         {
-            _dirty!.Clear();
+            var pool = _environment.PageBuffers;
+            foreach (var (_, buffer) in _dirty!)
+                pool.Return(buffer);
+            pool.Return(_freed!);
+            _dirty.Clear();
+            _freed!.Clear();
             _openTrees!.Clear();
         }
     }
@@ -107,7 +126,7 @@ internal sealed partial class PageTransaction
         if (dirty.TryGetValue(pageNumber, out var copy))
             return copy;
         var current = GetPage(pageNumber);
-        copy = GC.AllocateUninitializedArray<byte>(current.Length);
+        copy = current.Length == StorageLimits.PageSize ? _environment.PageBuffers.Rent() : GC.AllocateUninitializedArray<byte>(current.Length);
         current.CopyTo(copy);
         dirty[pageNumber] = copy;
         return copy;
@@ -117,15 +136,20 @@ internal sealed partial class PageTransaction
     public Span<byte> AllocatePage(int count, PageFlags flags, out long pageNumber)
     {
         pageNumber = AllocatePageNumbers(count);
-        var buffer = new byte[count * StorageLimits.PageSize];
+        var buffer = count == 1 ? _environment.PageBuffers.RentZeroed() : new byte[count * StorageLimits.PageSize];
         PageHeader.Initialize(buffer, pageNumber, flags);
         DirtyPages[pageNumber] = buffer;
         return buffer;
     }
 
+    /// <summary>
+    /// Frees a page (or run). Its dirty copy, if any, goes back to the pool only at <see cref="End"/>:
+    /// until then spans of it may still be in use (a value read from the page being deleted).
+    /// </summary>
     public void FreePage(long pageNumber, int count)
     {
-        DirtyPages.Remove(pageNumber);
+        if (DirtyPages.Remove(pageNumber, out var buffer))
+            _freed!.Add(buffer);
         FreePageNumbers(pageNumber, count);
     }
 }

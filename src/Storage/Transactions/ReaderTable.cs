@@ -39,6 +39,19 @@ internal sealed class ReaderTable(StorageEnvironment environment)
         return oldest;
     }
 
+    /// <summary>
+    /// Adds the read transactions running now to <paramref name="running"/>. A seat counts from the
+    /// moment its snapshot is published, which is before the reader's first page lookup.
+    /// </summary>
+    public void CaptureRunning(List<ActiveTransaction> running)
+    {
+        foreach (var slot in _slots)
+        {
+            if (slot.Snapshot != ReaderSlot.Idle)
+                running.Add(new ActiveTransaction(slot.Transaction, slot.Transaction.Generation));
+        }
+    }
+
     public int ActiveCount()
     {
         var count = 0;
