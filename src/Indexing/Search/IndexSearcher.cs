@@ -238,8 +238,7 @@ public sealed class IndexSearcher : IDisposable
         if (reader.Marks is null)
             return new EmptyIterator();
         var termKey = TermEncoding.TermKey(term);
-        var frequency = PostingStore.DocumentFrequency(reader.Marks, termKey);
-        return frequency == 0 ? new EmptyIterator() : new TermIterator(reader.Marks, termKey, frequency);
+        return reader.Marks.TryGet(termKey, out var header) ? new TermIterator(reader.Marks, termKey, header) : new EmptyIterator();
     }
 
     internal DocIdIterator Postings(string field, byte[] term) => (DocIdIterator?)TermPostings(field, term) ?? new EmptyIterator();
@@ -250,8 +249,7 @@ public sealed class IndexSearcher : IDisposable
         if (reader.Terms is null)
             return null;
         var termKey = TermEncoding.TermKey(term);
-        var frequency = PostingStore.DocumentFrequency(reader.Terms, termKey);
-        return frequency == 0 ? null : new TermIterator(reader.Terms, termKey, frequency);
+        return reader.Terms.TryGet(termKey, out var header) ? new TermIterator(reader.Terms, termKey, header) : null;
     }
 
     internal TermScorer? Scorer(string field, byte[] term)
@@ -440,7 +438,7 @@ public sealed class IndexSearcher : IDisposable
             }
             if (decision == TermVerdict.Verify && check is not null && reader.Values is not null && _index.Schema.Get(field).Kind != FieldKind.FullText)
             {
-                var postings = new TermIterator(reader.Terms, termKey, PostingStore.DocumentFrequency(reader.Terms, termKey));
+                var postings = new TermIterator(reader.Terms, termKey, cursor.Value);
                 bits ??= new ulong[(NextEntryId + 63) >> 6];
                 while (postings.MoveNext())
                 {
@@ -457,31 +455,48 @@ public sealed class IndexSearcher : IDisposable
             }
             // A term's chunks follow its own key, so the cursor already on the term reads them in
             // place: seeking each taken term again (and once more past it) cost three descents per term,
-            // which is most of a range over many rare terms, such as one over unique numbers.
+            // which is most of a range over many rare terms, such as one over unique numbers. Those
+            // terms mostly have a single id, kept inline in the header the cursor is on.
             bits ??= new ulong[(NextEntryId + 63) >> 6];
             if (cursor.Key.Length == termKeyLength)
+            {
+                var header = cursor.Value;
+                if (!PostingStore.IsChunked(header))
+                {
+                    count += AddToBits(header, bits, ref ids);
+                    more = cursor.MoveNext();
+                    continue;
+                }
                 more = cursor.MoveNext();
+            }
             while (more && PostingStore.IsChunkOf(cursor.Key, termKey))
             {
-                var chunk = cursor.Value;
-                var size = PostingsDecoder.GetCount(chunk);
-                if (ids.Length < size)
-                    ids = new long[(size + PostingsFormat.BlockSize - 1) / PostingsFormat.BlockSize * PostingsFormat.BlockSize];
-                var decoded = PostingsDecoder.Decode(chunk, ids, default);
-                for (var i = 0; i < decoded; i++)
-                {
-                    ref var slot = ref bits[ids[i] >> 6];
-                    var mask = 1UL << (int)(ids[i] & 63);
-                    if ((slot & mask) == 0)
-                    {
-                        slot |= mask;
-                        count++;
-                    }
-                }
+                count += AddToBits(cursor.Value, bits, ref ids);
                 more = cursor.MoveNext();
             }
         }
         return bits is null ? new EmptyIterator() : new BitSetIterator(bits, count);
+    }
+
+    /// <summary>Sets the bits of an encoded posting list's ids; returns how many were not set before.</summary>
+    private static int AddToBits(ReadOnlySpan<byte> postings, ulong[] bits, ref long[] ids)
+    {
+        var size = PostingsDecoder.GetCount(postings);
+        if (ids.Length < size)
+            ids = new long[(size + PostingsFormat.BlockSize - 1) / PostingsFormat.BlockSize * PostingsFormat.BlockSize];
+        var decoded = PostingsDecoder.Decode(postings, ids, default);
+        var added = 0;
+        for (var i = 0; i < decoded; i++)
+        {
+            ref var slot = ref bits[ids[i] >> 6];
+            var mask = 1UL << (int)(ids[i] & 63);
+            if ((slot & mask) == 0)
+            {
+                slot |= mask;
+                added++;
+            }
+        }
+        return added;
     }
 
     private static bool AnyDocValue<TState>(Tree values, long entryId, Func<ReadOnlySpan<byte>, TState, bool> check, TState state)
