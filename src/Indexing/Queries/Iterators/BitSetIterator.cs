@@ -8,21 +8,32 @@ namespace Folio.Indexing.Queries.Iterators;
 /// </summary>
 public sealed class BitSetIterator : DocIdIterator
 {
-    private readonly ulong[] _bits;
     private readonly long _count;
+    private readonly Action<ulong[]>? _release;
+    private ulong[] _bits;
 
     /// <summary>Wraps a bit set (bit i = entry i); <paramref name="count"/> is the number of bits set.</summary>
     public BitSetIterator(ulong[] bits, long count)
+        : this(bits, count, null)
+    {
+    }
+
+    /// <summary>
+    /// Wraps a bit set that is handed to <paramref name="release"/>, all bits cleared, once the iterator
+    /// is exhausted (it never reads the set again), so the next query can reuse it.
+    /// </summary>
+    internal BitSetIterator(ulong[] bits, long count, Action<ulong[]>? release)
     {
         _bits = bits;
         _count = count;
+        _release = release;
     }
 
     /// <inheritdoc/>
     public override long Cost => _count;
 
     /// <inheritdoc/>
-    public override bool MoveNext() => Seek(Current + 1);
+    public override bool MoveNext() => Current != NoMoreIds && Seek(Current + 1);
 
     /// <inheritdoc/>
     public override bool Advance(long target) => Current >= target ? Current != NoMoreIds : Seek(target);
@@ -46,6 +57,13 @@ public sealed class BitSetIterator : DocIdIterator
     private bool Exhausted()
     {
         Current = NoMoreIds;
+        if (_release is not null && _bits.Length > 0)
+        {
+            var bits = _bits;
+            _bits = [];
+            Array.Clear(bits);
+            _release(bits);
+        }
         return false;
     }
 }
