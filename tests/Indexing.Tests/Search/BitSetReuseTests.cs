@@ -57,6 +57,41 @@ public class BitSetReuseTests
     }
 
     [Fact]
+    public void UnionOfTerms_RandomStepsAndLeapsAcrossReusedSets_MatchTheExpectedIds()
+    {
+        const int count = 5000;
+        using var index = OpenWithNumbers(count);
+        using var searcher = index.OpenSearcher();
+        var random = new Random(17);
+        for (var round = 0; round < 300; round++)
+        {
+            var from = random.Next(count);
+            var to = from + random.Next(count / 4);
+            var expected = Enumerable.Range(from, Math.Min(to, count - 1) - from + 1).Select(i => (long)i).ToList();
+            var range = searcher.Iterate(Nums(from, to));
+            while (true)
+            {
+                // Leaps of every size: within a word, to the next word, and across many words or past the end.
+                var target = range.Current + 1;
+                var leap = random.Next(3) != 0;
+                if (leap)
+                    target += random.Next(random.Next(2) == 0 ? 70 : 2000);
+                var moved = leap ? range.Advance(target) : range.MoveNext();
+                var next = expected.FindIndex(id => id >= target);
+                Assert.Equal(next >= 0, moved);
+                if (!moved)
+                    break;
+                Assert.Equal(expected[next], range.Current);
+            }
+            // A set left with stray bits would show them in the next union, which likely covers other ids.
+            var other = random.Next(count);
+            Assert.Equal(Enumerable.Range(other, Math.Min(other + 9, count - 1) - other + 1).Select(i => (long)i), Drain(searcher.Iterate(Nums(other, other + 9))));
+        }
+        Assert.False(searcher.Iterate(Nums(0, count)).Advance(DocIdIterator.NoMoreIds));
+        Assert.Equal(count, searcher.Count(Nums(0, count)));
+    }
+
+    [Fact]
     public void MoveNext_AfterExhaustion_StaysExhausted()
     {
         using var index = OpenWithNumbers(100);
