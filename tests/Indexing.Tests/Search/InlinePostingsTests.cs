@@ -62,7 +62,18 @@ public class InlinePostingsTests
         return searcher.Search(query, 0, 1000, [new SortField("Num")]).Hits.Select(h => h.Key).ToList();
     }
 
+    private const int Limit = PostingStore.InlineLimit;
+
     private static TermQuery Tag(string value) => new("Tag", FieldValue.From(value));
+
+    /// <summary>Adds <paramref name="count"/> entries keyed <paramref name="prefix"/>0, 1, … with the same tag and number.</summary>
+    private static void AddMany(IndexBatch batch, string prefix, string tag, int count, long num)
+    {
+        for (var i = 0; i < count; i++)
+            batch.Add(Entry($"{prefix}{i}", tag, num));
+    }
+
+    private static List<string> Names(string prefix, int count) => Enumerable.Range(0, count).Select(i => $"{prefix}{i}").ToList();
 
     private static RangeQuery Nums(long from, long to) => new("Num", FieldValue.From(from), true, FieldValue.From(to), true);
 
@@ -79,44 +90,41 @@ public class InlinePostingsTests
     }
 
     [Fact]
-    public void Apply_SecondIdInALaterCommit_MovesTheTermToAChunk()
+    public void Apply_IdPastTheLimitInALaterCommit_MovesTheTermToAChunk()
     {
         using var index = Open();
-        Commit(index, b => b.Add(Entry("a", "pair", 1)));
-        Commit(index, b => b.Add(Entry("b", "pair", 2)));
-        Assert.Equal((Form.Chunked, 2L, 1), Stored(index, "Tag", TermEncoding.Text("pair")));
-        Assert.Equal(["a", "b"], Keys(index, Tag("pair")));
+        Commit(index, b => AddMany(b, "k", "few", Limit, 1));
+        Assert.Equal((Form.Inline, (long)Limit, 0), Stored(index, "Tag", TermEncoding.Text("few")));
+        Commit(index, b => b.Add(Entry("last", "few", 2)));
+        Assert.Equal((Form.Chunked, Limit + 1L, 1), Stored(index, "Tag", TermEncoding.Text("few")));
+        Assert.Equal([.. Names("k", Limit), "last"], Keys(index, Tag("few")));
     }
 
     [Fact]
-    public void Apply_TwoIdsInOneCommit_AreStoredAsAChunk()
+    public void Apply_MoreThanTheLimitInOneCommit_AreStoredAsAChunk()
     {
         using var index = Open();
-        Commit(index, b =>
-        {
-            b.Add(Entry("a", "pair", 1));
-            b.Add(Entry("b", "pair", 1));
-        });
-        Assert.Equal((Form.Chunked, 2L, 1), Stored(index, "Tag", TermEncoding.Text("pair")));
-        Assert.Equal((Form.Chunked, 2L, 1), Stored(index, "Num", TermEncoding.Long(1)));
-        Assert.Equal(["a", "b"], Keys(index, Nums(1, 1)));
+        Commit(index, b => AddMany(b, "k", "few", Limit + 1, 1));
+        Assert.Equal((Form.Chunked, Limit + 1L, 1), Stored(index, "Tag", TermEncoding.Text("few")));
+        Assert.Equal((Form.Chunked, Limit + 1L, 1), Stored(index, "Num", TermEncoding.Long(1)));
+        Assert.Equal(Names("k", Limit + 1), Keys(index, Nums(1, 1)));
     }
 
     [Fact]
-    public void Apply_DeleteDownToOneId_MovesTheTermBackInline()
+    public void Apply_DeleteDownToTheLimit_MovesTheTermBackInline()
     {
         using var index = Open();
+        Commit(index, b => AddMany(b, "k", "few", Limit + 1, 1));
+        Commit(index, b => b.Delete("k0"));
+        Assert.Equal((Form.Inline, (long)Limit, 0), Stored(index, "Tag", TermEncoding.Text("few")));
+        Assert.Equal(Names("k", Limit + 1)[1..], Keys(index, Tag("few")));
         Commit(index, b =>
         {
-            b.Add(Entry("a", "pair", 1));
-            b.Add(Entry("b", "pair", 2));
+            for (var i = 1; i <= Limit; i++)
+                b.Delete($"k{i}");
         });
-        Commit(index, b => b.Delete("a"));
-        Assert.Equal((Form.Inline, 1L, 0), Stored(index, "Tag", TermEncoding.Text("pair")));
-        Assert.Equal(["b"], Keys(index, Tag("pair")));
-        Commit(index, b => b.Delete("b"));
-        Assert.Equal((Form.Absent, 0L, 0), Stored(index, "Tag", TermEncoding.Text("pair")));
-        Assert.Empty(Keys(index, Tag("pair")));
+        Assert.Equal((Form.Absent, 0L, 0), Stored(index, "Tag", TermEncoding.Text("few")));
+        Assert.Empty(Keys(index, Tag("few")));
     }
 
     [Fact]
@@ -148,17 +156,17 @@ public class InlinePostingsTests
         Commit(index, b =>
         {
             b.Add(Entry("a", "left", 1));
-            b.Add(Entry("b", "right", 2));
+            AddMany(b, "r", "right", Limit, 2);
         });
         Commit(index, b => b.Add(Entry("a", "right", 1)));
         Assert.Equal((Form.Absent, 0L, 0), Stored(index, "Tag", TermEncoding.Text("left")));
-        Assert.Equal((Form.Chunked, 2L, 1), Stored(index, "Tag", TermEncoding.Text("right")));
-        Assert.Equal(["a", "b"], Keys(index, Tag("right")));
+        Assert.Equal((Form.Chunked, Limit + 1L, 1), Stored(index, "Tag", TermEncoding.Text("right")));
+        Assert.Equal(["a", .. Names("r", Limit)], Keys(index, Tag("right")));
         Commit(index, b => b.Add(Entry("a", "left", 1)));
         Assert.Equal((Form.Inline, 1L, 0), Stored(index, "Tag", TermEncoding.Text("left")));
-        Assert.Equal((Form.Inline, 1L, 0), Stored(index, "Tag", TermEncoding.Text("right")));
+        Assert.Equal((Form.Inline, (long)Limit, 0), Stored(index, "Tag", TermEncoding.Text("right")));
         Assert.Equal(["a"], Keys(index, Tag("left")));
-        Assert.Equal(["b"], Keys(index, Tag("right")));
+        Assert.Equal(Names("r", Limit), Keys(index, Tag("right")));
     }
 
     [Fact]
@@ -250,20 +258,19 @@ public class InlinePostingsTests
         {
             Commit(index, b =>
             {
-                b.Add(Entry("a", "pair", 1));
-                b.Add(Entry("b", "pair", 2));
-                b.Add(Entry("c", "solo", 3));
+                AddMany(b, "p", "shrinks", Limit + 1, 1);
+                b.Add(Entry("g", "grows", 3));
             });
-            Commit(index, b => b.Delete("a"));
-            Commit(index, b => b.Add(Entry("d", "solo", 4)));
+            Commit(index, b => b.Delete("p0"));
+            Commit(index, b => AddMany(b, "q", "grows", Limit, 4));
         }
         using var reopened = Open(options);
-        Assert.Equal((Form.Inline, 1L, 0), Stored(reopened, "Tag", TermEncoding.Text("pair")));
-        Assert.Equal((Form.Chunked, 2L, 1), Stored(reopened, "Tag", TermEncoding.Text("solo")));
-        Assert.Equal(["b"], Keys(reopened, Tag("pair")));
-        Assert.Equal(["c", "d"], Keys(reopened, Tag("solo")));
-        Assert.Equal(["b", "c", "d"], Keys(reopened, Nums(2, 4)));
-        Commit(reopened, b => b.Add(Entry("e", "pair", 5)));
-        Assert.Equal(["b", "e"], Keys(reopened, Tag("pair")));
+        Assert.Equal((Form.Inline, (long)Limit, 0), Stored(reopened, "Tag", TermEncoding.Text("shrinks")));
+        Assert.Equal((Form.Chunked, Limit + 1L, 1), Stored(reopened, "Tag", TermEncoding.Text("grows")));
+        Assert.Equal(Names("p", Limit + 1)[1..], Keys(reopened, Tag("shrinks")));
+        Assert.Equal(["g", .. Names("q", Limit)], Keys(reopened, Tag("grows")));
+        Assert.Equal(Limit + 1 + Limit, Keys(reopened, Nums(1, 4)).Count);
+        Commit(reopened, b => b.Add(Entry("e", "shrinks", 5)));
+        Assert.Equal([.. Names("p", Limit + 1)[1..], "e"], Keys(reopened, Tag("shrinks")));
     }
 }
