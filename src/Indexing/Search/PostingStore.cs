@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using Folio.Indexing.Postings;
 using Folio.Storage.Trees;
 
