@@ -18,7 +18,7 @@ public sealed class PrefixQuery(string field, string prefix) : Query
         var prefix = searcher.NormalizedText(Field, Prefix);
         return searcher.UnionOfTerms(Field, prefix.Length > TermEncoding.KeptBytes ? prefix[..TermEncoding.KeptBytes] : prefix, static (term, state) =>
         {
-            if (term.AsSpan().StartsWith(state))
+            if (term.StartsWith(state))
                 return TermVerdict.Take;
             // A prefix longer than a shortened term's kept bytes: such terms follow the whole terms
             // that share those bytes, and only their entries' whole values can tell.

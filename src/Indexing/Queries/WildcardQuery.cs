@@ -31,11 +31,11 @@ public sealed class WildcardQuery(string field, string pattern) : Query
         return trailing
             ? searcher.UnionOfTerms(Field, [], static (term, state) =>
                 TermEncoding.IsShortened(term)
-                    ? term.AsSpan(0, TermEncoding.KeptBytes).IndexOf(state) >= 0 ? TermVerdict.Take : TermVerdict.Verify
-                    : term.AsSpan().IndexOf(state) >= 0 ? TermVerdict.Take : TermVerdict.Skip,
+                    ? term[..TermEncoding.KeptBytes].IndexOf(state) >= 0 ? TermVerdict.Take : TermVerdict.Verify
+                    : term.IndexOf(state) >= 0 ? TermVerdict.Take : TermVerdict.Skip,
                 needle, static (value, state) => value.IndexOf(state) >= 0)
             : searcher.UnionOfTerms(Field, [], static (term, state) =>
-                TermEncoding.IsShortened(term) ? TermVerdict.Verify : term.AsSpan().EndsWith(state) ? TermVerdict.Take : TermVerdict.Skip,
+                TermEncoding.IsShortened(term) ? TermVerdict.Verify : term.EndsWith(state) ? TermVerdict.Take : TermVerdict.Skip,
                 needle, static (value, state) => value.EndsWith(state));
     }
 }

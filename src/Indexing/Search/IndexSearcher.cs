@@ -23,6 +23,12 @@ public sealed class IndexSearcher : IDisposable
     private readonly Tree _entries;
     private readonly Tree _meta;
     private readonly Dictionary<string, FieldReader> _fields = new(StringComparer.Ordinal);
+    private readonly Action<ulong[]> _returnBits;
+
+    // A bit set over every entry id is a large-object allocation (125 KB at a million entries) whose
+    // fresh pages cost more to touch than a small range query spends on its terms, so an exhausted
+    // union hands its cleared set back for the next one.
+    private ulong[]? _spareBits;
 
     internal IndexSearcher(SearchIndex index, ReadTransaction transaction)
     {
@@ -31,6 +37,7 @@ public sealed class IndexSearcher : IDisposable
         _entries = transaction.OpenTree(SearchIndex.EntriesTree)!;
         _meta = transaction.OpenTree(SearchIndex.MetaTree)!;
         NextEntryId = _meta.TryGet(SearchIndex.NextEntryKey, out var next) ? BinaryPrimitives.ReadInt64LittleEndian(next) : 0;
+        _returnBits = bits => Volatile.Write(ref _spareBits, bits);
     }
 
     /// <summary>The number of entries.</summary>
@@ -238,8 +245,7 @@ public sealed class IndexSearcher : IDisposable
         if (reader.Marks is null)
             return new EmptyIterator();
         var termKey = TermEncoding.TermKey(term);
-        var frequency = PostingStore.DocumentFrequency(reader.Marks, termKey);
-        return frequency == 0 ? new EmptyIterator() : new TermIterator(reader.Marks, termKey, frequency);
+        return reader.Marks.TryGet(termKey, out var header) ? new TermIterator(reader.Marks, termKey, header) : new EmptyIterator();
     }
 
     internal DocIdIterator Postings(string field, byte[] term) => (DocIdIterator?)TermPostings(field, term) ?? new EmptyIterator();
@@ -250,8 +256,7 @@ public sealed class IndexSearcher : IDisposable
         if (reader.Terms is null)
             return null;
         var termKey = TermEncoding.TermKey(term);
-        var frequency = PostingStore.DocumentFrequency(reader.Terms, termKey);
-        return frequency == 0 ? null : new TermIterator(reader.Terms, termKey, frequency);
+        return reader.Terms.TryGet(termKey, out var header) ? new TermIterator(reader.Terms, termKey, header) : null;
     }
 
     internal TermScorer? Scorer(string field, byte[] term)
@@ -414,7 +419,7 @@ public sealed class IndexSearcher : IDisposable
     /// (from the doc values) passing <paramref name="check"/>; fields without doc values (full text)
     /// take such a term whole.
     /// </remarks>
-    internal DocIdIterator UnionOfTerms<TState>(string field, byte[] from, Func<byte[], TState, TermVerdict> verdict, TState state,
+    internal DocIdIterator UnionOfTerms<TState>(string field, byte[] from, Func<ReadOnlySpan<byte>, TState, TermVerdict> verdict, TState state,
         Func<ReadOnlySpan<byte>, TState, bool>? check = null)
     {
         var reader = Field(field);
@@ -423,25 +428,39 @@ public sealed class IndexSearcher : IDisposable
         var cursor = reader.Terms.CreateCursor();
         ulong[]? bits = null;
         long count = 0;
-        long[] ids = [];
+        var ids = new long[PostingsFormat.BlockSize];
+        var frequencies = new int[PostingsFormat.BlockSize];
+        // The walk may pass a million terms (a range over unique numbers), so a term and its key are
+        // decoded into buffers it reuses rather than into arrays of their own.
+        var term = new byte[TermEncoding.MaxTermBytes * 2 + 2];
+        var termKey = new byte[term.Length];
         var more = from.Length == 0 ? cursor.First() : cursor.Seek(TermEncoding.TermKey(from));
         while (more)
         {
-            if (!TermEncoding.TryDecodeKey(cursor.Key, out var term, out var termKeyLength))
+            var key = cursor.Key;
+            if (key.Length > term.Length)
+            {
+                term = new byte[key.Length];
+                termKey = new byte[key.Length];
+            }
+            // Every walk starts and resumes at a term's own key, never among its chunks.
+            if (!TermEncoding.TryDecodeKey(key, term, out var termLength, out var termKeyLength) || termKeyLength != key.Length)
                 throw new Folio.Storage.CorruptionException($"The terms of field '{field}' hold a key that is not a term.");
-            var termKey = cursor.Key[..termKeyLength].ToArray();
-            var decision = verdict(term, state);
+            var decision = verdict(term.AsSpan(0, termLength), state);
             if (decision == TermVerdict.Stop)
                 break;
+            var header = cursor.Value;
+            var chunked = PostingStore.IsChunked(header);
             if (decision == TermVerdict.Skip)
             {
-                more = cursor.Seek(TermEncoding.AfterTerm(termKey));
+                more = chunked ? cursor.Seek(TermEncoding.AfterTerm(key)) : cursor.MoveNext();
                 continue;
             }
             if (decision == TermVerdict.Verify && check is not null && reader.Values is not null && _index.Schema.Get(field).Kind != FieldKind.FullText)
             {
-                var postings = new TermIterator(reader.Terms, termKey, PostingStore.DocumentFrequency(reader.Terms, termKey));
-                bits ??= new ulong[(NextEntryId + 63) >> 6];
+                var verifiedKey = key.ToArray();
+                var postings = new TermIterator(reader.Terms, verifiedKey, header);
+                bits ??= RentBits();
                 while (postings.MoveNext())
                 {
                     var id = postings.Current;
@@ -452,36 +471,68 @@ public sealed class IndexSearcher : IDisposable
                         count++;
                     }
                 }
-                more = cursor.Seek(TermEncoding.AfterTerm(termKey));
+                more = cursor.Seek(TermEncoding.AfterTerm(verifiedKey));
+                continue;
+            }
+            bits ??= RentBits();
+            if (!chunked)
+            {
+                count += AddToBits(header, bits, ref ids, ref frequencies);
+                more = cursor.MoveNext();
                 continue;
             }
             // A term's chunks follow its own key, so the cursor already on the term reads them in
             // place: seeking each taken term again (and once more past it) cost three descents per term,
             // which is most of a range over many rare terms, such as one over unique numbers.
-            bits ??= new ulong[(NextEntryId + 63) >> 6];
-            if (cursor.Key.Length == termKeyLength)
-                more = cursor.MoveNext();
-            while (more && PostingStore.IsChunkOf(cursor.Key, termKey))
+            key.CopyTo(termKey);
+            more = cursor.MoveNext();
+            while (more && PostingStore.IsChunkOf(cursor.Key, termKey.AsSpan(0, termKeyLength)))
             {
-                var chunk = cursor.Value;
-                var size = PostingsDecoder.GetCount(chunk);
-                if (ids.Length < size)
-                    ids = new long[(size + PostingsFormat.BlockSize - 1) / PostingsFormat.BlockSize * PostingsFormat.BlockSize];
-                var decoded = PostingsDecoder.Decode(chunk, ids, default);
-                for (var i = 0; i < decoded; i++)
-                {
-                    ref var slot = ref bits[ids[i] >> 6];
-                    var mask = 1UL << (int)(ids[i] & 63);
-                    if ((slot & mask) == 0)
-                    {
-                        slot |= mask;
-                        count++;
-                    }
-                }
+                count += AddToBits(cursor.Value, bits, ref ids, ref frequencies);
                 more = cursor.MoveNext();
             }
         }
-        return bits is null ? new EmptyIterator() : new BitSetIterator(bits, count);
+        return bits is null ? new EmptyIterator() : new BitSetIterator(bits, count, _returnBits);
+    }
+
+    /// <summary>A cleared bit set over every entry id: the one the last exhausted union gave back, else a new one.</summary>
+    private ulong[] RentBits() => Interlocked.Exchange(ref _spareBits, null) ?? new ulong[(NextEntryId + 63) >> 6];
+
+    /// <summary>Sets the bits of an encoded posting list's ids; returns how many were not set before.</summary>
+    private static int AddToBits(ReadOnlySpan<byte> postings, ulong[] bits, ref long[] ids, ref int[] frequencies)
+    {
+        var header = PostingsHeader.Read(postings);
+        var size = header.Count;
+        if (ids.Length < size)
+        {
+            ids = new long[(size + PostingsFormat.BlockSize - 1) / PostingsFormat.BlockSize * PostingsFormat.BlockSize];
+            frequencies = new int[ids.Length];
+        }
+        if (header.BlockCount == 0)
+        {
+            // A short list is only a varint stream: decoding it here skips the whole-list decoder's
+            // block scratch, which costs more than the one or few ids of a rare term.
+            var position = header.StreamStart;
+            header.DecodeStream(postings, ref position, -1, ids.AsSpan(0, size), frequencies);
+            if (position != postings.Length)
+                PostingsFormat.ThrowCorrupt("bytes after the end of the list");
+        }
+        else
+        {
+            PostingsDecoder.Decode(postings, ids, default);
+        }
+        var added = 0;
+        for (var i = 0; i < size; i++)
+        {
+            ref var slot = ref bits[ids[i] >> 6];
+            var mask = 1UL << (int)(ids[i] & 63);
+            if ((slot & mask) == 0)
+            {
+                slot |= mask;
+                added++;
+            }
+        }
+        return added;
     }
 
     private static bool AnyDocValue<TState>(Tree values, long entryId, Func<ReadOnlySpan<byte>, TState, bool> check, TState state)

@@ -1,18 +1,35 @@
-using System.Buffers.Binary;
 using Folio.Indexing.Postings;
 using Folio.Storage.Trees;
 
 namespace Folio.Indexing.Search;
 
 /// <summary>
-/// The posting lists of one field, in one terms tree. A term's key holds its document frequency; its
-/// postings are chunks of at most <see cref="ChunkSize"/> ids under the term key plus the chunk's first
-/// id. New entries always get higher ids than any before, so a batch appends to a term's last chunk
-/// (or opens new ones) instead of rewriting a long list, and a delete rewrites only the chunks it hits.
+/// The posting lists of one field, in one terms tree. A term's key holds a header: either the term's
+/// whole posting list when it has at most <see cref="InlineLimit"/> ids, or its document frequency when
+/// its postings are chunks of at most <see cref="ChunkSize"/> ids under the term key plus the chunk's
+/// first id. New entries always get higher ids than any before, so a batch appends to a term's last
+/// chunk (or opens new ones) instead of rewriting a long list, and a delete rewrites only the chunks it hits.
 /// </summary>
+/// <remarks>
+/// A header starting with <see cref="ChunkedTag"/> is followed by the frequency as a varint; any other
+/// header is an encoded posting list, whose first byte (a layout flag) is never zero. A term is inline
+/// exactly when it has 1 to <see cref="InlineLimit"/> ids, whichever way it got there, so the form
+/// never depends on a term's history. Inline lists exist because a field of unique values (timestamps)
+/// otherwise pays a second tree entry, and a range over it a second cursor step, for every single id.
+/// </remarks>
 internal sealed class PostingStore
 {
     public const int ChunkSize = 4096;
+
+    /// <summary>
+    /// The most ids a term keeps in its header instead of in chunks. Beyond one id this catches the
+    /// colliding values of a mostly unique field and the rarest terms of others; at 100,000 benchmark
+    /// records 4 was 1% smaller than 1 and no slower (docs/benchmarks.md).
+    /// </summary>
+    public const int InlineLimit = 4;
+
+    /// <summary>The first byte of a header whose postings are in chunks.</summary>
+    public const byte ChunkedTag = 0;
 
     private readonly Tree _terms;
     private readonly bool _withFrequencies;
@@ -33,23 +50,114 @@ internal sealed class PostingStore
     public void Apply(ReadOnlySpan<byte> term, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
     {
         var termKey = TermEncoding.TermKey(term);
-        var frequency = _terms.TryGet(termKey, out var stored) ? BinaryPrimitives.ReadInt64LittleEndian(stored) : 0;
-        if (!removals.IsEmpty)
-            frequency -= Remove(termKey, removals);
-        if (!additions.IsEmpty)
-        {
-            Append(termKey, additions, frequencies);
-            frequency += additions.Length;
-        }
-        if (frequency <= 0)
-            _terms.Delete(termKey);
+        if (!_terms.TryGet(termKey, out var header))
+            ApplyInline(termKey, 0, additions, frequencies, removals);
+        else if (IsChunked(header))
+            ApplyChunked(termKey, ChunkedFrequency(header), additions, frequencies, removals);
         else
-            BinaryPrimitives.WriteInt64LittleEndian(_terms.Reserve(termKey, 8), frequency);
+            ApplyInline(termKey, Decode(header), additions, frequencies, removals);
     }
 
     /// <summary>How many entries have the term.</summary>
     public static long DocumentFrequency(Tree terms, ReadOnlySpan<byte> termKey) =>
-        terms.TryGet(termKey, out var stored) ? BinaryPrimitives.ReadInt64LittleEndian(stored) : 0;
+        terms.TryGet(termKey, out var header) ? DocumentFrequency(header) : 0;
+
+    /// <summary>How many entries have the term whose header this is.</summary>
+    public static long DocumentFrequency(ReadOnlySpan<byte> header) =>
+        IsChunked(header) ? ChunkedFrequency(header) : PostingsDecoder.GetCount(header);
+
+    /// <summary>Whether a term header stands for chunks (otherwise it is the term's encoded posting list).</summary>
+    public static bool IsChunked(ReadOnlySpan<byte> header) => header[0] == ChunkedTag;
+
+    private static long ChunkedFrequency(ReadOnlySpan<byte> header)
+    {
+        var position = 1;
+        return (long)Varint.Read(header, ref position);
+    }
+
+    /// <summary>Changes a term whose <paramref name="count"/> ids (if any) are in the buffers, having come from its header.</summary>
+    private void ApplyInline(byte[] termKey, int count, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
+    {
+        var kept = 0;
+        var next = 0;
+        for (var i = 0; i < count; i++)
+        {
+            while (next < removals.Length && removals[next] < _ids[i])
+                next++;
+            if (next < removals.Length && removals[next] == _ids[i])
+                continue;
+            _ids[kept] = _ids[i];
+            _frequencies[kept] = _frequencies[i];
+            kept++;
+        }
+        if (kept > 0 && !additions.IsEmpty && _ids[kept - 1] >= additions[0])
+            throw new InvalidOperationException("Postings must be appended in increasing id order.");
+        var total = kept + additions.Length;
+        if (total == 0)
+        {
+            _terms.Delete(termKey);
+            return;
+        }
+        if (total > InlineLimit)
+        {
+            Append(termKey, additions, frequencies, kept);
+            WriteChunkedHeader(termKey, total);
+            return;
+        }
+        additions.CopyTo(_ids.AsSpan(kept));
+        if (_withFrequencies)
+            frequencies.CopyTo(_frequencies.AsSpan(kept));
+        WriteInline(termKey, total);
+    }
+
+    private void ApplyChunked(byte[] termKey, long frequency, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
+    {
+        if (!removals.IsEmpty)
+            frequency -= Remove(termKey, removals);
+        if (!additions.IsEmpty)
+        {
+            Append(termKey, additions, frequencies, LastChunkToExtend(termKey, additions[0]));
+            frequency += additions.Length;
+        }
+        if (frequency <= 0)
+            _terms.Delete(termKey);
+        else if (frequency <= InlineLimit)
+            WriteInline(termKey, TakeChunks(termKey));
+        else
+            WriteChunkedHeader(termKey, frequency);
+    }
+
+    /// <summary>Reads every chunk of a term into the buffers and deletes them (for a list short enough to go inline).</summary>
+    private int TakeChunks(byte[] termKey)
+    {
+        var count = 0;
+        var chunkKeys = new List<byte[]>();
+        var cursor = _terms.CreateCursor();
+        var more = cursor.Seek(TermEncoding.ChunkKey(termKey, 0));
+        while (more && IsChunkOf(cursor.Key, termKey))
+        {
+            chunkKeys.Add(cursor.Key.ToArray());
+            count += PostingsDecoder.Decode(cursor.Value, _ids.AsSpan(count), _frequencies.AsSpan(count));
+            more = cursor.MoveNext();
+        }
+        foreach (var chunkKey in chunkKeys)
+            _terms.Delete(chunkKey);
+        return count;
+    }
+
+    private void WriteInline(byte[] termKey, int count)
+    {
+        var length = PostingsEncoder.Encode(_ids.AsSpan(0, count), _withFrequencies ? _frequencies.AsSpan(0, count) : default, _encoded);
+        _terms.Put(termKey, _encoded.AsSpan(0, length));
+    }
+
+    private void WriteChunkedHeader(byte[] termKey, long frequency)
+    {
+        Span<byte> header = stackalloc byte[11];
+        header[0] = ChunkedTag;
+        var length = Varint.Write(header, 1, (ulong)frequency);
+        _terms.Put(termKey, header[..length]);
+    }
 
     private int Remove(byte[] termKey, ReadOnlySpan<long> removals)
     {
@@ -96,22 +204,28 @@ internal sealed class PostingStore
         return removed;
     }
 
-    private void Append(byte[] termKey, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies)
+    /// <summary>
+    /// How many ids of the term's last chunk are now in the buffers, to be rewritten with the additions
+    /// (0 when that chunk is full and the additions open a new one).
+    /// </summary>
+    private int LastChunkToExtend(byte[] termKey, long firstAddition)
     {
-        var count = 0;
         var cursor = _terms.CreateCursor();
-        if (cursor.SeekLastAtOrBefore(TermEncoding.ChunkKey(termKey, long.MaxValue)) && IsChunkOf(cursor.Key, termKey))
-        {
-            var existing = Decode(cursor.Value);
-            if (existing < ChunkSize)
-            {
-                if (_ids[existing - 1] >= additions[0])
-                    throw new InvalidOperationException("Postings must be appended in increasing id order.");
-                count = existing;
-            }
-        }
+        if (!cursor.SeekLastAtOrBefore(TermEncoding.ChunkKey(termKey, long.MaxValue)) || !IsChunkOf(cursor.Key, termKey))
+            return 0;
+        var existing = Decode(cursor.Value);
+        if (existing >= ChunkSize)
+            return 0;
+        if (_ids[existing - 1] >= firstAddition)
+            throw new InvalidOperationException("Postings must be appended in increasing id order.");
+        return existing;
+    }
+
+    /// <summary>Writes <paramref name="additions"/> as chunks after the <paramref name="count"/> ids already in the buffers.</summary>
+    private void Append(byte[] termKey, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, int count)
+    {
         var offset = 0;
-        while (offset < additions.Length)
+        do
         {
             var take = Math.Min(ChunkSize - count, additions.Length - offset);
             additions.Slice(offset, take).CopyTo(_ids.AsSpan(count));
@@ -122,6 +236,7 @@ internal sealed class PostingStore
             Write(termKey, count);
             count = 0;
         }
+        while (offset < additions.Length);
     }
 
     private int Decode(ReadOnlySpan<byte> chunk)

@@ -17,10 +17,11 @@ public sealed class SearchIndex : IDisposable
 {
     /// <summary>
     /// The on-disk format this build writes and reads. Version 2 added the numeric sort columns, which
-    /// a version 1 index lacks (its numeric sorts would see every entry as missing), so older indexes
+    /// a version 1 index lacks (its numeric sorts would see every entry as missing); version 3 keeps a
+    /// short posting list in its term's header, where version 2 headers hold only a count. Older indexes
     /// are refused like newer ones and must be rebuilt.
     /// </summary>
-    public const int FormatVersion = 2;
+    public const int FormatVersion = 3;
 
     internal const string EntriesTree = "entries";
     internal const string KeysTree = "keys";

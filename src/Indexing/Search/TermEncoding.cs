@@ -126,31 +126,46 @@ public static class TermEncoding
     public static bool TryDecodeKey(ReadOnlySpan<byte> key, out byte[] term, out int termKeyLength)
     {
         var buffer = new byte[key.Length];
+        if (TryDecodeKey(key, buffer, out var termLength, out termKeyLength))
+        {
+            term = buffer.AsSpan(0, termLength).ToArray();
+            return true;
+        }
+        term = [];
+        return false;
+    }
+
+    /// <summary>
+    /// Like <see cref="TryDecodeKey(ReadOnlySpan{byte}, out byte[], out int)"/>, into <paramref name="term"/>
+    /// (at least as long as <paramref name="key"/>), for walks over many terms that allocate nothing per term.
+    /// </summary>
+    internal static bool TryDecodeKey(ReadOnlySpan<byte> key, Span<byte> term, out int termLength, out int termKeyLength)
+    {
         var length = 0;
         for (var i = 0; i < key.Length; i++)
         {
             if (key[i] != 0)
             {
-                buffer[length++] = key[i];
+                term[length++] = key[i];
                 continue;
             }
             if (i + 1 >= key.Length)
                 break;
             if (key[i + 1] == 0xFF)
             {
-                buffer[length++] = 0;
+                term[length++] = 0;
                 i++;
                 continue;
             }
             if (key[i + 1] == 0)
             {
-                term = buffer.AsSpan(0, length).ToArray();
+                termLength = length;
                 termKeyLength = i + 2;
                 return true;
             }
             break;
         }
-        term = [];
+        termLength = 0;
         termKeyLength = 0;
         return false;
     }

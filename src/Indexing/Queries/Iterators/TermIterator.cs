@@ -7,23 +7,34 @@ namespace Folio.Indexing.Queries.Iterators;
 /// <summary>
 /// Walks one term's posting chunks in id order. <see cref="Advance"/> first tries the loaded chunk
 /// (whose skip table jumps blocks), then seeks the chunk that can hold the target by its key, so a
-/// long list is crossed without reading the chunks in between.
+/// long list is crossed without reading the chunks in between. A list kept inline in the term's
+/// header is loaded as the only chunk.
 /// </summary>
 public sealed class TermIterator : DocIdIterator
 {
-    private readonly TreeCursor _cursor;
+    private readonly TreeCursor? _cursor;
     private readonly byte[] _termKey;
     private readonly long _documentFrequency;
     private readonly PostingsIterator _chunk = new();
-    private byte[] _buffer = new byte[1024];
+    private byte[] _buffer;
     private long _loadedChunkFirst = -1;
     private bool _positioned;
 
-    internal TermIterator(Tree terms, byte[] termKey, long documentFrequency)
+    /// <summary>Walks the postings of the term whose key is <paramref name="termKey"/> and whose header (its value in <paramref name="terms"/>) is <paramref name="header"/>.</summary>
+    internal TermIterator(Tree terms, byte[] termKey, ReadOnlySpan<byte> header)
     {
-        _cursor = terms.CreateCursor();
         _termKey = termKey;
-        _documentFrequency = documentFrequency;
+        _documentFrequency = PostingStore.DocumentFrequency(header);
+        if (PostingStore.IsChunked(header))
+        {
+            _cursor = terms.CreateCursor();
+            _buffer = new byte[1024];
+            return;
+        }
+        // The header lives in the snapshot's page only while no cursor moves, so the list is copied.
+        _buffer = header.ToArray();
+        _chunk.Reset(_buffer);
+        _loadedChunkFirst = 0;
     }
 
     /// <summary>How many entries have the term.</summary>
@@ -66,6 +77,8 @@ public sealed class TermIterator : DocIdIterator
             Current = _chunk.Current;
             return true;
         }
+        if (_cursor is null)
+            return End();
         if (_cursor.SeekLastAtOrBefore(TermEncoding.ChunkKey(_termKey, target)) && PostingStore.IsChunkOf(_cursor.Key, _termKey)
             && ChunkFirst() > _loadedChunkFirst)
         {
@@ -95,6 +108,8 @@ public sealed class TermIterator : DocIdIterator
 
     private bool NextChunk()
     {
+        if (_cursor is null)
+            return false;
         bool moved;
         if (!_positioned)
         {
@@ -113,7 +128,7 @@ public sealed class TermIterator : DocIdIterator
 
     private void Load()
     {
-        var value = _cursor.Value;
+        var value = _cursor!.Value;
         if (_buffer.Length < value.Length)
             _buffer = new byte[Math.Max(value.Length, _buffer.Length * 2)];
         value.CopyTo(_buffer);
@@ -121,7 +136,7 @@ public sealed class TermIterator : DocIdIterator
         _loadedChunkFirst = ChunkFirst();
     }
 
-    private long ChunkFirst() => System.Buffers.Binary.BinaryPrimitives.ReadInt64BigEndian(_cursor.Key[_termKey.Length..]);
+    private long ChunkFirst() => System.Buffers.Binary.BinaryPrimitives.ReadInt64BigEndian(_cursor!.Key[_termKey.Length..]);
 
     private bool End()
     {
