@@ -75,6 +75,8 @@ public static class QueryLoadCommand
         {
             if (options.QueriesOnly is null)
                 await LoadAndIndexAsync(folio, client, data, options, indexing, serverRates);
+            else
+                await WaitUntilNotStaleAsync(client, data.Count); // an index in an older format is rebuilt at startup
 
             foreach ((string kind, Func<Random, string> body) in QueryKinds(data))
             {
@@ -196,6 +198,13 @@ public static class QueryLoadCommand
                 throw new InvalidOperationException($"Starting the index answered {(int)started.StatusCode}: {await started.Content.ReadAsStringAsync()}");
         }
 
+        await WaitUntilNotStaleAsync(client, documents);
+        return watch.Elapsed;
+    }
+
+    /// <summary>Polls the index's stats until it is not stale and holds every order.</summary>
+    private static async Task WaitUntilNotStaleAsync(HttpClient client, int documents)
+    {
         while (true)
         {
             using (JsonDocument stats = JsonDocument.Parse(await client.GetStringAsync($"/databases/{BenchServers.Database}/indexes/stats")))
@@ -210,7 +219,7 @@ public static class QueryLoadCommand
                     {
                         if (index.GetProperty("ErrorsCount").GetInt64() != 0)
                             throw new InvalidOperationException($"The index recorded errors: {index.GetProperty("Errors")}");
-                        return watch.Elapsed;
+                        return;
                     }
                 }
             }
