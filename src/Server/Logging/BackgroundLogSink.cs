@@ -12,7 +12,9 @@ namespace Folio.Server.Logging;
 /// <see cref="Capacity"/> events behind, new events are dropped and counted rather than blocking
 /// requests; the count is logged once the writer catches up. The writer is not woken per event (a
 /// futex wake per request is a measurable share of a small request's cost): it writes what has
-/// queued every <see cref="WriteInterval"/>, or sooner once <see cref="WakeAt"/> events wait.
+/// queued every <see cref="WriteInterval"/>, or sooner once <see cref="WakeAt"/> events wait. The
+/// interval is short so that the formatting comes in small slices rather than in bursts beside the
+/// requests that share the cores.
 /// </summary>
 internal sealed class BackgroundLogSink : ILogEventSink, IDisposable
 {
@@ -23,7 +25,7 @@ internal sealed class BackgroundLogSink : ILogEventSink, IDisposable
     public const int WakeAt = 1_000;
 
     /// <summary>How long an event may wait for the writer when few are queued.</summary>
-    public static readonly TimeSpan WriteInterval = TimeSpan.FromMilliseconds(100);
+    public static readonly TimeSpan WriteInterval = TimeSpan.FromMilliseconds(10);
 
     private readonly Logger _target;
     private readonly ConcurrentQueue<LogEvent> _queue = new();
