@@ -114,6 +114,9 @@ public sealed class DocumentIndex : IDisposable
         return true;
     }
 
+    /// <summary>The search engine's schema the definition made (built once, when the index opened).</summary>
+    public IndexSchema Schema => _search.Schema;
+
     /// <summary>A searcher on the index's last committed batch; also marks the index as used.</summary>
     public IndexSearcher OpenSearcher()
     {

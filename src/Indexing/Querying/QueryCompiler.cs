@@ -13,9 +13,9 @@ namespace Folio.Indexing.Querying;
 /// index. On an auto index every field is kept twice: as exact text and, when numeric, as a number,
 /// so a comparison with a number compares numerically and one with a string compares as text.
 /// </summary>
-internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? parameters)
+internal sealed class QueryCompiler(IndexDefinition definition, IndexSchema schema, JsonElement? parameters)
 {
-    private readonly IndexSchema _schema = definition.ToSchema();
+    private readonly IndexSchema _schema = schema;
 
     public Query Compile(RqlExpression? where) => where is null ? MatchAllQuery.Instance : CompileExpression(where);
 

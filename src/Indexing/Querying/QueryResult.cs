@@ -1,10 +1,13 @@
 namespace Folio.Indexing.Querying;
 
-/// <summary>A page of query results (documents or projections as JSON), the documents they include, and how the query ran.</summary>
-public sealed class QueryResult
+/// <summary>
+/// A page of query results (documents or projections as JSON), the documents they include, and how the
+/// query ran. Dispose it once the results are written: they live in pooled buffers.
+/// </summary>
+public sealed class QueryResult : IDisposable
 {
     /// <summary>The results, each a complete JSON value.</summary>
-    public List<byte[]> Results { get; } = [];
+    public QueryResultList Results { get; } = new();
 
     /// <summary>Included documents by id.</summary>
     public Dictionary<string, byte[]> Includes { get; } = new(StringComparer.OrdinalIgnoreCase);
@@ -29,4 +32,7 @@ public sealed class QueryResult
 
     /// <summary>The page size used when the query asked for more than the cap (null when it was not capped).</summary>
     public int? CappedPageSize { get; set; }
+
+    /// <summary>Gives the results' buffers back to the pool.</summary>
+    public void Dispose() => Results.Dispose();
 }

@@ -16,11 +16,13 @@ namespace Folio.Indexing.Querying;
 /// </summary>
 public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
 {
+    private readonly ParsedQueryCache _parsed = new();
+
     /// <summary>Parses and runs a query, returning one page of results.</summary>
     public async Task<QueryResult> RunAsync(string text, QueryOptions options, CancellationToken cancellationToken = default)
     {
         var started = Stopwatch.GetTimestamp();
-        var query = RqlParser.Parse(text);
+        var query = _parsed.Parse(text);
         var result = new QueryResult();
         var (skip, take) = Paging(query, options, result);
 
@@ -31,7 +33,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         }
 
         var index = await ResolveIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
-        var compiler = new QueryCompiler(index.Definition, options.Parameters);
+        var compiler = new QueryCompiler(index.Definition, index.Schema, options.Parameters);
         var where = compiler.Compile(query.Where);
         var sort = compiler.Sort(query.OrderBy);
 
@@ -64,7 +66,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
     /// </summary>
     public async Task<IEnumerable<byte[]>> StreamAsync(string text, QueryOptions options, CancellationToken cancellationToken = default)
     {
-        var query = RqlParser.Parse(text);
+        var query = _parsed.Parse(text);
         if (query.Facets.Count > 0)
             throw new QueryException("Facet queries cannot be streamed; run them as queries.");
         if (query.Where is null && query.OrderBy.Count == 0 && query.From.Collection is not null)
@@ -83,7 +85,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
 
     private IEnumerable<byte[]> StreamIndex(RqlQuery query, DocumentIndex index, QueryOptions options)
     {
-        var compiler = new QueryCompiler(index.Definition, options.Parameters);
+        var compiler = new QueryCompiler(index.Definition, index.Schema, options.Parameters);
         var where = compiler.Compile(query.Where);
         var sort = compiler.Sort(query.OrderBy);
         using var searcher = index.OpenSearcher();
@@ -259,7 +261,10 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
 
     private void AddResult(RqlQuery query, DocumentReader reader, Document document, QueryResult result)
     {
-        result.Results.Add(Project(query, document));
+        if (query.Select.Count == 0)
+            result.Results.Add(document.Json);
+        else
+            result.Results.Add(Project(query, document));
         if (query.Include.Count == 0)
             return;
         using var parsed = JsonDocument.Parse(document.Json.ToArray());

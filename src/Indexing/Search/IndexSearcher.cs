@@ -23,12 +23,8 @@ public sealed class IndexSearcher : IDisposable
     private readonly Tree _entries;
     private readonly Tree _meta;
     private readonly Dictionary<string, FieldReader> _fields = new(StringComparer.Ordinal);
-    private readonly Action<ulong[]> _returnBits;
-
-    // A bit set over every entry id is a large-object allocation (125 KB at a million entries) whose
-    // fresh pages cost more to touch than a small range query spends on its terms, so an exhausted
-    // union hands its cleared set back for the next one.
-    private ulong[]? _spareBits;
+    private readonly SearchScratch _scratch;
+    private bool _disposed;
 
     internal IndexSearcher(SearchIndex index, ReadTransaction transaction)
     {
@@ -37,7 +33,7 @@ public sealed class IndexSearcher : IDisposable
         _entries = transaction.OpenTree(SearchIndex.EntriesTree)!;
         _meta = transaction.OpenTree(SearchIndex.MetaTree)!;
         NextEntryId = _meta.TryGet(SearchIndex.NextEntryKey, out var next) ? BinaryPrimitives.ReadInt64LittleEndian(next) : 0;
-        _returnBits = bits => Volatile.Write(ref _spareBits, bits);
+        _scratch = index.RentScratch();
     }
 
     /// <summary>The number of entries.</summary>
@@ -245,7 +241,7 @@ public sealed class IndexSearcher : IDisposable
         if (reader.Marks is null)
             return new EmptyIterator();
         var termKey = TermEncoding.TermKey(term);
-        return reader.Marks.TryGet(termKey, out var header) ? new TermIterator(reader.Marks, termKey, header) : new EmptyIterator();
+        return reader.Marks.TryGet(termKey, out var header) ? new TermIterator(reader.Marks, termKey, header, _scratch) : new EmptyIterator();
     }
 
     internal DocIdIterator Postings(string field, byte[] term) => (DocIdIterator?)TermPostings(field, term) ?? new EmptyIterator();
@@ -256,7 +252,7 @@ public sealed class IndexSearcher : IDisposable
         if (reader.Terms is null)
             return null;
         var termKey = TermEncoding.TermKey(term);
-        return reader.Terms.TryGet(termKey, out var header) ? new TermIterator(reader.Terms, termKey, header) : null;
+        return reader.Terms.TryGet(termKey, out var header) ? new TermIterator(reader.Terms, termKey, header, _scratch) : null;
     }
 
     internal TermScorer? Scorer(string field, byte[] term)
@@ -428,12 +424,12 @@ public sealed class IndexSearcher : IDisposable
         var cursor = reader.Terms.CreateCursor();
         ulong[]? bits = null;
         long count = 0;
-        var ids = new long[PostingsFormat.BlockSize];
-        var frequencies = new int[PostingsFormat.BlockSize];
+        var ids = _scratch.WalkIds;
+        var frequencies = _scratch.WalkFrequencies;
         // The walk may pass a million terms (a range over unique numbers), so a term and its key are
         // decoded into buffers it reuses rather than into arrays of their own.
-        var term = new byte[TermEncoding.MaxTermBytes * 2 + 2];
-        var termKey = new byte[term.Length];
+        var term = _scratch.WalkTerm;
+        var termKey = _scratch.WalkTermKey;
         var more = from.Length == 0 ? cursor.First() : cursor.Seek(TermEncoding.TermKey(from));
         while (more)
         {
@@ -459,7 +455,7 @@ public sealed class IndexSearcher : IDisposable
             if (decision == TermVerdict.Verify && check is not null && reader.Values is not null && _index.Schema.Get(field).Kind != FieldKind.FullText)
             {
                 var verifiedKey = key.ToArray();
-                var postings = new TermIterator(reader.Terms, verifiedKey, header);
+                var postings = new TermIterator(reader.Terms, verifiedKey, header, _scratch);
                 bits ??= RentBits();
                 while (postings.MoveNext())
                 {
@@ -492,11 +488,19 @@ public sealed class IndexSearcher : IDisposable
                 more = cursor.MoveNext();
             }
         }
-        return bits is null ? new EmptyIterator() : new BitSetIterator(bits, count, _returnBits);
+        _scratch.WalkIds = ids;
+        _scratch.WalkFrequencies = frequencies;
+        _scratch.WalkTerm = term;
+        _scratch.WalkTermKey = termKey;
+        return bits is null ? new EmptyIterator() : new BitSetIterator(bits, count, _scratch.ReleaseBits);
     }
 
-    /// <summary>A cleared bit set over every entry id: the one the last exhausted union gave back, else a new one.</summary>
-    private ulong[] RentBits() => Interlocked.Exchange(ref _spareBits, null) ?? new ulong[(NextEntryId + 63) >> 6];
+    /// <summary>
+    /// A cleared bit set over every entry id. One is a large-object allocation (125 KB at a million
+    /// entries) whose fresh pages cost more to touch than a small range query spends on its terms, so an
+    /// exhausted union hands its cleared set back for the next query.
+    /// </summary>
+    private ulong[] RentBits() => _scratch.RentBits(NextEntryId);
 
     /// <summary>Sets the bits of an encoded posting list's ids; returns how many were not set before.</summary>
     private static int AddToBits(ReadOnlySpan<byte> postings, ulong[] bits, ref long[] ids, ref int[] frequencies)
@@ -567,8 +571,15 @@ public sealed class IndexSearcher : IDisposable
         return reader;
     }
 
-    /// <summary>Ends the snapshot.</summary>
-    public void Dispose() => _transaction.Dispose();
+    /// <summary>Ends the snapshot and gives the searcher's buffers back to the index.</summary>
+    public void Dispose()
+    {
+        if (_disposed)
+            return;
+        _disposed = true;
+        _transaction.Dispose();
+        _index.ReturnScratch(_scratch);
+    }
 
     private sealed record FieldReader(Tree? Terms, Tree? Marks, Tree? Values, Tree? Norms, Tree? Column);
 }

@@ -30,6 +30,7 @@ public sealed class SearchIndex : IDisposable
     internal static readonly byte[] NextEntryKey = "next-entry"u8.ToArray();
 
     private readonly bool _ownsEnvironment;
+    private readonly Stack<SearchScratch> _scratch = new();
 
     private SearchIndex(StorageEnvironment environment, IndexSchema schema, bool ownsEnvironment)
     {
@@ -87,6 +88,28 @@ public sealed class SearchIndex : IDisposable
 
     /// <summary>Opens a searcher on the last committed batch.</summary>
     public IndexSearcher OpenSearcher() => new(this, Environment.BeginRead());
+
+    /// <summary>Buffers for a new searcher: ones an ended searcher gave back, else new ones.</summary>
+    internal SearchScratch RentScratch()
+    {
+        lock (_scratch)
+        {
+            if (_scratch.Count > 0)
+                return _scratch.Pop();
+        }
+        return new SearchScratch();
+    }
+
+    /// <summary>Takes back an ended searcher's buffers; keeps a few per core (more are concurrent queries' peaks).</summary>
+    internal void ReturnScratch(SearchScratch scratch)
+    {
+        scratch.ReturnAll();
+        lock (_scratch)
+        {
+            if (_scratch.Count < System.Environment.ProcessorCount * 4)
+                _scratch.Push(scratch);
+        }
+    }
 
     /// <summary>Closes the index (and its environment, when the index opened it).</summary>
     public void Dispose()

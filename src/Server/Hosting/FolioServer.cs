@@ -92,7 +92,7 @@ public sealed class FolioServer : IAsyncDisposable
 
         WebApplication app = builder.Build();
         FolioRouter router = BuildRouter(app.Services, setup);
-        var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>());
+        var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>(), serilog);
         app.Run(dispatcher.InvokeAsync);
         return new FolioServer(app, options);
     }

@@ -33,10 +33,12 @@ internal static class LoggingSetup
             typeof(ConsoleLoggerConfigurationExtensions).Assembly,
             typeof(FileLoggerConfigurationExtensions).Assembly);
 
+        // No Enrich.FromLogContext: Folio pushes no LogContext properties, and with it every event, the
+        // request line included, would also walk the request's logging scopes into a new dictionary.
+        // Events logged through Microsoft.Extensions.Logging still carry their scopes (the provider adds them).
         LoggerConfiguration config = new LoggerConfiguration()
             .MinimumLevel.Information()
-            .ReadFrom.Configuration(configuration, readerOptions)
-            .Enrich.FromLogContext();
+            .ReadFrom.Configuration(configuration, readerOptions);
 
         // Console and file are written by a background thread; the file is buffered and flushed every
         // second, so a request never waits for a log write.

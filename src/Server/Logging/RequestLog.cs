@@ -1,15 +1,11 @@
 namespace Folio.Server.Logging;
 
 /// <summary>
-/// Folio's request log. Source-generated so the per-request line does not box its arguments or parse
-/// its template; the placeholders become structured properties in Serilog.
+/// Failures of requests. The line every request produces is <see cref="CompletedRequestLog"/>'s, written
+/// to Serilog directly; these are rare and go through the usual source-generated path.
 /// </summary>
 internal static partial class RequestLog
 {
-    /// <summary>The one line each request produces, written by the dispatcher after the response status is final.</summary>
-    [LoggerMessage(EventId = 1000, Message = "HTTP {Method} {Path} responded {StatusCode} in {ElapsedMs} ms")]
-    public static partial void Completed(ILogger logger, LogLevel level, string method, string path, int statusCode, double elapsedMs);
-
     /// <summary>A handler failed in a way the server did not expect; the client got a 500 naming the trace id.</summary>
     [LoggerMessage(EventId = 1001, Level = LogLevel.Error, Message = "Request {Method} {Path} failed (trace id {TraceId})")]
     public static partial void Failed(ILogger logger, Exception exception, string method, string path, string traceId);

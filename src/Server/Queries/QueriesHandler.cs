@@ -111,6 +111,12 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
             database.Exit();
         }
 
+        using (result)
+            await WriteAsync(request, result);
+    }
+
+    private static async ValueTask WriteAsync(FolioRequest request, QueryResult result)
+    {
         var response = request.Response;
         response.ContentType = JsonWriters.ContentType;
         if (result.CappedPageSize is { } cap)
@@ -119,7 +125,7 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         writer.WriteStartObject();
         writer.WriteStartArray("Results"u8);
         foreach (var item in result.Results)
-            writer.WriteRawValue(item, skipInputValidation: true);
+            writer.WriteRawValue(item.Span, skipInputValidation: true);
         writer.WriteEndArray();
         writer.WriteStartObject("Includes"u8);
         foreach (var (id, document) in result.Includes)

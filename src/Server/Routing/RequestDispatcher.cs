@@ -15,11 +15,13 @@ internal sealed class RequestDispatcher
 
     private readonly FolioRouter _router;
     private readonly ILogger _logger;
+    private readonly CompletedRequestLog _completed;
 
-    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger)
+    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger, Serilog.ILogger serilog)
     {
         _router = router;
         _logger = logger;
+        _completed = new CompletedRequestLog(serilog, typeof(RequestDispatcher).FullName!);
     }
 
     /// <summary>Serves one request; never throws, so one failing request cannot take the server down.</summary>
@@ -58,14 +60,7 @@ internal sealed class RequestDispatcher
             await AnswerFailureAsync(context, method, path, ex);
         }
 
-        int status = context.Response.StatusCode;
-        RequestLog.Completed(
-            _logger,
-            status >= StatusCodes.Status500InternalServerError ? LogLevel.Warning : LogLevel.Information,
-            method,
-            path,
-            status,
-            Math.Round(Stopwatch.GetElapsedTime(started).TotalMilliseconds, 3));
+        _completed.Write(context, method, path, context.Response.StatusCode, Math.Round(Stopwatch.GetElapsedTime(started).TotalMilliseconds, 3));
     }
 
     private async Task AnswerFailureAsync(HttpContext context, string method, string path, Exception exception)

@@ -51,8 +51,8 @@ public sealed partial class Tree
             if (TreePage.Count(page) > 0 && TreePage.UsedSpace(page) >= TreePage.Capacity / 4)
                 return;
 
-            var parentPage = _pathPages[level - 1];
-            var childIndex = _pathIndexes[level - 1];
+            var parentPage = _pathPages![level - 1];
+            var childIndex = _pathIndexes![level - 1];
             if (TreePage.Count(page) == 0)
             {
                 RemoveEmptyChild(parentPage, childIndex, pageNumber, leaf);

@@ -134,8 +134,8 @@ public sealed partial class Tree
             return;
         }
 
-        var parentPage = _pathPages[level];
-        var position = _pathIndexes[level] + 1;
+        var parentPage = _pathPages![level];
+        var position = _pathIndexes![level] + 1;
         var parent = _transaction.ModifyPage(parentPage);
         var needed = TreePage.BranchEntrySize(separator.Length) + TreePage.SlotSize;
         if (TreePage.FreeSpace(parent) < needed && TreePage.Capacity - TreePage.UsedSpace(parent) >= needed)

@@ -14,8 +14,10 @@ public sealed partial class Tree
     private const int MaxDepth = 32;
 
     private readonly PageTransaction _transaction;
-    private readonly long[] _pathPages = new long[MaxDepth];
-    private readonly int[] _pathIndexes = new int[MaxDepth];
+    // The path from the root is only needed to split or merge pages, so read transactions (which open
+    // a tree object per lookup, per query) do not carry the arrays.
+    private readonly long[]? _pathPages;
+    private readonly int[]? _pathIndexes;
     private int _generation;
     internal TreeHeader Header;
 
@@ -25,6 +27,11 @@ public sealed partial class Tree
         Name = name;
         Header = header;
         _generation = transaction.Generation;
+        if (transaction.IsWrite)
+        {
+            _pathPages = new long[MaxDepth];
+            _pathIndexes = new int[MaxDepth];
+        }
     }
 
     /// <summary>The tree's name ("" for the root tree that names all others).</summary>
@@ -75,7 +82,7 @@ public sealed partial class Tree
             throw new InvalidKeyException($"A key of {key.Length} bytes exceeds the limit of {StorageLimits.MaxKeySize} bytes.");
     }
 
-    /// <summary>Walks from the root to the leaf whose range holds <paramref name="key"/>, remembering the path.</summary>
+    /// <summary>Walks from the root to the leaf whose range holds <paramref name="key"/>, remembering the path when writing.</summary>
     private long FindLeaf(ReadOnlySpan<byte> key, out int depth)
     {
         var pageNumber = Header.RootPage;
@@ -89,8 +96,11 @@ public sealed partial class Tree
             if (flags != PageFlags.Branch || depth >= MaxDepth)
                 throw new CorruptionException($"Tree '{Name}' reaches page {pageNumber} ({flags}) where a tree page belongs.");
             var index = TreePage.SearchBranch(page, key);
-            _pathPages[depth] = pageNumber;
-            _pathIndexes[depth] = index;
+            if (_pathPages is not null)
+            {
+                _pathPages[depth] = pageNumber;
+                _pathIndexes![depth] = index;
+            }
             depth++;
             pageNumber = TreePage.BranchChild(page, index);
         }

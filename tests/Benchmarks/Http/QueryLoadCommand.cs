@@ -16,7 +16,8 @@ namespace Folio.Benchmarks.Http;
 /// 5-field static index and times it until it is not stale; then the search engine's raw rate on the same
 /// data (SearchIndex and IndexBatch directly, batches of 10,000, in a child process with server GC like the
 /// server); then p50/p99 over HTTP of equality, range and full-text queries with wrk at 1 and 16 clients.
-/// <c>--queries-only</c> runs only the queries, on the data and index an earlier run left in its work directory.
+/// <c>--queries-only</c> runs only the queries, on the data and index an earlier run left in its work directory;
+/// <c>--allocations WORK_DIR</c> measures the bytes allocated per query there instead (see <see cref="QueryAllocations"/>).
 /// </summary>
 public static class QueryLoadCommand
 {
@@ -31,14 +32,14 @@ public static class QueryLoadCommand
     private const int SmallBatchSize = 512;
     private const string QueriesPath = $"/databases/{BenchServers.Database}/queries";
 
-    private sealed record Options(int Documents, TimeSpan Duration, TimeSpan Warmup, int Repeat, string? QueriesOnly);
+    private sealed record Options(int Documents, TimeSpan Duration, TimeSpan Warmup, int Repeat, string? QueriesOnly, string? Allocations);
 
     /// <summary>Runs the command.</summary>
     public static int Run(string[] args)
     {
         if (args.Length == 4 && args[0] == RawSwitch)
             return RunRawIndex(int.Parse(args[1], CultureInfo.InvariantCulture), args[2], int.Parse(args[3], CultureInfo.InvariantCulture));
-        var options = new Options(1_000_000, TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(3), 2, null);
+        var options = new Options(1_000_000, TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(3), 2, null, null);
         for (int i = 0; i < args.Length; i++)
         {
             options = args[i] switch
@@ -48,7 +49,8 @@ public static class QueryLoadCommand
                 "--warmup" => options with { Warmup = TimeSpan.FromSeconds(int.Parse(args[++i], CultureInfo.InvariantCulture)) },
                 "--repeat" => options with { Repeat = int.Parse(args[++i], CultureInfo.InvariantCulture) },
                 "--queries-only" => options with { QueriesOnly = args[++i] },
-                _ => throw new ArgumentException($"Unknown option '{args[i]}'. Options: --docs N --seconds N --warmup N --repeat N --queries-only WORK_DIR"),
+                "--allocations" => options with { Allocations = args[++i] },
+                _ => throw new ArgumentException($"Unknown option '{args[i]}'. Options: --docs N --seconds N --warmup N --repeat N --queries-only WORK_DIR --allocations WORK_DIR"),
             };
         }
 
@@ -58,6 +60,12 @@ public static class QueryLoadCommand
     private static async Task<int> RunAsync(Options options)
     {
         Wrk.EnsureInstalled();
+        if (options.Allocations is not null)
+        {
+            Console.WriteLine(await QueryAllocations.MeasureAsync(options.Allocations, QueriesPath, options.Warmup, options.Duration, options.Repeat));
+            return 0;
+        }
+
         string work = options.QueriesOnly ?? Path.Combine(Path.GetTempPath(), "folio-query-load-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
         Directory.CreateDirectory(work);
         var data = new OrderData(options.Documents);

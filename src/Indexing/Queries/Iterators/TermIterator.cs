@@ -15,25 +15,31 @@ public sealed class TermIterator : DocIdIterator
     private readonly TreeCursor? _cursor;
     private readonly byte[] _termKey;
     private readonly long _documentFrequency;
-    private readonly PostingsIterator _chunk = new();
+    private readonly PostingsIterator _chunk;
     private byte[] _buffer;
     private long _loadedChunkFirst = -1;
     private bool _positioned;
 
-    /// <summary>Walks the postings of the term whose key is <paramref name="termKey"/> and whose header (its value in <paramref name="terms"/>) is <paramref name="header"/>.</summary>
-    internal TermIterator(Tree terms, byte[] termKey, ReadOnlySpan<byte> header)
+    /// <summary>
+    /// Walks the postings of the term whose key is <paramref name="termKey"/> and whose header (its value
+    /// in <paramref name="terms"/>) is <paramref name="header"/>, decoding into buffers lent by <paramref name="scratch"/>.
+    /// </summary>
+    internal TermIterator(Tree terms, byte[] termKey, ReadOnlySpan<byte> header, SearchScratch scratch)
     {
         _termKey = termKey;
         _documentFrequency = PostingStore.DocumentFrequency(header);
+        _chunk = scratch.RentDecoder();
+        _buffer = scratch.RentBuffer();
         if (PostingStore.IsChunked(header))
         {
             _cursor = terms.CreateCursor();
-            _buffer = new byte[1024];
             return;
         }
         // The header lives in the snapshot's page only while no cursor moves, so the list is copied.
-        _buffer = header.ToArray();
-        _chunk.Reset(_buffer);
+        if (_buffer.Length < header.Length)
+            _buffer = new byte[header.Length];
+        header.CopyTo(_buffer);
+        _chunk.Reset(_buffer.AsMemory(0, header.Length));
         _loadedChunkFirst = 0;
     }
 

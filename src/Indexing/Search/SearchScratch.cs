@@ -1,0 +1,81 @@
+using Folio.Indexing.Postings;
+
+namespace Folio.Indexing.Search;
+
+/// <summary>
+/// The buffers one searcher's iterators decode into: block decoders, chunk copies, the term-walk
+/// buffers and a spare bit set. A query used to allocate them all (2.5 KB per term, 125 KB per range
+/// at a million entries), which made a gen0 collection every hundred or so queries; the index keeps
+/// these between searchers instead. Everything lent out is taken back at once when the searcher ends,
+/// which is safe because iterators read through the searcher's snapshot and die with it.
+/// </summary>
+internal sealed class SearchScratch
+{
+    /// <summary>Chunk buffers start at this size; a term's inline list or a posting chunk rarely exceeds it.</summary>
+    public const int ChunkBufferSize = 1024;
+
+    private readonly Stack<PostingsIterator> _freeDecoders = new();
+    private readonly List<PostingsIterator> _lentDecoders = [];
+    private readonly Stack<byte[]> _freeBuffers = new();
+    private readonly List<byte[]> _lentBuffers = [];
+
+    /// <summary>Id buffer of a term walk (<see cref="IndexSearcher"/>'s union of terms); may be replaced by a larger one.</summary>
+    public long[] WalkIds { get; set; } = new long[PostingsFormat.BlockSize];
+
+    /// <summary>Frequency buffer matching <see cref="WalkIds"/>.</summary>
+    public int[] WalkFrequencies { get; set; } = new int[PostingsFormat.BlockSize];
+
+    /// <summary>Decoded-term buffer of a term walk; may be replaced by a larger one.</summary>
+    public byte[] WalkTerm { get; set; } = new byte[TermEncoding.MaxTermBytes * 2 + 2];
+
+    /// <summary>Term-key buffer matching <see cref="WalkTerm"/>.</summary>
+    public byte[] WalkTermKey { get; set; } = new byte[TermEncoding.MaxTermBytes * 2 + 2];
+
+    /// <summary>Creates empty pools.</summary>
+    public SearchScratch()
+    {
+        ReleaseBits = bits => SpareBits = bits;
+    }
+
+    /// <summary>A cleared bit set an exhausted union handed back, or null.</summary>
+    public ulong[]? SpareBits { get; private set; }
+
+    /// <summary>Where an exhausted bit-set iterator hands its cleared set back (one delegate, not one per query).</summary>
+    public Action<ulong[]> ReleaseBits { get; }
+
+    /// <summary>A block decoder for the current searcher's lifetime.</summary>
+    public PostingsIterator RentDecoder()
+    {
+        var decoder = _freeDecoders.Count > 0 ? _freeDecoders.Pop() : new PostingsIterator();
+        _lentDecoders.Add(decoder);
+        return decoder;
+    }
+
+    /// <summary>A chunk buffer of <see cref="ChunkBufferSize"/> bytes for the current searcher's lifetime.</summary>
+    public byte[] RentBuffer()
+    {
+        var buffer = _freeBuffers.Count > 0 ? _freeBuffers.Pop() : new byte[ChunkBufferSize];
+        _lentBuffers.Add(buffer);
+        return buffer;
+    }
+
+    /// <summary>A cleared bit set covering ids below <paramref name="idLimit"/>: the spare one when it is large enough.</summary>
+    public ulong[] RentBits(long idLimit)
+    {
+        var words = (idLimit + 63) >> 6;
+        var spare = SpareBits;
+        SpareBits = null;
+        return spare is not null && spare.Length >= words ? spare : new ulong[words];
+    }
+
+    /// <summary>Takes back everything lent since the last call (the searcher ended).</summary>
+    public void ReturnAll()
+    {
+        foreach (var decoder in _lentDecoders)
+            _freeDecoders.Push(decoder);
+        _lentDecoders.Clear();
+        foreach (var buffer in _lentBuffers)
+            _freeBuffers.Push(buffer);
+        _lentBuffers.Clear();
+    }
+}

@@ -1,0 +1,96 @@
+using Folio.Indexing.Queries;
+using Folio.Indexing.Queries.Iterators;
+using Folio.Indexing.Search;
+using Folio.Storage;
+
+namespace Folio.Indexing.Tests.Search;
+
+/// <summary>
+/// Searchers borrow their decoding buffers from the index and give them back when disposed: a live
+/// searcher must never share them with another, and a later one must decode correctly with reused ones.
+/// </summary>
+public class SearcherScratchTests
+{
+    // Terms with long lists (chunked), short lists (inline) and single ids, so every buffer kind is lent.
+    private static SearchIndex OpenIndex()
+    {
+        var index = SearchIndex.Open(StorageOptions.InMemory(), new IndexSchema().Add("Group", FieldKind.Exact).Add("Num", FieldKind.Long));
+        using var batch = index.BeginBatch();
+        for (var i = 0; i < 5_000; i++)
+            batch.Add(new IndexEntry($"k{i}").Add("Group", $"g{i % 7}").Add("Num", (long)i));
+        batch.Commit();
+        return index;
+    }
+
+    private static List<long> Expected(int group) => Enumerable.Range(0, 5_000).Where(i => i % 7 == group).Select(i => (long)i).ToList();
+
+    private static List<long> Drain(DocIdIterator iterator)
+    {
+        var ids = new List<long>();
+        while (iterator.MoveNext())
+            ids.Add(iterator.Current);
+        return ids;
+    }
+
+    [Fact]
+    public void Iterate_HalfReadIteratorStaysCorrect_WhenAnotherSearcherRunsMeanwhile()
+    {
+        using var index = OpenIndex();
+        using var first = index.OpenSearcher();
+        var pending = first.Iterate(new TermQuery("Group", FieldValue.From("g3")));
+        var seen = new List<long>();
+        for (var i = 0; i < 100 && pending.MoveNext(); i++)
+            seen.Add(pending.Current);
+
+        for (var round = 0; round < 3; round++)
+        {
+            using var other = index.OpenSearcher();
+            Assert.Equal(Expected(5), Drain(other.Iterate(new TermQuery("Group", FieldValue.From("g5")))));
+            Assert.Equal(101, other.Count(new RangeQuery("Num", FieldValue.From(1000L), true, FieldValue.From(1100L), true)));
+        }
+
+        seen.AddRange(Drain(pending));
+        Assert.Equal(Expected(3), seen);
+    }
+
+    [Fact]
+    public void Search_ReturnsTheSameIds_WhenSearchersReuseEachOthersBuffers()
+    {
+        using var index = OpenIndex();
+        for (var round = 0; round < 20; round++)
+        {
+            using var searcher = index.OpenSearcher();
+            var group = round % 7;
+            var query = new AndQuery([new TermQuery("Group", FieldValue.From($"g{group}")), new RangeQuery("Num", FieldValue.From(100L * round), true, FieldValue.From(100L * round + 700), false)]);
+            var expected = Expected(group).Where(i => i >= 100 * round && i < 100 * round + 700).ToList();
+            Assert.Equal(expected, Drain(searcher.Iterate(query)));
+            Assert.Equal([(long)round], Drain(searcher.Iterate(new TermQuery("Num", FieldValue.From((long)round)))));
+        }
+    }
+
+    [Fact]
+    public void Dispose_IsHarmless_WhenCalledTwice()
+    {
+        using var index = OpenIndex();
+        var searcher = index.OpenSearcher();
+        searcher.Dispose();
+        searcher.Dispose();
+        // Given back twice, the same buffers would go to both of these; stepping them in turn would then mix their lists.
+        using var next = index.OpenSearcher();
+        using var another = index.OpenSearcher();
+        var a = next.Iterate(new TermQuery("Group", FieldValue.From("g1")));
+        var b = another.Iterate(new TermQuery("Group", FieldValue.From("g2")));
+        var fromA = new List<long>();
+        var fromB = new List<long>();
+        bool moreA = true, moreB = true;
+        while (moreA || moreB)
+        {
+            if (moreA && (moreA = a.MoveNext()))
+                fromA.Add(a.Current);
+            if (moreB && (moreB = b.MoveNext()))
+                fromB.Add(b.Current);
+        }
+        Assert.Equal(Expected(1), fromA);
+        Assert.Equal(Expected(2), fromB);
+    }
+}
