@@ -88,7 +88,8 @@ public sealed class IndexSearcher : IDisposable
     /// <summary>The key an entry was indexed under.</summary>
     public string GetKey(long entryId)
     {
-        if (!_entries.TryGet(SearchIndex.EntryKey(entryId), out var record))
+        Span<byte> entryKey = stackalloc byte[SearchIndex.EntryKeySize];
+        if (!_entries.TryGet(SearchIndex.EntryKey(entryId, entryKey), out var record))
             throw new Folio.Storage.CorruptionException($"Index entry {entryId} has no record.");
         var position = 0;
         return Encoding.UTF8.GetString(ByteCoding.ReadBytes(record, ref position));
@@ -105,7 +106,8 @@ public sealed class IndexSearcher : IDisposable
     public List<FieldValue>? GetValues(string field, long entryId)
     {
         var reader = Field(field);
-        if (reader.Values is null || !reader.Values.TryGet(SearchIndex.EntryKey(entryId), out var encoded))
+        Span<byte> entryKey = stackalloc byte[SearchIndex.EntryKeySize];
+        if (reader.Values is null || !reader.Values.TryGet(SearchIndex.EntryKey(entryId, entryKey), out var encoded))
             return null;
         var values = new List<FieldValue>();
         var position = 0;
@@ -162,9 +164,10 @@ public sealed class IndexSearcher : IDisposable
             bounds[r] = (ranges[r].Lower is { } l ? DocValueBound(field, l) : null, ranges[r].Upper is { } u ? DocValueBound(field, u) : null);
         var reader = Field(field);
         var matches = query.CreateIterator(this);
+        Span<byte> entryKey = stackalloc byte[SearchIndex.EntryKeySize];
         while (matches.MoveNext())
         {
-            if (reader.Values is null || !reader.Values.TryGet(SearchIndex.EntryKey(matches.Current), out var encoded))
+            if (reader.Values is null || !reader.Values.TryGet(SearchIndex.EntryKey(matches.Current, entryKey), out var encoded))
                 continue;
             for (var r = 0; r < ranges.Count; r++)
             {
@@ -205,7 +208,8 @@ public sealed class IndexSearcher : IDisposable
     internal byte[]? SortValue(string field, long entryId)
     {
         var reader = Field(field);
-        if (reader.Values is null || !reader.Values.TryGet(SearchIndex.EntryKey(entryId), out var encoded))
+        Span<byte> entryKey = stackalloc byte[SearchIndex.EntryKeySize];
+        if (reader.Values is null || !reader.Values.TryGet(SearchIndex.EntryKey(entryId, entryKey), out var encoded))
             return null;
         var position = 0;
         var count = (int)ByteCoding.ReadVarint(encoded, ref position);
@@ -262,7 +266,7 @@ public sealed class IndexSearcher : IDisposable
             return null;
         var stats = Stats(field);
         var norms = Field(field).Norms;
-        return new TermScorer(postings, norms is null ? null : new NormsColumn(norms), Math.Max(stats.DocumentCount, postings.DocumentFrequency), stats.AverageLength);
+        return new TermScorer(postings, norms is null ? null : new NormsColumn(norms, _scratch.RentBuffer(NormsColumn.CacheBytes)), Math.Max(stats.DocumentCount, postings.DocumentFrequency), stats.AverageLength);
     }
 
     /// <summary>The term an equality on <paramref name="field"/> looks for, or null when the value cannot be one of its terms.</summary>
@@ -357,7 +361,8 @@ public sealed class IndexSearcher : IDisposable
     {
         foreach (var list in into)
             list.Clear();
-        if (!_entries.TryGet(SearchIndex.EntryKey(entryId), out var record))
+        Span<byte> entryKey = stackalloc byte[SearchIndex.EntryKeySize];
+        if (!_entries.TryGet(SearchIndex.EntryKey(entryId, entryKey), out var record))
             return;
         var position = 0;
         ByteCoding.ReadBytes(record, ref position);
@@ -541,7 +546,8 @@ public sealed class IndexSearcher : IDisposable
 
     private static bool AnyDocValue<TState>(Tree values, long entryId, Func<ReadOnlySpan<byte>, TState, bool> check, TState state)
     {
-        if (!values.TryGet(SearchIndex.EntryKey(entryId), out var encoded))
+        Span<byte> entryKey = stackalloc byte[SearchIndex.EntryKeySize];
+        if (!values.TryGet(SearchIndex.EntryKey(entryId, entryKey), out var encoded))
             return false;
         var position = 0;
         var count = (int)ByteCoding.ReadVarint(encoded, ref position);

@@ -9,13 +9,22 @@ namespace Folio.Indexing.Search;
 /// entries in id order, so it reads one block per 2,048 hits instead of descending a tree per hit;
 /// a batch loads each block it touches once and writes it back once at commit.
 /// </summary>
-internal sealed class NormsColumn(Tree tree)
+internal sealed class NormsColumn(Tree tree, byte[] cache)
 {
     public const int BlockSize = 2048;
 
-    private readonly Dictionary<long, byte[]> _changed = [];
+    /// <summary>The size of the block cache a column needs.</summary>
+    public const int CacheBytes = BlockSize * 2;
+
+    private readonly byte[] _cached = cache.Length >= CacheBytes ? cache : throw new ArgumentException("The cache is smaller than a block.", nameof(cache));
+    private Dictionary<long, byte[]>? _changed;
     private long _cachedBlock = -1;
-    private readonly byte[] _cached = new byte[BlockSize * 2];
+
+    /// <summary>A column with a block cache of its own (for a batch, which lives long and writes).</summary>
+    public NormsColumn(Tree tree)
+        : this(tree, new byte[CacheBytes])
+    {
+    }
 
     /// <summary>The entry's length, or 0 when it has none.</summary>
     public int Get(long entryId)
@@ -31,41 +40,42 @@ internal sealed class NormsColumn(Tree tree)
     /// <summary>Writes the blocks changed since the last flush.</summary>
     public void Flush()
     {
+        if (_changed is null)
+            return;
+        Span<byte> key = stackalloc byte[8];
         foreach (var (number, block) in _changed)
-            tree.Put(Key(number), block);
+        {
+            BinaryPrimitives.WriteInt64BigEndian(key, number);
+            tree.Put(key, block);
+        }
         _changed.Clear();
     }
 
     private byte[]? Block(long entryId, bool forWrite)
     {
         var number = entryId / BlockSize;
-        if (_changed.TryGetValue(number, out var changed))
+        if (_changed is not null && _changed.TryGetValue(number, out var changed))
             return changed;
+        Span<byte> key = stackalloc byte[8];
+        BinaryPrimitives.WriteInt64BigEndian(key, number);
         if (!forWrite)
         {
             if (number == _cachedBlock)
                 return _cached;
-            if (!tree.TryGet(Key(number), out var stored))
+            if (!tree.TryGet(key, out var stored))
                 return null;
             stored.CopyTo(_cached);
             _cachedBlock = number;
             return _cached;
         }
-        var block = new byte[BlockSize * 2];
-        if (tree.TryGet(Key(number), out var existing))
+        var block = new byte[CacheBytes];
+        if (tree.TryGet(key, out var existing))
             existing.CopyTo(block);
-        _changed.Add(number, block);
+        (_changed ??= []).Add(number, block);
         if (number == _cachedBlock)
             _cachedBlock = -1;
         return block;
     }
 
     private static int Offset(long entryId) => (int)(entryId % BlockSize) * 2;
-
-    private static byte[] Key(long block)
-    {
-        var key = new byte[8];
-        BinaryPrimitives.WriteInt64BigEndian(key, block);
-        return key;
-    }
 }

@@ -138,8 +138,18 @@ public sealed class SearchIndex : IDisposable
 
     internal static byte[] EntryKey(long entryId)
     {
-        var key = new byte[8];
+        var key = new byte[EntryKeySize];
         BinaryPrimitives.WriteInt64BigEndian(key, entryId);
         return key;
+    }
+
+    /// <summary>The size of an entry key.</summary>
+    internal const int EntryKeySize = 8;
+
+    /// <summary>Writes <see cref="EntryKey(long)"/>'s bytes into <paramref name="key"/> (searches look entries up per hit, so without allocating).</summary>
+    internal static ReadOnlySpan<byte> EntryKey(long entryId, Span<byte> key)
+    {
+        BinaryPrimitives.WriteInt64BigEndian(key, entryId);
+        return key[..EntryKeySize];
     }
 }

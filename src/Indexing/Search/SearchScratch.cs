@@ -1,10 +1,11 @@
+using System.Numerics;
 using Folio.Indexing.Postings;
 
 namespace Folio.Indexing.Search;
 
 /// <summary>
-/// The buffers one searcher's iterators decode into: block decoders, chunk copies, the term-walk
-/// buffers and a spare bit set. A query used to allocate them all (2.5 KB per term, 125 KB per range
+/// The buffers one searcher's iterators decode into: block decoders, chunk copies, norms blocks, the
+/// term-walk buffers and a spare bit set. A query used to allocate them all (2.5 KB per term, 125 KB per range
 /// at a million entries), which made a gen0 collection every hundred or so queries; the index keeps
 /// these between searchers instead. Everything lent out is taken back at once when the searcher ends,
 /// which is safe because iterators read through the searcher's snapshot and die with it.
@@ -16,7 +17,7 @@ internal sealed class SearchScratch
 
     private readonly Stack<PostingsIterator> _freeDecoders = new();
     private readonly List<PostingsIterator> _lentDecoders = [];
-    private readonly Stack<byte[]> _freeBuffers = new();
+    private readonly List<byte[]> _freeBuffers = [];
     private readonly List<byte[]> _lentBuffers = [];
 
     /// <summary>Id buffer of a term walk (<see cref="IndexSearcher"/>'s union of terms); may be replaced by a larger one.</summary>
@@ -51,10 +52,20 @@ internal sealed class SearchScratch
         return decoder;
     }
 
-    /// <summary>A chunk buffer of <see cref="ChunkBufferSize"/> bytes for the current searcher's lifetime.</summary>
-    public byte[] RentBuffer()
+    /// <summary>A buffer of at least <paramref name="minLength"/> bytes (contents undefined) for the current searcher's lifetime.</summary>
+    public byte[] RentBuffer(int minLength = ChunkBufferSize)
     {
-        var buffer = _freeBuffers.Count > 0 ? _freeBuffers.Pop() : new byte[ChunkBufferSize];
+        byte[]? buffer = null;
+        for (var i = _freeBuffers.Count - 1; i >= 0; i--)
+        {
+            if (_freeBuffers[i].Length >= minLength)
+            {
+                buffer = _freeBuffers[i];
+                _freeBuffers.RemoveAt(i);
+                break;
+            }
+        }
+        buffer ??= new byte[Math.Max(ChunkBufferSize, (int)BitOperations.RoundUpToPowerOf2((uint)minLength))];
         _lentBuffers.Add(buffer);
         return buffer;
     }
@@ -74,8 +85,7 @@ internal sealed class SearchScratch
         foreach (var decoder in _lentDecoders)
             _freeDecoders.Push(decoder);
         _lentDecoders.Clear();
-        foreach (var buffer in _lentBuffers)
-            _freeBuffers.Push(buffer);
+        _freeBuffers.AddRange(_lentBuffers);
         _lentBuffers.Clear();
     }
 }

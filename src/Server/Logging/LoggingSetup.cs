@@ -2,7 +2,6 @@ using Folio.Server.Hosting;
 using Microsoft.Extensions.Configuration;
 using Serilog;
 using Serilog.Core;
-using Serilog.Formatting.Json;
 using Serilog.Settings.Configuration;
 
 namespace Folio.Server.Logging;
@@ -51,7 +50,7 @@ internal static class LoggingSetup
         }
 
         writers.WriteTo.File(
-            new JsonFormatter(renderMessage: true),
+            new JsonLogFormatter(),
             Path.Combine(options.LogsDirectory, LogFilePattern),
             fileSizeLimitBytes: 64L * 1024 * 1024,
             rollOnFileSizeLimit: true,

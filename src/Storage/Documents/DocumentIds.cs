@@ -33,6 +33,22 @@ public static class DocumentIds
     /// <summary>The key an id is stored under: ids compare case-insensitively.</summary>
     public static byte[] Key(string id) => Encoding.UTF8.GetBytes(id.ToLowerInvariant());
 
+    /// <summary>
+    /// Writes <see cref="Key"/>'s bytes for <paramref name="id"/> into <paramref name="destination"/> without
+    /// allocating (reads by id are the hot path); false when the key does not fit, which for a destination of
+    /// <see cref="MaxIdBytes"/> means no document can have this id.
+    /// </summary>
+    public static bool TryWriteKey(ReadOnlySpan<char> id, Span<byte> destination, out int length)
+    {
+        length = 0;
+        if (id.Length > destination.Length)
+            return false;
+        Span<char> folded = id.Length <= 256 ? stackalloc char[256] : new char[id.Length];
+        folded = folded[..id.Length];
+        id.ToLowerInvariant(folded);
+        return Encoding.UTF8.TryGetBytes(folded, destination, out length);
+    }
+
     /// <summary>The collection an id implies when the document names none: the part before the first '/'.</summary>
     public static string CollectionFromId(string id)
     {

@@ -57,15 +57,16 @@ public sealed class DocumentReader : IDisposable
     /// <summary>Loads a document by id (case-insensitive).</summary>
     public bool TryGet(string id, out Document document)
     {
-        if (string.IsNullOrEmpty(id) || Encoding.UTF8.GetByteCount(id) > DocumentIds.MaxIdBytes)
+        Span<byte> key = stackalloc byte[DocumentIds.MaxIdBytes];
+        if (string.IsNullOrEmpty(id) || !DocumentIds.TryWriteKey(id, key, out var length))
         {
             document = default;
             return false;
         }
-        return TryGetByKey(DocumentIds.Key(id), out document);
+        return TryGetByKey(key[..length], out document);
     }
 
-    internal bool TryGetByKey(ReadOnlySpan<byte> key, out Document document)
+    internal bool TryGetByKey(scoped ReadOnlySpan<byte> key, out Document document)
     {
         if (Docs.TryGet(key, out var record))
         {

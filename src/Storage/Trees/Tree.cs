@@ -120,7 +120,7 @@ public sealed partial class Tree
     internal ReadOnlySpan<byte> GetPage(long pageNumber) => _transaction.GetPage(pageNumber);
 
     /// <summary>Reads the value stored under <paramref name="key"/>.</summary>
-    public bool TryGet(ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
+    public bool TryGet(scoped ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
     {
         EnsureUsable();
         if (key.Length == 0 || key.Length > StorageLimits.MaxKeySize)

@@ -16,6 +16,7 @@ public sealed class TermIterator : DocIdIterator
     private readonly byte[] _termKey;
     private readonly long _documentFrequency;
     private readonly PostingsIterator _chunk;
+    private readonly SearchScratch _scratch;
     private byte[] _buffer;
     private long _loadedChunkFirst = -1;
     private bool _positioned;
@@ -28,16 +29,15 @@ public sealed class TermIterator : DocIdIterator
     {
         _termKey = termKey;
         _documentFrequency = PostingStore.DocumentFrequency(header);
+        _scratch = scratch;
         _chunk = scratch.RentDecoder();
-        _buffer = scratch.RentBuffer();
+        _buffer = scratch.RentBuffer(header.Length);
         if (PostingStore.IsChunked(header))
         {
             _cursor = terms.CreateCursor();
             return;
         }
         // The header lives in the snapshot's page only while no cursor moves, so the list is copied.
-        if (_buffer.Length < header.Length)
-            _buffer = new byte[header.Length];
         header.CopyTo(_buffer);
         _chunk.Reset(_buffer.AsMemory(0, header.Length));
         _loadedChunkFirst = 0;
@@ -136,7 +136,7 @@ public sealed class TermIterator : DocIdIterator
     {
         var value = _cursor!.Value;
         if (_buffer.Length < value.Length)
-            _buffer = new byte[Math.Max(value.Length, _buffer.Length * 2)];
+            _buffer = _scratch.RentBuffer(value.Length);
         value.CopyTo(_buffer);
         _chunk.Reset(_buffer.AsMemory(0, value.Length));
         _loadedChunkFirst = ChunkFirst();
