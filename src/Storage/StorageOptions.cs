@@ -28,7 +28,7 @@ public sealed record StorageOptions
     /// beyond it go to the GC, and the background flusher lets go of those left unused between two of
     /// its rounds (about <see cref="FlushInterval"/>), so memory falls back after a burst of writes.
     /// </summary>
-    public int PageBufferPoolPages { get; init; } = 4096;
+    public int PageBufferPoolPages { get; init; } = 16384;
 
     /// <summary>Most write operations the transaction merger runs in one transaction.</summary>
     public int MergerMaxOperations { get; init; } = 4096;

@@ -8,6 +8,12 @@ public static class DocumentIds
     /// <summary>The longest id, in UTF-8 bytes; it leaves room in a tree key for index suffixes.</summary>
     public const int MaxIdBytes = 512;
 
+    /// <summary>
+    /// The most bytes an id's storage key can take: lower-casing maps each UTF-16 unit to one, but may move it
+    /// from a two-byte to a three-byte UTF-8 sequence (Ⱥ to ⱥ), so the key can outgrow the id it came from.
+    /// </summary>
+    public const int MaxKeyBytes = MaxIdBytes * 3;
+
     /// <summary>Checks an id a client sent; throws <see cref="DocumentValidationException"/> naming the problem.</summary>
     public static void Validate(string? id)
     {

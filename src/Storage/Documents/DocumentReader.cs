@@ -57,8 +57,8 @@ public sealed class DocumentReader : IDisposable
     /// <summary>Loads a document by id (case-insensitive).</summary>
     public bool TryGet(string id, out Document document)
     {
-        Span<byte> key = stackalloc byte[DocumentIds.MaxIdBytes];
-        if (string.IsNullOrEmpty(id) || !DocumentIds.TryWriteKey(id, key, out var length))
+        Span<byte> key = stackalloc byte[DocumentIds.MaxKeyBytes];
+        if (string.IsNullOrEmpty(id) || Encoding.UTF8.GetByteCount(id) > DocumentIds.MaxIdBytes || !DocumentIds.TryWriteKey(id, key, out var length))
         {
             document = default;
             return false;

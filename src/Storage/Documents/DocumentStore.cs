@@ -180,6 +180,7 @@ public sealed partial class DocumentStore : IDisposable
                     ? writer.Put(command.Id, command.Document ?? throw new DocumentValidationException($"Command {i} (PUT) has no document."), command.ExpectedChangeVector)
                     : writer.Delete(command.Id, command.ExpectedChangeVector);
             }
+            writer.Complete();
             Results = results;
         }
     }

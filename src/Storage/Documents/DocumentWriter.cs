@@ -11,6 +11,8 @@ namespace Folio.Storage.Documents;
 /// <summary>
 /// The document writes inside one write transaction: each takes the next etag, keeps the id, etag
 /// and collection indexes in step and writes the store-owned metadata at the end of the document.
+/// The last etag and the per-collection counts are kept here and written once by <see cref="Complete"/>,
+/// not rewritten for every document of a batch.
 /// </summary>
 internal sealed class DocumentWriter
 {
@@ -26,6 +28,12 @@ internal sealed class DocumentWriter
     private readonly Tree _meta;
     private readonly byte[] _etagKey = new byte[8];
     private readonly ArrayBufferWriter<byte> _metadata = new(512);
+    private readonly Utf8JsonWriter _metadataWriter;
+    private readonly Dictionary<string, long> _countChanges = new(StringComparer.OrdinalIgnoreCase);
+    private long _lastEtag = -1;
+    private string? _keyedCollection;
+    private byte[] _collectionKey = [];
+    private byte[] _collectionBytes = [];
 
     public DocumentWriter(DocumentStore store, WriteTransaction transaction)
     {
@@ -37,6 +45,17 @@ internal sealed class DocumentWriter
         _tombstones = transaction.OpenTree(DocumentStore.TombstonesTree)!;
         _collectionTombstones = transaction.OpenMultiValueTree(DocumentStore.CollectionTombstonesTree)!;
         _meta = transaction.OpenTree(DocumentStore.MetaTree)!;
+        _metadataWriter = new Utf8JsonWriter(_metadata);
+    }
+
+    /// <summary>Writes what the writes so far left pending (the last etag, the collection counts); call once, after the last write.</summary>
+    public void Complete()
+    {
+        if (_lastEtag >= 0)
+            BinaryPrimitives.WriteInt64LittleEndian(_meta.Reserve(LastEtagKey, 8), _lastEtag);
+        foreach (var (collection, delta) in _countChanges)
+            ApplyCollectionCount(collection, delta);
+        _countChanges.Clear();
     }
 
     public WriteResult Put(string id, PreparedDocument document, string? expectedChangeVector)
@@ -44,13 +63,14 @@ internal sealed class DocumentWriter
         if (DocumentIds.IsServerGenerated(id))
             id = NextIdentity(id);
         DocumentIds.Validate(id);
-        var key = DocumentIds.Key(id);
+        Span<byte> keyBuffer = stackalloc byte[DocumentIds.MaxKeyBytes];
+        ReadOnlySpan<byte> key = Key(id, keyBuffer);
         var existing = _docs.TryGet(key, out var stored) ? new Document(stored) : default;
         var exists = !stored.IsEmpty;
         CheckExpected(id, expectedChangeVector, exists, exists ? existing.Etag : 0);
 
         var collection = document.Collection ?? DocumentIds.CollectionFromId(id);
-        var collectionKey = Encoding.UTF8.GetBytes(collection.ToLowerInvariant());
+        var collectionKey = CollectionKey(collection);
         if (exists)
         {
             var oldEtag = existing.Etag;
@@ -74,8 +94,9 @@ internal sealed class DocumentWriter
         var etag = NextEtag();
         var lastModified = DateTime.UtcNow;
         var changeVector = ChangeVector.ToString(etag, _store.DatabaseIdBytes);
-        var idBytes = Encoding.UTF8.GetBytes(id);
-        var collectionBytes = Encoding.UTF8.GetBytes(collection);
+        Span<byte> idBuffer = stackalloc byte[DocumentIds.MaxIdBytes];
+        ReadOnlySpan<byte> idBytes = idBuffer[..Encoding.UTF8.GetBytes(id, idBuffer)];
+        var collectionBytes = _collectionBytes;
         WriteMetadata(collection, id, changeVector, lastModified);
 
         // The stored JSON: the prepared prefix (which leaves "@metadata" open), a comma when the client's
@@ -102,7 +123,8 @@ internal sealed class DocumentWriter
     public WriteResult? Delete(string id, string? expectedChangeVector)
     {
         DocumentIds.Validate(id);
-        var key = DocumentIds.Key(id);
+        Span<byte> keyBuffer = stackalloc byte[DocumentIds.MaxKeyBytes];
+        ReadOnlySpan<byte> key = Key(id, keyBuffer);
         if (!_docs.TryGet(key, out var stored))
         {
             CheckExpected(id, expectedChangeVector, exists: false, 0);
@@ -112,7 +134,7 @@ internal sealed class DocumentWriter
         CheckExpected(id, expectedChangeVector, exists: true, existing.Etag);
         var originalId = existing.IdString;
         var collection = existing.CollectionString;
-        var collectionKey = Encoding.UTF8.GetBytes(collection.ToLowerInvariant());
+        var collectionKey = CollectionKey(collection);
         RemoveFromEtagIndexes(existing.Etag, collectionKey);
         _docs.Delete(key);
         ChangeCollectionCount(collection, -1);
@@ -148,9 +170,24 @@ internal sealed class DocumentWriter
 
     private long NextEtag()
     {
-        var etag = (_meta.TryGet(LastEtagKey, out var last) ? BinaryPrimitives.ReadInt64LittleEndian(last) : 0) + 1;
-        BinaryPrimitives.WriteInt64LittleEndian(_meta.Reserve(LastEtagKey, 8), etag);
-        return etag;
+        if (_lastEtag < 0)
+            _lastEtag = _meta.TryGet(LastEtagKey, out var last) ? BinaryPrimitives.ReadInt64LittleEndian(last) : 0;
+        return ++_lastEtag;
+    }
+
+    private static ReadOnlySpan<byte> Key(string id, Span<byte> buffer) =>
+        DocumentIds.TryWriteKey(id, buffer, out var length) ? buffer[..length] : throw new DocumentValidationException($"The id '{id}' is too long.");
+
+    /// <summary>The lower-cased key of a collection (and its name's bytes, for the record header); a batch usually writes one collection, so the last is kept.</summary>
+    private byte[] CollectionKey(string collection)
+    {
+        if (!string.Equals(collection, _keyedCollection, StringComparison.Ordinal))
+        {
+            _collectionKey = Encoding.UTF8.GetBytes(collection.ToLowerInvariant());
+            _collectionBytes = Encoding.UTF8.GetBytes(collection);
+            _keyedCollection = collection;
+        }
+        return _collectionKey;
     }
 
     /// <summary>Turns <c>orders/</c> or <c>orders|</c> into <c>orders/{n}</c> with n the prefix's next number.</summary>
@@ -165,9 +202,15 @@ internal sealed class DocumentWriter
         return prefix + next.ToString(System.Globalization.CultureInfo.InvariantCulture);
     }
 
+    /// <summary>Adds to a collection's count; written by <see cref="Complete"/>. The first casing seen names a new collection.</summary>
+    private void ChangeCollectionCount(string collection, int delta) =>
+        _countChanges[collection] = _countChanges.GetValueOrDefault(collection) + delta;
+
     /// <summary>Counts per collection, keyed by lower-cased name; the value keeps the first-seen casing.</summary>
-    private void ChangeCollectionCount(string collection, int delta)
+    private void ApplyCollectionCount(string collection, long delta)
     {
+        if (delta == 0)
+            return;
         var key = Encoding.UTF8.GetBytes(collection.ToLowerInvariant());
         long count = 0;
         byte[] display;
@@ -195,7 +238,8 @@ internal sealed class DocumentWriter
     private void WriteMetadata(string collection, string id, string changeVector, DateTime lastModified)
     {
         _metadata.ResetWrittenCount();
-        using var writer = new Utf8JsonWriter(_metadata);
+        var writer = _metadataWriter;
+        writer.Reset(_metadata);
         writer.WriteStartObject();
         writer.WriteString("@collection"u8, collection);
         writer.WriteString("@id"u8, id);
@@ -204,6 +248,7 @@ internal sealed class DocumentWriter
         Utf8Formatter.TryFormat(lastModified, date, out var written, new StandardFormat('O'));
         writer.WriteString("@last-modified"u8, date[..written]);
         writer.WriteEndObject();
+        writer.Flush();
     }
 
     private byte[] EtagKey(long etag)

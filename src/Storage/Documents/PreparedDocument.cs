@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Text;
 using System.Text.Json;
 
@@ -46,42 +47,53 @@ public sealed class PreparedDocument
             if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
                 throw new DocumentValidationException("A document must be a JSON object.");
 
-            using var stream = new MemoryStream(json.Length + 32);
-            stream.WriteByte((byte)'{');
-            var wroteProperty = false;
-            ReadOnlySpan<byte> metadata = default;
-            var sawMetadata = false;
-            while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+            // Laid out in a pooled buffer and copied once into an array of the exact size: bulk inserts
+            // prepare a hundred thousand documents a second, and a growable stream plus its copy was half
+            // of what they allocated. The layout never exceeds the input plus the metadata name and a comma.
+            var buffer = ArrayPool<byte>.Shared.Rent(json.Length + 32);
+            try
             {
-                var start = (int)reader.TokenStartIndex;
-                var isMetadata = reader.ValueTextEquals(MetadataName);
-                reader.Read();
-                var valueStart = (int)reader.TokenStartIndex;
-                reader.Skip();
-                var end = (int)reader.BytesConsumed;
-                if (isMetadata)
+                var output = new SpanWriter(buffer);
+                output.Write((byte)'{');
+                var wroteProperty = false;
+                ReadOnlySpan<byte> metadata = default;
+                var sawMetadata = false;
+                while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
                 {
-                    if (sawMetadata)
-                        throw new DocumentValidationException("A document may have only one @metadata property.");
-                    sawMetadata = true;
-                    metadata = json[valueStart..end];
-                    continue;
+                    var start = (int)reader.TokenStartIndex;
+                    var isMetadata = reader.ValueTextEquals(MetadataName);
+                    reader.Read();
+                    var valueStart = (int)reader.TokenStartIndex;
+                    reader.Skip();
+                    var end = (int)reader.BytesConsumed;
+                    if (isMetadata)
+                    {
+                        if (sawMetadata)
+                            throw new DocumentValidationException("A document may have only one @metadata property.");
+                        sawMetadata = true;
+                        metadata = json[valueStart..end];
+                        continue;
+                    }
+                    if (wroteProperty)
+                        output.Write((byte)',');
+                    output.Write(json[start..end]);
+                    wroteProperty = true;
                 }
-                if (wroteProperty)
-                    stream.WriteByte((byte)',');
-                stream.Write(json[start..end]);
-                wroteProperty = true;
-            }
-            if (reader.TokenType != JsonTokenType.EndObject)
-                throw new DocumentValidationException("A document must be a JSON object.");
-            if (reader.Read())
-                throw new DocumentValidationException("A document must be one JSON object; there is more after it.");
+                if (reader.TokenType != JsonTokenType.EndObject)
+                    throw new DocumentValidationException("A document must be a JSON object.");
+                if (reader.Read())
+                    throw new DocumentValidationException("A document must be one JSON object; there is more after it.");
 
-            if (wroteProperty)
-                stream.WriteByte((byte)',');
-            stream.Write("\"@metadata\":{"u8);
-            var (hasProperties, collection) = metadata.IsEmpty ? (false, null) : CopyClientMetadata(metadata, stream, maxDepth);
-            return new PreparedDocument(stream.ToArray(), hasProperties, collection);
+                if (wroteProperty)
+                    output.Write((byte)',');
+                output.Write("\"@metadata\":{"u8);
+                var (hasProperties, collection) = metadata.IsEmpty ? (false, null) : CopyClientMetadata(metadata, ref output, maxDepth);
+                return new PreparedDocument(output.Written.ToArray(), hasProperties, collection);
+            }
+            finally
+            {
+                ArrayPool<byte>.Shared.Return(buffer);
+            }
         }
         catch (JsonException e)
         {
@@ -94,7 +106,7 @@ public sealed class PreparedDocument
     }
 
     /// <summary>Copies the client's metadata properties except the ones the store owns.</summary>
-    private static (bool HasProperties, string? Collection) CopyClientMetadata(ReadOnlySpan<byte> metadata, Stream output, int maxDepth)
+    private static (bool HasProperties, string? Collection) CopyClientMetadata(ReadOnlySpan<byte> metadata, ref SpanWriter output, int maxDepth)
     {
         var reader = new Utf8JsonReader(metadata, new JsonReaderOptions { MaxDepth = maxDepth });
         reader.Read();
@@ -120,10 +132,27 @@ public sealed class PreparedDocument
             if (reserved)
                 continue;
             if (wrote)
-                output.WriteByte((byte)',');
+                output.Write((byte)',');
             output.Write(metadata[start..(int)reader.BytesConsumed]);
             wrote = true;
         }
         return (wrote, collection);
+    }
+
+    /// <summary>Appends to a span; the caller sized it for the worst case.</summary>
+    private ref struct SpanWriter(Span<byte> destination)
+    {
+        private readonly Span<byte> _destination = destination;
+        private int _length;
+
+        public readonly ReadOnlySpan<byte> Written => _destination[.._length];
+
+        public void Write(byte value) => _destination[_length++] = value;
+
+        public void Write(ReadOnlySpan<byte> bytes)
+        {
+            bytes.CopyTo(_destination[_length..]);
+            _length += bytes.Length;
+        }
     }
 }

@@ -99,8 +99,8 @@ public sealed partial class Tree
             raw.CopyTo(TreePage.InsertRaw(target, targetIndex, raw.Length));
         }
 
-        var separator = TreePage.LeafKey(right, 0).ToArray();
-        InsertSeparator(depth - 1, separator, rightPage);
+        // The new leaf is not touched again while the separator goes up, so its key is passed in place.
+        InsertSeparator(depth - 1, TreePage.LeafKey(right, 0), rightPage);
         return stored;
     }
 
