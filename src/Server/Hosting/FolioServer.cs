@@ -6,6 +6,7 @@ using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Serilog;
 using Serilog.Core;
+using Serilog.Extensions.Logging;
 
 namespace Folio.Server.Hosting;
 
@@ -78,8 +79,10 @@ public sealed class FolioServer : IAsyncDisposable
         builder.Logging.SetMinimumLevel(LogLevel.Trace);
         builder.Logging.AddSerilog(serilog, dispose: true);
         // Folio writes its own line per request; ASP.NET Core's hosting diagnostics, when enabled at any
-        // level, would also open a log scope and start an Activity for every request.
-        builder.Logging.AddFilter("Microsoft.AspNetCore.Hosting.Diagnostics", LogLevel.None);
+        // level, would also open a log scope and start an Activity for every request. AddSerilog adds a
+        // rule for its provider (everything at Trace), and a provider's own rules win over rules for all
+        // providers, so the filter has to name the provider too.
+        builder.Logging.AddFilter<SerilogLoggerProvider>("Microsoft.AspNetCore.Hosting.Diagnostics", LogLevel.None);
 
         builder.WebHost.UseKestrelCore();
         builder.WebHost.ConfigureKestrel(kestrel => KestrelSetup.Apply(kestrel, options));

@@ -38,4 +38,13 @@ public class RequestLogTests
         Assert.False(string.IsNullOrEmpty(CapturingSink.Scalar(logEvent, "ConnectionId") as string));
         Assert.Contains("HTTP \"GET\" \"/databases\" responded 200", logEvent.RenderMessage(), StringComparison.Ordinal);
     }
+
+    [Fact]
+    public async Task Request_RunsWithoutAHostingActivity_BecauseHostingDiagnosticsAreOff()
+    {
+        // AddSerilog's own filter rule used to outrank the one meant to silence hosting diagnostics, so every
+        // request started an Activity and opened a logging scope that nothing read.
+        await using RunningServer running = await RunningServer.StartAsync();
+        Assert.Equal("none", await running.Client.GetStringAsync("/test/activity"));
+    }
 }

@@ -43,6 +43,11 @@ public sealed class TestHandlers
         await request.Response.WriteAsync(document.RootElement.ValueKind.ToString(), request.Aborted);
     }
 
+    /// <summary>Answers whether the request runs under a hosting Activity (it should not: hosting diagnostics are off).</summary>
+    [FolioRoute("GET", "/test/activity")]
+    public async ValueTask ActivityCheck(FolioRequest request) =>
+        await request.Response.WriteAsync(System.Diagnostics.Activity.Current is null ? "none" : "activity", request.Aborted);
+
     [FolioRoute("GET", "/test/boom")]
     public ValueTask Boom(FolioRequest request) =>
         throw new InvalidOperationException("secret: Server=db;Password=hunter2");
