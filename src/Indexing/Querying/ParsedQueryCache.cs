@@ -19,6 +19,9 @@ internal sealed class ParsedQueryCache
 
     private readonly ConcurrentDictionary<string, RqlQuery> _queries = new(StringComparer.Ordinal);
 
+    // ConcurrentDictionary.Count takes every lock, so the cache counts its own additions.
+    private int _count;
+
     /// <summary>The parse of <paramref name="text"/>; throws <see cref="RqlParseException"/> as the parser does.</summary>
     public RqlQuery Parse(string text)
     {
@@ -27,9 +30,13 @@ internal sealed class ParsedQueryCache
         query = RqlParser.Parse(text);
         if (text.Length <= MaxTextLength)
         {
-            if (_queries.Count >= Capacity)
+            if (Volatile.Read(ref _count) >= Capacity)
+            {
                 _queries.Clear();
-            _queries.TryAdd(text, query);
+                Volatile.Write(ref _count, 0);
+            }
+            if (_queries.TryAdd(text, query))
+                Interlocked.Increment(ref _count);
         }
         return query;
     }

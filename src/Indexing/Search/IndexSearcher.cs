@@ -472,6 +472,8 @@ public sealed class IndexSearcher : IDisposable
                         count++;
                     }
                 }
+                // A walk may verify a great many terms; each gives its buffers back before the next.
+                postings.Release();
                 more = cursor.Seek(TermEncoding.AfterTerm(verifiedKey));
                 continue;
             }

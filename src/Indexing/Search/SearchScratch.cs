@@ -15,6 +15,9 @@ internal sealed class SearchScratch
     /// <summary>Chunk buffers start at this size; a term's inline list or a posting chunk rarely exceeds it.</summary>
     public const int ChunkBufferSize = 1024;
 
+    /// <summary>How many decoders, and how many buffers, a scratch keeps between searchers.</summary>
+    public const int MaxKept = 64;
+
     private readonly Stack<PostingsIterator> _freeDecoders = new();
     private readonly List<PostingsIterator> _lentDecoders = [];
     private readonly List<byte[]> _freeBuffers = [];
@@ -43,6 +46,9 @@ internal sealed class SearchScratch
 
     /// <summary>Where an exhausted bit-set iterator hands its cleared set back (one delegate, not one per query).</summary>
     public Action<ulong[]> ReleaseBits { get; }
+
+    /// <summary>How many decoders exist in this scratch, lent or free (what a query's peak left behind).</summary>
+    public int DecoderCount => _freeDecoders.Count + _lentDecoders.Count;
 
     /// <summary>A block decoder for the current searcher's lifetime.</summary>
     public PostingsIterator RentDecoder()
@@ -79,13 +85,44 @@ internal sealed class SearchScratch
         return spare is not null && spare.Length >= words ? spare : new ulong[words];
     }
 
-    /// <summary>Takes back everything lent since the last call (the searcher ended).</summary>
+    /// <summary>Takes back one decoder before the searcher ends (a term walk done with a term).</summary>
+    public void Return(PostingsIterator decoder)
+    {
+        var index = _lentDecoders.LastIndexOf(decoder);
+        if (index < 0)
+            return;
+        _lentDecoders.RemoveAt(index);
+        _freeDecoders.Push(decoder);
+    }
+
+    /// <summary>Takes back one buffer before the searcher ends (replaced by a larger one, or its user is done).</summary>
+    public void Return(byte[] buffer)
+    {
+        var index = _lentBuffers.LastIndexOf(buffer);
+        if (index < 0)
+            return;
+        _lentBuffers.RemoveAt(index);
+        _freeBuffers.Add(buffer);
+    }
+
+    /// <summary>
+    /// Takes back everything lent since the last call (the searcher ended). A query over many terms at once
+    /// (a long <c>in</c> list, many search words) lends one decoder per term; only
+    /// <see cref="MaxKept"/> of each kind are kept, so one such query does not pin its peak for good.
+    /// </summary>
     public void ReturnAll()
     {
         foreach (var decoder in _lentDecoders)
-            _freeDecoders.Push(decoder);
+        {
+            if (_freeDecoders.Count < MaxKept)
+                _freeDecoders.Push(decoder);
+        }
         _lentDecoders.Clear();
-        _freeBuffers.AddRange(_lentBuffers);
+        foreach (var buffer in _lentBuffers)
+        {
+            if (_freeBuffers.Count < MaxKept)
+                _freeBuffers.Add(buffer);
+        }
         _lentBuffers.Clear();
     }
 }

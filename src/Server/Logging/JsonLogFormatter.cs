@@ -8,7 +8,8 @@ namespace Folio.Server.Logging;
 /// <summary>
 /// Writes a log event as one line of JSON in the shape of Serilog's <c>JsonFormatter</c> with the message
 /// rendered (<c>Timestamp</c>, <c>Level</c>, <c>MessageTemplate</c>, <c>RenderedMessage</c>, <c>TraceId</c>,
-/// <c>SpanId</c>, <c>Exception</c>, <c>Properties</c>), without its garbage: that formatter groups the
+/// <c>SpanId</c>, <c>Exception</c>, <c>Properties</c>; not its <c>Renderings</c>, which only templates with
+/// format strings have), without its garbage: that formatter groups the
 /// template's tokens with LINQ and formats the timestamp and numbers into new strings for every event,
 /// about a kilobyte per request line. Scalars are written from stack buffers; structures and sequences
 /// go to Serilog's <see cref="JsonValueFormatter"/>. One instance per sink: it reuses a buffer and is not

@@ -41,8 +41,8 @@ public static class DocumentIds
 
     /// <summary>
     /// Writes <see cref="Key"/>'s bytes for <paramref name="id"/> into <paramref name="destination"/> without
-    /// allocating (reads by id are the hot path); false when the key does not fit, which for a destination of
-    /// <see cref="MaxIdBytes"/> means no document can have this id.
+    /// allocating (reads by id are the hot path); false when the key does not fit <paramref name="destination"/>
+    /// (<see cref="MaxKeyBytes"/> holds the key of any id that passes <see cref="Validate"/>).
     /// </summary>
     public static bool TryWriteKey(ReadOnlySpan<char> id, Span<byte> destination, out int length)
     {

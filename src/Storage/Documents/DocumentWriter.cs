@@ -29,9 +29,10 @@ internal sealed class DocumentWriter
     private readonly byte[] _etagKey = new byte[8];
     private readonly ArrayBufferWriter<byte> _metadata = new(512);
     private readonly Utf8JsonWriter _metadataWriter;
-    private readonly Dictionary<string, long> _countChanges = new(StringComparer.OrdinalIgnoreCase);
+    private readonly Dictionary<string, CollectionCount> _counts = new(StringComparer.Ordinal);
     private long _lastEtag = -1;
     private string? _keyedCollection;
+    private string _loweredCollection = string.Empty;
     private byte[] _collectionKey = [];
     private byte[] _collectionBytes = [];
 
@@ -53,9 +54,20 @@ internal sealed class DocumentWriter
     {
         if (_lastEtag >= 0)
             BinaryPrimitives.WriteInt64LittleEndian(_meta.Reserve(LastEtagKey, 8), _lastEtag);
-        foreach (var (collection, delta) in _countChanges)
-            ApplyCollectionCount(collection, delta);
-        _countChanges.Clear();
+        foreach (var (_, count) in _counts)
+        {
+            if (count.Count > 0)
+            {
+                var value = _collections.Reserve(count.Key, 8 + count.Display!.Length);
+                BinaryPrimitives.WriteInt64LittleEndian(value, count.Count);
+                count.Display.CopyTo(value[8..]);
+            }
+            else if (count.Existed)
+            {
+                _collections.Delete(count.Key);
+            }
+        }
+        _counts.Clear();
     }
 
     public WriteResult Put(string id, PreparedDocument document, string? expectedChangeVector)
@@ -183,7 +195,8 @@ internal sealed class DocumentWriter
     {
         if (!string.Equals(collection, _keyedCollection, StringComparison.Ordinal))
         {
-            _collectionKey = Encoding.UTF8.GetBytes(collection.ToLowerInvariant());
+            _loweredCollection = collection.ToLowerInvariant();
+            _collectionKey = Encoding.UTF8.GetBytes(_loweredCollection);
             _collectionBytes = Encoding.UTF8.GetBytes(collection);
             _keyedCollection = collection;
         }
@@ -202,36 +215,39 @@ internal sealed class DocumentWriter
         return prefix + next.ToString(System.Globalization.CultureInfo.InvariantCulture);
     }
 
-    /// <summary>Adds to a collection's count; written by <see cref="Complete"/>. The first casing seen names a new collection.</summary>
-    private void ChangeCollectionCount(string collection, int delta) =>
-        _countChanges[collection] = _countChanges.GetValueOrDefault(collection) + delta;
-
-    /// <summary>Counts per collection, keyed by lower-cased name; the value keeps the first-seen casing.</summary>
-    private void ApplyCollectionCount(string collection, long delta)
+    /// <summary>
+    /// Adds to a collection's count (kept by lower-cased name; the stored value keeps the casing the
+    /// collection was created with). Written by <see cref="Complete"/>; the running count behaves as if
+    /// written per document, so a collection emptied and refilled within a batch takes the new casing.
+    /// </summary>
+    private void ChangeCollectionCount(string collection, int delta)
     {
-        if (delta == 0)
-            return;
-        var key = Encoding.UTF8.GetBytes(collection.ToLowerInvariant());
-        long count = 0;
-        byte[] display;
-        if (_collections.TryGet(key, out var stored))
+        var lowered = string.Equals(collection, _keyedCollection, StringComparison.Ordinal) ? _loweredCollection : collection.ToLowerInvariant();
+        if (!_counts.TryGetValue(lowered, out var count))
         {
-            count = BinaryPrimitives.ReadInt64LittleEndian(stored);
-            display = stored[8..].ToArray();
+            var key = Encoding.UTF8.GetBytes(lowered);
+            count = _collections.TryGet(key, out var stored)
+                ? new CollectionCount(key, BinaryPrimitives.ReadInt64LittleEndian(stored), stored[8..].ToArray(), existed: true)
+                : new CollectionCount(key, 0, null, existed: false);
+            _counts.Add(lowered, count);
         }
+        count.Count += delta;
+        if (count.Count <= 0)
+            count.Display = null;
         else
-        {
-            display = Encoding.UTF8.GetBytes(collection);
-        }
-        count += delta;
-        if (count <= 0)
-        {
-            _collections.Delete(key);
-            return;
-        }
-        var value = _collections.Reserve(key, 8 + display.Length);
-        BinaryPrimitives.WriteInt64LittleEndian(value, count);
-        display.CopyTo(value[8..]);
+            count.Display ??= Encoding.UTF8.GetBytes(collection);
+    }
+
+    /// <summary>A collection's count as the batch so far left it.</summary>
+    private sealed class CollectionCount(byte[] key, long count, byte[]? display, bool existed)
+    {
+        public byte[] Key { get; } = key;
+
+        public long Count { get; set; } = count;
+
+        public byte[]? Display { get; set; } = display;
+
+        public bool Existed { get; } = existed;
     }
 
     /// <summary>The store-owned metadata as a JSON object: <c>{"@collection":…,"@id":…,"@change-vector":…,"@last-modified":…}</c>.</summary>

@@ -94,3 +94,28 @@ public class SearcherScratchTests
         Assert.Equal(Expected(2), fromB);
     }
 }
+
+/// <summary>A term walk that verifies every term against the doc values must not keep one decoder per term.</summary>
+public class SearcherScratchPeakTests
+{
+    [Fact]
+    public void UnionOfTerms_UsesOneDecoder_WhenEveryTermIsVerified()
+    {
+        // Values past the term size are shortened with a hash, so a suffix wildcard must verify each one.
+        using var index = SearchIndex.Open(StorageOptions.InMemory(), new IndexSchema().Add("Long", FieldKind.Exact));
+        var padding = new string('p', TermEncoding.MaxTermBytes + 40);
+        using (var batch = index.BeginBatch())
+        {
+            for (var i = 0; i < 300; i++)
+                batch.Add(new IndexEntry($"k{i}").Add("Long", $"{i:D4}{padding}{(i % 3 == 0 ? "tail" : "other")}"));
+            batch.Commit();
+        }
+
+        using (var searcher = index.OpenSearcher())
+            Assert.Equal(100, searcher.Count(new WildcardQuery("Long", "*tail")));
+
+        var scratch = index.RentScratch();
+        Assert.InRange(scratch.DecoderCount, 0, 2);
+        index.ReturnScratch(scratch);
+    }
+}

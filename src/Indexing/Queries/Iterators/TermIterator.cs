@@ -136,10 +136,22 @@ public sealed class TermIterator : DocIdIterator
     {
         var value = _cursor!.Value;
         if (_buffer.Length < value.Length)
+        {
+            _scratch.Return(_buffer);
             _buffer = _scratch.RentBuffer(value.Length);
+        }
         value.CopyTo(_buffer);
         _chunk.Reset(_buffer.AsMemory(0, value.Length));
         _loadedChunkFirst = ChunkFirst();
+    }
+
+    /// <summary>Gives the decoder and buffer back to the searcher's scratch early; the iterator must not be used again.</summary>
+    internal void Release()
+    {
+        _scratch.Return(_chunk);
+        _scratch.Return(_buffer);
+        _buffer = [];
+        End();
     }
 
     private long ChunkFirst() => System.Buffers.Binary.BinaryPrimitives.ReadInt64BigEndian(_cursor!.Key[_termKey.Length..]);
