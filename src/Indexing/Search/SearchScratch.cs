@@ -47,6 +47,9 @@ internal sealed class SearchScratch
     /// <summary>Where an exhausted bit-set iterator hands its cleared set back (one delegate, not one per query).</summary>
     public Action<ulong[]> ReleaseBits { get; }
 
+    /// <summary>Counts the searchers that have ended on this scratch: what it lent before the current value is no longer the borrower's.</summary>
+    public int Generation { get; private set; }
+
     /// <summary>How many decoders exist in this scratch, lent or free (what a query's peak left behind).</summary>
     public int DecoderCount => _freeDecoders.Count + _lentDecoders.Count;
 
@@ -112,6 +115,7 @@ internal sealed class SearchScratch
     /// </summary>
     public void ReturnAll()
     {
+        Generation++;
         foreach (var decoder in _lentDecoders)
         {
             if (_freeDecoders.Count < MaxKept)

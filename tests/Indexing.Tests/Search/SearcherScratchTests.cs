@@ -119,3 +119,31 @@ public class SearcherScratchPeakTests
         index.ReturnScratch(scratch);
     }
 }
+
+/// <summary>An iterator kept past its searcher fails instead of reading buffers another searcher now uses.</summary>
+public class SearcherScratchLifetimeTests
+{
+    [Fact]
+    public void MoveNext_Throws_WhenTheSearcherWasDisposed()
+    {
+        using var index = SearchIndex.Open(StorageOptions.InMemory(), new IndexSchema().Add("Tag", FieldKind.Exact));
+        using (var batch = index.BeginBatch())
+        {
+            // Three ids: an inline list, decoded entirely from the lent buffer (no tree read that would fail by itself).
+            for (var i = 0; i < 3; i++)
+                batch.Add(new IndexEntry($"k{i}").Add("Tag", "t"));
+            batch.Commit();
+        }
+
+        var searcher = index.OpenSearcher();
+        var iterator = searcher.Iterate(new TermQuery("Tag", FieldValue.From("t")));
+        Assert.True(iterator.MoveNext());
+        searcher.Dispose();
+
+        using var other = index.OpenSearcher();
+        var reused = other.Iterate(new TermQuery("Tag", FieldValue.From("t")));
+        Assert.True(reused.MoveNext());
+        Assert.Throws<ObjectDisposedException>(() => iterator.MoveNext());
+        Assert.Throws<ObjectDisposedException>(() => iterator.Advance(2));
+    }
+}

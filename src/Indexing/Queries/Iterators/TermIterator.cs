@@ -17,6 +17,7 @@ public sealed class TermIterator : DocIdIterator
     private readonly long _documentFrequency;
     private readonly PostingsIterator _chunk;
     private readonly SearchScratch _scratch;
+    private readonly int _generation;
     private byte[] _buffer;
     private long _loadedChunkFirst = -1;
     private bool _positioned;
@@ -30,6 +31,7 @@ public sealed class TermIterator : DocIdIterator
         _termKey = termKey;
         _documentFrequency = PostingStore.DocumentFrequency(header);
         _scratch = scratch;
+        _generation = scratch.Generation;
         _chunk = scratch.RentDecoder();
         _buffer = scratch.RentBuffer(header.Length);
         if (PostingStore.IsChunked(header))
@@ -57,6 +59,7 @@ public sealed class TermIterator : DocIdIterator
     {
         if (Current == NoMoreIds)
             return false;
+        EnsureSearcherOpen();
         if (_loadedChunkFirst >= 0 && _chunk.MoveNext())
         {
             Current = _chunk.Current;
@@ -78,6 +81,7 @@ public sealed class TermIterator : DocIdIterator
     {
         if (Current >= target)
             return Current != NoMoreIds;
+        EnsureSearcherOpen();
         if (_loadedChunkFirst >= 0 && _chunk.Advance(target))
         {
             Current = _chunk.Current;
@@ -152,6 +156,16 @@ public sealed class TermIterator : DocIdIterator
         _scratch.Return(_buffer);
         _buffer = [];
         End();
+    }
+
+    /// <summary>
+    /// The decoder and buffers go back to the index when the searcher ends, and another searcher may be
+    /// decoding into them: an iterator kept past its searcher must fail, not return another query's ids.
+    /// </summary>
+    private void EnsureSearcherOpen()
+    {
+        if (_scratch.Generation != _generation)
+            throw new ObjectDisposedException(nameof(IndexSearcher), "The searcher this iterator came from was disposed.");
     }
 
     private long ChunkFirst() => System.Buffers.Binary.BinaryPrimitives.ReadInt64BigEndian(_cursor!.Key[_termKey.Length..]);
