@@ -3,6 +3,8 @@ using Folio.Indexing.Queries.Iterators;
 using Folio.Indexing.Search;
 using Folio.Storage;
 
+using static Folio.Indexing.Tests.Search.DocIdIterators;
+
 namespace Folio.Indexing.Tests.Search;
 
 /// <summary>A searcher hands the bit set of an exhausted range, prefix or wildcard union to the next one.</summary>
@@ -19,14 +21,6 @@ public class BitSetReuseTests
     }
 
     private static RangeQuery Nums(long from, long to) => new("Num", FieldValue.From(from), true, FieldValue.From(to), true);
-
-    private static List<long> Drain(DocIdIterator iterator)
-    {
-        var ids = new List<long>();
-        while (iterator.MoveNext())
-            ids.Add(iterator.Current);
-        return ids;
-    }
 
     [Fact]
     public void UnionOfTerms_ConsecutiveRangesOnOneSearcher_SeeOnlyTheirOwnIds()

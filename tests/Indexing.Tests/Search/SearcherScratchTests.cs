@@ -3,6 +3,8 @@ using Folio.Indexing.Queries.Iterators;
 using Folio.Indexing.Search;
 using Folio.Storage;
 
+using static Folio.Indexing.Tests.Search.DocIdIterators;
+
 namespace Folio.Indexing.Tests.Search;
 
 /// <summary>
@@ -23,14 +25,6 @@ public class SearcherScratchTests
     }
 
     private static List<long> Expected(int group) => Enumerable.Range(0, 5_000).Where(i => i % 7 == group).Select(i => (long)i).ToList();
-
-    private static List<long> Drain(DocIdIterator iterator)
-    {
-        var ids = new List<long>();
-        while (iterator.MoveNext())
-            ids.Add(iterator.Current);
-        return ids;
-    }
 
     [Fact]
     public void Iterate_HalfReadIteratorStaysCorrect_WhenAnotherSearcherRunsMeanwhile()
