@@ -37,6 +37,10 @@ public sealed class BulkInsertParser : IDisposable
     private int _documentStart;
     private long _commandStart;
     private int _nestedDepth;
+    private int[] _propertyBounds = new int[64];
+    private int _propertyBoundCount;
+    private int _propertyStart;
+    private bool _documentHasMetadata;
     private bool _sawType;
     private string? _id;
     private PreparedDocument? _document;
@@ -253,11 +257,31 @@ public sealed class BulkInsertParser : IDisposable
                     throw Invalid($"Command {_commandIndex} (at byte {_commandStart}): \"Document\" must be a JSON object.");
                 _documentStart = _scanned + (int)reader.TokenStartIndex;
                 _nestedDepth = reader.CurrentDepth;
+                _propertyBoundCount = 0;
+                _documentHasMetadata = false;
                 _phase = Phase.InDocument;
                 return false;
 
             case Phase.InDocument:
-                if (reader.TokenType == JsonTokenType.EndObject && reader.CurrentDepth == _nestedDepth)
+                if (reader.CurrentDepth == _nestedDepth + 1)
+                {
+                    // The document's own properties: their bounds (relative to the document, which the window
+                    // may move) let PreparedDocument lay it out without reading its tokens a second time.
+                    int offset = _scanned - _documentStart;
+                    switch (reader.TokenType)
+                    {
+                        case JsonTokenType.PropertyName:
+                            _propertyStart = offset + (int)reader.TokenStartIndex;
+                            _documentHasMetadata |= reader.ValueTextEquals("@metadata"u8);
+                            break;
+                        case JsonTokenType.StartObject or JsonTokenType.StartArray:
+                            break;
+                        default:
+                            AddPropertyBounds(_propertyStart, offset + (int)reader.BytesConsumed);
+                            break;
+                    }
+                }
+                else if (reader.TokenType == JsonTokenType.EndObject && reader.CurrentDepth == _nestedDepth)
                 {
                     PrepareDocument(_scanned + (int)reader.BytesConsumed);
                     _phase = Phase.ExpectProperty;
@@ -347,6 +371,14 @@ public sealed class BulkInsertParser : IDisposable
         }
     }
 
+    private void AddPropertyBounds(int start, int end)
+    {
+        if (_propertyBoundCount + 2 > _propertyBounds.Length)
+            Array.Resize(ref _propertyBounds, _propertyBounds.Length * 2);
+        _propertyBounds[_propertyBoundCount++] = start;
+        _propertyBounds[_propertyBoundCount++] = end;
+    }
+
     private void PrepareDocument(int end)
     {
         int length = end - _documentStart;
@@ -355,7 +387,10 @@ public sealed class BulkInsertParser : IDisposable
         ReadOnlySpan<byte> span = _window.AsSpan(_documentStart, length);
         try
         {
-            _document = PreparedDocument.Parse(span, _maxDepth);
+            // The client's metadata needs checking and filtering, which the full parse does.
+            _document = _documentHasMetadata
+                ? PreparedDocument.Parse(span, _maxDepth)
+                : PreparedDocument.FromProperties(span, _propertyBounds.AsSpan(0, _propertyBoundCount));
         }
         catch (DocumentValidationException e)
         {

@@ -75,6 +75,49 @@ public class BulkInsertParserTests
     }
 
     /// <summary>Feeds <paramref name="body"/> through a real pipe in pieces, the way a slow network would.</summary>
+    public static TheoryData<int> PieceSizes => [1, 3, 17, 4096];
+
+    [Theory]
+    [MemberData(nameof(PieceSizes))]
+    public async Task Parse_LaysOutEachDocumentAsPreparedDocumentParseDoes_WhateverItsShape(int pieceSize)
+    {
+        // The parser lays out documents from the property bounds it saw; PreparedDocument.Parse reads them again.
+        string[] documents =
+        [
+            "{}",
+            "{ }",
+            """{"a":1}""",
+            """{ "a" : 1 , "b" :[ 1, {"c": [ ] } ] ,"d":{ "e" : "}\"]" } , "f":null,"g":true,"h":false,"i":-1.5e3 }""",
+            """{"s":"text with , and } and \" and \\","n":{"deep":{"deeper":[[[{}]]]}}}""",
+            """{"ünï":"cödé 😀","esc\u0041ped":"\u00e9"}""",
+            """{"a":1,"@metadata":{"@collection":"Things","Custom":{"x":1},"@id":"dropped"}}""",
+            """{"\u0040metadata":{"@collection":"Escaped"},"z":0}""",
+            """{"@metadata":{},"only":"meta is empty"}""",
+        ];
+        var commands = new List<string>();
+        for (int i = 0; i < documents.Length; i++)
+            commands.Add($$"""{"Type":"PUT","Id":"shapes/{{i}}","Document":{{documents[i]}}}""");
+
+        List<DocumentCommand> parsed = await ParseInPiecesAsync(TestCommands.Body(commands), pieceSize, maxCommands: 3);
+
+        Assert.Equal(documents.Length, parsed.Count);
+        for (int i = 0; i < documents.Length; i++)
+        {
+            PreparedDocument expected = PreparedDocument.Parse(Encoding.UTF8.GetBytes(documents[i]));
+            PreparedDocument actual = parsed[i].Document!;
+            Assert.Equal(Encoding.UTF8.GetString(expected.Prefix), Encoding.UTF8.GetString(actual.Prefix));
+            Assert.Equal(expected.MetadataHasProperties, actual.MetadataHasProperties);
+            Assert.Equal(expected.Collection, actual.Collection);
+        }
+    }
+
+    [Fact]
+    public void FromProperties_RefusesInvalidUtf8_InsideAString()
+    {
+        byte[] json = [.. "{\"a\":\""u8, 0xC3, 0x28, .. "\"}"u8];
+        Assert.Throws<DocumentValidationException>(() => PreparedDocument.FromProperties(json, [1, json.Length - 1]));
+    }
+
     private static async Task<List<DocumentCommand>> ParseInPiecesAsync(byte[] body, int pieceSize, int maxCommands)
     {
         var pipe = new Pipe(new PipeOptions(pauseWriterThreshold: 0));
