@@ -36,6 +36,9 @@ public sealed class IndexSearcher : IDisposable
         _scratch = index.RentScratch();
     }
 
+    /// <summary>The buffers this searcher's iterators borrow.</summary>
+    internal SearchScratch Scratch => _scratch;
+
     /// <summary>The number of entries.</summary>
     public long EntryCount => _entries.Count;
 

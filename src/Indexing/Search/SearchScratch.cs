@@ -18,6 +18,13 @@ internal sealed class SearchScratch
     /// <summary>How many decoders, and how many buffers, a scratch keeps between searchers.</summary>
     public const int MaxKept = 64;
 
+    /// <summary>
+    /// How many of each a scratch tracks as lent at once. A searcher kept open for many queries may make
+    /// iterators it never exhausts; past this, they get buffers of their own that the GC takes back, as
+    /// before the scratch existed, rather than a list that grows with every query.
+    /// </summary>
+    public const int MaxLent = 256;
+
     private readonly Stack<PostingsIterator> _freeDecoders = new();
     private readonly List<PostingsIterator> _lentDecoders = [];
     private readonly List<byte[]> _freeBuffers = [];
@@ -56,6 +63,8 @@ internal sealed class SearchScratch
     /// <summary>A block decoder for the current searcher's lifetime.</summary>
     public PostingsIterator RentDecoder()
     {
+        if (_lentDecoders.Count >= MaxLent)
+            return new PostingsIterator();
         var decoder = _freeDecoders.Count > 0 ? _freeDecoders.Pop() : new PostingsIterator();
         _lentDecoders.Add(decoder);
         return decoder;
@@ -64,6 +73,9 @@ internal sealed class SearchScratch
     /// <summary>A buffer of at least <paramref name="minLength"/> bytes (contents undefined) for the current searcher's lifetime.</summary>
     public byte[] RentBuffer(int minLength = ChunkBufferSize)
     {
+        var size = Math.Max(ChunkBufferSize, (int)BitOperations.RoundUpToPowerOf2((uint)minLength));
+        if (_lentBuffers.Count >= MaxLent)
+            return new byte[size];
         byte[]? buffer = null;
         for (var i = _freeBuffers.Count - 1; i >= 0; i--)
         {
@@ -74,7 +86,7 @@ internal sealed class SearchScratch
                 break;
             }
         }
-        buffer ??= new byte[Math.Max(ChunkBufferSize, (int)BitOperations.RoundUpToPowerOf2((uint)minLength))];
+        buffer ??= new byte[size];
         _lentBuffers.Add(buffer);
         return buffer;
     }

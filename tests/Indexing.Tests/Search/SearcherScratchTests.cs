@@ -141,3 +141,29 @@ public class SearcherScratchLifetimeTests
         Assert.Throws<ObjectDisposedException>(() => iterator.Advance(2));
     }
 }
+
+/// <summary>A searcher kept open for many queries reuses its iterators' buffers instead of holding one set per query.</summary>
+public class LongLivedSearcherTests
+{
+    [Fact]
+    public void Search_KeepsTheDecoderCountSmall_WhenOneSearcherRunsAThousandQueries()
+    {
+        using var index = SearchIndex.Open(StorageOptions.InMemory(), new IndexSchema().Add("Group", FieldKind.Exact).Add("Num", FieldKind.Long));
+        using (var batch = index.BeginBatch())
+        {
+            for (var i = 0; i < 3_000; i++)
+                batch.Add(new IndexEntry($"k{i}").Add("Group", $"g{i % 30}").Add("Num", (long)i));
+            batch.Commit();
+        }
+
+        using var searcher = index.OpenSearcher();
+        for (var i = 0; i < 1_000; i++)
+        {
+            var page = searcher.Search(new OrQuery([new TermQuery("Group", FieldValue.From($"g{i % 30}")), new TermQuery("Num", FieldValue.From((long)i))]), 0, 10);
+            // Entry k{i} is in group g{i % 30}, so the two terms together match that group's 100 entries.
+            Assert.Equal(100, page.TotalHits);
+        }
+
+        Assert.InRange(searcher.Scratch.DecoderCount, 0, 4);
+    }
+}

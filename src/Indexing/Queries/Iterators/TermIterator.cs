@@ -18,6 +18,7 @@ public sealed class TermIterator : DocIdIterator
     private readonly PostingsIterator _chunk;
     private readonly SearchScratch _scratch;
     private readonly int _generation;
+    private bool _released;
     private byte[] _buffer;
     private long _loadedChunkFirst = -1;
     private bool _positioned;
@@ -49,7 +50,7 @@ public sealed class TermIterator : DocIdIterator
     public long DocumentFrequency => _documentFrequency;
 
     /// <summary>How often the term occurs in the current entry's field (1 for fields without frequencies).</summary>
-    public int Frequency => _chunk.Frequency;
+    public int Frequency => _released ? 0 : _chunk.Frequency;
 
     /// <inheritdoc/>
     public override long Cost => _documentFrequency;
@@ -152,10 +153,8 @@ public sealed class TermIterator : DocIdIterator
     /// <summary>Gives the decoder and buffer back to the searcher's scratch early; the iterator must not be used again.</summary>
     internal void Release()
     {
-        _scratch.Return(_chunk);
-        _scratch.Return(_buffer);
-        _buffer = [];
-        End();
+        Current = NoMoreIds;
+        ReturnBuffers();
     }
 
     /// <summary>
@@ -170,9 +169,25 @@ public sealed class TermIterator : DocIdIterator
 
     private long ChunkFirst() => System.Buffers.Binary.BinaryPrimitives.ReadInt64BigEndian(_cursor!.Key[_termKey.Length..]);
 
+    /// <summary>
+    /// Exhausted: the decoder and buffer go back at once, so a searcher kept open for many queries reuses
+    /// them instead of holding one set per iterator it ever made. Nothing reads them after this: every
+    /// member checks for the end first.
+    /// </summary>
     private bool End()
     {
         Current = NoMoreIds;
+        ReturnBuffers();
         return false;
+    }
+
+    private void ReturnBuffers()
+    {
+        if (_released)
+            return;
+        _released = true;
+        _scratch.Return(_chunk);
+        _scratch.Return(_buffer);
+        _buffer = [];
     }
 }
