@@ -15,8 +15,6 @@ namespace Folio.Indexing.Querying;
 /// </summary>
 internal sealed class QueryCompiler(IndexDefinition definition, IndexSchema schema, JsonElement? parameters)
 {
-    private readonly IndexSchema _schema = schema;
-
     public Query Compile(RqlExpression? where) => where is null ? MatchAllQuery.Instance : CompileExpression(where);
 
     public List<SortField> Sort(IReadOnlyList<RqlOrder> orderBy)
@@ -181,7 +179,7 @@ internal sealed class QueryCompiler(IndexDefinition definition, IndexSchema sche
             return IndexDefinition.IdField;
         if (definition.IsAuto)
             return numeric ? field.Path + IndexDefinition.NumericSuffix : field.Path;
-        if (!_schema.Fields.ContainsKey(field.Path))
+        if (!schema.Fields.ContainsKey(field.Path))
             throw new QueryException($"Index '{definition.Name}' has no field '{field.Path}'.");
         return field.Path;
     }

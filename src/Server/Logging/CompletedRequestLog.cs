@@ -27,16 +27,12 @@ internal sealed class CompletedRequestLog
     private static readonly ScalarValue NotFound = new(StatusCodes.Status404NotFound);
 
     private readonly Serilog.ILogger _logger;
-    private readonly LogEventProperty _sourceContext;
 
     /// <summary>Writes to <paramref name="logger"/> under the source context <paramref name="sourceContext"/>.</summary>
     /// <param name="logger">The root logger (its level overrides apply to <paramref name="sourceContext"/>).</param>
-    /// <param name="sourceContext">The category the line is logged under.</param>
-    public CompletedRequestLog(Serilog.ILogger logger, string sourceContext)
-    {
+    /// <param name="sourceContext">The category the line is logged under (the contextual logger adds it to each event).</param>
+    public CompletedRequestLog(Serilog.ILogger logger, string sourceContext) =>
         _logger = logger.ForContext(Serilog.Core.Constants.SourceContextPropertyName, sourceContext);
-        _sourceContext = new LogEventProperty(Serilog.Core.Constants.SourceContextPropertyName, new ScalarValue(sourceContext));
-    }
 
     /// <summary>Logs a request that was answered: information, or warning for a server-side failure.</summary>
     /// <param name="context">The request (for its trace and connection ids).</param>
@@ -56,7 +52,6 @@ internal sealed class CompletedRequestLog
             new("StatusCode", StatusValue(statusCode)),
             new("ElapsedMs", new ScalarValue(elapsedMs)),
             EventId,
-            _sourceContext,
             new("RequestId", new ScalarValue(context.TraceIdentifier)),
             new("ConnectionId", new ScalarValue(context.Connection.Id)),
         ];

@@ -209,7 +209,8 @@ internal sealed class DocumentWriter
         var prefix = id[..^1] + "/";
         var key = Encoding.UTF8.GetBytes("identity/" + prefix.ToLowerInvariant());
         var next = (_meta.TryGet(key, out var current) ? BinaryPrimitives.ReadInt64LittleEndian(current) : 0) + 1;
-        while (_docs.Contains(DocumentIds.Key(prefix + next)))
+        Span<byte> keyBuffer = stackalloc byte[DocumentIds.MaxKeyBytes];
+        while (_docs.Contains(Key(prefix + next, keyBuffer)))
             next++;
         BinaryPrimitives.WriteInt64LittleEndian(_meta.Reserve(key, 8), next);
         return prefix + next.ToString(System.Globalization.CultureInfo.InvariantCulture);

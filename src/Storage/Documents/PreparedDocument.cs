@@ -14,6 +14,9 @@ namespace Folio.Storage.Documents;
 public sealed class PreparedDocument
 {
     private static readonly byte[] MetadataName = "@metadata"u8.ToArray();
+
+    /// <summary>Where the stored form opens the metadata object (left open for the store's own properties).</summary>
+    private static ReadOnlySpan<byte> MetadataOpening => "\"@metadata\":{"u8;
     private static readonly byte[] CollectionName = "@collection"u8.ToArray();
 
     private PreparedDocument(byte[] prefix, bool metadataHasProperties, string? collection)
@@ -86,7 +89,7 @@ public sealed class PreparedDocument
 
                 if (wroteProperty)
                     output.Write((byte)',');
-                output.Write("\"@metadata\":{"u8);
+                output.Write(MetadataOpening);
                 var (hasProperties, collection) = metadata.IsEmpty ? (false, null) : CopyClientMetadata(metadata, ref output, maxDepth);
                 return new PreparedDocument(output.Written.ToArray(), hasProperties, collection);
             }
@@ -118,9 +121,8 @@ public sealed class PreparedDocument
             throw new ArgumentException("Bounds come in start and end pairs.", nameof(bounds));
         if (!System.Text.Unicode.Utf8.IsValid(json))
             throw new DocumentValidationException("The document is not valid UTF-8.");
-        var metadataName = "\"@metadata\":{"u8;
         var count = bounds.Length / 2;
-        var length = 1 + metadataName.Length + count;
+        var length = 1 + MetadataOpening.Length + count;
         for (var i = 0; i < bounds.Length; i += 2)
             length += bounds[i + 1] - bounds[i];
         var prefix = new byte[length];
@@ -131,7 +133,7 @@ public sealed class PreparedDocument
             output.Write(json[bounds[i]..bounds[i + 1]]);
             output.Write((byte)',');
         }
-        output.Write(metadataName);
+        output.Write(MetadataOpening);
         return new PreparedDocument(prefix, metadataHasProperties: false, collection: null);
     }
 

@@ -151,11 +151,7 @@ public sealed class TermIterator : DocIdIterator
     }
 
     /// <summary>Gives the decoder and buffer back to the searcher's scratch early; the iterator must not be used again.</summary>
-    internal void Release()
-    {
-        Current = NoMoreIds;
-        ReturnBuffers();
-    }
+    internal void Release() => End();
 
     /// <summary>
     /// The decoder and buffers go back to the index when the searcher ends, and another searcher may be
@@ -177,17 +173,13 @@ public sealed class TermIterator : DocIdIterator
     private bool End()
     {
         Current = NoMoreIds;
-        ReturnBuffers();
+        if (!_released)
+        {
+            _released = true;
+            _scratch.Return(_chunk);
+            _scratch.Return(_buffer);
+            _buffer = [];
+        }
         return false;
-    }
-
-    private void ReturnBuffers()
-    {
-        if (_released)
-            return;
-        _released = true;
-        _scratch.Return(_chunk);
-        _scratch.Return(_buffer);
-        _buffer = [];
     }
 }
