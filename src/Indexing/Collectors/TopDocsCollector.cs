@@ -1,4 +1,6 @@
+using System.Numerics;
 using Folio.Indexing.Queries.Iterators;
+using Folio.Indexing.Scoring;
 using Folio.Indexing.Search;
 
 namespace Folio.Indexing.Collectors;
@@ -62,6 +64,10 @@ internal sealed class TopDocsCollector
         {
             total = CollectByColumn(matches, column, primary, needsScore);
         }
+        else if (_sort[0].IsScore && _descending[0] && WindowedDisjunction.TryCreate(matches, _searcher.Scratch) is { } windows)
+        {
+            total = CollectByScoreWindows(windows);
+        }
         else
         {
             total = 0;
@@ -106,6 +112,43 @@ internal sealed class TopDocsCollector
             }
             primary.Set(_spare, present, value);
             Judge(id, needsScore ? matches.Score : 0, 1, cmp);
+        }
+        return total;
+    }
+
+    /// <summary>
+    /// The walk of a ranked full-text search: matches come a window at a time with their scores, and
+    /// once the heap is full a match scoring below the worst kept one is turned away on the spot. With
+    /// score as the only key an equal score is turned away too: ids come in increasing order, and among
+    /// equal scores the lower id ranks first.
+    /// </summary>
+    private long CollectByScoreWindows(WindowedDisjunction windows)
+    {
+        long total = 0;
+        var scoreOnly = _keys.Length == 1;
+        while (windows.NextWindow())
+        {
+            var present = windows.Present;
+            var scores = windows.Scores;
+            var start = windows.WindowBase;
+            for (var w = 0; w < present.Length; w++)
+            {
+                var bits = present[w];
+                while (bits != 0)
+                {
+                    var offset = (w << 6) + BitOperations.TrailingZeroCount(bits);
+                    bits &= bits - 1;
+                    total++;
+                    var score = scores[offset];
+                    if (_count == _size)
+                    {
+                        var worst = _scores[_heap[0]];
+                        if (score < worst || (scoreOnly && score == worst))
+                            continue;
+                    }
+                    Judge(start + offset, score, 0, 0);
+                }
+            }
         }
         return total;
     }

@@ -23,15 +23,24 @@ public sealed class TermScorer : DocIdIterator
     public override long Cost => _postings.Cost;
 
     /// <inheritdoc/>
-    public override float Score
+    public override float Score => ScoreFor(_postings.Frequency, _norms?.Get(Current) ?? 0);
+
+    /// <summary>The postings the scorer walks.</summary>
+    internal TermIterator Postings => _postings;
+
+    /// <summary>The field lengths, or null when the field keeps none.</summary>
+    internal NormsColumn? Norms => _norms;
+
+    /// <summary>
+    /// The term's score in an entry where it occurs <paramref name="frequency"/> times in a field of
+    /// <paramref name="length"/> tokens (0: unknown, taken as the average). Every way of scoring goes
+    /// through here, so a windowed sum and a merged one agree to the bit.
+    /// </summary>
+    internal float ScoreFor(int frequency, int length)
     {
-        get
-        {
-            var length = _norms?.Get(Current) ?? 0;
-            if (length == 0)
-                length = (int)Math.Round(_averageLength);
-            return (float)Bm25.Score(_idf, _postings.Frequency, length, _averageLength);
-        }
+        if (length == 0)
+            length = (int)Math.Round(_averageLength);
+        return (float)Bm25.Score(_idf, frequency, length, _averageLength);
     }
 
     /// <inheritdoc/>

@@ -33,6 +33,22 @@ internal sealed class NormsColumn(Tree tree, byte[] cache)
         return block is null ? 0 : BinaryPrimitives.ReadUInt16LittleEndian(block.AsSpan(Offset(entryId)));
     }
 
+    /// <summary>The tree the lengths are kept in.</summary>
+    public Tree Tree => tree;
+
+    /// <summary>
+    /// The stored block of lengths numbered <paramref name="number"/> (entries number × <see cref="BlockSize"/>
+    /// onwards), read in place from the snapshot's pages; empty when no entry of the block has a length.
+    /// </summary>
+    public ReadOnlySpan<byte> StoredBlock(long number)
+    {
+        if (_changed is { Count: > 0 })
+            throw new InvalidOperationException("A column with unflushed changes has no stored blocks to read.");
+        Span<byte> key = stackalloc byte[8];
+        BinaryPrimitives.WriteInt64BigEndian(key, number);
+        return tree.TryGet(key, out var stored) ? stored : default;
+    }
+
     /// <summary>Sets the entry's length (capped at 65,535; 0 clears it). Written at <see cref="Flush"/>.</summary>
     public void Set(long entryId, int length) =>
         BinaryPrimitives.WriteUInt16LittleEndian(Block(entryId, forWrite: true)!.AsSpan(Offset(entryId)), (ushort)Math.Min(length, ushort.MaxValue));

@@ -42,6 +42,8 @@ internal sealed class SearchScratch
     /// <summary>Term-key buffer matching <see cref="WalkTerm"/>.</summary>
     public byte[] WalkTermKey { get; set; } = new byte[TermEncoding.MaxTermBytes * 2 + 2];
 
+    private (float[] Scores, ulong[] Present)? _spareWindow;
+
     /// <summary>Creates empty pools.</summary>
     public SearchScratch()
     {
@@ -99,6 +101,23 @@ internal sealed class SearchScratch
         SpareBits = null;
         return spare is not null && spare.Length >= words ? spare : new ulong[words];
     }
+
+    /// <summary>
+    /// The score and presence arrays of a windowed disjunction (<see cref="Scoring.WindowedDisjunction"/>):
+    /// the spare pair when one was handed back, else a new one. Contents undefined.
+    /// </summary>
+    public (float[] Scores, ulong[] Present) RentWindow()
+    {
+        if (_spareWindow is { } spare)
+        {
+            _spareWindow = null;
+            return spare;
+        }
+        return (new float[Scoring.WindowedDisjunction.WindowSize], new ulong[Scoring.WindowedDisjunction.WindowSize / 64]);
+    }
+
+    /// <summary>Keeps a window pair for the next windowed walk.</summary>
+    public void ReturnWindow(float[] scores, ulong[] present) => _spareWindow = (scores, present);
 
     /// <summary>Takes back one decoder before the searcher ends (a term walk done with a term).</summary>
     public void Return(PostingsIterator decoder)

@@ -14,6 +14,12 @@ public sealed class OrIterator : DocIdIterator
         _live = new bool[children.Length];
     }
 
+    /// <summary>The united iterators, in the order their scores are summed.</summary>
+    internal ReadOnlySpan<DocIdIterator> Children => _children;
+
+    /// <summary>Whether no child has moved yet.</summary>
+    internal bool IsUnstarted => !_started;
+
     /// <inheritdoc/>
     public override long Cost
     {
