@@ -27,6 +27,11 @@ public sealed class IndexBatch : IDisposable
     private readonly Tree _keys;
     private readonly Tree _meta;
     private readonly Dictionary<string, FieldWriter> _fields = new(StringComparer.Ordinal);
+    // One entry's analysis, reused for the next: an entry of a few dozen words would otherwise allocate
+    // several kilobytes of dictionaries, lists and records that die at once.
+    private readonly Dictionary<string, AnalyzedField> _analysis = new(StringComparer.Ordinal);
+    private readonly List<(string Name, AnalyzedField Field)> _analyzed = [];
+    private readonly List<byte> _record = new(256);
     private readonly long _firstIdOfBatch;
     private long _nextId;
     private bool _done;
@@ -65,19 +70,20 @@ public sealed class IndexBatch : IDisposable
 
         var id = _nextId++;
         var entryKey = SearchIndex.EntryKey(id);
-        var record = new List<byte>(64);
+        var record = _record;
+        record.Clear();
         ByteCoding.WriteBytes(record, key);
         ByteCoding.WriteVarint(record, (ulong)values.Count);
         foreach (var (name, analyzed) in values)
         {
             var field = Field(name);
-            ByteCoding.WriteBytes(record, Encoding.UTF8.GetBytes(name));
+            ByteCoding.WriteBytes(record, field.NameBytes);
             record.Add(analyzed.Flags);
             ByteCoding.WriteVarint(record, (ulong)analyzed.Terms.Count);
             foreach (var (term, info) in analyzed.Terms)
             {
                 ByteCoding.WriteBytes(record, term);
-                if (info.Positions is not null)
+                if ((analyzed.Flags & AnalyzedField.PositionsFlag) != 0)
                     WritePositions(record, info.Positions);
                 field.Changes(term).Add(id, info.Frequency);
             }
@@ -89,12 +95,12 @@ public sealed class IndexBatch : IDisposable
                 field.Norms.Set(id, analyzed.Length);
                 field.Stats = new FieldStats(field.Stats.DocumentCount + 1, field.Stats.TotalLength + analyzed.Length);
             }
-            if (analyzed.DocValues is not null)
+            if (analyzed.HasDocValues)
                 field.Values.Put(entryKey, analyzed.DocValues);
             if (field.Column is not null && analyzed.SortKey is { } sortKey)
                 field.Column.Set(id, sortKey);
         }
-        _entries.Put(entryKey, record.ToArray());
+        _entries.Put(entryKey, System.Runtime.InteropServices.CollectionsMarshal.AsSpan(record));
         Span<byte> idBytes = stackalloc byte[8];
         BinaryPrimitives.WriteInt64LittleEndian(idBytes, id);
         _keys.Put(key, idBytes);
@@ -199,25 +205,34 @@ public sealed class IndexBatch : IDisposable
             ByteCoding.ReadVarint(record, ref position);
     }
 
+    /// <summary>
+    /// The entry's fields, converted, in the order they first appear. The result and its fields are
+    /// reused by the next call, which starts by clearing them (also after a value that failed).
+    /// </summary>
     private List<(string Name, AnalyzedField Field)> Analyze(IndexEntry entry)
     {
-        var fields = new List<(string, AnalyzedField)>();
-        var byName = new Dictionary<string, AnalyzedField>(StringComparer.Ordinal);
+        foreach (var (_, analyzed) in _analyzed)
+            analyzed.Reset();
+        _analyzed.Clear();
         foreach (var (name, value) in entry.Values)
             FieldOf(name).Add(value, name);
         foreach (var name in entry.PresentFields)
             FieldOf(name);
-        foreach (var (_, analyzed) in fields)
+        foreach (var (_, analyzed) in _analyzed)
             analyzed.Complete();
-        return fields;
+        return _analyzed;
 
         AnalyzedField FieldOf(string name)
         {
-            if (!byName.TryGetValue(name, out var analyzed))
+            if (!_analysis.TryGetValue(name, out var analyzed))
             {
                 analyzed = new AnalyzedField(_index.Schema.Get(name));
-                byName.Add(name, analyzed);
-                fields.Add((name, analyzed));
+                _analysis.Add(name, analyzed);
+            }
+            if (!analyzed.InUse)
+            {
+                analyzed.InUse = true;
+                _analyzed.Add((name, analyzed));
             }
             return analyzed;
         }
@@ -231,16 +246,24 @@ public sealed class IndexBatch : IDisposable
         public const byte PositionsFlag = RecordPositionsFlag;
 
         private readonly List<byte> _docValues = [];
+        private readonly List<byte> _encodedDocValues = [];
+        private readonly Stack<TermInfo> _spareTerms = new();
         private int _valueCount;
         private int _nextPosition;
 
         public Dictionary<byte[], TermInfo> Terms { get; } = new(ByteArrayComparer.Instance);
 
+        /// <summary>Whether the field belongs to the entry being analyzed.</summary>
+        public bool InUse { get; set; }
+
         public byte Flags { get; private set; } = ExistsFlag;
 
         public int Length { get; private set; }
 
-        public byte[]? DocValues { get; private set; }
+        public bool HasDocValues => _encodedDocValues.Count > 0;
+
+        /// <summary>The encoded doc values; valid until the next entry is analyzed.</summary>
+        public ReadOnlySpan<byte> DocValues => System.Runtime.InteropServices.CollectionsMarshal.AsSpan(_encodedDocValues);
 
         /// <summary>
         /// A numeric field's smallest non-null value as the big-endian ulong of its term, which orders
@@ -291,11 +314,29 @@ public sealed class IndexBatch : IDisposable
         {
             if (_docValues.Count > 0)
             {
-                var encoded = new List<byte>(_docValues.Count + 2);
-                ByteCoding.WriteVarint(encoded, (ulong)_docValueCount);
-                encoded.AddRange(_docValues);
-                DocValues = encoded.ToArray();
+                ByteCoding.WriteVarint(_encodedDocValues, (ulong)_docValueCount);
+                _encodedDocValues.AddRange(_docValues);
             }
+        }
+
+        /// <summary>Empties the field for the next entry, keeping its term records for reuse.</summary>
+        public void Reset()
+        {
+            foreach (var info in Terms.Values)
+            {
+                info.Clear();
+                _spareTerms.Push(info);
+            }
+            Terms.Clear();
+            _docValues.Clear();
+            _encodedDocValues.Clear();
+            _valueCount = 0;
+            _nextPosition = 0;
+            _docValueCount = 0;
+            Flags = ExistsFlag;
+            Length = 0;
+            SortKey = null;
+            InUse = false;
         }
 
         private int _docValueCount;
@@ -323,13 +364,13 @@ public sealed class IndexBatch : IDisposable
         {
             if (!Terms.TryGetValue(term, out var info))
             {
-                info = new TermInfo(position is null ? null : []);
+                info = _spareTerms.Count > 0 ? _spareTerms.Pop() : new TermInfo();
                 Terms.Add(term, info);
             }
             info.Frequency++;
             if (position is { } p)
             {
-                info.Positions!.Add(p);
+                info.Positions.Add(p);
                 Length++;
             }
         }
@@ -373,11 +414,18 @@ public sealed class IndexBatch : IDisposable
         }
     }
 
-    private sealed class TermInfo(List<int>? positions)
+    private sealed class TermInfo
     {
         public int Frequency { get; set; }
 
-        public List<int>? Positions { get; } = positions;
+        /// <summary>Where the term occurs, for fields that keep positions (empty for the others).</summary>
+        public List<int> Positions { get; } = [];
+
+        public void Clear()
+        {
+            Frequency = 0;
+            Positions.Clear();
+        }
     }
 
     /// <summary>The trees of one field in this batch and its pending term changes.</summary>
@@ -392,6 +440,7 @@ public sealed class IndexBatch : IDisposable
         public FieldWriter(WriteTransaction transaction, string name, FieldOptions options, Tree meta)
         {
             _name = name;
+            NameBytes = Encoding.UTF8.GetBytes(name);
             var fullText = options.Kind == FieldKind.FullText;
             _postings = new PostingStore(transaction.CreateTree(SearchIndex.TermsTree(name)), withFrequencies: fullText);
             _markPostings = new PostingStore(transaction.CreateTree(SearchIndex.MarksTree(name)), withFrequencies: false);
@@ -402,6 +451,9 @@ public sealed class IndexBatch : IDisposable
                 Norms = new NormsColumn(transaction.CreateTree(SearchIndex.NormsTree(name)));
             Stats = meta.TryGet(SearchIndex.FieldStatsKey(name), out var stats) ? FieldStats.Read(stats) : default;
         }
+
+        /// <summary>The field's name as the entry record stores it.</summary>
+        public byte[] NameBytes { get; }
 
         public Tree Values { get; }
 

@@ -184,6 +184,33 @@ public class SearchIndexTests
     }
 
     [Fact]
+    public void Add_IndexesOnlyTheEntrysOwnValues_AfterAnEntryFailedHalfwayInTheSameBatch()
+    {
+        using var index = Open();
+        using (var batch = index.BeginBatch())
+        {
+            // The failing entry's text, name and price are converted before its age fails.
+            Assert.Throws<IndexValueException>(() => batch.Add(new IndexEntry("bad")
+                .Add("Body", "zebra crossing").Add("Name", "Zed").Add("Price", 9.5).Add("Age", "not a number")));
+            batch.Add(new IndexEntry("good").Add("Body", "crossing the river").Add("Age", 7L));
+            batch.Add(new IndexEntry("next").Add("Name", "Ann"));
+            batch.Commit();
+        }
+
+        Assert.Empty(Keys(index, new FullTextQuery("Body", "zebra")));
+        Assert.Empty(Keys(index, new TermQuery("Name", FieldValue.From("Zed"))));
+        Assert.Empty(Keys(index, new ExistsQuery("Price")));
+        Assert.Equal(["good"], Keys(index, new PhraseQuery("Body", "crossing the river")));
+        Assert.Equal(["good"], Keys(index, new ExistsQuery("Body")));
+        Assert.Equal(["good"], Keys(index, new ExistsQuery("Age")));
+        Assert.Equal(["next"], Keys(index, new ExistsQuery("Name")));
+        using var searcher = index.OpenSearcher();
+        var good = searcher.Search(new TermQuery("Age", FieldValue.From(7L)), 0, 1).Hits.Single();
+        Assert.Null(searcher.GetValues("Name", good.EntryId));
+        Assert.Equal([FieldValue.From(7L)], searcher.GetValues("Age", good.EntryId));
+    }
+
+    [Fact]
     public void Searcher_KeepsItsSnapshot_WhileBatchesCommit()
     {
         using var index = Open();
