@@ -32,6 +32,9 @@ public sealed class IndexBatch : IDisposable
     private readonly Dictionary<string, AnalyzedField> _analysis = new(StringComparer.Ordinal);
     private readonly List<(string Name, AnalyzedField Field)> _analyzed = [];
     private readonly List<byte> _record = new(256);
+    // Every distinct term of the batch as one array, shared by the entries' analyses and the pending
+    // postings, so a token already seen in the batch is looked up by its bytes and never copied.
+    private readonly HashSet<byte[]> _terms = new(ByteArrayComparer.Instance);
     private readonly long _firstIdOfBatch;
     private long _nextId;
     private bool _done;
@@ -226,7 +229,7 @@ public sealed class IndexBatch : IDisposable
         {
             if (!_analysis.TryGetValue(name, out var analyzed))
             {
-                analyzed = new AnalyzedField(_index.Schema.Get(name));
+                analyzed = new AnalyzedField(_index.Schema.Get(name), _terms);
                 _analysis.Add(name, analyzed);
             }
             if (!analyzed.InUse)
@@ -239,7 +242,7 @@ public sealed class IndexBatch : IDisposable
     }
 
     /// <summary>One field of one entry, converted: its terms (with frequencies and positions), flags, length and doc values.</summary>
-    private sealed class AnalyzedField(FieldOptions options)
+    private sealed class AnalyzedField
     {
         public const byte ExistsFlag = 1;
         public const byte NullFlag = 2;
@@ -250,6 +253,17 @@ public sealed class IndexBatch : IDisposable
         private readonly Stack<TermInfo> _spareTerms = new();
         private int _valueCount;
         private int _nextPosition;
+
+        private readonly FieldOptions _options;
+        private readonly HashSet<byte[]>.AlternateLookup<ReadOnlySpan<byte>> _batchTerms;
+        private readonly Dictionary<byte[], TermInfo>.AlternateLookup<ReadOnlySpan<byte>> _termsBySpan;
+
+        public AnalyzedField(FieldOptions options, HashSet<byte[]> batchTerms)
+        {
+            _options = options;
+            _batchTerms = batchTerms.GetAlternateLookup<ReadOnlySpan<byte>>();
+            _termsBySpan = Terms.GetAlternateLookup<ReadOnlySpan<byte>>();
+        }
 
         public Dictionary<byte[], TermInfo> Terms { get; } = new(ByteArrayComparer.Instance);
 
@@ -279,7 +293,7 @@ public sealed class IndexBatch : IDisposable
                 AddDocValue(0, default);
                 return;
             }
-            switch (options.Kind)
+            switch (_options.Kind)
             {
                 case FieldKind.Long:
                     AddNumber(2, TermEncoding.Long(ToLong(value, name)));
@@ -290,17 +304,17 @@ public sealed class IndexBatch : IDisposable
                 case FieldKind.Exact:
                     var exact = Text(value);
                     var sink = new TermSink(this, positions: false);
-                    options.EffectiveAnalyzer.Analyze(exact, ref sink);
+                    _options.EffectiveAnalyzer.Analyze(exact, ref sink);
                     // Doc values keep the whole normalized value, not the (possibly shortened) term: sorting,
                     // range counting and GetValues need every byte.
-                    AddDocValue(1, Encoding.UTF8.GetBytes(options.NormalizeExact(exact)));
+                    AddDocValue(1, Encoding.UTF8.GetBytes(_options.NormalizeExact(exact)));
                     break;
                 case FieldKind.FullText:
                     Flags |= PositionsFlag;
                     if (_valueCount > 0)
                         _nextPosition += PositionGapBetweenValues;
                     var text = new TermSink(this, positions: true);
-                    options.EffectiveAnalyzer.Analyze(Text(value), ref text);
+                    _options.EffectiveAnalyzer.Analyze(Text(value), ref text);
                     _nextPosition = text.NextPosition;
                     break;
                 case FieldKind.Stored:
@@ -352,7 +366,7 @@ public sealed class IndexBatch : IDisposable
 
         private void AddDocValue(byte type, ReadOnlySpan<byte> bytes)
         {
-            if (options.Kind == FieldKind.FullText)
+            if (_options.Kind == FieldKind.FullText)
                 return;
             _docValues.Add(type);
             if (type != 0)
@@ -360,12 +374,17 @@ public sealed class IndexBatch : IDisposable
             _docValueCount++;
         }
 
-        internal void AddTerm(byte[] term, int? position)
+        internal void AddTerm(ReadOnlySpan<byte> term, int? position)
         {
-            if (!Terms.TryGetValue(term, out var info))
+            if (!_termsBySpan.TryGetValue(term, out var info))
             {
                 info = _spareTerms.Count > 0 ? _spareTerms.Pop() : new TermInfo();
-                Terms.Add(term, info);
+                if (!_batchTerms.TryGetValue(term, out var shared))
+                {
+                    shared = term.ToArray();
+                    _batchTerms.Set.Add(shared);
+                }
+                Terms.Add(shared, info);
             }
             info.Frequency++;
             if (position is { } p)
@@ -409,7 +428,12 @@ public sealed class IndexBatch : IDisposable
         public void OnToken(scoped Token token)
         {
             var position = field.BasePosition + token.Position;
-            field.AddTerm(TermEncoding.Text(token.Term), positions ? position : null);
+            Span<byte> utf8 = stackalloc byte[TermEncoding.MaxTermBytes];
+            // A token that fits is its own term; a longer one is shortened with a hash.
+            if (Encoding.UTF8.TryGetBytes(token.Term, utf8, out var written))
+                field.AddTerm(utf8[..written], positions ? position : null);
+            else
+                field.AddTerm(TermEncoding.Text(token.Term), positions ? position : null);
             NextPosition = position + 1;
         }
     }
