@@ -20,13 +20,14 @@ internal sealed class WindowedDisjunction
 
     // Most postings of a text field occur once in a field of a few dozen tokens: their scores are
     // looked up, by length, in a table each term fills from its own scorer (so they are the same bits).
+    // A term with fewer postings than the table has entries scores them directly instead.
     private const int TabulatedLengths = 256;
 
     private readonly TermScorer[] _scorers;
     private readonly bool[] _live;
     private readonly NormsColumn? _norms;
     private readonly SearchScratch _scratch;
-    private readonly byte[][] _singleOccurrenceScores;
+    private readonly byte[]?[] _singleOccurrenceScores;
     private float[] _scores;
     private ulong[] _present;
     private bool _started;
@@ -41,6 +42,8 @@ internal sealed class WindowedDisjunction
         _singleOccurrenceScores = new byte[scorers.Length][];
         for (var i = 0; i < scorers.Length; i++)
         {
+            if (scorers[i].Postings.Cost < TabulatedLengths)
+                continue;
             var table = scratch.RentBuffer(TabulatedLengths * sizeof(float));
             var scores = MemoryMarshal.Cast<byte, float>(table.AsSpan(0, TabulatedLengths * sizeof(float)));
             for (var length = 0; length < TabulatedLengths; length++)
@@ -61,6 +64,7 @@ internal sealed class WindowedDisjunction
     /// <summary>
     /// A windowed walk over <paramref name="matches"/> when it is an unstarted term scorer or union of
     /// term scorers over one field's norms; null for any other shape, which the caller walks id by id.
+    /// The walk consumes the scorers' postings: <paramref name="matches"/> must not be used after it.
     /// </summary>
     public static WindowedDisjunction? TryCreate(DocIdIterator matches, SearchScratch scratch)
     {
@@ -115,10 +119,12 @@ internal sealed class WindowedDisjunction
         }
         if (first == long.MaxValue)
         {
-            if (_scores.Length != 0)
-                _scratch.ReturnWindow(_scores, _present);
+            _scratch.ReturnWindow(_scores, _present);
             foreach (var table in _singleOccurrenceScores)
-                _scratch.Return(table);
+            {
+                if (table is not null)
+                    _scratch.Return(table);
+            }
             _scores = [];
             _present = [];
             return false;
@@ -134,14 +140,15 @@ internal sealed class WindowedDisjunction
                 continue;
             var scorer = _scorers[i];
             var postings = scorer.Postings;
-            var tabulated = MemoryMarshal.Cast<byte, float>(_singleOccurrenceScores[i].AsSpan(0, TabulatedLengths * sizeof(float)));
+            var table = _singleOccurrenceScores[i];
+            var tabulated = table is null ? default : MemoryMarshal.Cast<byte, float>(table.AsSpan(0, TabulatedLengths * sizeof(float)));
             var id = postings.Current;
             while (id < end)
             {
                 var offset = (int)(id - WindowBase);
                 var length = norms.IsEmpty ? 0 : BinaryPrimitives.ReadUInt16LittleEndian(norms[(offset * 2)..]);
                 var frequency = postings.Frequency;
-                var score = frequency == 1 && length < TabulatedLengths ? tabulated[length] : scorer.ScoreFor(frequency, length);
+                var score = frequency == 1 && length < tabulated.Length ? tabulated[length] : scorer.ScoreFor(frequency, length);
                 ref var word = ref _present[offset >> 6];
                 var bit = 1UL << offset;
                 if ((word & bit) == 0)

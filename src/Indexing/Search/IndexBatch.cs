@@ -1,5 +1,6 @@
 using System.Buffers.Binary;
 using System.Globalization;
+using System.Runtime.InteropServices;
 using System.Text;
 using Folio.Indexing.Analysis;
 using Folio.Storage.Transactions;
@@ -103,7 +104,7 @@ public sealed class IndexBatch : IDisposable
             if (field.Column is not null && analyzed.SortKey is { } sortKey)
                 field.Column.Set(id, sortKey);
         }
-        _entries.Put(entryKey, System.Runtime.InteropServices.CollectionsMarshal.AsSpan(record));
+        _entries.Put(entryKey, CollectionsMarshal.AsSpan(record));
         Span<byte> idBytes = stackalloc byte[8];
         BinaryPrimitives.WriteInt64LittleEndian(idBytes, id);
         _keys.Put(key, idBytes);
@@ -248,15 +249,16 @@ public sealed class IndexBatch : IDisposable
         public const byte NullFlag = 2;
         public const byte PositionsFlag = RecordPositionsFlag;
 
+        private readonly FieldOptions _options;
+        private readonly HashSet<byte[]>.AlternateLookup<ReadOnlySpan<byte>> _batchTerms;
+        private readonly Dictionary<byte[], TermInfo>.AlternateLookup<ReadOnlySpan<byte>> _termsBySpan;
         private readonly List<byte> _docValues = [];
         private readonly List<byte> _encodedDocValues = [];
         private readonly Stack<TermInfo> _spareTerms = new();
         private int _valueCount;
         private int _nextPosition;
+        private int _docValueCount;
 
-        private readonly FieldOptions _options;
-        private readonly HashSet<byte[]>.AlternateLookup<ReadOnlySpan<byte>> _batchTerms;
-        private readonly Dictionary<byte[], TermInfo>.AlternateLookup<ReadOnlySpan<byte>> _termsBySpan;
 
         public AnalyzedField(FieldOptions options, HashSet<byte[]> batchTerms)
         {
@@ -277,7 +279,7 @@ public sealed class IndexBatch : IDisposable
         public bool HasDocValues => _encodedDocValues.Count > 0;
 
         /// <summary>The encoded doc values; valid until the next entry is analyzed.</summary>
-        public ReadOnlySpan<byte> DocValues => System.Runtime.InteropServices.CollectionsMarshal.AsSpan(_encodedDocValues);
+        public ReadOnlySpan<byte> DocValues => CollectionsMarshal.AsSpan(_encodedDocValues);
 
         /// <summary>
         /// A numeric field's smallest non-null value as the big-endian ulong of its term, which orders
@@ -352,8 +354,6 @@ public sealed class IndexBatch : IDisposable
             SortKey = null;
             InUse = false;
         }
-
-        private int _docValueCount;
 
         private void AddNumber(byte type, byte[] term)
         {
@@ -506,9 +506,9 @@ public sealed class IndexBatch : IDisposable
             foreach (var (term, change) in changes)
             {
                 change.Removals.Sort();
-                store.Apply(term, System.Runtime.InteropServices.CollectionsMarshal.AsSpan(change.Additions),
-                    System.Runtime.InteropServices.CollectionsMarshal.AsSpan(change.Frequencies),
-                    System.Runtime.InteropServices.CollectionsMarshal.AsSpan(change.Removals));
+                store.Apply(term, CollectionsMarshal.AsSpan(change.Additions),
+                    CollectionsMarshal.AsSpan(change.Frequencies),
+                    CollectionsMarshal.AsSpan(change.Removals));
             }
         }
 

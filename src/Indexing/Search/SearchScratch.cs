@@ -29,6 +29,7 @@ internal sealed class SearchScratch
     private readonly List<PostingsIterator> _lentDecoders = [];
     private readonly List<byte[]> _freeBuffers = [];
     private readonly List<byte[]> _lentBuffers = [];
+    private (float[] Scores, ulong[] Present)? _spareWindow;
 
     /// <summary>Id buffer of a term walk (<see cref="IndexSearcher"/>'s union of terms); may be replaced by a larger one.</summary>
     public long[] WalkIds { get; set; } = new long[PostingsFormat.BlockSize];
@@ -41,8 +42,6 @@ internal sealed class SearchScratch
 
     /// <summary>Term-key buffer matching <see cref="WalkTerm"/>.</summary>
     public byte[] WalkTermKey { get; set; } = new byte[TermEncoding.MaxTermBytes * 2 + 2];
-
-    private (float[] Scores, ulong[] Present)? _spareWindow;
 
     /// <summary>Creates empty pools.</summary>
     public SearchScratch()

@@ -211,6 +211,26 @@ public class SearchIndexTests
     }
 
     [Fact]
+    public void Add_KeepsEachEntrysValuesApart_WhenEntriesOfOneBatchShareFields()
+    {
+        using var index = Open();
+        Index(index,
+            new IndexEntry("1").Add("Name", "Ada").Add("Note", "first").Add("Body", "late delivery").Add("Tags", "a").Add("Tags", "b"),
+            new IndexEntry("2").Add("Name", "Grace").Add("Note", "second").Add("Body", "delivery late").Add("Tags", "c"),
+            new IndexEntry("3").Add("Name", "Alan").Add("Age", 40L));
+        using var searcher = index.OpenSearcher();
+        long Id(string key) => searcher.Search(MatchAllQuery.Instance, 0, 10).Hits.Single(h => h.Key == key).EntryId;
+
+        Assert.Equal([FieldValue.From("grace")], searcher.GetValues("Name", Id("2")));
+        Assert.Equal([FieldValue.From("second")], searcher.GetValues("Note", Id("2")));
+        Assert.Equal([FieldValue.From("c")], searcher.GetValues("Tags", Id("2")));
+        Assert.Null(searcher.GetValues("Tags", Id("3")));
+        Assert.Equal(["1"], Keys(index, new PhraseQuery("Body", "late delivery")));
+        Assert.Equal(["2"], Keys(index, new PhraseQuery("Body", "delivery late")));
+        Assert.Equal(["3"], Keys(index, new ExistsQuery("Age")));
+    }
+
+    [Fact]
     public void Searcher_KeepsItsSnapshot_WhileBatchesCommit()
     {
         using var index = Open();

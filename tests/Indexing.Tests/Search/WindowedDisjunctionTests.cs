@@ -33,6 +33,11 @@ public class WindowedDisjunctionTests
                 if (random.Next(10) == 0)
                     entry.Add("Body", Sentence(random));
             }
+            // Fields longer than the scores tabulated by length, one longer than a norm can hold.
+            if (i % 1000 == 7)
+                entry.Add("Body", string.Join(' ', Enumerable.Repeat("harbor island", 150 + i / 100)));
+            if (i == 9_007)
+                entry.Add("Body", "apple " + string.Join(' ', Enumerable.Repeat("kettle", 70_000)));
             batch.Add(entry);
         }
         batch.Commit();
@@ -63,6 +68,7 @@ public class WindowedDisjunctionTests
     [InlineData("cherry kettle")]
     [InlineData("banana delta falcon harbor")]
     [InlineData("apple apple jungle")]
+    [InlineData("island kettle")]
     public void Search_ByScore_MatchesTheOneByOneWalk(string text)
     {
         using var index = OpenIndex();
