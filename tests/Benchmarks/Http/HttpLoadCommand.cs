@@ -67,12 +67,14 @@ public static class HttpLoadCommand
         var rows = new List<Row>();
         string getCount = options.Documents.ToString(CultureInfo.InvariantCulture);
 
-        // (a) The ceiling: Kestrel answering a fixed body of Folio's GET shape.
+        // (a) The ceilings: Kestrel answering a fixed body of Folio's GET shape, and taking a PUT's body
+        // and answering Folio's 201 without storing anything.
         string bareBody = Path.Combine(work, "bare-body.json");
         File.WriteAllBytes(bareBody, [.. "{\"Results\":["u8, .. SampleDocument.Create(0), .. "],\"Includes\":{}}"u8]);
         using (HttpServerProcess bare = await BareKestrel.StartAsync(bareBody, Path.Combine(work, "bare-kestrel.log")))
         {
             await MeasureAsync(rows, options, bare, "bare Kestrel", "GET", "get-random.lua", ["/doc?id=docs/", getCount], options.Connections);
+            await MeasureAsync(rows, options, bare, "bare Kestrel", "PUT", "put-new.lua", ["/doc?id=put/", putBody], options.Connections);
             await bare.StopAsync();
         }
 
@@ -254,6 +256,10 @@ public static class HttpLoadCommand
         text.AppendLine(CultureInfo.InvariantCulture, $"| Folio GET / PouchDB Server GET | {folioGet / Mean("PouchDB Server", "GET", c):0.00} | ≥ 3 |");
         text.AppendLine(CultureInfo.InvariantCulture, $"| Folio PUT, {c} writers / 1 sequential writer | {folioPut / Mean("Folio", "PUT", 1):0.00} | ≥ 20 |");
         text.AppendLine(CultureInfo.InvariantCulture, $"| Folio PUT / PouchDB Server PUT, {c} writers | {folioPut / Mean("PouchDB Server", "PUT", c):0.00} | ≥ 3 |");
+        // What the writers' target can reach here at all: a server that stores nothing, on the same cores as wrk.
+        double barePut = Mean("bare Kestrel", "PUT", c);
+        text.AppendLine(CultureInfo.InvariantCulture, $"| Folio PUT / bare Kestrel PUT (no storage), {c} writers | {folioPut / barePut:0.00} | |");
+        text.AppendLine(CultureInfo.InvariantCulture, $"| bare Kestrel PUT, {c} writers / Folio's 1 sequential writer (the ceiling of the writers' ratio) | {barePut / Mean("Folio", "PUT", 1):0.00} | |");
         return text.ToString();
     }
 }
