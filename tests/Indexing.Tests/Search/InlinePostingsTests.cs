@@ -206,6 +206,42 @@ public class InlinePostingsTests
     }
 
     [Fact]
+    public void Apply_SmallBatchesToOneTerm_OpenANewChunkOnceTheLastHoldsTheExtendLimit()
+    {
+        using var index = Open();
+        const int Batches = 30;
+        const int PerBatch = 97;
+        for (var b = 0; b < Batches; b++)
+            Commit(index, batch => AddMany(batch, $"b{b}-", "growing", PerBatch, b));
+
+        // Each batch re-encodes at most the last chunk's ExtendLimit ids: chunks close once they hold that
+        // many, so 2,910 ids make several chunks rather than one of up to ChunkSize.
+        var perChunk = (PostingStore.ExtendLimit + PerBatch - 1) / PerBatch * PerBatch;
+        var (form, frequency, chunks) = Stored(index, "Tag", TermEncoding.Text("growing"));
+        Assert.Equal((Form.Chunked, (long)Batches * PerBatch), (form, frequency));
+        Assert.Equal((Batches * PerBatch + perChunk - 1) / perChunk, chunks);
+
+        // Across those chunk boundaries the list reads, leaps and loses entries like one list.
+        using (var searcher = index.OpenSearcher())
+        {
+            Assert.Equal(Batches * PerBatch, searcher.Count(Tag("growing")));
+            var postings = searcher.Postings("Tag", TermEncoding.Text("growing"))!;
+            var seen = new List<long>();
+            for (var target = 0L; postings.Advance(target); target = postings.Current + 41)
+                seen.Add(postings.Current);
+            Assert.Equal(Enumerable.Range(0, Batches * PerBatch).Where(i => i % 41 == 0).Select(i => (long)i), seen);
+        }
+        Commit(index, batch =>
+        {
+            for (var b = 0; b < Batches; b++)
+                batch.Delete($"b{b}-{b % PerBatch}");
+        });
+        using var after = index.OpenSearcher();
+        Assert.Equal(Batches * (PerBatch - 1), after.Count(Tag("growing")));
+        Assert.Equal(Batches * (PerBatch - 1), after.Count(new AndQuery([Tag("growing"), Nums(0, Batches)])));
+    }
+
+    [Fact]
     public void TermIterator_InlineTermInAnIntersection_LeapsWithTheLongList()
     {
         using var index = Open();
