@@ -99,7 +99,8 @@ public sealed class IndexBatch : IDisposable
                 field.Norms.Set(id, analyzed.Length);
                 field.Stats = new FieldStats(field.Stats.DocumentCount + 1, field.Stats.TotalLength + analyzed.Length);
             }
-            if (analyzed.HasDocValues)
+            // A numeric field's single value is read back from its sort column (IndexSearcher.TryGetDocValues).
+            if (analyzed.HasDocValues && !(field.Column is not null && analyzed.IsSingleNumber))
                 field.Values.Put(entryKey, analyzed.DocValues);
             if (field.Column is not null && analyzed.SortKey is { } sortKey)
                 field.Column.Set(id, sortKey);
@@ -277,6 +278,9 @@ public sealed class IndexBatch : IDisposable
         public int Length { get; private set; }
 
         public bool HasDocValues => _encodedDocValues.Count > 0;
+
+        /// <summary>Whether the field has exactly one value, a number (not null).</summary>
+        public bool IsSingleNumber => _docValueCount == 1 && SortKey is not null;
 
         /// <summary>The encoded doc values; valid until the next entry is analyzed.</summary>
         public ReadOnlySpan<byte> DocValues => CollectionsMarshal.AsSpan(_encodedDocValues);

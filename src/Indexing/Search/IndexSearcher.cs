@@ -109,8 +109,8 @@ public sealed class IndexSearcher : IDisposable
     public List<FieldValue>? GetValues(string field, long entryId)
     {
         var reader = Field(field);
-        Span<byte> entryKey = stackalloc byte[SearchIndex.EntryKeySize];
-        if (reader.Values is null || !reader.Values.TryGet(SearchIndex.EntryKey(entryId, entryKey), out var encoded))
+        Span<byte> single = stackalloc byte[SingleNumberSize];
+        if (!TryGetDocValues(reader, entryId, single, out var encoded))
             return null;
         var values = new List<FieldValue>();
         var position = 0;
@@ -167,10 +167,10 @@ public sealed class IndexSearcher : IDisposable
             bounds[r] = (ranges[r].Lower is { } l ? DocValueBound(field, l) : null, ranges[r].Upper is { } u ? DocValueBound(field, u) : null);
         var reader = Field(field);
         var matches = query.CreateIterator(this);
-        Span<byte> entryKey = stackalloc byte[SearchIndex.EntryKeySize];
+        Span<byte> single = stackalloc byte[SingleNumberSize];
         while (matches.MoveNext())
         {
-            if (reader.Values is null || !reader.Values.TryGet(SearchIndex.EntryKey(matches.Current, entryKey), out var encoded))
+            if (!TryGetDocValues(reader, matches.Current, single, out var encoded))
                 continue;
             for (var r = 0; r < ranges.Count; r++)
             {
@@ -211,12 +211,12 @@ public sealed class IndexSearcher : IDisposable
     internal byte[]? SortValue(string field, long entryId)
     {
         var reader = Field(field);
-        Span<byte> entryKey = stackalloc byte[SearchIndex.EntryKeySize];
-        if (reader.Values is null || !reader.Values.TryGet(SearchIndex.EntryKey(entryId, entryKey), out var encoded))
+        Span<byte> single = stackalloc byte[SingleNumberSize];
+        if (!TryGetDocValues(reader, entryId, single, out var encoded))
             return null;
         var position = 0;
         var count = (int)ByteCoding.ReadVarint(encoded, ref position);
-        ReadOnlySpan<byte> smallest = default;
+        scoped ReadOnlySpan<byte> smallest = default;
         var found = false;
         for (var i = 0; i < count; i++)
         {
@@ -566,6 +566,32 @@ public sealed class IndexSearcher : IDisposable
         return false;
     }
 
+    /// <summary>
+    /// An entry's doc values for a field, encoded as <see cref="IndexBatch"/> writes them. A numeric field's
+    /// one non-null value is not written there (its sort column holds it, and a million entries' copies
+    /// cost tens of megabytes), so it is encoded here into <paramref name="single"/> from the column.
+    /// </summary>
+    private bool TryGetDocValues(FieldReader reader, long entryId, Span<byte> single, out ReadOnlySpan<byte> encoded)
+    {
+        Span<byte> entryKey = stackalloc byte[SearchIndex.EntryKeySize];
+        if (reader.Values is not null && reader.Values.TryGet(SearchIndex.EntryKey(entryId, entryKey), out encoded))
+            return true;
+        if (reader.ColumnValues is { } column && column.TryGet(entryId, out var sortKey))
+        {
+            single[0] = 1;
+            single[1] = reader.NumberType;
+            single[2] = 8;
+            BinaryPrimitives.WriteUInt64BigEndian(single[3..], sortKey);
+            encoded = single[..SingleNumberSize];
+            return true;
+        }
+        encoded = default;
+        return false;
+    }
+
+    // One value (count 1, type, length 8) of eight big-endian bytes: the doc values of a single number.
+    private const int SingleNumberSize = 11;
+
     private FieldReader Field(string name)
     {
         if (!_fields.TryGetValue(name, out var reader))
@@ -576,7 +602,8 @@ public sealed class IndexSearcher : IDisposable
                 _transaction.OpenTree(SearchIndex.MarksTree(name)),
                 _transaction.OpenTree(SearchIndex.ValuesTree(name)),
                 options.Kind == FieldKind.FullText && _transaction.OpenTree(SearchIndex.NormsTree(name)) is { } norms ? norms : null,
-                options.IsNumeric ? _transaction.OpenTree(SearchIndex.ColumnTree(name)) : null);
+                options.IsNumeric ? _transaction.OpenTree(SearchIndex.ColumnTree(name)) : null,
+                options.Kind == FieldKind.Long ? (byte)2 : options.Kind == FieldKind.Double ? (byte)3 : (byte)0);
             _fields.Add(name, reader);
         }
         return reader;
@@ -592,5 +619,11 @@ public sealed class IndexSearcher : IDisposable
         _index.ReturnScratch(_scratch);
     }
 
-    private sealed record FieldReader(Tree? Terms, Tree? Marks, Tree? Values, Tree? Norms, Tree? Column);
+    private sealed record FieldReader(Tree? Terms, Tree? Marks, Tree? Values, Tree? Norms, Tree? Column, byte NumberType)
+    {
+        private NumericColumn? _columnValues;
+
+        /// <summary>The sort column read for doc values, made on first use (it keeps a block cache).</summary>
+        public NumericColumn? ColumnValues => Column is null ? null : _columnValues ??= new NumericColumn(Column);
+    }
 }

@@ -231,6 +231,41 @@ public class SearchIndexTests
     }
 
     [Fact]
+    public void NumericDocValues_AreReadFromTheColumn_WhenAnEntryHasOneNumber()
+    {
+        using var index = Open();
+        Index(index,
+            new IndexEntry("one").Add("Age", 30L).Add("Price", 2.5),
+            new IndexEntry("many").Add("Age", 50L).Add("Age", 10L).Add("Price", -1.25),
+            new IndexEntry("null").Add("Age", FieldValue.Null).Add("Price", 7.0),
+            new IndexEntry("none").Add("Name", "x"));
+        Index(index, new IndexEntry("one").Add("Age", 31L));
+
+        using var searcher = index.OpenSearcher();
+        long Id(string key) => searcher.Search(MatchAllQuery.Instance, 0, 10).Hits.Single(h => h.Key == key).EntryId;
+        // Only the entries whose numbers are not one non-null value keep a doc-value record.
+        Assert.Equal(2, searcher.Transaction.OpenTree(SearchIndex.ValuesTree("Age"))!.Count);
+        Assert.Equal(0, searcher.Transaction.OpenTree(SearchIndex.ValuesTree("Price"))!.Count);
+
+        Assert.Equal([FieldValue.From(31L)], searcher.GetValues("Age", Id("one")));
+        Assert.Equal([FieldValue.From(50L), FieldValue.From(10L)], searcher.GetValues("Age", Id("many")));
+        Assert.Equal([FieldValue.Null], searcher.GetValues("Age", Id("null")));
+        Assert.Null(searcher.GetValues("Age", Id("none")));
+        Assert.Null(searcher.GetValues("Price", Id("one")));
+        Assert.Equal([FieldValue.From(-1.25)], searcher.GetValues("Price", Id("many")));
+
+        var counts = searcher.CountTerms(MatchAllQuery.Instance, "Age");
+        Assert.Equal(4, counts.Count);
+        Assert.Equal(1, counts[FieldValue.From(31L)]);
+        Assert.Equal(1, counts[FieldValue.Null]);
+        Assert.False(counts.ContainsKey(FieldValue.From(30L)));
+        Assert.Equal([1L, 2L], searcher.CountRanges(MatchAllQuery.Instance, "Age",
+            [new ValueRange(FieldValue.From(31L), true, FieldValue.From(31L), true), new ValueRange(FieldValue.From(10L), true, FieldValue.From(40L), true)]));
+        Assert.Equal([1L, 1L], searcher.CountRanges(MatchAllQuery.Instance, "Price",
+            [new ValueRange(null, false, FieldValue.From(0.0), false), new ValueRange(FieldValue.From(5.0), true, null, false)]));
+    }
+
+    [Fact]
     public void Searcher_KeepsItsSnapshot_WhileBatchesCommit()
     {
         using var index = Open();
