@@ -19,6 +19,12 @@ public sealed class IndexBatch : IDisposable
     /// <summary>The entry record's field flag saying its terms carry positions.</summary>
     internal const byte RecordPositionsFlag = 4;
 
+    /// <summary>
+    /// The entry record's field flag saying the field is one number, whose term the record leaves out:
+    /// the field's sort column holds it (the record, like the doc values, would only repeat it).
+    /// </summary>
+    internal const byte RecordInColumnFlag = 8;
+
     /// <summary>Positions between two values of one multi-valued field, so a phrase never spans values.</summary>
     public const int PositionGapBetweenValues = 100;
 
@@ -81,14 +87,18 @@ public sealed class IndexBatch : IDisposable
         foreach (var (name, analyzed) in values)
         {
             var field = Field(name);
+            var inColumn = field.Column is not null && analyzed.IsSingleNumber;
             ByteCoding.WriteBytes(record, field.NameBytes);
-            record.Add(analyzed.Flags);
-            ByteCoding.WriteVarint(record, (ulong)analyzed.Terms.Count);
+            record.Add(inColumn ? (byte)(analyzed.Flags | RecordInColumnFlag) : analyzed.Flags);
+            ByteCoding.WriteVarint(record, inColumn ? 0UL : (ulong)analyzed.Terms.Count);
             foreach (var (term, info) in analyzed.Terms)
             {
-                ByteCoding.WriteBytes(record, term);
-                if ((analyzed.Flags & AnalyzedField.PositionsFlag) != 0)
-                    WritePositions(record, info.Positions);
+                if (!inColumn)
+                {
+                    ByteCoding.WriteBytes(record, term);
+                    if ((analyzed.Flags & AnalyzedField.PositionsFlag) != 0)
+                        WritePositions(record, info.Positions);
+                }
                 field.Changes(term).Add(id, info.Frequency);
             }
             field.Marks(SearchIndex.ExistsTerm).Add(id, 1);
@@ -100,7 +110,7 @@ public sealed class IndexBatch : IDisposable
                 field.Stats = new FieldStats(field.Stats.DocumentCount + 1, field.Stats.TotalLength + analyzed.Length);
             }
             // A numeric field's single value is read back from its sort column (IndexSearcher.TryGetDocValues).
-            if (analyzed.HasDocValues && !(field.Column is not null && analyzed.IsSingleNumber))
+            if (analyzed.HasDocValues && !inColumn)
                 field.Values.Put(entryKey, analyzed.DocValues);
             if (field.Column is not null && analyzed.SortKey is { } sortKey)
                 field.Column.Set(id, sortKey);
@@ -142,6 +152,14 @@ public sealed class IndexBatch : IDisposable
                 var term = ByteCoding.ReadBytes(record, ref position).ToArray();
                 if ((flags & AnalyzedField.PositionsFlag) != 0)
                     SkipPositions(record, ref position);
+                field.Changes(term).Remove(id, _firstIdOfBatch);
+            }
+            if ((flags & RecordInColumnFlag) != 0)
+            {
+                if (field.Column is null || !field.Column.TryGet(id, out var sortKey))
+                    throw new Folio.Storage.CorruptionException($"Index entry {id} of key '{Encoding.UTF8.GetString(key)}' has no value in the sort column of '{name}'.");
+                var term = new byte[8];
+                BinaryPrimitives.WriteUInt64BigEndian(term, sortKey);
                 field.Changes(term).Remove(id, _firstIdOfBatch);
             }
             field.Marks(SearchIndex.ExistsTerm).Remove(id, _firstIdOfBatch);

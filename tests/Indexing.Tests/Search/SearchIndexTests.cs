@@ -241,6 +241,12 @@ public class SearchIndexTests
             new IndexEntry("none").Add("Name", "x"));
         Index(index, new IndexEntry("one").Add("Age", 31L));
 
+        // The replaced entry's number was found through the column to take it out of the postings.
+        Assert.Empty(Keys(index, new TermQuery("Age", FieldValue.From(30L))));
+        Assert.Empty(Keys(index, new TermQuery("Price", FieldValue.From(2.5))));
+        Assert.Equal(["one"], Keys(index, new TermQuery("Age", FieldValue.From(31L))));
+        Assert.Equal(["many", "one"], Keys(index, new RangeQuery("Age", FieldValue.From(25L), true, FieldValue.From(60L), true)).OrderBy(k => k).ToList());
+
         using var searcher = index.OpenSearcher();
         long Id(string key) => searcher.Search(MatchAllQuery.Instance, 0, 10).Hits.Single(h => h.Key == key).EntryId;
         // Only the entries whose numbers are not one non-null value keep a doc-value record.
