@@ -170,7 +170,8 @@ public sealed class IndexBatch : IDisposable
                 field.Norms.Set(id, 0);
                 field.Stats = new FieldStats(field.Stats.DocumentCount - 1, field.Stats.TotalLength - tokens);
             }
-            field.Values.Delete(entryKey);
+            if ((flags & RecordInColumnFlag) == 0)
+                field.Values.Delete(entryKey);
             field.Column?.Clear(id);
         }
         _entries.Delete(entryKey);

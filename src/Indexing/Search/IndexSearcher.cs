@@ -460,7 +460,7 @@ public sealed class IndexSearcher : IDisposable
                 more = chunked ? cursor.Seek(TermEncoding.AfterTerm(key)) : cursor.MoveNext();
                 continue;
             }
-            if (decision == TermVerdict.Verify && check is not null && reader.Values is not null && _index.Schema.Get(field).Kind != FieldKind.FullText)
+            if (decision == TermVerdict.Verify && check is not null && (reader.Values is not null || reader.Column is not null) && _index.Schema.Get(field).Kind != FieldKind.FullText)
             {
                 var verifiedKey = key.ToArray();
                 var postings = new TermIterator(reader.Terms, verifiedKey, header, _scratch);
@@ -469,7 +469,7 @@ public sealed class IndexSearcher : IDisposable
                 {
                     var id = postings.Current;
                     var mask = 1UL << (int)(id & 63);
-                    if ((bits[id >> 6] & mask) == 0 && AnyDocValue(reader.Values, id, check, state))
+                    if ((bits[id >> 6] & mask) == 0 && AnyDocValue(reader, id, check, state))
                     {
                         bits[id >> 6] |= mask;
                         count++;
@@ -549,10 +549,10 @@ public sealed class IndexSearcher : IDisposable
         return added;
     }
 
-    private static bool AnyDocValue<TState>(Tree values, long entryId, Func<ReadOnlySpan<byte>, TState, bool> check, TState state)
+    private bool AnyDocValue<TState>(FieldReader reader, long entryId, Func<ReadOnlySpan<byte>, TState, bool> check, TState state)
     {
-        Span<byte> entryKey = stackalloc byte[SearchIndex.EntryKeySize];
-        if (!values.TryGet(SearchIndex.EntryKey(entryId, entryKey), out var encoded))
+        Span<byte> single = stackalloc byte[SingleNumberSize];
+        if (!TryGetDocValues(reader, entryId, single, out var encoded))
             return false;
         var position = 0;
         var count = (int)ByteCoding.ReadVarint(encoded, ref position);

@@ -272,6 +272,45 @@ public class SearchIndexTests
     }
 
     [Fact]
+    public void NumbersKeptInTheColumn_LeaveNoTrace_WhenDeletedOrReplacedInTheSameBatch()
+    {
+        using var index = Open();
+        using (var batch = index.BeginBatch())
+        {
+            batch.Add(new IndexEntry("twice").Add("Age", 1L));
+            batch.Add(new IndexEntry("twice").Add("Age", 2L));
+            batch.Add(new IndexEntry("min").Add("Age", long.MinValue).Add("Price", -0.0));
+            batch.Add(new IndexEntry("inf").Add("Price", double.PositiveInfinity));
+            batch.Add(new IndexEntry("gone").Add("Age", 3L).Add("Price", double.NegativeInfinity));
+            batch.Commit();
+        }
+        using (var batch = index.BeginBatch())
+        {
+            Assert.True(batch.Delete("gone"));
+            batch.Add(new IndexEntry("min").Add("Age", long.MaxValue));
+            Assert.True(batch.Delete("min"));
+            batch.Add(new IndexEntry("min").Add("Age", long.MinValue).Add("Price", 0.0));
+            batch.Commit();
+        }
+
+        Assert.Empty(Keys(index, new TermQuery("Age", FieldValue.From(1L))));
+        Assert.Equal(["twice"], Keys(index, new TermQuery("Age", FieldValue.From(2L))));
+        Assert.Empty(Keys(index, new TermQuery("Age", FieldValue.From(3L))));
+        Assert.Empty(Keys(index, new TermQuery("Price", FieldValue.From(double.NegativeInfinity))));
+        Assert.Empty(Keys(index, new TermQuery("Age", FieldValue.From(long.MaxValue))));
+        Assert.Equal(["min"], Keys(index, new TermQuery("Age", FieldValue.From(long.MinValue))));
+        Assert.Equal(["min"], Keys(index, new TermQuery("Price", FieldValue.From(-0.0))));
+        Assert.Equal(["inf"], Keys(index, new RangeQuery("Price", FieldValue.From(1e308), true, null, false)));
+        using var searcher = index.OpenSearcher();
+        long Id(string key) => searcher.Search(MatchAllQuery.Instance, 0, 10).Hits.Single(h => h.Key == key).EntryId;
+        Assert.Equal(3, searcher.Count(MatchAllQuery.Instance));
+        Assert.Equal([FieldValue.From(long.MinValue)], searcher.GetValues("Age", Id("min")));
+        Assert.Equal([FieldValue.From(0.0)], searcher.GetValues("Price", Id("min")));
+        Assert.Equal([FieldValue.From(double.PositiveInfinity)], searcher.GetValues("Price", Id("inf")));
+        Assert.Equal([FieldValue.From(2L)], searcher.GetValues("Age", Id("twice")));
+    }
+
+    [Fact]
     public void Searcher_KeepsItsSnapshot_WhileBatchesCommit()
     {
         using var index = Open();
