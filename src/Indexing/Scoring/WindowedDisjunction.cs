@@ -45,7 +45,7 @@ internal sealed class WindowedDisjunction
             if (scorers[i].Postings.Cost < TabulatedLengths)
                 continue;
             var table = scratch.RentBuffer(TabulatedLengths * sizeof(float));
-            var scores = MemoryMarshal.Cast<byte, float>(table.AsSpan(0, TabulatedLengths * sizeof(float)));
+            var scores = AsScores(table);
             for (var length = 0; length < TabulatedLengths; length++)
                 scores[length] = scorers[i].ScoreFor(1, length);
             _singleOccurrenceScores[i] = table;
@@ -141,7 +141,7 @@ internal sealed class WindowedDisjunction
             var scorer = _scorers[i];
             var postings = scorer.Postings;
             var table = _singleOccurrenceScores[i];
-            var tabulated = table is null ? default : MemoryMarshal.Cast<byte, float>(table.AsSpan(0, TabulatedLengths * sizeof(float)));
+            var tabulated = table is null ? default : AsScores(table);
             var id = postings.Current;
             while (id < end)
             {
@@ -170,4 +170,7 @@ internal sealed class WindowedDisjunction
         }
         return true;
     }
+
+    /// <summary>A rented buffer seen as a term's table of single-occurrence scores by field length.</summary>
+    private static Span<float> AsScores(byte[] table) => MemoryMarshal.Cast<byte, float>(table.AsSpan(0, TabulatedLengths * sizeof(float)));
 }

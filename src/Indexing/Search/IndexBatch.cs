@@ -87,7 +87,7 @@ public sealed class IndexBatch : IDisposable
         foreach (var (name, analyzed) in values)
         {
             var field = Field(name);
-            var inColumn = field.Column is not null && analyzed.IsSingleNumber;
+            var inColumn = analyzed.IsSingleNumber;
             ByteCoding.WriteBytes(record, field.NameBytes);
             record.Add(inColumn ? (byte)(analyzed.Flags | RecordInColumnFlag) : analyzed.Flags);
             ByteCoding.WriteVarint(record, inColumn ? 0UL : (ulong)analyzed.Terms.Count);
@@ -109,8 +109,7 @@ public sealed class IndexBatch : IDisposable
                 field.Norms.Set(id, analyzed.Length);
                 field.Stats = new FieldStats(field.Stats.DocumentCount + 1, field.Stats.TotalLength + analyzed.Length);
             }
-            // A numeric field's single value is read back from its sort column (IndexSearcher.TryGetDocValues).
-            if (analyzed.HasDocValues && !inColumn)
+            if (analyzed.HasDocValues)
                 field.Values.Put(entryKey, analyzed.DocValues);
             if (field.Column is not null && analyzed.SortKey is { } sortKey)
                 field.Column.Set(id, sortKey);
@@ -279,7 +278,6 @@ public sealed class IndexBatch : IDisposable
         private int _nextPosition;
         private int _docValueCount;
 
-
         public AnalyzedField(FieldOptions options, HashSet<byte[]> batchTerms)
         {
             _options = options;
@@ -298,7 +296,7 @@ public sealed class IndexBatch : IDisposable
 
         public bool HasDocValues => _encodedDocValues.Count > 0;
 
-        /// <summary>Whether the field has exactly one value, a number (not null).</summary>
+        /// <summary>Whether the field has exactly one value, a number (not null): a numeric field, so one with a sort column.</summary>
         public bool IsSingleNumber => _docValueCount == 1 && SortKey is not null;
 
         /// <summary>The encoded doc values; valid until the next entry is analyzed.</summary>
@@ -315,16 +313,16 @@ public sealed class IndexBatch : IDisposable
             if (value.Type == FieldValueType.Null)
             {
                 Flags |= NullFlag;
-                AddDocValue(0, default);
+                AddDocValue(DocValueType.Null, default);
                 return;
             }
             switch (_options.Kind)
             {
                 case FieldKind.Long:
-                    AddNumber(2, TermEncoding.Long(ToLong(value, name)));
+                    AddNumber(DocValueType.Long, TermEncoding.Long(ToLong(value, name)));
                     break;
                 case FieldKind.Double:
-                    AddNumber(3, TermEncoding.Double(ToDouble(value, name)));
+                    AddNumber(DocValueType.Double, TermEncoding.Double(ToDouble(value, name)));
                     break;
                 case FieldKind.Exact:
                     var exact = Text(value);
@@ -332,7 +330,7 @@ public sealed class IndexBatch : IDisposable
                     _options.EffectiveAnalyzer.Analyze(exact, ref sink);
                     // Doc values keep the whole normalized value, not the (possibly shortened) term: sorting,
                     // range counting and GetValues need every byte.
-                    AddDocValue(1, Encoding.UTF8.GetBytes(_options.NormalizeExact(exact)));
+                    AddDocValue(DocValueType.Text, Encoding.UTF8.GetBytes(_options.NormalizeExact(exact)));
                     break;
                 case FieldKind.FullText:
                     Flags |= PositionsFlag;
@@ -343,15 +341,19 @@ public sealed class IndexBatch : IDisposable
                     _nextPosition = text.NextPosition;
                     break;
                 case FieldKind.Stored:
-                    AddDocValue(1, Encoding.UTF8.GetBytes(Text(value)));
+                    AddDocValue(DocValueType.Text, Encoding.UTF8.GetBytes(Text(value)));
                     break;
             }
             _valueCount++;
         }
 
+        /// <summary>
+        /// Encodes the doc values, unless the field is one number: that one is read back from the field's
+        /// sort column (IndexSearcher.TryGetDocValues), which holds it anyway.
+        /// </summary>
         public void Complete()
         {
-            if (_docValues.Count > 0)
+            if (_docValues.Count > 0 && !IsSingleNumber)
             {
                 ByteCoding.WriteVarint(_encodedDocValues, (ulong)_docValueCount);
                 _encodedDocValues.AddRange(_docValues);
@@ -392,7 +394,7 @@ public sealed class IndexBatch : IDisposable
             if (_options.Kind == FieldKind.FullText)
                 return;
             _docValues.Add(type);
-            if (type != 0)
+            if (type != DocValueType.Null)
                 ByteCoding.WriteBytes(_docValues, bytes);
             _docValueCount++;
         }

@@ -118,7 +118,7 @@ public sealed class IndexSearcher : IDisposable
         for (var i = 0; i < count; i++)
         {
             var type = encoded[position++];
-            if (type == 0)
+            if (type == DocValueType.Null)
             {
                 values.Add(FieldValue.Null);
                 continue;
@@ -126,8 +126,8 @@ public sealed class IndexSearcher : IDisposable
             var bytes = ByteCoding.ReadBytes(encoded, ref position);
             values.Add(type switch
             {
-                2 => FieldValue.From(TermEncoding.DecodeLong(bytes)),
-                3 => FieldValue.From(TermEncoding.DecodeDouble(bytes)),
+                DocValueType.Long => FieldValue.From(TermEncoding.DecodeLong(bytes)),
+                DocValueType.Double => FieldValue.From(TermEncoding.DecodeDouble(bytes)),
                 _ => FieldValue.From(Encoding.UTF8.GetString(bytes)),
             });
         }
@@ -196,7 +196,7 @@ public sealed class IndexSearcher : IDisposable
         var count = (int)ByteCoding.ReadVarint(encoded, ref position);
         for (var i = 0; i < count; i++)
         {
-            if (encoded[position++] == 0)
+            if (encoded[position++] == DocValueType.Null)
                 continue;
             var value = ByteCoding.ReadBytes(encoded, ref position);
             var aboveLower = lower is null || (value.SequenceCompareTo(lower) is var l && (l > 0 || (l == 0 && lowerInclusive)));
@@ -220,7 +220,7 @@ public sealed class IndexSearcher : IDisposable
         var found = false;
         for (var i = 0; i < count; i++)
         {
-            if (encoded[position++] == 0)
+            if (encoded[position++] == DocValueType.Null)
                 continue;
             var value = ByteCoding.ReadBytes(encoded, ref position);
             if (!found || value.SequenceCompareTo(smallest) < 0)
@@ -558,7 +558,7 @@ public sealed class IndexSearcher : IDisposable
         var count = (int)ByteCoding.ReadVarint(encoded, ref position);
         for (var i = 0; i < count; i++)
         {
-            if (encoded[position++] == 0)
+            if (encoded[position++] == DocValueType.Null)
                 continue;
             if (check(ByteCoding.ReadBytes(encoded, ref position), state))
                 return true;
@@ -574,7 +574,8 @@ public sealed class IndexSearcher : IDisposable
     private bool TryGetDocValues(FieldReader reader, long entryId, Span<byte> single, out ReadOnlySpan<byte> encoded)
     {
         Span<byte> entryKey = stackalloc byte[SearchIndex.EntryKeySize];
-        if (reader.Values is not null && reader.Values.TryGet(SearchIndex.EntryKey(entryId, entryKey), out encoded))
+        // An index of single numbers has an empty doc-value tree; no lookup needed to miss there.
+        if (reader.Values is { Count: > 0 } && reader.Values.TryGet(SearchIndex.EntryKey(entryId, entryKey), out encoded))
             return true;
         if (reader.ColumnValues is { } column && column.TryGet(entryId, out var sortKey))
         {
@@ -603,7 +604,7 @@ public sealed class IndexSearcher : IDisposable
                 _transaction.OpenTree(SearchIndex.ValuesTree(name)),
                 options.Kind == FieldKind.FullText && _transaction.OpenTree(SearchIndex.NormsTree(name)) is { } norms ? norms : null,
                 options.IsNumeric ? _transaction.OpenTree(SearchIndex.ColumnTree(name)) : null,
-                options.Kind == FieldKind.Long ? (byte)2 : options.Kind == FieldKind.Double ? (byte)3 : (byte)0);
+                options.Kind == FieldKind.Double ? DocValueType.Double : DocValueType.Long);
             _fields.Add(name, reader);
         }
         return reader;
@@ -619,6 +620,7 @@ public sealed class IndexSearcher : IDisposable
         _index.ReturnScratch(_scratch);
     }
 
+    // NumberType: the DocValueType of a numeric field's values (read only when the field has a column).
     private sealed record FieldReader(Tree? Terms, Tree? Marks, Tree? Values, Tree? Norms, Tree? Column, byte NumberType)
     {
         private NumericColumn? _columnValues;

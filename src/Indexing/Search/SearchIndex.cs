@@ -20,8 +20,7 @@ public sealed class SearchIndex : IDisposable
     /// a version 1 index lacks (its numeric sorts would see every entry as missing); version 3 keeps a
     /// short posting list in its term's header, where version 2 headers hold only a count; version 4 keeps
     /// a numeric field's single value only in its sort column, not also in its doc values and entry
-    /// record. Older indexes
-    /// are refused like newer ones and must be rebuilt.
+    /// record. Older indexes are refused like newer ones and must be rebuilt.
     /// </summary>
     public const int FormatVersion = 4;
 
