@@ -16,15 +16,6 @@ namespace Folio.Indexing.Search;
 /// </summary>
 public sealed class IndexBatch : IDisposable
 {
-    /// <summary>The entry record's field flag saying its terms carry positions.</summary>
-    internal const byte RecordPositionsFlag = 4;
-
-    /// <summary>
-    /// The entry record's field flag saying the field is one number, whose term the record leaves out:
-    /// the field's sort column holds it (the record, like the doc values, would only repeat it).
-    /// </summary>
-    internal const byte RecordInColumnFlag = 8;
-
     /// <summary>Positions between two values of one multi-valued field, so a phrase never spans values.</summary>
     public const int PositionGapBetweenValues = 100;
 
@@ -34,6 +25,9 @@ public sealed class IndexBatch : IDisposable
     private readonly Tree _keys;
     private readonly Tree _meta;
     private readonly Dictionary<string, FieldWriter> _fields = new(StringComparer.Ordinal);
+    private readonly Dictionary<int, FieldWriter> _fieldsByOrdinal = [];
+    // The term ids a delete has already taken out of one field's postings (a term repeats in the token list).
+    private readonly HashSet<long> _removedTermIds = [];
     // One entry's analysis, reused for the next: an entry of a few dozen words would otherwise allocate
     // several kilobytes of dictionaries, lists and records that die at once.
     private readonly Dictionary<string, AnalyzedField> _analysis = new(StringComparer.Ordinal);
@@ -87,22 +81,11 @@ public sealed class IndexBatch : IDisposable
         foreach (var (name, analyzed) in values)
         {
             var field = Field(name);
-            var inColumn = analyzed.IsSingleNumber;
-            ByteCoding.WriteBytes(record, field.NameBytes);
-            record.Add(inColumn ? (byte)(analyzed.Flags | RecordInColumnFlag) : analyzed.Flags);
-            ByteCoding.WriteVarint(record, inColumn ? 0UL : (ulong)analyzed.Terms.Count);
+            WriteField(record, field, analyzed);
             foreach (var (term, info) in analyzed.Terms)
-            {
-                if (!inColumn)
-                {
-                    ByteCoding.WriteBytes(record, term);
-                    if ((analyzed.Flags & AnalyzedField.PositionsFlag) != 0)
-                        WritePositions(record, info.Positions);
-                }
                 field.Changes(term).Add(id, info.Frequency);
-            }
             field.Marks(SearchIndex.ExistsTerm).Add(id, 1);
-            if ((analyzed.Flags & AnalyzedField.NullFlag) != 0)
+            if ((analyzed.Flags & EntryRecord.NullFlag) != 0)
                 field.Marks(SearchIndex.NullTerm).Add(id, 1);
             if (field.Norms is not null && analyzed.Length > 0)
             {
@@ -142,34 +125,26 @@ public sealed class IndexBatch : IDisposable
         var fieldCount = (int)ByteCoding.ReadVarint(record, ref position);
         for (var f = 0; f < fieldCount; f++)
         {
-            var name = Encoding.UTF8.GetString(ByteCoding.ReadBytes(record, ref position));
+            var field = FieldByOrdinal((int)ByteCoding.ReadVarint(record, ref position));
             var flags = record[position++];
-            var field = Field(name);
-            var termCount = (int)ByteCoding.ReadVarint(record, ref position);
-            for (var t = 0; t < termCount; t++)
-            {
-                var term = ByteCoding.ReadBytes(record, ref position).ToArray();
-                if ((flags & AnalyzedField.PositionsFlag) != 0)
-                    SkipPositions(record, ref position);
-                field.Changes(term).Remove(id, _firstIdOfBatch);
-            }
-            if ((flags & RecordInColumnFlag) != 0)
+            RemoveTerms(record, ref position, flags, field, id);
+            if ((flags & EntryRecord.InColumnFlag) != 0)
             {
                 if (field.Column is null || !field.Column.TryGet(id, out var sortKey))
-                    throw new Folio.Storage.CorruptionException($"Index entry {id} of key '{Encoding.UTF8.GetString(key)}' has no value in the sort column of '{name}'.");
+                    throw new Folio.Storage.CorruptionException($"Index entry {id} of key '{Encoding.UTF8.GetString(key)}' has no value in the sort column of '{field.Name}'.");
                 var term = new byte[8];
                 BinaryPrimitives.WriteUInt64BigEndian(term, sortKey);
                 field.Changes(term).Remove(id, _firstIdOfBatch);
             }
             field.Marks(SearchIndex.ExistsTerm).Remove(id, _firstIdOfBatch);
-            if ((flags & AnalyzedField.NullFlag) != 0)
+            if ((flags & EntryRecord.NullFlag) != 0)
                 field.Marks(SearchIndex.NullTerm).Remove(id, _firstIdOfBatch);
             if (field.Norms is not null && field.Norms.Get(id) is var tokens and > 0)
             {
                 field.Norms.Set(id, 0);
                 field.Stats = new FieldStats(field.Stats.DocumentCount - 1, field.Stats.TotalLength - tokens);
             }
-            if ((flags & RecordInColumnFlag) == 0)
+            if ((flags & EntryRecord.InColumnFlag) == 0)
                 field.Values.Delete(entryKey);
             field.Column?.Clear(id);
         }
@@ -184,7 +159,7 @@ public sealed class IndexBatch : IDisposable
     {
         ThrowIfDone();
         foreach (var field in _fields.Values)
-            field.Flush(_meta);
+            field.Flush();
         BinaryPrimitives.WriteInt64LittleEndian(_meta.Reserve(SearchIndex.NextEntryKey, 8), _nextId);
         _done = true;
         _transaction.Commit();
@@ -203,29 +178,93 @@ public sealed class IndexBatch : IDisposable
     {
         if (!_fields.TryGetValue(name, out var writer))
         {
-            writer = new FieldWriter(_transaction, name, _index.Schema.Get(name), _meta);
+            writer = new FieldWriter(_transaction, name, OrdinalOf(name), _index.Schema.Get(name), _meta);
             _fields.Add(name, writer);
+            _fieldsByOrdinal.Add(writer.Ordinal, writer);
         }
         return writer;
     }
 
-    /// <summary>A term's positions in the entry record: their count, then the gaps between them.</summary>
-    private static void WritePositions(List<byte> record, List<int> positions)
+    /// <summary>The field an entry record names by <paramref name="ordinal"/>.</summary>
+    private FieldWriter FieldByOrdinal(int ordinal)
     {
-        ByteCoding.WriteVarint(record, (ulong)positions.Count);
-        var previous = 0;
-        foreach (var position in positions)
+        if (_fieldsByOrdinal.TryGetValue(ordinal, out var writer))
+            return writer;
+        if (!_meta.TryGet(SearchIndex.FieldNameKey(ordinal), out var name))
+            throw new Folio.Storage.CorruptionException($"An index entry names field ordinal {ordinal}, which the index does not have.");
+        return Field(Encoding.UTF8.GetString(name));
+    }
+
+    /// <summary>The number entry records name the field by, given one when the field is new to the index.</summary>
+    private int OrdinalOf(string name)
+    {
+        var key = SearchIndex.FieldOrdinalKey(name);
+        if (_meta.TryGet(key, out var stored))
+            return BinaryPrimitives.ReadInt32LittleEndian(stored);
+        var ordinal = _meta.TryGet(SearchIndex.NextFieldKey, out var next) ? BinaryPrimitives.ReadInt32LittleEndian(next) : 0;
+        BinaryPrimitives.WriteInt32LittleEndian(_meta.Reserve(key, 4), ordinal);
+        _meta.Put(SearchIndex.FieldNameKey(ordinal), Encoding.UTF8.GetBytes(name));
+        BinaryPrimitives.WriteInt32LittleEndian(_meta.Reserve(SearchIndex.NextFieldKey, 4), ordinal + 1);
+        return ordinal;
+    }
+
+    /// <summary>Writes one field of the entry record (<see cref="EntryRecord"/>).</summary>
+    private static void WriteField(List<byte> record, FieldWriter field, AnalyzedField analyzed)
+    {
+        ByteCoding.WriteVarint(record, (ulong)field.Ordinal);
+        if (analyzed.IsSingleNumber)
         {
-            ByteCoding.WriteVarint(record, (ulong)(position - previous));
+            record.Add((byte)(analyzed.Flags | EntryRecord.InColumnFlag));
+            return;
+        }
+        if (!field.UsesTermIds)
+        {
+            record.Add(analyzed.Flags);
+            ByteCoding.WriteVarint(record, (ulong)analyzed.Terms.Count);
+            foreach (var term in analyzed.Terms.Keys)
+                ByteCoding.WriteBytes(record, term);
+            return;
+        }
+        record.Add((byte)(analyzed.Flags | EntryRecord.TermIdsFlag));
+        var dictionary = field.Dictionary;
+        if ((analyzed.Flags & EntryRecord.PositionsFlag) == 0)
+        {
+            ByteCoding.WriteVarint(record, (ulong)analyzed.Terms.Count);
+            foreach (var term in analyzed.Terms.Keys)
+                ByteCoding.WriteVarint(record, (ulong)dictionary.GetOrAdd(term));
+            return;
+        }
+        var tokens = analyzed.TokensInOrder();
+        ByteCoding.WriteVarint(record, (ulong)tokens.Count);
+        var previous = 0;
+        foreach (var (term, position) in tokens)
+        {
+            EntryRecord.WriteToken(record, dictionary.GetOrAdd(term), position - previous);
             previous = position;
         }
     }
 
-    internal static void SkipPositions(ReadOnlySpan<byte> record, ref int position)
+    /// <summary>Takes an entry's terms of one field (read from its record) out of the postings.</summary>
+    private void RemoveTerms(ReadOnlySpan<byte> record, ref int position, byte flags, FieldWriter field, long id)
     {
+        if ((flags & EntryRecord.InColumnFlag) != 0)
+            return;
         var count = (int)ByteCoding.ReadVarint(record, ref position);
+        if ((flags & EntryRecord.TermIdsFlag) == 0)
+        {
+            for (var i = 0; i < count; i++)
+                field.Changes(ByteCoding.ReadBytes(record, ref position).ToArray()).Remove(id, _firstIdOfBatch);
+            return;
+        }
+        var tokens = (flags & EntryRecord.PositionsFlag) != 0;
+        var tokenPosition = 0;
         for (var i = 0; i < count; i++)
-            ByteCoding.ReadVarint(record, ref position);
+        {
+            var termId = tokens ? EntryRecord.ReadToken(record, ref position, ref tokenPosition) : (long)ByteCoding.ReadVarint(record, ref position);
+            if (_removedTermIds.Add(termId))
+                field.Changes(field.Dictionary.TermOf(termId)).Remove(id, _firstIdOfBatch);
+        }
+        _removedTermIds.Clear();
     }
 
     /// <summary>
@@ -264,16 +303,14 @@ public sealed class IndexBatch : IDisposable
     /// <summary>One field of one entry, converted: its terms (with frequencies and positions), flags, length and doc values.</summary>
     private sealed class AnalyzedField
     {
-        public const byte ExistsFlag = 1;
-        public const byte NullFlag = 2;
-        public const byte PositionsFlag = RecordPositionsFlag;
-
         private readonly FieldOptions _options;
         private readonly HashSet<byte[]>.AlternateLookup<ReadOnlySpan<byte>> _batchTerms;
         private readonly Dictionary<byte[], TermInfo>.AlternateLookup<ReadOnlySpan<byte>> _termsBySpan;
         private readonly List<byte> _docValues = [];
         private readonly List<byte> _encodedDocValues = [];
         private readonly Stack<TermInfo> _spareTerms = new();
+        private readonly List<(byte[] Term, int Position)> _tokens = [];
+        private bool _tokensOutOfOrder;
         private int _valueCount;
         private int _nextPosition;
         private int _docValueCount;
@@ -290,7 +327,7 @@ public sealed class IndexBatch : IDisposable
         /// <summary>Whether the field belongs to the entry being analyzed.</summary>
         public bool InUse { get; set; }
 
-        public byte Flags { get; private set; } = ExistsFlag;
+        public byte Flags { get; private set; } = EntryRecord.ExistsFlag;
 
         public int Length { get; private set; }
 
@@ -312,7 +349,7 @@ public sealed class IndexBatch : IDisposable
         {
             if (value.Type == FieldValueType.Null)
             {
-                Flags |= NullFlag;
+                Flags |= EntryRecord.NullFlag;
                 AddDocValue(DocValueType.Null, default);
                 return;
             }
@@ -333,7 +370,7 @@ public sealed class IndexBatch : IDisposable
                     AddDocValue(DocValueType.Text, Encoding.UTF8.GetBytes(_options.NormalizeExact(exact)));
                     break;
                 case FieldKind.FullText:
-                    Flags |= PositionsFlag;
+                    Flags |= EntryRecord.PositionsFlag;
                     if (_valueCount > 0)
                         _nextPosition += PositionGapBetweenValues;
                     var text = new TermSink(this, positions: true);
@@ -369,12 +406,14 @@ public sealed class IndexBatch : IDisposable
                 _spareTerms.Push(info);
             }
             Terms.Clear();
+            _tokens.Clear();
+            _tokensOutOfOrder = false;
             _docValues.Clear();
             _encodedDocValues.Clear();
             _valueCount = 0;
             _nextPosition = 0;
             _docValueCount = 0;
-            Flags = ExistsFlag;
+            Flags = EntryRecord.ExistsFlag;
             Length = 0;
             SortKey = null;
             InUse = false;
@@ -409,14 +448,27 @@ public sealed class IndexBatch : IDisposable
                     shared = term.ToArray();
                     _batchTerms.Set.Add(shared);
                 }
+                info.Term = shared;
                 Terms.Add(shared, info);
             }
             info.Frequency++;
             if (position is { } p)
             {
-                info.Positions.Add(p);
+                _tokensOutOfOrder |= _tokens.Count > 0 && _tokens[^1].Position > p;
+                _tokens.Add((info.Term, p));
                 Length++;
             }
+        }
+
+        /// <summary>The tokens of a field with positions, by position (an analyzer may emit them out of order).</summary>
+        public List<(byte[] Term, int Position)> TokensInOrder()
+        {
+            if (_tokensOutOfOrder)
+            {
+                _tokens.Sort(static (a, b) => a.Position.CompareTo(b.Position));
+                _tokensOutOfOrder = false;
+            }
+            return _tokens;
         }
 
         internal int BasePosition => _nextPosition;
@@ -452,6 +504,8 @@ public sealed class IndexBatch : IDisposable
 
         public void OnToken(scoped Token token)
         {
+            if (token.Position < 0)
+                throw new InvalidOperationException($"The analyzer gave the token '{token.Term}' the position {token.Position}; positions start at 0.");
             var position = field.BasePosition + token.Position;
             Span<byte> utf8 = stackalloc byte[TermEncoding.MaxTermBytes];
             // A token that fits is its own term; a longer one is shortened with a hash.
@@ -467,29 +521,34 @@ public sealed class IndexBatch : IDisposable
     {
         public int Frequency { get; set; }
 
-        /// <summary>Where the term occurs, for fields that keep positions (empty for the others).</summary>
-        public List<int> Positions { get; } = [];
+        /// <summary>The term's bytes as the batch shares them.</summary>
+        public byte[] Term { get; set; } = [];
 
         public void Clear()
         {
             Frequency = 0;
-            Positions.Clear();
+            Term = [];
         }
     }
 
     /// <summary>The trees of one field in this batch and its pending term changes.</summary>
     private sealed class FieldWriter
     {
-        private readonly string _name;
+        private readonly WriteTransaction _transaction;
+        private readonly Tree _meta;
         private readonly Dictionary<byte[], TermChanges> _changes = new(ByteArrayComparer.Instance);
         private readonly Dictionary<byte[], TermChanges> _marks = new(ByteArrayComparer.Instance);
         private readonly PostingStore _postings;
         private readonly PostingStore _markPostings;
+        private TermDictionary? _dictionary;
 
-        public FieldWriter(WriteTransaction transaction, string name, FieldOptions options, Tree meta)
+        public FieldWriter(WriteTransaction transaction, string name, int ordinal, FieldOptions options, Tree meta)
         {
-            _name = name;
-            NameBytes = Encoding.UTF8.GetBytes(name);
+            _transaction = transaction;
+            _meta = meta;
+            Name = name;
+            Ordinal = ordinal;
+            UsesTermIds = options.Kind is FieldKind.Exact or FieldKind.FullText;
             var fullText = options.Kind == FieldKind.FullText;
             _postings = new PostingStore(transaction.CreateTree(SearchIndex.TermsTree(name)), withFrequencies: fullText);
             _markPostings = new PostingStore(transaction.CreateTree(SearchIndex.MarksTree(name)), withFrequencies: false);
@@ -501,8 +560,20 @@ public sealed class IndexBatch : IDisposable
             Stats = meta.TryGet(SearchIndex.FieldStatsKey(name), out var stats) ? FieldStats.Read(stats) : default;
         }
 
-        /// <summary>The field's name as the entry record stores it.</summary>
-        public byte[] NameBytes { get; }
+        public string Name { get; }
+
+        /// <summary>The number entry records name the field by.</summary>
+        public int Ordinal { get; }
+
+        /// <summary>Whether entry records name this field's terms by id (text terms; a number's 8 bytes are as short as an id).</summary>
+        public bool UsesTermIds { get; }
+
+        /// <summary>
+        /// The field's term ids, opened on first use: by the records a batch writes when <see cref="UsesTermIds"/>,
+        /// and by those it deletes (written maybe while the field was declared another kind).
+        /// </summary>
+        public TermDictionary Dictionary => _dictionary ??= new TermDictionary(
+            _transaction.CreateTree(SearchIndex.TermIdsTree(Name)), _transaction.CreateTree(SearchIndex.IdTermsTree(Name)), _meta, SearchIndex.NextTermIdKey(Name));
 
         public Tree Values { get; }
 
@@ -517,23 +588,27 @@ public sealed class IndexBatch : IDisposable
 
         public TermChanges Marks(byte[] term) => Get(_marks, term);
 
-        public void Flush(Tree meta)
+        public void Flush()
         {
-            Apply(_postings, _changes);
-            Apply(_markPostings, _marks);
+            Apply(_postings, _changes, _dictionary);
+            Apply(_markPostings, _marks, null);
+            _dictionary?.Flush();
             Norms?.Flush();
             Column?.Flush();
-            Stats.Write(meta.Reserve(SearchIndex.FieldStatsKey(_name), 16));
+            Stats.Write(_meta.Reserve(SearchIndex.FieldStatsKey(Name), 16));
         }
 
-        private static void Apply(PostingStore store, Dictionary<byte[], TermChanges> changes)
+        /// <summary>Applies the term changes; a term left without postings leaves <paramref name="dictionary"/> too.</summary>
+        private static void Apply(PostingStore store, Dictionary<byte[], TermChanges> changes, TermDictionary? dictionary)
         {
             foreach (var (term, change) in changes)
             {
                 change.Removals.Sort();
-                store.Apply(term, CollectionsMarshal.AsSpan(change.Additions),
+                var kept = store.Apply(term, CollectionsMarshal.AsSpan(change.Additions),
                     CollectionsMarshal.AsSpan(change.Frequencies),
                     CollectionsMarshal.AsSpan(change.Removals));
+                if (!kept)
+                    dictionary?.Remove(term);
             }
         }
 

@@ -359,59 +359,54 @@ public sealed class IndexSearcher : IDisposable
         return tokens;
     }
 
-    /// <summary>Fills <paramref name="into"/>[i] with the positions of <paramref name="terms"/>[i] in the entry's field, from the entry record.</summary>
-    internal void ReadPositions(string field, List<(byte[] Term, int Position)> terms, long entryId, List<int>[] into)
+    /// <summary>The ids of a phrase's terms in <paramref name="field"/>'s term dictionary (-1 for a term it lacks).</summary>
+    internal long[] TermIds(string field, List<(byte[] Term, int Position)> terms)
+    {
+        var dictionary = Field(field).TermIds;
+        var ids = new long[terms.Count];
+        for (var i = 0; i < ids.Length; i++)
+            TermDictionary.TryGetId(dictionary, terms[i].Term, out ids[i]);
+        return ids;
+    }
+
+    /// <summary>
+    /// Fills <paramref name="into"/>[i] with the positions of the term with id <paramref name="termIds"/>[i]
+    /// in the entry's field, from the tokens in the entry record.
+    /// </summary>
+    internal void ReadPositions(string field, long[] termIds, long entryId, List<int>[] into)
     {
         foreach (var list in into)
             list.Clear();
+        var ordinal = Field(field).Ordinal;
         Span<byte> entryKey = stackalloc byte[SearchIndex.EntryKeySize];
-        if (!_entries.TryGet(SearchIndex.EntryKey(entryId, entryKey), out var record))
+        if (ordinal < 0 || !_entries.TryGet(SearchIndex.EntryKey(entryId, entryKey), out var record))
             return;
         var position = 0;
         ByteCoding.ReadBytes(record, ref position);
         var fieldCount = (int)ByteCoding.ReadVarint(record, ref position);
-        var fieldName = Encoding.UTF8.GetBytes(field);
+        const byte tokenFlags = EntryRecord.TermIdsFlag | EntryRecord.PositionsFlag;
         for (var f = 0; f < fieldCount; f++)
         {
-            var isField = ByteCoding.ReadBytes(record, ref position).SequenceEqual(fieldName);
-            var hasPositions = (record[position++] & IndexBatch.RecordPositionsFlag) != 0;
-            var termCount = (int)ByteCoding.ReadVarint(record, ref position);
-            for (var t = 0; t < termCount; t++)
+            var isField = (int)ByteCoding.ReadVarint(record, ref position) == ordinal;
+            var flags = record[position++];
+            if (!isField || (flags & tokenFlags) != tokenFlags)
             {
-                var term = ByteCoding.ReadBytes(record, ref position);
-                if (!hasPositions)
-                    continue;
-                var target = isField ? IndexOf(terms, term) : -1;
-                if (target < 0)
+                EntryRecord.SkipTerms(record, ref position, flags);
+                continue;
+            }
+            var count = (int)ByteCoding.ReadVarint(record, ref position);
+            var tokenPosition = 0;
+            for (var t = 0; t < count; t++)
+            {
+                var termId = EntryRecord.ReadToken(record, ref position, ref tokenPosition);
+                for (var k = 0; k < termIds.Length; k++)
                 {
-                    IndexBatch.SkipPositions(record, ref position);
-                    continue;
-                }
-                var count = (int)ByteCoding.ReadVarint(record, ref position);
-                var current = 0;
-                for (var i = 0; i < count; i++)
-                {
-                    current += (int)ByteCoding.ReadVarint(record, ref position);
-                    for (var k = target; k < terms.Count; k++)
-                    {
-                        if (terms[k].Term.AsSpan().SequenceEqual(term))
-                            into[k].Add(current);
-                    }
+                    if (termIds[k] == termId)
+                        into[k].Add(tokenPosition);
                 }
             }
-            if (isField)
-                return;
+            return;
         }
-    }
-
-    private static int IndexOf(List<(byte[] Term, int Position)> terms, ReadOnlySpan<byte> term)
-    {
-        for (var i = 0; i < terms.Count; i++)
-        {
-            if (terms[i].Term.AsSpan().SequenceEqual(term))
-                return i;
-        }
-        return -1;
     }
 
     /// <summary>
@@ -599,6 +594,8 @@ public sealed class IndexSearcher : IDisposable
         {
             var options = _index.Schema.Get(name);
             reader = new FieldReader(
+                _meta.TryGet(SearchIndex.FieldOrdinalKey(name), out var ordinal) ? BinaryPrimitives.ReadInt32LittleEndian(ordinal) : -1,
+                _transaction.OpenTree(SearchIndex.TermIdsTree(name)),
                 _transaction.OpenTree(SearchIndex.TermsTree(name)),
                 _transaction.OpenTree(SearchIndex.MarksTree(name)),
                 _transaction.OpenTree(SearchIndex.ValuesTree(name)),
@@ -620,8 +617,10 @@ public sealed class IndexSearcher : IDisposable
         _index.ReturnScratch(_scratch);
     }
 
-    // NumberType: the DocValueType of a numeric field's values (read only when the field has a column).
-    private sealed record FieldReader(Tree? Terms, Tree? Marks, Tree? Values, Tree? Norms, Tree? Column, byte NumberType)
+    // Ordinal: the number entry records name the field by (-1 before the field's first entry); TermIds: its
+    // term dictionary's term → id tree; NumberType: the DocValueType of a numeric field's values (read only
+    // when the field has a column).
+    private sealed record FieldReader(int Ordinal, Tree? TermIds, Tree? Terms, Tree? Marks, Tree? Values, Tree? Norms, Tree? Column, byte NumberType)
     {
         private NumericColumn? _columnValues;
 

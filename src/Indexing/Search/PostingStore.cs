@@ -55,16 +55,16 @@ internal sealed class PostingStore
     /// <summary>
     /// Applies one batch's changes to a term: <paramref name="removals"/> (sorted, possibly absent ids)
     /// come out, <paramref name="additions"/> (sorted, all newer than any id of the term) go in.
+    /// Returns whether the term has postings afterwards.
     /// </summary>
-    public void Apply(ReadOnlySpan<byte> term, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
+    public bool Apply(ReadOnlySpan<byte> term, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
     {
         var termKey = TermEncoding.TermKey(term);
         if (!_terms.TryGet(termKey, out var header))
-            ApplyInline(termKey, 0, additions, frequencies, removals);
-        else if (IsChunked(header))
-            ApplyChunked(termKey, ChunkedFrequency(header), additions, frequencies, removals);
-        else
-            ApplyInline(termKey, Decode(header), additions, frequencies, removals);
+            return ApplyInline(termKey, 0, additions, frequencies, removals);
+        if (IsChunked(header))
+            return ApplyChunked(termKey, ChunkedFrequency(header), additions, frequencies, removals);
+        return ApplyInline(termKey, Decode(header), additions, frequencies, removals);
     }
 
     /// <summary>How many entries have the term.</summary>
@@ -85,7 +85,7 @@ internal sealed class PostingStore
     }
 
     /// <summary>Changes a term whose <paramref name="count"/> ids (if any) are in the buffers, having come from its header.</summary>
-    private void ApplyInline(byte[] termKey, int count, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
+    private bool ApplyInline(byte[] termKey, int count, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
     {
         var kept = 0;
         var next = 0;
@@ -105,21 +105,22 @@ internal sealed class PostingStore
         if (total == 0)
         {
             _terms.Delete(termKey);
-            return;
+            return false;
         }
         if (total > InlineLimit)
         {
             Append(termKey, additions, frequencies, kept);
             WriteChunkedHeader(termKey, total);
-            return;
+            return true;
         }
         additions.CopyTo(_ids.AsSpan(kept));
         if (_withFrequencies)
             frequencies.CopyTo(_frequencies.AsSpan(kept));
         WriteInline(termKey, total);
+        return true;
     }
 
-    private void ApplyChunked(byte[] termKey, long frequency, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
+    private bool ApplyChunked(byte[] termKey, long frequency, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
     {
         if (!removals.IsEmpty)
             frequency -= Remove(termKey, removals);
@@ -129,11 +130,15 @@ internal sealed class PostingStore
             frequency += additions.Length;
         }
         if (frequency <= 0)
+        {
             _terms.Delete(termKey);
-        else if (frequency <= InlineLimit)
+            return false;
+        }
+        if (frequency <= InlineLimit)
             WriteInline(termKey, TakeChunks(termKey));
         else
             WriteChunkedHeader(termKey, frequency);
+        return true;
     }
 
     /// <summary>Reads every chunk of a term into the buffers and deletes them (for a list short enough to go inline).</summary>

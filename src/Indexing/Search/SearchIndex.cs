@@ -9,9 +9,10 @@ namespace Folio.Indexing.Search;
 /// any number of searchers (<see cref="OpenSearcher"/>), each on a snapshot that never shows half a batch.
 /// <para>Per field it keeps: a terms tree (term → frequency and posting chunks), field lengths
 /// (norms) for BM25, doc values for sorting and counting, for numeric fields a dense column of sort
-/// keys, and the exists/null marks. Per entry: the
-/// record of its terms with, for full-text fields, their positions (so an update or delete can take
-/// them back out, and a phrase is checked with one read per candidate), and the key → entry id map.</para>
+/// keys, the exists/null marks and, for text fields, the term ids entry records use. Per entry: the
+/// record of its terms, for full-text fields as tokens in order (so an update or delete can take
+/// them back out, and a phrase is checked with one read per candidate), and the key → entry id map.
+/// The record's layout is <see cref="EntryRecord"/>.</para>
 /// </summary>
 public sealed class SearchIndex : IDisposable
 {
@@ -20,9 +21,10 @@ public sealed class SearchIndex : IDisposable
     /// a version 1 index lacks (its numeric sorts would see every entry as missing); version 3 keeps a
     /// short posting list in its term's header, where version 2 headers hold only a count; version 4 keeps
     /// a numeric field's single value only in its sort column, not also in its doc values and entry
-    /// record. Older indexes are refused like newer ones and must be rebuilt.
+    /// record; version 5 entry records name fields by ordinal and text terms by id (<see cref="TermDictionary"/>),
+    /// a full-text field's as its tokens in order. Older indexes are refused like newer ones and must be rebuilt.
     /// </summary>
-    public const int FormatVersion = 4;
+    public const int FormatVersion = 5;
 
     internal const string EntriesTree = "entries";
     internal const string KeysTree = "keys";
@@ -128,6 +130,22 @@ public sealed class SearchIndex : IDisposable
     internal static string ValuesTree(string field) => "v:" + field;
 
     internal static string ColumnTree(string field) => "c:" + field;
+
+    /// <summary>A field's term → id tree (<see cref="TermDictionary"/>).</summary>
+    internal static string TermIdsTree(string field) => "d:" + field;
+
+    /// <summary>A field's id → term tree (<see cref="TermDictionary"/>).</summary>
+    internal static string IdTermsTree(string field) => "i:" + field;
+
+    internal static byte[] NextTermIdKey(string field) => System.Text.Encoding.UTF8.GetBytes("next-term:" + field);
+
+    /// <summary>The meta key of a field's ordinal, the number entry records name it by.</summary>
+    internal static byte[] FieldOrdinalKey(string field) => System.Text.Encoding.UTF8.GetBytes("field:" + field);
+
+    /// <summary>The meta key of the field with an ordinal.</summary>
+    internal static byte[] FieldNameKey(int ordinal) => System.Text.Encoding.UTF8.GetBytes("field#" + ordinal.ToString(System.Globalization.CultureInfo.InvariantCulture));
+
+    internal static readonly byte[] NextFieldKey = "next-field"u8.ToArray();
 
     internal static byte[] FieldStatsKey(string field) => System.Text.Encoding.UTF8.GetBytes("stats:" + field);
 

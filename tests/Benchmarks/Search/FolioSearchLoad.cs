@@ -108,6 +108,8 @@ internal static class FolioSearchLoad
             names.Add(SearchIndex.MarksTree(field));
             names.Add(SearchIndex.ValuesTree(field));
             names.Add(SearchIndex.ColumnTree(field));
+            names.Add(SearchIndex.TermIdsTree(field));
+            names.Add(SearchIndex.IdTermsTree(field));
         }
         var parts = new List<string>();
         long counted = 0;

@@ -6,6 +6,7 @@ namespace Folio.Indexing.Queries.Iterators;
 internal sealed class PhraseIterator(IndexSearcher searcher, string field, List<(byte[] Term, int Position)> tokens, AndIterator all) : DocIdIterator
 {
     private readonly List<int>[] _positions = CreateLists(tokens.Count);
+    private readonly long[] _termIds = searcher.TermIds(field, tokens);
 
     public override long Cost => all.Cost;
 
@@ -31,7 +32,7 @@ internal sealed class PhraseIterator(IndexSearcher searcher, string field, List<
 
     private bool Matches(long entry)
     {
-        searcher.ReadPositions(field, tokens, entry, _positions);
+        searcher.ReadPositions(field, _termIds, entry, _positions);
         foreach (var start in _positions[0])
         {
             var ok = true;
