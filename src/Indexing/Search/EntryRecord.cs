@@ -29,6 +29,12 @@ internal static class EntryRecord
     /// <summary>The field's terms are ids in its <see cref="TermDictionary"/>.</summary>
     public const byte TermIdsFlag = 16;
 
+    /// <summary>
+    /// The field (exact) has one value, which is its one term: the field's id column holds that term's id
+    /// in place of a doc value (<see cref="SearchIndex.IdColumnTree"/>).
+    /// </summary>
+    public const byte ValueIdFlag = 32;
+
     // A token's distance from the previous one shares the id's varint while it is small.
     private const int DistanceBits = 2;
     private const int DistanceInline = (1 << DistanceBits) - 1;

@@ -96,6 +96,8 @@ public sealed class IndexBatch : IDisposable
                 field.Values.Put(entryKey, analyzed.DocValues);
             if (field.Column is not null && analyzed.SortKey is { } sortKey)
                 field.Column.Set(id, sortKey);
+            if (analyzed.ValueTerm is not null)
+                field.IdColumn!.Set(id, (ulong)field.Dictionary.GetOrAdd(analyzed.ValueTerm));
         }
         _entries.Put(entryKey, CollectionsMarshal.AsSpan(record));
         Span<byte> idBytes = stackalloc byte[8];
@@ -144,9 +146,10 @@ public sealed class IndexBatch : IDisposable
                 field.Norms.Set(id, 0);
                 field.Stats = new FieldStats(field.Stats.DocumentCount - 1, field.Stats.TotalLength - tokens);
             }
-            if ((flags & EntryRecord.InColumnFlag) == 0)
+            if ((flags & (EntryRecord.InColumnFlag | EntryRecord.ValueIdFlag)) == 0)
                 field.Values.Delete(entryKey);
             field.Column?.Clear(id);
+            field.IdColumn?.Clear(id);
         }
         _entries.Delete(entryKey);
         _keys.Delete(key);
@@ -225,7 +228,7 @@ public sealed class IndexBatch : IDisposable
                 ByteCoding.WriteBytes(record, term);
             return;
         }
-        record.Add((byte)(analyzed.Flags | EntryRecord.TermIdsFlag));
+        record.Add((byte)(analyzed.Flags | EntryRecord.TermIdsFlag | (analyzed.ValueTerm is null ? 0 : EntryRecord.ValueIdFlag)));
         var dictionary = field.Dictionary;
         if ((analyzed.Flags & EntryRecord.PositionsFlag) == 0)
         {
@@ -336,6 +339,12 @@ public sealed class IndexBatch : IDisposable
         /// <summary>Whether the field has exactly one value, a number (not null): a numeric field, so one with a sort column.</summary>
         public bool IsSingleNumber => _docValueCount == 1 && SortKey is not null;
 
+        /// <summary>
+        /// The field's one value when it is exact and the value is also its one term (not shortened, not split
+        /// by a custom analyzer): its doc value is then the term's id, kept in the field's id column.
+        /// </summary>
+        public byte[]? ValueTerm { get; private set; }
+
         /// <summary>The encoded doc values; valid until the next entry is analyzed.</summary>
         public ReadOnlySpan<byte> DocValues => CollectionsMarshal.AsSpan(_encodedDocValues);
 
@@ -390,11 +399,26 @@ public sealed class IndexBatch : IDisposable
         /// </summary>
         public void Complete()
         {
-            if (_docValues.Count > 0 && !IsSingleNumber)
+            if (_options.Kind == FieldKind.Exact && _docValueCount == 1 && Terms.Count == 1)
+            {
+                foreach (var term in Terms.Keys)
+                    ValueTerm = SingleDocValue().SequenceEqual(term) ? term : null;
+            }
+            if (_docValues.Count > 0 && !IsSingleNumber && ValueTerm is null)
             {
                 ByteCoding.WriteVarint(_encodedDocValues, (ulong)_docValueCount);
                 _encodedDocValues.AddRange(_docValues);
             }
+        }
+
+        /// <summary>The bytes of the field's one doc value (empty for a null).</summary>
+        private ReadOnlySpan<byte> SingleDocValue()
+        {
+            var values = CollectionsMarshal.AsSpan(_docValues);
+            if (values[0] == DocValueType.Null)
+                return default;
+            var position = 1;
+            return ByteCoding.ReadBytes(values, ref position);
         }
 
         /// <summary>Empties the field for the next entry, keeping its term records for reuse.</summary>
@@ -416,6 +440,7 @@ public sealed class IndexBatch : IDisposable
             Flags = EntryRecord.ExistsFlag;
             Length = 0;
             SortKey = null;
+            ValueTerm = null;
             InUse = false;
         }
 
@@ -555,6 +580,8 @@ public sealed class IndexBatch : IDisposable
             Values = transaction.CreateTree(SearchIndex.ValuesTree(name));
             if (options.IsNumeric)
                 Column = new NumericColumn(transaction.CreateTree(SearchIndex.ColumnTree(name)));
+            if (options.Kind == FieldKind.Exact)
+                IdColumn = new NumericColumn(transaction.CreateTree(SearchIndex.IdColumnTree(name)));
             if (fullText)
                 Norms = new NormsColumn(transaction.CreateTree(SearchIndex.NormsTree(name)));
             Stats = meta.TryGet(SearchIndex.FieldStatsKey(name), out var stats) ? FieldStats.Read(stats) : default;
@@ -582,6 +609,9 @@ public sealed class IndexBatch : IDisposable
         /// <summary>The sort keys of a numeric field.</summary>
         public NumericColumn? Column { get; }
 
+        /// <summary>An exact field's term ids standing for single values (<see cref="EntryRecord.ValueIdFlag"/>).</summary>
+        public NumericColumn? IdColumn { get; }
+
         public FieldStats Stats { get; set; }
 
         public TermChanges Changes(byte[] term) => Get(_changes, term);
@@ -595,14 +625,20 @@ public sealed class IndexBatch : IDisposable
             _dictionary?.Flush();
             Norms?.Flush();
             Column?.Flush();
+            IdColumn?.Flush();
             Stats.Write(_meta.Reserve(SearchIndex.FieldStatsKey(Name), 16));
         }
 
         /// <summary>Applies the term changes; a term left without postings leaves <paramref name="dictionary"/> too.</summary>
         private static void Apply(PostingStore store, Dictionary<byte[], TermChanges> changes, TermDictionary? dictionary)
         {
-            foreach (var (term, change) in changes)
+            // In key order, so consecutive terms land on the same or the next pages of the terms tree.
+            var terms = new byte[changes.Count][];
+            changes.Keys.CopyTo(terms, 0);
+            Array.Sort(terms, ByteArrayComparer.Instance);
+            foreach (var term in terms)
             {
+                var change = changes[term];
                 change.Removals.Sort();
                 var kept = store.Apply(term, CollectionsMarshal.AsSpan(change.Additions),
                     CollectionsMarshal.AsSpan(change.Frequencies),

@@ -109,7 +109,7 @@ public sealed class IndexSearcher : IDisposable
     public List<FieldValue>? GetValues(string field, long entryId)
     {
         var reader = Field(field);
-        Span<byte> single = stackalloc byte[SingleNumberSize];
+        Span<byte> single = stackalloc byte[SingleValueSize];
         if (!TryGetDocValues(reader, entryId, single, out var encoded))
             return null;
         var values = new List<FieldValue>();
@@ -167,7 +167,7 @@ public sealed class IndexSearcher : IDisposable
             bounds[r] = (ranges[r].Lower is { } l ? DocValueBound(field, l) : null, ranges[r].Upper is { } u ? DocValueBound(field, u) : null);
         var reader = Field(field);
         var matches = query.CreateIterator(this);
-        Span<byte> single = stackalloc byte[SingleNumberSize];
+        Span<byte> single = stackalloc byte[SingleValueSize];
         while (matches.MoveNext())
         {
             if (!TryGetDocValues(reader, matches.Current, single, out var encoded))
@@ -211,7 +211,7 @@ public sealed class IndexSearcher : IDisposable
     internal byte[]? SortValue(string field, long entryId)
     {
         var reader = Field(field);
-        Span<byte> single = stackalloc byte[SingleNumberSize];
+        Span<byte> single = stackalloc byte[SingleValueSize];
         if (!TryGetDocValues(reader, entryId, single, out var encoded))
             return null;
         var position = 0;
@@ -546,7 +546,7 @@ public sealed class IndexSearcher : IDisposable
 
     private bool AnyDocValue<TState>(FieldReader reader, long entryId, Func<ReadOnlySpan<byte>, TState, bool> check, TState state)
     {
-        Span<byte> single = stackalloc byte[SingleNumberSize];
+        Span<byte> single = stackalloc byte[SingleValueSize];
         if (!TryGetDocValues(reader, entryId, single, out var encoded))
             return false;
         var position = 0;
@@ -564,7 +564,8 @@ public sealed class IndexSearcher : IDisposable
     /// <summary>
     /// An entry's doc values for a field, encoded as <see cref="IndexBatch"/> writes them. A numeric field's
     /// one non-null value is not written there (its sort column holds it, and a million entries' copies
-    /// cost tens of megabytes), so it is encoded here into <paramref name="single"/> from the column.
+    /// cost tens of megabytes), nor is an exact field's one value that is its term (the id column holds
+    /// the term's id): either is encoded here into <paramref name="single"/> from its column.
     /// </summary>
     private bool TryGetDocValues(FieldReader reader, long entryId, Span<byte> single, out ReadOnlySpan<byte> encoded)
     {
@@ -581,12 +582,25 @@ public sealed class IndexSearcher : IDisposable
             encoded = single[..SingleNumberSize];
             return true;
         }
+        if (reader.IdColumnValues is { } ids && ids.TryGet(entryId, out var termId))
+        {
+            var term = reader.TermOf((long)termId, entryKey);
+            single[0] = 1;
+            single[1] = DocValueType.Text;
+            var length = Varint.Write(single, 2, (ulong)term.Length);
+            term.CopyTo(single[length..]);
+            encoded = single[..(length + term.Length)];
+            return true;
+        }
         encoded = default;
         return false;
     }
 
     // One value (count 1, type, length 8) of eight big-endian bytes: the doc values of a single number.
     private const int SingleNumberSize = 11;
+
+    // One value (count 1, type, length varint) of a whole term: the most a single value's doc values take.
+    private const int SingleValueSize = 4 + TermEncoding.MaxTermBytes;
 
     private FieldReader Field(string name)
     {
@@ -601,6 +615,8 @@ public sealed class IndexSearcher : IDisposable
                 _transaction.OpenTree(SearchIndex.ValuesTree(name)),
                 options.Kind == FieldKind.FullText && _transaction.OpenTree(SearchIndex.NormsTree(name)) is { } norms ? norms : null,
                 options.IsNumeric ? _transaction.OpenTree(SearchIndex.ColumnTree(name)) : null,
+                options.Kind == FieldKind.Exact ? _transaction.OpenTree(SearchIndex.IdColumnTree(name)) : null,
+                _transaction.OpenTree(SearchIndex.IdTermsTree(name)),
                 options.Kind == FieldKind.Double ? DocValueType.Double : DocValueType.Long);
             _fields.Add(name, reader);
         }
@@ -620,11 +636,25 @@ public sealed class IndexSearcher : IDisposable
     // Ordinal: the number entry records name the field by (-1 before the field's first entry); TermIds: its
     // term dictionary's term → id tree; NumberType: the DocValueType of a numeric field's values (read only
     // when the field has a column).
-    private sealed record FieldReader(int Ordinal, Tree? TermIds, Tree? Terms, Tree? Marks, Tree? Values, Tree? Norms, Tree? Column, byte NumberType)
+    private sealed record FieldReader(int Ordinal, Tree? TermIds, Tree? Terms, Tree? Marks, Tree? Values, Tree? Norms, Tree? Column,
+        Tree? IdColumn, Tree? IdTerms, byte NumberType)
     {
         private NumericColumn? _columnValues;
+        private NumericColumn? _idColumnValues;
 
         /// <summary>The sort column read for doc values, made on first use (it keeps a block cache).</summary>
         public NumericColumn? ColumnValues => Column is null ? null : _columnValues ??= new NumericColumn(Column);
+
+        /// <summary>The id column read for an exact field's doc values, made on first use.</summary>
+        public NumericColumn? IdColumnValues => IdColumn is null ? null : _idColumnValues ??= new NumericColumn(IdColumn);
+
+        /// <summary>The term an id column names (<paramref name="key"/> is scratch for the lookup).</summary>
+        public ReadOnlySpan<byte> TermOf(long termId, Span<byte> key)
+        {
+            BinaryPrimitives.WriteInt64BigEndian(key, termId);
+            if (IdTerms is null || !IdTerms.TryGet(key[..8], out var term))
+                throw new Folio.Storage.CorruptionException($"An index entry's value names term id {termId}, which the term dictionary does not have.");
+            return term;
+        }
     }
 }

@@ -137,6 +137,9 @@ public sealed class SearchIndex : IDisposable
     /// <summary>A field's id → term tree (<see cref="TermDictionary"/>).</summary>
     internal static string IdTermsTree(string field) => "i:" + field;
 
+    /// <summary>An exact field's column of term ids, one per entry whose one value is its one term (instead of a doc value).</summary>
+    internal static string IdColumnTree(string field) => "o:" + field;
+
     internal static byte[] NextTermIdKey(string field) => System.Text.Encoding.UTF8.GetBytes("next-term:" + field);
 
     /// <summary>The meta key of a field's ordinal, the number entry records name it by.</summary>

@@ -110,6 +110,7 @@ internal static class FolioSearchLoad
             names.Add(SearchIndex.ColumnTree(field));
             names.Add(SearchIndex.TermIdsTree(field));
             names.Add(SearchIndex.IdTermsTree(field));
+            names.Add(SearchIndex.IdColumnTree(field));
         }
         var parts = new List<string>();
         long counted = 0;

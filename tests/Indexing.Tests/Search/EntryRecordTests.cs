@@ -154,6 +154,35 @@ public class EntryRecordTests
         }
     }
 
+    [Fact]
+    public void GetValues_ReadsAnExactValueFromItsTermIdOrItsDocValues_UntilTheEntryIsDeleted()
+    {
+        using var index = SearchIndex.Open(StorageOptions.InMemory(), Schema());
+        var longValue = new string('v', 300);
+        Index(index,
+            new IndexEntry("term").Add("Tag", "Red"),
+            new IndexEntry("long").Add("Tag", longValue),
+            new IndexEntry("many").Add("Tag", "x").Add("Tag", "y"),
+            new IndexEntry("null").AddNull("Tag"));
+        Dictionary<string, long> ids;
+        using (var searcher = index.OpenSearcher())
+        {
+            ids = searcher.Search(new MatchAllQuery(), 0, 10).Hits.ToDictionary(h => h.Key, h => h.EntryId);
+            Assert.Equal([FieldValue.From("red")], searcher.GetValues("Tag", ids["term"]));
+            Assert.Equal([FieldValue.From(longValue)], searcher.GetValues("Tag", ids["long"]));
+            Assert.Equal([FieldValue.From("x"), FieldValue.From("y")], searcher.GetValues("Tag", ids["many"]));
+            Assert.Equal([FieldValue.Null], searcher.GetValues("Tag", ids["null"]));
+            Assert.Equal(1, searcher.Transaction.OpenTree(SearchIndex.IdColumnTree("Tag"))!.Count);
+        }
+        Delete(index, "term", "long", "many", "null");
+        using (var searcher = index.OpenSearcher())
+        {
+            foreach (var id in ids.Values)
+                Assert.Null(searcher.GetValues("Tag", id));
+            Assert.Equal(0, searcher.Transaction.OpenTree(SearchIndex.IdColumnTree("Tag"))!.Count);
+        }
+    }
+
     /// <summary>Splits on spaces; each word is <c>term@position</c>, so a test states the positions it wants.</summary>
     private sealed class MarkedPositionsAnalyzer : Analyzer
     {
