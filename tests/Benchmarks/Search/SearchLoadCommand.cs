@@ -5,10 +5,13 @@ using System.Text;
 namespace Folio.Benchmarks.Search;
 
 /// <summary>
-/// <c>dotnet run -c Release --project tests/Benchmarks -- search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene]</c>
+/// <c>dotnet run -c Release --project tests/Benchmarks -- search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene] [--host-gc]</c>
 /// <para>Generates (once) the records and queries, runs Folio's side in this process, then Java
 /// Lucene's side as a child process on the same files, checks that both found the same hits, and
 /// prints a markdown report (also saved under the data directory).</para>
+/// <para>Folio's engine runs inside src/Server, which uses Server GC with DATAS off (Folio.Server.csproj),
+/// so the command starts itself again with those settings unless this process has them already or
+/// <c>--host-gc</c> asks for the benchmark host's own (workstation) collector. Lucene runs with the JVM's defaults.</para>
 /// </summary>
 internal static class SearchLoadCommand
 {
@@ -28,6 +31,7 @@ internal static class SearchLoadCommand
         var queriesPerKind = 1_000;
         var data = "/tmp/folio-bench";
         string? only = null;
+        var hostGc = false;
         for (var i = 0; i < args.Length; i++)
         {
             switch (args[i])
@@ -36,11 +40,14 @@ internal static class SearchLoadCommand
                 case "--queries": queriesPerKind = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
                 case "--data": data = args[++i]; break;
                 case "--only": only = args[++i]; break;
+                case "--host-gc": hostGc = true; break;
                 default:
-                    Console.Error.WriteLine($"Unknown option '{args[i]}'. Usage: search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene]");
+                    Console.Error.WriteLine($"Unknown option '{args[i]}'. Usage: search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene] [--host-gc]");
                     return 2;
             }
         }
+        if (!hostGc && !System.Runtime.GCSettings.IsServerGC)
+            return RunWithServerCollector(args);
 
         var log = Console.Error;
         var loads = new List<string>();
@@ -87,6 +94,23 @@ internal static class SearchLoadCommand
         return 0;
     }
 
+    /// <summary>Runs this command again in a child process with the server's collector settings; returns its exit code.</summary>
+    private static int RunWithServerCollector(string[] args)
+    {
+        var host = Environment.ProcessPath ?? throw new InvalidOperationException("The benchmark host's path is unknown.");
+        var info = new ProcessStartInfo(host) { UseShellExecute = false };
+        if (Path.GetFileNameWithoutExtension(host) == "dotnet")
+            info.ArgumentList.Add(typeof(SearchLoadCommand).Assembly.Location);
+        info.ArgumentList.Add("search-load");
+        foreach (var arg in args)
+            info.ArgumentList.Add(arg);
+        info.Environment["DOTNET_gcServer"] = "1";
+        info.Environment["DOTNET_GCDynamicAdaptationMode"] = "0";
+        using var child = Process.Start(info) ?? throw new InvalidOperationException($"Could not start {host}.");
+        child.WaitForExit();
+        return child.ExitCode;
+    }
+
     private static EngineResult? RunLucene(string recordsPath, string queriesPath, string indexDirectory, string resultsPath, TextWriter log)
     {
         string[] jars = [.. new[] { "lucene-core-8*.jar", "lucene-analyzers-common-8*.jar" }
@@ -117,6 +141,7 @@ internal static class SearchLoadCommand
         s.AppendLine(CultureInfo.InvariantCulture, $"### search-load: {records:N0} records, {queriesPerKind:N0} queries per kind ({DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC)");
         s.AppendLine();
         s.AppendLine(CultureInfo.InvariantCulture, $"Engines: Folio {folio?.Version ?? "-"}, Lucene {lucene?.Version ?? "-"} (Lucene segments after close: {lucene?.Extra.GetValueOrDefault("segments") ?? "-"}).");
+        s.AppendLine(CultureInfo.InvariantCulture, $"Folio's collector: {(System.Runtime.GCSettings.IsServerGC ? "Server GC" : "workstation GC")}, DATAS {(Environment.GetEnvironmentVariable("DOTNET_GCDynamicAdaptationMode") == "0" ? "off" : "as configured")}; Lucene: the JVM's defaults.");
         s.AppendLine();
         s.AppendLine("| metric | Folio | Lucene | Folio / Lucene | target | met |");
         s.AppendLine("|---|---:|---:|---:|---|---|");
