@@ -83,10 +83,10 @@ public sealed class IndexBatch : IDisposable
             var field = Field(name);
             WriteField(record, field, analyzed);
             foreach (var (term, info) in analyzed.Terms)
-                field.Changes(term).Add(id, info.Frequency);
-            field.Marks(SearchIndex.ExistsTerm).Add(id, 1);
+                field.Postings.Add(term, id, info.Frequency);
+            field.Marks.Add(SearchIndex.ExistsTerm, id, 1);
             if ((analyzed.Flags & EntryRecord.NullFlag) != 0)
-                field.Marks(SearchIndex.NullTerm).Add(id, 1);
+                field.Marks.Add(SearchIndex.NullTerm, id, 1);
             if (field.Norms is not null && analyzed.Length > 0)
             {
                 field.Norms.Set(id, analyzed.Length);
@@ -136,11 +136,11 @@ public sealed class IndexBatch : IDisposable
                     throw new Folio.Storage.CorruptionException($"Index entry {id} of key '{Encoding.UTF8.GetString(key)}' has no value in the sort column of '{field.Name}'.");
                 var term = new byte[8];
                 BinaryPrimitives.WriteUInt64BigEndian(term, sortKey);
-                field.Changes(term).Remove(id, _firstIdOfBatch);
+                field.Postings.Remove(term, id, _firstIdOfBatch);
             }
-            field.Marks(SearchIndex.ExistsTerm).Remove(id, _firstIdOfBatch);
+            field.Marks.Remove(SearchIndex.ExistsTerm, id, _firstIdOfBatch);
             if ((flags & EntryRecord.NullFlag) != 0)
-                field.Marks(SearchIndex.NullTerm).Remove(id, _firstIdOfBatch);
+                field.Marks.Remove(SearchIndex.NullTerm, id, _firstIdOfBatch);
             if (field.Norms is not null && field.Norms.Get(id) is var tokens and > 0)
             {
                 field.Norms.Set(id, 0);
@@ -181,7 +181,7 @@ public sealed class IndexBatch : IDisposable
     {
         if (!_fields.TryGetValue(name, out var writer))
         {
-            writer = new FieldWriter(_transaction, name, OrdinalOf(name), _index.Schema.Get(name), _meta);
+            writer = new FieldWriter(_index, _transaction, name, OrdinalOf(name), _index.Schema.Get(name), _meta);
             _fields.Add(name, writer);
             _fieldsByOrdinal.Add(writer.Ordinal, writer);
         }
@@ -256,7 +256,7 @@ public sealed class IndexBatch : IDisposable
         if ((flags & EntryRecord.TermIdsFlag) == 0)
         {
             for (var i = 0; i < count; i++)
-                field.Changes(ByteCoding.ReadBytes(record, ref position).ToArray()).Remove(id, _firstIdOfBatch);
+                field.Postings.Remove(ByteCoding.ReadBytes(record, ref position).ToArray(), id, _firstIdOfBatch);
             return;
         }
         var tokens = (flags & EntryRecord.PositionsFlag) != 0;
@@ -265,7 +265,7 @@ public sealed class IndexBatch : IDisposable
         {
             var termId = tokens ? EntryRecord.ReadToken(record, ref position, ref tokenPosition) : (long)ByteCoding.ReadVarint(record, ref position);
             if (_removedTermIds.Add(termId))
-                field.Changes(field.Dictionary.TermOf(termId)).Remove(id, _firstIdOfBatch);
+                field.Postings.Remove(field.Dictionary.TermOf(termId), id, _firstIdOfBatch);
         }
         _removedTermIds.Clear();
     }
@@ -561,13 +561,11 @@ public sealed class IndexBatch : IDisposable
     {
         private readonly WriteTransaction _transaction;
         private readonly Tree _meta;
-        private readonly Dictionary<byte[], TermChanges> _changes = new(ByteArrayComparer.Instance);
-        private readonly Dictionary<byte[], TermChanges> _marks = new(ByteArrayComparer.Instance);
         private readonly PostingStore _postings;
         private readonly PostingStore _markPostings;
         private TermDictionary? _dictionary;
 
-        public FieldWriter(WriteTransaction transaction, string name, int ordinal, FieldOptions options, Tree meta)
+        public FieldWriter(SearchIndex index, WriteTransaction transaction, string name, int ordinal, FieldOptions options, Tree meta)
         {
             _transaction = transaction;
             _meta = meta;
@@ -577,6 +575,8 @@ public sealed class IndexBatch : IDisposable
             var fullText = options.Kind == FieldKind.FullText;
             _postings = new PostingStore(transaction.CreateTree(SearchIndex.TermsTree(name)), withFrequencies: fullText);
             _markPostings = new PostingStore(transaction.CreateTree(SearchIndex.MarksTree(name)), withFrequencies: false);
+            Postings = index.PendingFor(SearchIndex.TermsTree(name));
+            Marks = index.PendingFor(SearchIndex.MarksTree(name));
             Values = transaction.CreateTree(SearchIndex.ValuesTree(name));
             if (options.IsNumeric)
                 Column = new NumericColumn(transaction.CreateTree(SearchIndex.ColumnTree(name)));
@@ -614,48 +614,21 @@ public sealed class IndexBatch : IDisposable
 
         public FieldStats Stats { get; set; }
 
-        public TermChanges Changes(byte[] term) => Get(_changes, term);
+        /// <summary>The batch's changes to the field's postings.</summary>
+        public PendingPostings Postings { get; }
 
-        public TermChanges Marks(byte[] term) => Get(_marks, term);
+        /// <summary>The batch's changes to the field's exists and null marks.</summary>
+        public PendingPostings Marks { get; }
 
         public void Flush()
         {
-            Apply(_postings, _changes, _dictionary);
-            Apply(_markPostings, _marks, null);
+            Postings.Apply(_postings, _dictionary);
+            Marks.Apply(_markPostings, null);
             _dictionary?.Flush();
             Norms?.Flush();
             Column?.Flush();
             IdColumn?.Flush();
             Stats.Write(_meta.Reserve(SearchIndex.FieldStatsKey(Name), 16));
-        }
-
-        /// <summary>Applies the term changes; a term left without postings leaves <paramref name="dictionary"/> too.</summary>
-        private static void Apply(PostingStore store, Dictionary<byte[], TermChanges> changes, TermDictionary? dictionary)
-        {
-            // In key order, so consecutive terms land on the same or the next pages of the terms tree.
-            var terms = new byte[changes.Count][];
-            changes.Keys.CopyTo(terms, 0);
-            Array.Sort(terms, ByteArrayComparer.Instance);
-            foreach (var term in terms)
-            {
-                var change = changes[term];
-                change.Removals.Sort();
-                var kept = store.Apply(term, CollectionsMarshal.AsSpan(change.Additions),
-                    CollectionsMarshal.AsSpan(change.Frequencies),
-                    CollectionsMarshal.AsSpan(change.Removals));
-                if (!kept)
-                    dictionary?.Remove(term);
-            }
-        }
-
-        private static TermChanges Get(Dictionary<byte[], TermChanges> changes, byte[] term)
-        {
-            if (!changes.TryGetValue(term, out var change))
-            {
-                change = new TermChanges();
-                changes.Add(term, change);
-            }
-            return change;
         }
     }
 }

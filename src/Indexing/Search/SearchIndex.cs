@@ -34,6 +34,8 @@ public sealed class SearchIndex : IDisposable
 
     private readonly bool _ownsEnvironment;
     private readonly Stack<SearchScratch> _scratch = new();
+    // Keyed by tree name; used by one batch at a time, as the write transaction admits one writer.
+    private readonly Dictionary<string, PendingPostings> _pending = new(StringComparer.Ordinal);
 
     private SearchIndex(StorageEnvironment environment, IndexSchema schema, bool ownsEnvironment)
     {
@@ -91,6 +93,18 @@ public sealed class SearchIndex : IDisposable
 
     /// <summary>Opens a searcher on the last committed batch.</summary>
     public IndexSearcher OpenSearcher() => new(this, Environment.BeginRead());
+
+    /// <summary>The emptied pending-change log of a terms or marks tree, for the batch that holds the write transaction.</summary>
+    internal PendingPostings PendingFor(string tree)
+    {
+        if (!_pending.TryGetValue(tree, out var pending))
+        {
+            pending = new PendingPostings();
+            _pending.Add(tree, pending);
+        }
+        pending.Clear();
+        return pending;
+    }
 
     /// <summary>Buffers for a new searcher: ones an ended searcher gave back, else new ones.</summary>
     internal SearchScratch RentScratch()

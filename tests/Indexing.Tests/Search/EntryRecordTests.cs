@@ -183,6 +183,24 @@ public class EntryRecordTests
         }
     }
 
+    [Fact]
+    public void Commit_AppliesOnlyItsOwnBatch_AfterABatchWasRolledBack()
+    {
+        using var index = SearchIndex.Open(StorageOptions.InMemory(), Schema());
+        Index(index, new IndexEntry("kept").Add("Body", "shared words").Add("Tag", "old"));
+        using (var abandoned = index.BeginBatch())
+        {
+            abandoned.Add(new IndexEntry("abandoned").Add("Body", "shared ghost").Add("Tag", "ghost"));
+            abandoned.Delete("kept");
+        }
+        Index(index, new IndexEntry("next").Add("Body", "shared fresh").Add("Tag", "new"));
+        Assert.Equal(["kept", "next"], Keys(index, new TermQuery("Body", FieldValue.From("shared"))));
+        Assert.Empty(Keys(index, new TermQuery("Body", FieldValue.From("ghost"))));
+        Assert.Empty(Keys(index, new TermQuery("Tag", FieldValue.From("ghost"))));
+        Assert.Equal(["kept", "next"], Keys(index, new ExistsQuery("Tag")));
+        Assert.Equal(["fresh", "share", "word"], DictionaryTerms(index, "Body"));
+    }
+
     /// <summary>Splits on spaces; each word is <c>term@position</c>, so a test states the positions it wants.</summary>
     private sealed class MarkedPositionsAnalyzer : Analyzer
     {
