@@ -45,6 +45,9 @@ internal sealed class PostingStore
     private long[] _ids = new long[ChunkSize * 2];
     private int[] _frequencies = new int[ChunkSize * 2];
     private byte[] _encoded = new byte[PostingsEncoder.GetMaxEncodedLength(ChunkSize * 2, withFrequencies: true)];
+    private byte[] _termKey = new byte[TermEncoding.MaxTermKeyLength(TermEncoding.MaxTermBytes)];
+    // One cursor for every term of a batch; each use positions it again (Seek) after the tree changed.
+    private TreeCursor? _cursor;
 
     public PostingStore(Tree terms, bool withFrequencies)
     {
@@ -59,7 +62,9 @@ internal sealed class PostingStore
     /// </summary>
     public bool Apply(ReadOnlySpan<byte> term, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
     {
-        var termKey = TermEncoding.TermKey(term);
+        if (_termKey.Length < TermEncoding.MaxTermKeyLength(term.Length))
+            _termKey = new byte[TermEncoding.MaxTermKeyLength(term.Length)];
+        ReadOnlySpan<byte> termKey = _termKey.AsSpan(0, TermEncoding.TermKey(term, _termKey));
         if (!_terms.TryGet(termKey, out var header))
             return ApplyInline(termKey, 0, additions, frequencies, removals);
         if (IsChunked(header))
@@ -85,7 +90,7 @@ internal sealed class PostingStore
     }
 
     /// <summary>Changes a term whose <paramref name="count"/> ids (if any) are in the buffers, having come from its header.</summary>
-    private bool ApplyInline(byte[] termKey, int count, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
+    private bool ApplyInline(ReadOnlySpan<byte> termKey, int count, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
     {
         var kept = 0;
         var next = 0;
@@ -120,7 +125,7 @@ internal sealed class PostingStore
         return true;
     }
 
-    private bool ApplyChunked(byte[] termKey, long frequency, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
+    private bool ApplyChunked(ReadOnlySpan<byte> termKey, long frequency, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
     {
         if (!removals.IsEmpty)
             frequency -= Remove(termKey, removals);
@@ -142,11 +147,11 @@ internal sealed class PostingStore
     }
 
     /// <summary>Reads every chunk of a term into the buffers and deletes them (for a list short enough to go inline).</summary>
-    private int TakeChunks(byte[] termKey)
+    private int TakeChunks(ReadOnlySpan<byte> termKey)
     {
         var count = 0;
         var chunkKeys = new List<byte[]>();
-        var cursor = _terms.CreateCursor();
+        var cursor = _cursor ??= _terms.CreateCursor();
         var more = cursor.Seek(TermEncoding.ChunkKey(termKey, 0));
         while (more && IsChunkOf(cursor.Key, termKey))
         {
@@ -159,13 +164,13 @@ internal sealed class PostingStore
         return count;
     }
 
-    private void WriteInline(byte[] termKey, int count)
+    private void WriteInline(ReadOnlySpan<byte> termKey, int count)
     {
         var length = PostingsEncoder.Encode(_ids.AsSpan(0, count), _withFrequencies ? _frequencies.AsSpan(0, count) : default, _encoded);
         _terms.Put(termKey, _encoded.AsSpan(0, length));
     }
 
-    private void WriteChunkedHeader(byte[] termKey, long frequency)
+    private void WriteChunkedHeader(ReadOnlySpan<byte> termKey, long frequency)
     {
         Span<byte> header = stackalloc byte[11];
         header[0] = ChunkedTag;
@@ -173,10 +178,10 @@ internal sealed class PostingStore
         _terms.Put(termKey, header[..length]);
     }
 
-    private int Remove(byte[] termKey, ReadOnlySpan<long> removals)
+    private int Remove(ReadOnlySpan<byte> termKey, ReadOnlySpan<long> removals)
     {
         var removed = 0;
-        var cursor = _terms.CreateCursor();
+        var cursor = _cursor ??= _terms.CreateCursor();
         var next = 0;
         while (next < removals.Length)
         {
@@ -222,9 +227,9 @@ internal sealed class PostingStore
     /// How many ids of the term's last chunk are now in the buffers, to be rewritten with the additions
     /// (0 when that chunk is full and the additions open a new one).
     /// </summary>
-    private int LastChunkToExtend(byte[] termKey, long firstAddition)
+    private int LastChunkToExtend(ReadOnlySpan<byte> termKey, long firstAddition)
     {
-        var cursor = _terms.CreateCursor();
+        var cursor = _cursor ??= _terms.CreateCursor();
         if (!cursor.SeekLastAtOrBefore(TermEncoding.ChunkKey(termKey, long.MaxValue)) || !IsChunkOf(cursor.Key, termKey))
             return 0;
         if (PostingsDecoder.GetCount(cursor.Value) >= ExtendLimit)
@@ -236,7 +241,7 @@ internal sealed class PostingStore
     }
 
     /// <summary>Writes <paramref name="additions"/> as chunks after the <paramref name="count"/> ids already in the buffers.</summary>
-    private void Append(byte[] termKey, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, int count)
+    private void Append(ReadOnlySpan<byte> termKey, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, int count)
     {
         var offset = 0;
         do
@@ -260,7 +265,7 @@ internal sealed class PostingStore
         return PostingsDecoder.Decode(chunk, _ids, _frequencies);
     }
 
-    private void Write(byte[] termKey, int count)
+    private void Write(ReadOnlySpan<byte> termKey, int count)
     {
         var ids = _ids.AsSpan(0, count);
         var length = PostingsEncoder.Encode(ids, _withFrequencies ? _frequencies.AsSpan(0, count) : default, _encoded);

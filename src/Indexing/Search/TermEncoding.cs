@@ -105,6 +105,17 @@ public static class TermEncoding
         return key;
     }
 
+    /// <summary>The most bytes <see cref="TermKey(ReadOnlySpan{byte}, Span{byte})"/> writes for a term of <paramref name="termLength"/> bytes.</summary>
+    public static int MaxTermKeyLength(int termLength) => termLength * 2 + 2;
+
+    /// <summary>Writes the key standing for <paramref name="term"/> into <paramref name="destination"/>; returns its length.</summary>
+    public static int TermKey(ReadOnlySpan<byte> term, Span<byte> destination)
+    {
+        var length = EscapedLength(term) + 2;
+        Escape(term, destination);
+        return length;
+    }
+
     /// <summary>The key of the posting chunk (under <paramref name="termKey"/>) that starts at <paramref name="firstId"/>.</summary>
     public static byte[] ChunkKey(ReadOnlySpan<byte> termKey, long firstId)
     {
