@@ -91,6 +91,24 @@ internal sealed class JournalWriter : IDisposable
         }
     }
 
+    /// <summary>Deletes every journal file, for a close after the data file took in every transaction.</summary>
+    public void DeleteAll()
+    {
+        lock (_filesLock)
+        {
+            foreach (var file in _files)
+            {
+                file.File.Dispose();
+                _fileSystem.Delete(file.Name);
+            }
+            _files.Clear();
+            _current = null;
+            while (_spares.TryDequeue(out var spare))
+                _fileSystem.Delete(spare);
+            _fileSystem.FlushDirectory();
+        }
+    }
+
     private JournalFile FileFor(long recordSize)
     {
         if (_current is not null && _current.Position + recordSize <= _current.Length)
