@@ -46,6 +46,7 @@ internal static class EntryRecord
     /// </summary>
     public static void WriteToken(List<byte> record, long termId, int distance)
     {
+        ArgumentOutOfRangeException.ThrowIfNegative(distance);
         var inline = Math.Min(distance, DistanceInline);
         ByteCoding.WriteVarint(record, ((ulong)termId << DistanceBits) | (uint)inline);
         if (inline == DistanceInline)

@@ -19,6 +19,9 @@ public sealed class IndexBatch : IDisposable
     /// <summary>Positions between two values of one multi-valued field, so a phrase never spans values.</summary>
     public const int PositionGapBetweenValues = 100;
 
+    /// <summary>The highest token position a field may have (its values' gaps included), so positions never overflow.</summary>
+    public const int MaxPosition = int.MaxValue - PositionGapBetweenValues - 1;
+
     private readonly SearchIndex _index;
     private readonly WriteTransaction _transaction;
     private readonly Tree _entries;
@@ -28,6 +31,8 @@ public sealed class IndexBatch : IDisposable
     private readonly Dictionary<int, FieldWriter> _fieldsByOrdinal = [];
     // The term ids a delete has already taken out of one field's postings (a term repeats in the token list).
     private readonly HashSet<long> _removedTermIds = [];
+    // The posting-change logs this batch's fields borrowed from the index; given back when the batch ends.
+    private readonly List<PendingPostings> _logs = [];
     // One entry's analysis, reused for the next: an entry of a few dozen words would otherwise allocate
     // several kilobytes of dictionaries, lists and records that die at once.
     private readonly Dictionary<string, AnalyzedField> _analysis = new(StringComparer.Ordinal);
@@ -129,18 +134,28 @@ public sealed class IndexBatch : IDisposable
         {
             var field = FieldByOrdinal((int)ByteCoding.ReadVarint(record, ref position));
             var flags = record[position++];
-            RemoveTerms(record, ref position, flags, field, id);
-            if ((flags & EntryRecord.InColumnFlag) != 0)
+            if (id >= _firstIdOfBatch)
             {
-                if (field.Column is null || !field.Column.TryGet(id, out var sortKey))
-                    throw new Folio.Storage.CorruptionException($"Index entry {id} of key '{Encoding.UTF8.GetString(key)}' has no value in the sort column of '{field.Name}'.");
-                var term = new byte[8];
-                BinaryPrimitives.WriteUInt64BigEndian(term, sortKey);
-                field.Postings.Remove(term, id, _firstIdOfBatch);
+                // Added by this batch: its postings are still additions in the logs, taken back in one pass.
+                EntryRecord.SkipTerms(record, ref position, flags);
+                field.Postings.RemoveAdditionsOf(id);
+                field.Marks.RemoveAdditionsOf(id);
             }
-            field.Marks.Remove(SearchIndex.ExistsTerm, id, _firstIdOfBatch);
-            if ((flags & EntryRecord.NullFlag) != 0)
-                field.Marks.Remove(SearchIndex.NullTerm, id, _firstIdOfBatch);
+            else
+            {
+                RemoveTerms(record, ref position, flags, field, id);
+                if ((flags & EntryRecord.InColumnFlag) != 0)
+                {
+                    if (field.Column is null || !field.Column.TryGet(id, out var sortKey))
+                        throw new Folio.Storage.CorruptionException($"Index entry {id} of key '{Encoding.UTF8.GetString(key)}' has no value in the sort column of '{field.Name}'.");
+                    var term = new byte[8];
+                    BinaryPrimitives.WriteUInt64BigEndian(term, sortKey);
+                    field.Postings.Remove(term, id);
+                }
+                field.Marks.Remove(SearchIndex.ExistsTerm, id);
+                if ((flags & EntryRecord.NullFlag) != 0)
+                    field.Marks.Remove(SearchIndex.NullTerm, id);
+            }
             if (field.Norms is not null && field.Norms.Get(id) is var tokens and > 0)
             {
                 field.Norms.Set(id, 0);
@@ -163,6 +178,7 @@ public sealed class IndexBatch : IDisposable
         ThrowIfDone();
         foreach (var field in _fields.Values)
             field.Flush();
+        ReturnLogs();
         BinaryPrimitives.WriteInt64LittleEndian(_meta.Reserve(SearchIndex.NextEntryKey, 8), _nextId);
         _done = true;
         _transaction.Commit();
@@ -172,7 +188,23 @@ public sealed class IndexBatch : IDisposable
     public void Dispose()
     {
         _done = true;
+        ReturnLogs();
         _transaction.Dispose();
+    }
+
+    private PendingPostings RentLog()
+    {
+        var log = _index.RentPending();
+        _logs.Add(log);
+        return log;
+    }
+
+    /// <summary>Gives the logs back while the batch still holds the write transaction, so no other batch can be using the pool.</summary>
+    private void ReturnLogs()
+    {
+        foreach (var log in _logs)
+            _index.ReturnPending(log);
+        _logs.Clear();
     }
 
     private void ThrowIfDone() => ObjectDisposedException.ThrowIf(_done, this);
@@ -181,7 +213,7 @@ public sealed class IndexBatch : IDisposable
     {
         if (!_fields.TryGetValue(name, out var writer))
         {
-            writer = new FieldWriter(_index, _transaction, name, OrdinalOf(name), _index.Schema.Get(name), _meta);
+            writer = new FieldWriter(_transaction, name, OrdinalOf(name), _index.Schema.Get(name), _meta, RentLog(), RentLog());
             _fields.Add(name, writer);
             _fieldsByOrdinal.Add(writer.Ordinal, writer);
         }
@@ -247,7 +279,7 @@ public sealed class IndexBatch : IDisposable
         }
     }
 
-    /// <summary>Takes an entry's terms of one field (read from its record) out of the postings.</summary>
+    /// <summary>Takes the terms of one field of an entry stored before this batch (read from its record) out of the postings.</summary>
     private void RemoveTerms(ReadOnlySpan<byte> record, ref int position, byte flags, FieldWriter field, long id)
     {
         if ((flags & EntryRecord.InColumnFlag) != 0)
@@ -256,18 +288,18 @@ public sealed class IndexBatch : IDisposable
         if ((flags & EntryRecord.TermIdsFlag) == 0)
         {
             for (var i = 0; i < count; i++)
-                field.Postings.Remove(ByteCoding.ReadBytes(record, ref position).ToArray(), id, _firstIdOfBatch);
+                field.Postings.Remove(ByteCoding.ReadBytes(record, ref position).ToArray(), id);
             return;
         }
         var tokens = (flags & EntryRecord.PositionsFlag) != 0;
         var tokenPosition = 0;
+        _removedTermIds.Clear();
         for (var i = 0; i < count; i++)
         {
             var termId = tokens ? EntryRecord.ReadToken(record, ref position, ref tokenPosition) : (long)ByteCoding.ReadVarint(record, ref position);
             if (_removedTermIds.Add(termId))
-                field.Postings.Remove(field.Dictionary.TermOf(termId), id, _firstIdOfBatch);
+                field.Postings.Remove(field.Dictionary.TermOf(termId), id);
         }
-        _removedTermIds.Clear();
     }
 
     /// <summary>
@@ -529,16 +561,22 @@ public sealed class IndexBatch : IDisposable
 
         public void OnToken(scoped Token token)
         {
-            if (token.Position < 0)
-                throw new InvalidOperationException($"The analyzer gave the token '{token.Term}' the position {token.Position}; positions start at 0.");
-            var position = field.BasePosition + token.Position;
+            var position = 0;
+            if (positions)
+            {
+                var at = (long)field.BasePosition + token.Position;
+                if (token.Position < 0 || at > MaxPosition)
+                    throw new InvalidOperationException($"The analyzer gave the token '{token.Term}' the position {token.Position}; a field's positions run from 0 to {MaxPosition}.");
+                position = (int)at;
+            }
             Span<byte> utf8 = stackalloc byte[TermEncoding.MaxTermBytes];
             // A token that fits is its own term; a longer one is shortened with a hash.
             if (Encoding.UTF8.TryGetBytes(token.Term, utf8, out var written))
                 field.AddTerm(utf8[..written], positions ? position : null);
             else
                 field.AddTerm(TermEncoding.Text(token.Term), positions ? position : null);
-            NextPosition = position + 1;
+            // The highest position so far, not the last: an analyzer may emit tokens out of order.
+            NextPosition = Math.Max(NextPosition, position + 1);
         }
     }
 
@@ -565,7 +603,7 @@ public sealed class IndexBatch : IDisposable
         private readonly PostingStore _markPostings;
         private TermDictionary? _dictionary;
 
-        public FieldWriter(SearchIndex index, WriteTransaction transaction, string name, int ordinal, FieldOptions options, Tree meta)
+        public FieldWriter(WriteTransaction transaction, string name, int ordinal, FieldOptions options, Tree meta, PendingPostings postings, PendingPostings marks)
         {
             _transaction = transaction;
             _meta = meta;
@@ -575,13 +613,15 @@ public sealed class IndexBatch : IDisposable
             var fullText = options.Kind == FieldKind.FullText;
             _postings = new PostingStore(transaction.CreateTree(SearchIndex.TermsTree(name)), withFrequencies: fullText);
             _markPostings = new PostingStore(transaction.CreateTree(SearchIndex.MarksTree(name)), withFrequencies: false);
-            Postings = index.PendingFor(SearchIndex.TermsTree(name));
-            Marks = index.PendingFor(SearchIndex.MarksTree(name));
+            Postings = postings;
+            Marks = marks;
             Values = transaction.CreateTree(SearchIndex.ValuesTree(name));
             if (options.IsNumeric)
                 Column = new NumericColumn(transaction.CreateTree(SearchIndex.ColumnTree(name)));
-            if (options.Kind == FieldKind.Exact)
-                IdColumn = new NumericColumn(transaction.CreateTree(SearchIndex.IdColumnTree(name)));
+            // A field declared otherwise now may still have entries from when it was exact, whose deletes clear it.
+            var idColumn = options.Kind == FieldKind.Exact ? transaction.CreateTree(SearchIndex.IdColumnTree(name)) : transaction.OpenTree(SearchIndex.IdColumnTree(name));
+            if (idColumn is not null)
+                IdColumn = new NumericColumn(idColumn);
             if (fullText)
                 Norms = new NormsColumn(transaction.CreateTree(SearchIndex.NormsTree(name)));
             Stats = meta.TryGet(SearchIndex.FieldStatsKey(name), out var stats) ? FieldStats.Read(stats) : default;
@@ -592,7 +632,10 @@ public sealed class IndexBatch : IDisposable
         /// <summary>The number entry records name the field by.</summary>
         public int Ordinal { get; }
 
-        /// <summary>Whether entry records name this field's terms by id (text terms; a number's 8 bytes are as short as an id).</summary>
+        /// <summary>
+        /// Whether entry records name this field's terms by id: text terms repeat across entries, while a number's
+        /// 8-byte term is mostly unique, so an id would add a dictionary entry per value and save little.
+        /// </summary>
         public bool UsesTermIds { get; }
 
         /// <summary>
@@ -609,7 +652,7 @@ public sealed class IndexBatch : IDisposable
         /// <summary>The sort keys of a numeric field.</summary>
         public NumericColumn? Column { get; }
 
-        /// <summary>An exact field's term ids standing for single values (<see cref="EntryRecord.ValueIdFlag"/>).</summary>
+        /// <summary>The term ids standing for an exact field's single values (<see cref="EntryRecord.ValueIdFlag"/>).</summary>
         public NumericColumn? IdColumn { get; }
 
         public FieldStats Stats { get; set; }

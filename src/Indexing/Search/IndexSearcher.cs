@@ -615,7 +615,7 @@ public sealed class IndexSearcher : IDisposable
                 _transaction.OpenTree(SearchIndex.ValuesTree(name)),
                 options.Kind == FieldKind.FullText && _transaction.OpenTree(SearchIndex.NormsTree(name)) is { } norms ? norms : null,
                 options.IsNumeric ? _transaction.OpenTree(SearchIndex.ColumnTree(name)) : null,
-                options.Kind == FieldKind.Exact ? _transaction.OpenTree(SearchIndex.IdColumnTree(name)) : null,
+                _transaction.OpenTree(SearchIndex.IdColumnTree(name)),
                 _transaction.OpenTree(SearchIndex.IdTermsTree(name)),
                 options.Kind == FieldKind.Double ? DocValueType.Double : DocValueType.Long);
             _fields.Add(name, reader);

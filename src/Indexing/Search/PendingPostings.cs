@@ -3,7 +3,7 @@ namespace Folio.Indexing.Search;
 /// <summary>
 /// One field's posting changes gathered by a batch until it commits: every addition (term, entry,
 /// frequency) in one log in the order entries are added, so in id order, and the removals of stored
-/// postings per term. The index keeps it from batch to batch (<see cref="SearchIndex.PendingFor"/>):
+/// postings per term. The index lends logs from batch to batch (<see cref="SearchIndex.RentPending"/>):
 /// a list per term per batch was a fifth of an indexing run's garbage.
 /// </summary>
 internal sealed class PendingPostings
@@ -23,13 +23,33 @@ internal sealed class PendingPostings
     private byte[][] _sortedTerms = [];
     private int[] _sortedSlots = [];
 
-    /// <summary>Forgets everything gathered (what a rolled-back batch left, or a committed one applied).</summary>
-    public void Clear()
+    // Past this many additions a returned log gives its arrays up rather than keep a huge batch's size.
+    private const int RetainedCapacity = 1 << 20;
+
+    /// <summary>Forgets everything gathered, for the next batch; a log that grew very large starts small again.</summary>
+    public void Release()
     {
         _slots.Clear();
         _terms.Clear();
         _removals.Clear();
         _count = 0;
+        if (_ids.Length > RetainedCapacity)
+        {
+            _ids = new long[1024];
+            _frequencies = new int[1024];
+            _additionSlots = new int[1024];
+        }
+        if (_groupedIds.Length > RetainedCapacity)
+        {
+            _groupedIds = [];
+            _groupedFrequencies = [];
+        }
+        if (_starts.Length > RetainedCapacity)
+        {
+            _starts = [];
+            _sortedTerms = [];
+            _sortedSlots = [];
+        }
     }
 
     /// <summary>Gives the term a posting for <paramref name="id"/>, which is at least every id added before.</summary>
@@ -47,27 +67,23 @@ internal sealed class PendingPostings
         _count++;
     }
 
-    /// <summary>Takes the term's posting for <paramref name="id"/> back out: from the additions when this batch added it, else from the stored postings.</summary>
-    public void Remove(byte[] term, long id, long firstIdOfBatch)
+    /// <summary>Takes the term's posting for <paramref name="id"/>, an entry stored before this batch, out of the stored postings.</summary>
+    public void Remove(byte[] term, long id)
     {
-        if (id < firstIdOfBatch)
+        var slot = Slot(term);
+        if (!_removals.TryGetValue(slot, out var removed))
         {
-            var slot = Slot(term);
-            if (!_removals.TryGetValue(slot, out var removed))
-            {
-                removed = [];
-                _removals.Add(slot, removed);
-            }
-            removed.Add(id);
-            return;
+            removed = [];
+            _removals.Add(slot, removed);
         }
-        if (!_slots.TryGetValue(term, out var added))
-            return;
+        removed.Add(id);
+    }
+
+    /// <summary>Takes back every addition of <paramref name="id"/>, an entry this batch added and now deletes or replaces.</summary>
+    public void RemoveAdditionsOf(long id)
+    {
         for (var i = FirstAdditionOf(id); i < _count && _ids[i] == id; i++)
-        {
-            if (_additionSlots[i] == added)
-                _additionSlots[i] = -1;
-        }
+            _additionSlots[i] = -1;
     }
 
     /// <summary>

@@ -34,8 +34,9 @@ public sealed class SearchIndex : IDisposable
 
     private readonly bool _ownsEnvironment;
     private readonly Stack<SearchScratch> _scratch = new();
-    // Keyed by tree name; used by one batch at a time, as the write transaction admits one writer.
-    private readonly Dictionary<string, PendingPostings> _pending = new(StringComparer.Ordinal);
+    // Used by one batch at a time: a batch rents and returns logs while it holds the write transaction.
+    private readonly Stack<PendingPostings> _pending = new();
+    private const int MaxPooledLogs = 64;
 
     private SearchIndex(StorageEnvironment environment, IndexSchema schema, bool ownsEnvironment)
     {
@@ -94,16 +95,15 @@ public sealed class SearchIndex : IDisposable
     /// <summary>Opens a searcher on the last committed batch.</summary>
     public IndexSearcher OpenSearcher() => new(this, Environment.BeginRead());
 
-    /// <summary>The emptied pending-change log of a terms or marks tree, for the batch that holds the write transaction.</summary>
-    internal PendingPostings PendingFor(string tree)
+    /// <summary>An empty posting-change log for a batch's field, one a finished batch gave back when there is one.</summary>
+    internal PendingPostings RentPending() => _pending.Count > 0 ? _pending.Pop() : new PendingPostings();
+
+    /// <summary>Takes back a batch's log, emptied (and shrunk after a very large batch); keeps a few.</summary>
+    internal void ReturnPending(PendingPostings log)
     {
-        if (!_pending.TryGetValue(tree, out var pending))
-        {
-            pending = new PendingPostings();
-            _pending.Add(tree, pending);
-        }
-        pending.Clear();
-        return pending;
+        log.Release();
+        if (_pending.Count < MaxPooledLogs)
+            _pending.Push(log);
     }
 
     /// <summary>Buffers for a new searcher: ones an ended searcher gave back, else new ones.</summary>

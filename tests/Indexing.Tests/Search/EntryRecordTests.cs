@@ -131,6 +131,66 @@ public class EntryRecordTests
     }
 
     [Fact]
+    public void Add_RefusesATokenPositionPastTheLimit_AndLeavesTheEntryAsItWas()
+    {
+        using var index = SearchIndex.Open(StorageOptions.InMemory(), Schema());
+        Index(index, new IndexEntry("a").Add("Marked", "old@0"));
+        using (var batch = index.BeginBatch())
+        {
+            Assert.Throws<InvalidOperationException>(() => batch.Add(new IndexEntry("a").Add("Marked", $"far@{int.MaxValue}")));
+            // The limit counts the gap before a second value too.
+            Assert.Throws<InvalidOperationException>(() => batch.Add(new IndexEntry("a").Add("Marked", $"x@{IndexBatch.MaxPosition}").Add("Marked", "y@0")));
+            batch.Add(new IndexEntry("b").Add("Marked", $"edge@{IndexBatch.MaxPosition}"));
+            batch.Commit();
+        }
+        Assert.Equal(["a"], Keys(index, new PhraseQuery("Marked", "old@0")));
+        Assert.Equal(["b"], Keys(index, new TermQuery("Marked", FieldValue.From("edge@0"))));
+        Delete(index, "a", "b");
+        Assert.Empty(DictionaryTerms(index, "Marked"));
+    }
+
+    [Fact]
+    public void Phrase_DoesNotSpanValues_WhenAValueEndsOnAnEarlierPositionThanItsHighest()
+    {
+        using var index = SearchIndex.Open(StorageOptions.InMemory(), Schema());
+        Index(index, new IndexEntry("a").Add("Marked", "x@101 y@0").Add("Marked", "z@1"));
+        Assert.Empty(Keys(index, new PhraseQuery("Marked", "x@0 z@1")));
+        Assert.Equal(["a"], Keys(index, new TermQuery("Marked", FieldValue.From("z@0"))));
+    }
+
+    [Fact]
+    public void GetValues_StillReadsAnExactFieldsValues_AfterTheFieldIsRedeclaredStored()
+    {
+        var path = Path.Combine(Path.GetTempPath(), "folio-record-" + Guid.NewGuid().ToString("N"));
+        try
+        {
+            long id;
+            using (var index = SearchIndex.Open(StorageOptions.ForPath(path), Schema(FieldKind.Exact)))
+            {
+                Index(index, new IndexEntry("a").Add("Tag", "Red"));
+                using var searcher = index.OpenSearcher();
+                id = searcher.Search(new MatchAllQuery(), 0, 1).Hits[0].EntryId;
+            }
+            using (var index = SearchIndex.Open(StorageOptions.ForPath(path), Schema(FieldKind.Stored)))
+            {
+                using (var searcher = index.OpenSearcher())
+                    Assert.Equal([FieldValue.From("red")], searcher.GetValues("Tag", id));
+                Delete(index, "a");
+                using (var searcher = index.OpenSearcher())
+                {
+                    Assert.Null(searcher.GetValues("Tag", id));
+                    Assert.Equal(0, searcher.Transaction.OpenTree(SearchIndex.IdColumnTree("Tag"))!.Count);
+                }
+                Assert.Empty(DictionaryTerms(index, "Tag"));
+            }
+        }
+        finally
+        {
+            SearchIndex.Drop(path);
+        }
+    }
+
+    [Fact]
     public void Delete_TakesOutAnEntryIndexedBeforeItsFieldWasRedeclared()
     {
         var path = Path.Combine(Path.GetTempPath(), "folio-record-" + Guid.NewGuid().ToString("N"));
@@ -172,7 +232,11 @@ public class EntryRecordTests
             Assert.Equal([FieldValue.From(longValue)], searcher.GetValues("Tag", ids["long"]));
             Assert.Equal([FieldValue.From("x"), FieldValue.From("y")], searcher.GetValues("Tag", ids["many"]));
             Assert.Equal([FieldValue.Null], searcher.GetValues("Tag", ids["null"]));
-            Assert.Equal(1, searcher.Transaction.OpenTree(SearchIndex.IdColumnTree("Tag"))!.Count);
+            var column = new NumericColumn(searcher.Transaction.OpenTree(SearchIndex.IdColumnTree("Tag"))!);
+            Assert.True(column.TryGet(ids["term"], out _));
+            Assert.False(column.TryGet(ids["long"], out _));
+            Assert.False(column.TryGet(ids["many"], out _));
+            Assert.False(column.TryGet(ids["null"], out _));
         }
         Delete(index, "term", "long", "many", "null");
         using (var searcher = index.OpenSearcher())
