@@ -38,6 +38,11 @@ internal sealed class NumericColumn(Tree tree)
     // A stack key would tie the value span the tree hands back to this frame.
     private readonly byte[] _key = new byte[8];
 
+    // StoredBlock's cursor and the block it is on (-1: not on one); beyond MaxSteps blocks ahead a seek is cheaper.
+    private const int MaxSteps = 8;
+    private TreeCursor? _cursor;
+    private long _cursorBlock = -1;
+
     /// <summary>The number of the block holding <paramref name="entryId"/>.</summary>
     public static long BlockOf(long entryId) => entryId >> BlockShift;
 
@@ -61,20 +66,49 @@ internal sealed class NumericColumn(Tree tree)
     /// <summary>
     /// Block <paramref name="number"/> as stored (empty when it holds no value), for a reader that walks
     /// ids in order and keeps the block while its ids last: the span points into the snapshot's pages,
-    /// so it is read without a copy and stays valid until the read transaction ends.
+    /// so it is read without a copy and stays valid until the read transaction ends. Asked for in
+    /// increasing order, the next block is usually the cursor's next entry, so the walk steps along the
+    /// leaves instead of descending from the root per block (a query whose matches spread over the whole
+    /// index reads every block).
     /// </summary>
     public ReadOnlySpan<byte> StoredBlock(long number)
     {
         if (_changed.Count != 0)
             throw new InvalidOperationException("A column with unflushed changes has no stored blocks to read.");
-        return Stored(number);
+        BinaryPrimitives.WriteInt64BigEndian(_key, number);
+        var cursor = _cursor ??= tree.CreateCursor();
+        if (_cursorBlock < 0 || number < _cursorBlock || number - _cursorBlock > MaxSteps)
+        {
+            if (!cursor.Seek(_key))
+            {
+                _cursorBlock = -1;
+                return default;
+            }
+        }
+        else
+        {
+            while (_cursorBlock < number)
+            {
+                if (!cursor.MoveNext())
+                {
+                    _cursorBlock = -1;
+                    return default;
+                }
+                _cursorBlock = BinaryPrimitives.ReadInt64BigEndian(cursor.Key);
+            }
+        }
+        _cursorBlock = BinaryPrimitives.ReadInt64BigEndian(cursor.Key);
+        return _cursorBlock == number ? Checked(number, cursor.Value) : default;
     }
 
     private ReadOnlySpan<byte> Stored(long number)
     {
         BinaryPrimitives.WriteInt64BigEndian(_key, number);
-        if (!tree.TryGet(_key, out var stored))
-            return default;
+        return tree.TryGet(_key, out var stored) ? Checked(number, stored) : default;
+    }
+
+    private ReadOnlySpan<byte> Checked(long number, ReadOnlySpan<byte> stored)
+    {
         if (stored.Length < HeaderSize || stored[0] > 8 || stored.Length != StoredSize(stored[0]))
             throw new Folio.Storage.CorruptionException($"Block {number} of numeric column '{tree.Name}' has {stored.Length} bytes, which does not fit its header.");
         return stored;

@@ -282,4 +282,38 @@ public class NumericColumnTests
         var ascending = expected.OrderBy(e => e.Min.HasValue).ThenBy(e => e.Min).ThenBy(e => e.EntryId).Skip(500).Take(300).Select(e => e.Key);
         Assert.Equal(ascending, searcher.Search(MatchAllQuery.Instance, 500, 300, [new SortField("Num")]).Hits.Select(h => h.Key));
     }
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(1)]
+    [InlineData(20)]
+    public void Search_SortedByNumber_ReadsEachBlockOwnValues_WhenBlocksBetweenAreEmptyOrFarApart(int emptyBlocks)
+    {
+        // Block 0 has values, then `emptyBlocks` blocks of entries without the field, then a block with values:
+        // a sorted walk must neither read a neighbour's block for an empty one nor lose its place after a jump.
+        using var index = SearchIndex.Open(Storage(), Schema());
+        var block = NumericColumn.BlockSize;
+        var total = block * (emptyBlocks + 2);
+        using (var batch = index.BeginBatch())
+        {
+            for (var i = 0; i < total; i++)
+            {
+                var entry = new IndexEntry($"k{i:D6}").Add("Name", i % 7 == 0 ? "picked" : "other");
+                var inEmptyBlock = i >= block && i < block * (emptyBlocks + 1);
+                if (!inEmptyBlock)
+                    entry.Add("Num", (i * 7919L) % 10_007);
+                batch.Add(entry);
+            }
+            batch.Commit();
+        }
+        var expected = Enumerable.Range(0, total)
+            .Where(i => i % 7 == 0)
+            .Select(i => (Key: $"k{i:D6}", Value: i >= block && i < block * (emptyBlocks + 1) ? (long?)null : (i * 7919L) % 10_007, Id: i))
+            .OrderBy(e => e.Value.HasValue).ThenBy(e => e.Value).ThenBy(e => e.Id)
+            .Select(e => e.Key)
+            .ToList();
+        var query = new TermQuery("Name", FieldValue.From("picked"));
+        Assert.Equal(expected.Take(50), SortedKeys(index, query, 0, 50, new SortField("Num")));
+        Assert.Equal(expected.Skip(expected.Count - 60).Take(50), SortedKeys(index, query, expected.Count - 60, 50, new SortField("Num")));
+    }
 }
