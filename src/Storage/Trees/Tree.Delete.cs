@@ -41,6 +41,7 @@ public sealed partial class Tree
                 if (leaf || TreePage.Count(page) != 1)
                     return;
                 var onlyChild = TreePage.BranchChild(page, 0);
+                ForgetLastLeaf();
                 _transaction.FreePage(pageNumber, 1);
                 Header.BranchPages--;
                 Header.RootPage = onlyChild;
@@ -73,6 +74,7 @@ public sealed partial class Tree
             if (TreePage.UsedSpace(_transaction.GetPage(leftPage)) + TreePage.UsedSpace(right) + separatorLength > TreePage.Capacity)
                 return;
 
+            ForgetLastLeaf();
             var separator = leaf ? [] : TreePage.BranchKey(parent, rightIndex).ToArray();
             var left = _transaction.ModifyPage(leftPage);
             right = _transaction.GetPage(rightPage);
@@ -104,6 +106,7 @@ public sealed partial class Tree
 
     private void RemoveEmptyChild(long parentPage, int index, long child, bool leaf)
     {
+        ForgetLastLeaf();
         _transaction.FreePage(child, 1);
         if (leaf)
             Header.LeafPages--;

@@ -74,6 +74,7 @@ public sealed partial class Tree
     /// </summary>
     private Span<byte> SplitLeaf(int depth, long leafPage, int index, ReadOnlySpan<byte> key, byte flags, int storedLength)
     {
+        ForgetLastLeaf();
         var leaf = _transaction.ModifyPage(leafPage);
         var original = _transaction.Scratch;
         leaf.CopyTo(original);
@@ -123,6 +124,7 @@ public sealed partial class Tree
     /// <summary>Adds the entry for a new right sibling to the parent at <paramref name="level"/>, splitting upward as needed.</summary>
     private void InsertSeparator(int level, ReadOnlySpan<byte> separator, long rightPage)
     {
+        ForgetLastLeaf();
         if (level < 0)
         {
             var root = _transaction.AllocatePage(1, PageFlags.Branch, out var rootPage);

@@ -19,6 +19,12 @@ public sealed partial class Tree
     private readonly long[]? _pathPages;
     private readonly int[]? _pathIndexes;
     private int _generation;
+    // The leaf the last descent of this write transaction reached, whose path is still in _pathPages and
+    // _pathIndexes: a key between that leaf's first and last keys belongs to it, so the next operation
+    // on a nearby key (a batch applying terms in key order lands on one leaf many times) skips the
+    // descent. A split or merge changes paths and forgets it; -1 when there is none.
+    private long _lastLeaf = -1;
+    private int _lastLeafDepth;
     internal TreeHeader Header;
 
     internal Tree(PageTransaction transaction, string name, in TreeHeader header)
@@ -60,9 +66,13 @@ public sealed partial class Tree
         Header = header;
         HeaderChanged = false;
         _generation = _transaction.Generation;
+        ForgetLastLeaf();
     }
 
     internal void MarkChanged() => HeaderChanged = true;
+
+    /// <summary>Drops the remembered leaf, before the tree's pages split, merge or go.</summary>
+    private void ForgetLastLeaf() => _lastLeaf = -1;
 
     /// <summary>Whether the transaction this tree object was bound to has ended.</summary>
     internal bool IsStale => _generation != _transaction.Generation;
@@ -82,9 +92,22 @@ public sealed partial class Tree
             throw new InvalidKeyException($"A key of {key.Length} bytes exceeds the limit of {StorageLimits.MaxKeySize} bytes.");
     }
 
-    /// <summary>Walks from the root to the leaf whose range holds <paramref name="key"/>, remembering the path when writing.</summary>
+    /// <summary>
+    /// Walks from the root to the leaf whose range holds <paramref name="key"/>, remembering the path when
+    /// writing; a key within the last such leaf's keys skips the walk (see <see cref="_lastLeaf"/>).
+    /// </summary>
     private long FindLeaf(ReadOnlySpan<byte> key, out int depth)
     {
+        if (_lastLeaf >= 0)
+        {
+            var last = _transaction.GetPage(_lastLeaf);
+            var count = TreePage.Count(last);
+            if (count > 0 && key.SequenceCompareTo(TreePage.LeafKey(last, 0)) >= 0 && key.SequenceCompareTo(TreePage.LeafKey(last, count - 1)) <= 0)
+            {
+                depth = _lastLeafDepth;
+                return _lastLeaf;
+            }
+        }
         var pageNumber = Header.RootPage;
         depth = 0;
         while (true)
@@ -92,7 +115,14 @@ public sealed partial class Tree
             var page = _transaction.GetPage(pageNumber);
             var flags = PageHeader.Flags(page);
             if (flags == PageFlags.Leaf)
+            {
+                if (_pathPages is not null)
+                {
+                    _lastLeaf = pageNumber;
+                    _lastLeafDepth = depth;
+                }
                 return pageNumber;
+            }
             if (flags != PageFlags.Branch || depth >= MaxDepth)
                 throw new CorruptionException($"Tree '{Name}' reaches page {pageNumber} ({flags}) where a tree page belongs.");
             var index = TreePage.SearchBranch(page, key);

@@ -290,4 +290,55 @@ public class TreeTests
         tx.CreateMultiValueTree("m");
         Assert.Throws<InvalidOperationException>(() => tx.OpenTree("m"));
     }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(3)]
+    public void PutAndDelete_ClusteredOnFewLeavesInOneTransaction_KeepOrderAndContents(int seed)
+    {
+        // Runs of operations on nearby keys hit the leaf the previous operation reached (the tree skips the
+        // descent then), while the values' sizes make leaves and branches split and merge under those runs.
+        using var env = InMemory();
+        var random = new Random(seed);
+        var model = new SortedDictionary<int, int>();
+        using (var tx = env.BeginWrite())
+        {
+            var tree = tx.CreateTree("t");
+            for (var run = 0; run < 3_000; run++)
+            {
+                var center = random.Next(300, 200_000);
+                var length = random.Next(1, 60);
+                for (var op = 0; op < length; op++)
+                {
+                    var key = center + random.Next(-300, 300);
+                    if (random.Next(4) == 0)
+                    {
+                        Assert.Equal(model.Remove(key), tree.Delete(Keys.Of(key)));
+                        continue;
+                    }
+                    var size = random.Next(4, 1_500);
+                    tree.Put(Keys.Of(key), Keys.Value(key * 7 + size, size));
+                    model[key] = size;
+                }
+                var probe = center + random.Next(-300, 300);
+                Assert.Equal(model.TryGetValue(probe, out var expected), tree.TryGet(Keys.Of(probe), out var value));
+                if (model.ContainsKey(probe))
+                    Assert.True(value.SequenceEqual(Keys.Value(probe * 7 + expected, expected)));
+            }
+            tx.Commit();
+        }
+        env.Verify();
+        using var read = env.BeginRead();
+        var cursor = read.OpenTree("t")!.CreateCursor();
+        var more = cursor.First();
+        foreach (var (key, size) in model)
+        {
+            Assert.True(more);
+            Assert.True(cursor.Key.SequenceEqual(Keys.Of(key)));
+            Assert.True(cursor.Value.SequenceEqual(Keys.Value(key * 7 + size, size)));
+            more = cursor.MoveNext();
+        }
+        Assert.False(more);
+    }
 }
