@@ -608,15 +608,14 @@ public sealed class IndexSearcher : IDisposable
         {
             var options = _index.Schema.Get(name);
             reader = new FieldReader(
+                _transaction,
+                name,
                 _meta.TryGet(SearchIndex.FieldOrdinalKey(name), out var ordinal) ? BinaryPrimitives.ReadInt32LittleEndian(ordinal) : -1,
-                _transaction.OpenTree(SearchIndex.TermIdsTree(name)),
                 _transaction.OpenTree(SearchIndex.TermsTree(name)),
                 _transaction.OpenTree(SearchIndex.MarksTree(name)),
                 _transaction.OpenTree(SearchIndex.ValuesTree(name)),
                 options.Kind == FieldKind.FullText && _transaction.OpenTree(SearchIndex.NormsTree(name)) is { } norms ? norms : null,
                 options.IsNumeric ? _transaction.OpenTree(SearchIndex.ColumnTree(name)) : null,
-                _transaction.OpenTree(SearchIndex.IdColumnTree(name)),
-                _transaction.OpenTree(SearchIndex.IdTermsTree(name)),
                 options.Kind == FieldKind.Double ? DocValueType.Double : DocValueType.Long);
             _fields.Add(name, reader);
         }
@@ -633,28 +632,48 @@ public sealed class IndexSearcher : IDisposable
         _index.ReturnScratch(_scratch);
     }
 
-    // Ordinal: the number entry records name the field by (-1 before the field's first entry); TermIds: its
-    // term dictionary's term → id tree; NumberType: the DocValueType of a numeric field's values (read only
-    // when the field has a column).
-    private sealed record FieldReader(int Ordinal, Tree? TermIds, Tree? Terms, Tree? Marks, Tree? Values, Tree? Norms, Tree? Column,
-        Tree? IdColumn, Tree? IdTerms, byte NumberType)
+    // Ordinal: the number entry records name the field by (-1 before the field's first entry); NumberType: the
+    // DocValueType of a numeric field's values (read only when the field has a column).
+    private sealed record FieldReader(ReadTransaction Transaction, string Name, int Ordinal, Tree? Terms, Tree? Marks, Tree? Values, Tree? Norms,
+        Tree? Column, byte NumberType)
     {
         private NumericColumn? _columnValues;
         private NumericColumn? _idColumnValues;
+        // The term dictionary's trees and the id column serve phrases and exact values only, so a query
+        // opens them (a root-tree lookup and a tree object each) when it first needs them.
+        private bool _idTreesOpened;
+        private Tree? _termIds;
+        private Tree? _idTerms;
+        private Tree? _idColumn;
+
+        /// <summary>The term dictionary's term → id tree.</summary>
+        public Tree? TermIds => OpenIdTrees()._termIds;
 
         /// <summary>The sort column read for doc values, made on first use (it keeps a block cache).</summary>
         public NumericColumn? ColumnValues => Column is null ? null : _columnValues ??= new NumericColumn(Column);
 
         /// <summary>The id column read for an exact field's doc values, made on first use.</summary>
-        public NumericColumn? IdColumnValues => IdColumn is null ? null : _idColumnValues ??= new NumericColumn(IdColumn);
+        public NumericColumn? IdColumnValues => OpenIdTrees()._idColumn is not { } idColumn ? null : _idColumnValues ??= new NumericColumn(idColumn);
 
         /// <summary>The term an id column names (<paramref name="key"/> is scratch for the lookup).</summary>
         public ReadOnlySpan<byte> TermOf(long termId, Span<byte> key)
         {
             BinaryPrimitives.WriteInt64BigEndian(key, termId);
-            if (IdTerms is null || !IdTerms.TryGet(key[..8], out var term))
+            if (OpenIdTrees()._idTerms is not { } idTerms || !idTerms.TryGet(key[..8], out var term))
                 throw new Folio.Storage.CorruptionException($"An index entry's value names term id {termId}, which the term dictionary does not have.");
             return term;
+        }
+
+        private FieldReader OpenIdTrees()
+        {
+            if (!_idTreesOpened)
+            {
+                _termIds = Transaction.OpenTree(SearchIndex.TermIdsTree(Name));
+                _idTerms = Transaction.OpenTree(SearchIndex.IdTermsTree(Name));
+                _idColumn = Transaction.OpenTree(SearchIndex.IdColumnTree(Name));
+                _idTreesOpened = true;
+            }
+            return this;
         }
     }
 }
