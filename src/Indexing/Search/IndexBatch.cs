@@ -33,6 +33,7 @@ public sealed class IndexBatch : IDisposable
     private readonly HashSet<long> _removedTermIds = [];
     // The posting-change logs this batch's fields borrowed from the index; given back when the batch ends.
     private readonly List<PendingPostings> _logs = [];
+    private readonly List<PendingPoints> _pointLogs = [];
     // One entry's analysis, reused for the next: an entry of a few dozen words would otherwise allocate
     // several kilobytes of dictionaries, lists and records that die at once.
     private readonly Dictionary<string, AnalyzedField> _analysis = new(StringComparer.Ordinal);
@@ -87,8 +88,16 @@ public sealed class IndexBatch : IDisposable
         {
             var field = Field(name);
             WriteField(record, field, analyzed);
-            foreach (var (term, info) in analyzed.Terms)
-                field.Postings.Add(term, id, info.Frequency);
+            if (field.IsNumeric)
+            {
+                foreach (var term in analyzed.Terms.Keys)
+                    field.Points.Add(BinaryPrimitives.ReadUInt64BigEndian(term), id);
+            }
+            else
+            {
+                foreach (var (term, info) in analyzed.Terms)
+                    field.Postings.Add(term, id, info.Frequency);
+            }
             field.Marks.Add(SearchIndex.ExistsTerm, id, 1);
             if ((analyzed.Flags & EntryRecord.NullFlag) != 0)
                 field.Marks.Add(SearchIndex.NullTerm, id, 1);
@@ -140,6 +149,8 @@ public sealed class IndexBatch : IDisposable
                 EntryRecord.SkipTerms(record, ref position, flags);
                 field.Postings.RemoveAdditionsOf(id);
                 field.Marks.RemoveAdditionsOf(id);
+                if (field.IsNumeric)
+                    field.Points.RemoveAdditionsOf(id);
             }
             else
             {
@@ -148,9 +159,7 @@ public sealed class IndexBatch : IDisposable
                 {
                     if (field.Column is null || !field.Column.TryGet(id, out var sortKey))
                         throw new Folio.Storage.CorruptionException($"Index entry {id} of key '{Encoding.UTF8.GetString(key)}' has no value in the sort column of '{field.Name}'.");
-                    var term = new byte[8];
-                    BinaryPrimitives.WriteUInt64BigEndian(term, sortKey);
-                    field.Postings.Remove(term, id);
+                    field.Points.Remove(sortKey, id);
                 }
                 field.Marks.Remove(SearchIndex.ExistsTerm, id);
                 if ((flags & EntryRecord.NullFlag) != 0)
@@ -199,12 +208,22 @@ public sealed class IndexBatch : IDisposable
         return log;
     }
 
+    private PendingPoints RentPointLog()
+    {
+        var log = _index.RentPoints();
+        _pointLogs.Add(log);
+        return log;
+    }
+
     /// <summary>Gives the logs back while the batch still holds the write transaction, so no other batch can be using the pool.</summary>
     private void ReturnLogs()
     {
         foreach (var log in _logs)
             _index.ReturnPending(log);
         _logs.Clear();
+        foreach (var log in _pointLogs)
+            _index.ReturnPoints(log);
+        _pointLogs.Clear();
     }
 
     private void ThrowIfDone() => ObjectDisposedException.ThrowIf(_done, this);
@@ -213,7 +232,7 @@ public sealed class IndexBatch : IDisposable
     {
         if (!_fields.TryGetValue(name, out var writer))
         {
-            writer = new FieldWriter(_transaction, name, OrdinalOf(name), _index.Schema.Get(name), _meta, RentLog(), RentLog());
+            writer = new FieldWriter(_transaction, name, OrdinalOf(name), _index.Schema.Get(name), _meta, RentLog(), RentLog(), RentPointLog);
             _fields.Add(name, writer);
             _fieldsByOrdinal.Add(writer.Ordinal, writer);
         }
@@ -287,8 +306,14 @@ public sealed class IndexBatch : IDisposable
         var count = (int)ByteCoding.ReadVarint(record, ref position);
         if ((flags & EntryRecord.TermIdsFlag) == 0)
         {
+            // Only numbers are recorded by their bytes, and numbers are points.
             for (var i = 0; i < count; i++)
-                field.Postings.Remove(ByteCoding.ReadBytes(record, ref position).ToArray(), id);
+            {
+                var term = ByteCoding.ReadBytes(record, ref position);
+                if (term.Length != 8)
+                    throw new Folio.Storage.CorruptionException($"Index entry {id} records a number of field '{field.Name}' in {term.Length} bytes.");
+                field.Points.Remove(BinaryPrimitives.ReadUInt64BigEndian(term), id);
+            }
             return;
         }
         var tokens = (flags & EntryRecord.PositionsFlag) != 0;
@@ -599,19 +624,24 @@ public sealed class IndexBatch : IDisposable
     {
         private readonly WriteTransaction _transaction;
         private readonly Tree _meta;
-        private readonly PostingStore _postings;
         private readonly PostingStore _markPostings;
+        private readonly Func<PendingPoints> _rentPoints;
+        private readonly bool _fullText;
         private TermDictionary? _dictionary;
+        private PendingPoints? _points;
 
-        public FieldWriter(WriteTransaction transaction, string name, int ordinal, FieldOptions options, Tree meta, PendingPostings postings, PendingPostings marks)
+        public FieldWriter(WriteTransaction transaction, string name, int ordinal, FieldOptions options, Tree meta, PendingPostings postings, PendingPostings marks,
+            Func<PendingPoints> rentPoints)
         {
             _transaction = transaction;
             _meta = meta;
+            _rentPoints = rentPoints;
             Name = name;
             Ordinal = ordinal;
             UsesTermIds = options.Kind is FieldKind.Exact or FieldKind.FullText;
+            IsNumeric = options.IsNumeric;
             var fullText = options.Kind == FieldKind.FullText;
-            _postings = new PostingStore(transaction.CreateTree(SearchIndex.TermsTree(name)), withFrequencies: fullText);
+            _fullText = fullText;
             _markPostings = new PostingStore(transaction.CreateTree(SearchIndex.MarksTree(name)), withFrequencies: false);
             Postings = postings;
             Marks = marks;
@@ -628,6 +658,9 @@ public sealed class IndexBatch : IDisposable
         }
 
         public string Name { get; }
+
+        /// <summary>Whether the field is declared numeric, so its values go to points rather than terms.</summary>
+        public bool IsNumeric { get; }
 
         /// <summary>The number entry records name the field by.</summary>
         public int Ordinal { get; }
@@ -660,12 +693,21 @@ public sealed class IndexBatch : IDisposable
         /// <summary>The batch's changes to the field's postings.</summary>
         public PendingPostings Postings { get; }
 
+        /// <summary>
+        /// The batch's changes to the field's points, borrowed on first use: by a numeric field's entries, and
+        /// by deletes of entries recorded while the field was numeric.
+        /// </summary>
+        public PendingPoints Points => _points ??= _rentPoints();
+
         /// <summary>The batch's changes to the field's exists and null marks.</summary>
         public PendingPostings Marks { get; }
 
         public void Flush()
         {
-            Postings.Apply(_postings, _dictionary);
+            // A numeric field has no terms tree unless it held text terms once, whose deletes still change it.
+            if (!Postings.IsEmpty)
+                Postings.Apply(new PostingStore(_transaction.CreateTree(SearchIndex.TermsTree(Name)), withFrequencies: _fullText), _dictionary);
+            _points?.Apply(new PointStore(_transaction.CreateTree(SearchIndex.PointsTree(Name))));
             Marks.Apply(_markPostings, null);
             _dictionary?.Flush();
             Norms?.Flush();

@@ -251,7 +251,42 @@ public sealed class IndexSearcher : IDisposable
         return reader.Marks.TryGet(termKey, out var header) ? new TermIterator(reader.Marks, termKey, header, _scratch) : new EmptyIterator();
     }
 
-    internal DocIdIterator Postings(string field, byte[] term) => (DocIdIterator?)TermPostings(field, term) ?? new EmptyIterator();
+    internal DocIdIterator Postings(string field, byte[] term)
+    {
+        var reader = Field(field);
+        if (reader.IsNumeric)
+            return reader.Points is not null && term.Length == 8 ? PointPostings(reader.Points, BinaryPrimitives.ReadUInt64BigEndian(term)) : new EmptyIterator();
+        return (DocIdIterator?)TermPostings(field, term) ?? new EmptyIterator();
+    }
+
+    /// <summary>The entries with <paramref name="value"/> among a numeric field's points, in id order.</summary>
+    private static DocIdIterator PointPostings(Tree points, ulong value)
+    {
+        var cursor = points.CreateCursor();
+        Span<byte> key = stackalloc byte[PointBlock.KeySize];
+        PointBlock.WriteKey(key, new Point(value, 0));
+        if (!cursor.SeekLastAtOrBefore(key) && !cursor.First())
+            return new EmptyIterator();
+        var ids = Array.Empty<long>();
+        var count = 0;
+        do
+        {
+            var block = new PointBlock.Reader(cursor.Key, cursor.Value);
+            while (block.MoveNext())
+            {
+                var point = block.Current;
+                if (point.Value < value)
+                    continue;
+                if (point.Value > value)
+                    return count == 0 ? new EmptyIterator() : new SortedIdsIterator(ids, count);
+                if (count == ids.Length)
+                    Array.Resize(ref ids, Math.Max(4, count * 2));
+                ids[count++] = point.Id;
+            }
+        }
+        while (cursor.MoveNext());
+        return count == 0 ? new EmptyIterator() : new SortedIdsIterator(ids, count);
+    }
 
     private TermIterator? TermPostings(string field, byte[] term)
     {
@@ -422,6 +457,8 @@ public sealed class IndexSearcher : IDisposable
         Func<ReadOnlySpan<byte>, TState, bool>? check = null)
     {
         var reader = Field(field);
+        if (reader.IsNumeric)
+            return reader.Points is null ? new EmptyIterator() : UnionOfPoints(reader, reader.Points, from, verdict, state, check);
         if (reader.Terms is null)
             return new EmptyIterator();
         var cursor = reader.Terms.CreateCursor();
@@ -499,6 +536,65 @@ public sealed class IndexSearcher : IDisposable
         _scratch.WalkTermKey = termKey;
         return bits is null ? new EmptyIterator() : new BitSetIterator(bits, count, _scratch.ReleaseBits);
     }
+
+    /// <summary>
+    /// <see cref="UnionOfTerms"/> over a numeric field's points: each distinct value from <paramref name="from"/>
+    /// on is a term (its 8 bytes) that the verdict judges once, and the points of taken values set their bits.
+    /// </summary>
+    private DocIdIterator UnionOfPoints<TState>(FieldReader reader, Tree points, byte[] from, Func<ReadOnlySpan<byte>, TState, TermVerdict> verdict, TState state,
+        Func<ReadOnlySpan<byte>, TState, bool>? check)
+    {
+        var cursor = points.CreateCursor();
+        Span<byte> key = stackalloc byte[PointBlock.KeySize];
+        Span<byte> start = stackalloc byte[8];
+        from.AsSpan(0, Math.Min(8, from.Length)).CopyTo(start);
+        PointBlock.WriteKey(key, new Point(BinaryPrimitives.ReadUInt64BigEndian(start), 0));
+        if (!cursor.SeekLastAtOrBefore(key) && !cursor.First())
+            return new EmptyIterator();
+        ulong[]? bits = null;
+        long count = 0;
+        Span<byte> term = stackalloc byte[8];
+        var decision = TermVerdict.Skip;
+        var judged = false;
+        var value = 0UL;
+        do
+        {
+            var block = new PointBlock.Reader(cursor.Key, cursor.Value);
+            while (block.MoveNext())
+            {
+                var point = block.Current;
+                if (!judged || point.Value != value)
+                {
+                    value = point.Value;
+                    BinaryPrimitives.WriteUInt64BigEndian(term, value);
+                    // Values before the walk's start are not terms it reaches (a prefix's verdict would stop at them).
+                    if (term.SequenceCompareTo(from) < 0)
+                        continue;
+                    decision = verdict(term, state);
+                    judged = true;
+                    if (decision == TermVerdict.Stop)
+                        return Bits(bits, count);
+                }
+                if (decision == TermVerdict.Skip)
+                    continue;
+                if (decision == TermVerdict.Verify && check is not null && !AnyDocValue(reader, point.Id, check, state))
+                    continue;
+                bits ??= RentBits();
+                ref var slot = ref bits[point.Id >> 6];
+                var mask = 1UL << (int)(point.Id & 63);
+                if ((slot & mask) == 0)
+                {
+                    slot |= mask;
+                    count++;
+                }
+            }
+        }
+        while (cursor.MoveNext());
+        return Bits(bits, count);
+    }
+
+    private DocIdIterator Bits(ulong[]? bits, long count) =>
+        bits is null ? new EmptyIterator() : new BitSetIterator(bits, count, _scratch.ReleaseBits);
 
     /// <summary>
     /// A cleared bit set over every entry id. One is a large-object allocation (125 KB at a million
@@ -612,6 +708,8 @@ public sealed class IndexSearcher : IDisposable
                 name,
                 _meta.TryGet(SearchIndex.FieldOrdinalKey(name), out var ordinal) ? BinaryPrimitives.ReadInt32LittleEndian(ordinal) : -1,
                 _transaction.OpenTree(SearchIndex.TermsTree(name)),
+                options.IsNumeric,
+                options.IsNumeric ? _transaction.OpenTree(SearchIndex.PointsTree(name)) : null,
                 _transaction.OpenTree(SearchIndex.MarksTree(name)),
                 _transaction.OpenTree(SearchIndex.ValuesTree(name)),
                 options.Kind == FieldKind.FullText && _transaction.OpenTree(SearchIndex.NormsTree(name)) is { } norms ? norms : null,
@@ -634,7 +732,8 @@ public sealed class IndexSearcher : IDisposable
 
     // Ordinal: the number entry records name the field by (-1 before the field's first entry); NumberType: the
     // DocValueType of a numeric field's values (read only when the field has a column).
-    private sealed record FieldReader(ReadTransaction Transaction, string Name, int Ordinal, Tree? Terms, Tree? Marks, Tree? Values, Tree? Norms,
+    // Points: a numeric field's points (null until it has some); a numeric field is read from them, not from Terms.
+    private sealed record FieldReader(ReadTransaction Transaction, string Name, int Ordinal, Tree? Terms, bool IsNumeric, Tree? Points, Tree? Marks, Tree? Values, Tree? Norms,
         Tree? Column, byte NumberType)
     {
         private NumericColumn? _columnValues;

@@ -52,6 +52,9 @@ internal sealed class PendingPostings
         }
     }
 
+    /// <summary>Whether the log holds no change.</summary>
+    public bool IsEmpty => _terms.Count == 0;
+
     /// <summary>Gives the term a posting for <paramref name="id"/>, which is at least every id added before.</summary>
     public void Add(byte[] term, long id, int frequency)
     {

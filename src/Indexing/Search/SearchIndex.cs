@@ -7,7 +7,7 @@ namespace Folio.Indexing.Search;
 /// <summary>
 /// An inverted index in a storage environment of its own. One writer at a time (<see cref="BeginBatch"/>),
 /// any number of searchers (<see cref="OpenSearcher"/>), each on a snapshot that never shows half a batch.
-/// <para>Per field it keeps: a terms tree (term → frequency and posting chunks), field lengths
+/// <para>Per field it keeps: a terms tree (term → frequency and posting chunks), or for a numeric field its points, field lengths
 /// (norms) for BM25, doc values for sorting and counting, for numeric fields a dense column of sort
 /// keys, the exists/null marks and, for text fields, the term ids entry records use. Per entry: the
 /// record of its terms, for full-text fields as tokens in order (so an update or delete can take
@@ -24,7 +24,7 @@ public sealed class SearchIndex : IDisposable
     /// record; version 5 entry records name fields by ordinal and text terms by id (<see cref="TermDictionary"/>),
     /// a full-text field's as its tokens in order. Older indexes are refused like newer ones and must be rebuilt.
     /// </summary>
-    public const int FormatVersion = 5;
+    public const int FormatVersion = 6;
 
     internal const string EntriesTree = "entries";
     internal const string KeysTree = "keys";
@@ -36,6 +36,7 @@ public sealed class SearchIndex : IDisposable
     private readonly Stack<SearchScratch> _scratch = new();
     // Used by one batch at a time: a batch rents and returns logs while it holds the write transaction.
     private readonly Stack<PendingPostings> _pending = new();
+    private readonly Stack<PendingPoints> _pendingPoints = new();
     private const int MaxPooledLogs = 64;
 
     private SearchIndex(StorageEnvironment environment, IndexSchema schema, bool ownsEnvironment)
@@ -106,6 +107,17 @@ public sealed class SearchIndex : IDisposable
             _pending.Push(log);
     }
 
+    /// <summary>An empty point-change log for a batch's numeric field, one a finished batch gave back when there is one.</summary>
+    internal PendingPoints RentPoints() => _pendingPoints.Count > 0 ? _pendingPoints.Pop() : new PendingPoints();
+
+    /// <summary>Takes back a batch's point log, emptied; keeps a few.</summary>
+    internal void ReturnPoints(PendingPoints log)
+    {
+        log.Release();
+        if (_pendingPoints.Count < MaxPooledLogs)
+            _pendingPoints.Push(log);
+    }
+
     /// <summary>Buffers for a new searcher: ones an ended searcher gave back, else new ones.</summary>
     internal SearchScratch RentScratch()
     {
@@ -144,6 +156,9 @@ public sealed class SearchIndex : IDisposable
     internal static string ValuesTree(string field) => "v:" + field;
 
     internal static string ColumnTree(string field) => "c:" + field;
+
+    /// <summary>A numeric field's points (<see cref="PointStore"/>).</summary>
+    internal static string PointsTree(string field) => "p:" + field;
 
     /// <summary>A field's term → id tree (<see cref="TermDictionary"/>).</summary>
     internal static string TermIdsTree(string field) => "d:" + field;

@@ -83,7 +83,6 @@ public class InlinePostingsTests
         using var index = Open();
         Commit(index, b => b.Add(Entry("a", "solo", 7)));
         Assert.Equal((Form.Inline, 1L, 0), Stored(index, "Tag", TermEncoding.Text("solo")));
-        Assert.Equal((Form.Inline, 1L, 0), Stored(index, "Num", TermEncoding.Long(7)));
         Assert.Equal(["a"], Keys(index, Tag("solo")));
         Assert.Equal(["a"], Keys(index, Nums(0, 10)));
         Assert.Equal(["a"], Keys(index, new PrefixQuery("Tag", "so")));
@@ -106,7 +105,6 @@ public class InlinePostingsTests
         using var index = Open();
         Commit(index, b => AddMany(b, "k", "few", Limit + 1, 1));
         Assert.Equal((Form.Chunked, Limit + 1L, 1), Stored(index, "Tag", TermEncoding.Text("few")));
-        Assert.Equal((Form.Chunked, Limit + 1L, 1), Stored(index, "Num", TermEncoding.Long(1)));
         Assert.Equal(Names("k", Limit + 1), Keys(index, Nums(1, 1)));
     }
 
@@ -134,7 +132,6 @@ public class InlinePostingsTests
         Commit(index, b => b.Add(Entry("a", "solo", 3)));
         Commit(index, b => b.Delete("a"));
         Assert.Equal((Form.Absent, 0L, 0), Stored(index, "Tag", TermEncoding.Text("solo")));
-        Assert.Equal((Form.Absent, 0L, 0), Stored(index, "Num", TermEncoding.Long(3)));
         Assert.Empty(Keys(index, Nums(0, 10)));
     }
 

@@ -1,0 +1,186 @@
+using Folio.Indexing.Queries;
+using Folio.Indexing.Search;
+using Folio.Storage;
+using Folio.Storage.Platform;
+using Folio.Storage.Trees;
+
+namespace Folio.Indexing.Tests.Search;
+
+/// <summary>
+/// Numeric fields' points (<see cref="PointStore"/>): the blocks checked against a sorted model after every
+/// batch of random changes, and equality, ranges and churn through the index.
+/// </summary>
+public class PointStoreTests
+{
+    private static StorageOptions Storage() => StorageOptions.InMemory() with { FileSystem = new MemoryFileSystem() };
+
+    /// <summary>Every stored point in order, checking each block's layout and the blocks' order on the way.</summary>
+    private static List<Point> ReadAll(Tree tree)
+    {
+        var points = new List<Point>();
+        var cursor = tree.CreateCursor();
+        var more = cursor.First();
+        while (more)
+        {
+            Assert.True(cursor.Value.Length <= PointStore.MaxBlockBytes, $"a block of {cursor.Value.Length} bytes");
+            var block = new PointBlock.Reader(cursor.Key, cursor.Value);
+            var first = true;
+            while (block.MoveNext())
+            {
+                if (first)
+                    Assert.Equal(PointBlock.ReadKey(cursor.Key), block.Current);
+                if (points.Count > 0)
+                    Assert.True(points[^1].IsBefore(block.Current), $"{points[^1]} then {block.Current}");
+                points.Add(block.Current);
+                first = false;
+            }
+            Assert.False(first, "an empty block");
+            more = cursor.MoveNext();
+        }
+        return points;
+    }
+
+    private static void Apply(StorageEnvironment environment, IEnumerable<Point> additions, IEnumerable<Point> removals)
+    {
+        using var tx = environment.BeginWrite();
+        var store = new PointStore(tx.CreateTree("p"));
+        store.Apply(additions.Order().ToArray(), removals.Order().ToArray());
+        tx.Commit();
+    }
+
+    private static List<Point> Stored(StorageEnvironment environment)
+    {
+        using var tx = environment.BeginRead();
+        return tx.OpenTree("p") is { } tree ? ReadAll(tree) : [];
+    }
+
+    [Theory]
+    [InlineData(1, 1_000_000_000L)]
+    [InlineData(2, 5L)]
+    [InlineData(3, long.MaxValue)]
+    public void Apply_RandomBatches_KeepsExactlyTheModelsPointsInValidBlocks(int seed, long valueRange)
+    {
+        using var environment = StorageEnvironment.Open(Storage());
+        var random = new Random(seed);
+        var model = new SortedSet<Point>();
+        long nextId = 0;
+        for (var batch = 0; batch < 60; batch++)
+        {
+            var additions = new HashSet<Point>();
+            var removals = new HashSet<Point>();
+            var adds = random.Next(0, batch % 10 == 0 ? 3_000 : 300);
+            for (var i = 0; i < adds; i++)
+            {
+                var value = valueRange == long.MaxValue ? (ulong)random.NextInt64() << 1 ^ (ulong)random.Next(2) : (ulong)random.NextInt64(valueRange);
+                additions.Add(new Point(value, nextId));
+                // A few entries have more than one value.
+                if (random.Next(10) != 0)
+                    nextId++;
+            }
+            nextId++;
+            var stored = model.ToList();
+            var removes = stored.Count == 0 ? 0 : random.Next(0, batch % 7 == 0 ? stored.Count : Math.Min(stored.Count, 400));
+            for (var i = 0; i < removes; i++)
+                removals.Add(stored[random.Next(stored.Count)]);
+            // Removing a point the store does not hold changes nothing.
+            removals.Add(new Point((ulong)random.NextInt64(), nextId + 1));
+
+            Apply(environment, additions, removals);
+            model.ExceptWith(removals);
+            model.UnionWith(additions);
+            Assert.Equal(model.ToList(), Stored(environment));
+        }
+    }
+
+    [Fact]
+    public void Apply_RemovingEveryPoint_LeavesNoBlock()
+    {
+        using var environment = StorageEnvironment.Open(Storage());
+        var points = Enumerable.Range(0, 5_000).Select(i => new Point((ulong)(i * 7919 % 5_000), i)).ToList();
+        Apply(environment, points, []);
+        using (var tx = environment.BeginRead())
+            Assert.True(tx.OpenTree("p")!.Count > 10);
+        Apply(environment, [], points);
+        using (var tx = environment.BeginRead())
+            Assert.Equal(0, tx.OpenTree("p")!.Count);
+    }
+
+    [Fact]
+    public void Apply_PointsOfWorstCaseSize_SplitIntoBlocksThatFitALeaf()
+    {
+        using var environment = StorageEnvironment.Open(Storage());
+        // Each point after the first takes 17 bytes: a value 2^52 above the last and an id near the top.
+        var points = Enumerable.Range(0, 2_000).Select(i => new Point(((ulong)(uint)i << 52) | (uint)i, long.MaxValue - 2_000 + i)).ToList();
+        Apply(environment, points, []);
+        Assert.Equal(points, Stored(environment));
+        using var tx = environment.BeginRead();
+        Assert.Equal(0, tx.OpenTree("p")!.Header.OverflowPages);
+    }
+
+    private static IndexSchema Schema() => new IndexSchema()
+        .Add("Num", FieldKind.Long)
+        .Add("Price", FieldKind.Double);
+
+    private static List<string> Keys(SearchIndex index, Query query)
+    {
+        using var searcher = index.OpenSearcher();
+        return searcher.Search(query, 0, int.MaxValue).Hits.Select(h => h.Key).Order(StringComparer.Ordinal).ToList();
+    }
+
+    [Fact]
+    public void Queries_SeeEachValueOnce_AfterUpdatesInTheSameAndLaterBatches()
+    {
+        using var index = SearchIndex.Open(Storage(), Schema());
+        using (var batch = index.BeginBatch())
+        {
+            batch.Add(new IndexEntry("a").Add("Num", 5L).Add("Num", 7L));
+            batch.Add(new IndexEntry("b").Add("Num", 5L));
+            // Replaced in the batch that added it: its first values must not stay behind.
+            batch.Add(new IndexEntry("c").Add("Num", 6L));
+            batch.Add(new IndexEntry("c").Add("Num", 8L).Add("Price", -0.5));
+            batch.Commit();
+        }
+        Assert.Equal(["a", "b"], Keys(index, new TermQuery("Num", FieldValue.From(5L))));
+        Assert.Empty(Keys(index, new TermQuery("Num", FieldValue.From(6L))));
+        Assert.Equal(["a", "b", "c"], Keys(index, new RangeQuery("Num", FieldValue.From(5L), true, FieldValue.From(8L), true)));
+
+        using (var batch = index.BeginBatch())
+        {
+            batch.Add(new IndexEntry("a").Add("Num", 9L));
+            batch.Delete("c");
+            batch.Commit();
+        }
+        Assert.Equal(["b"], Keys(index, new TermQuery("Num", FieldValue.From(5L))));
+        Assert.Empty(Keys(index, new TermQuery("Num", FieldValue.From(7L))));
+        Assert.Equal(["a"], Keys(index, new RangeQuery("Num", FieldValue.From(6L), false, null, false)));
+        Assert.Empty(Keys(index, new RangeQuery("Price", null, false, FieldValue.From(0.0), true)));
+    }
+
+    [Fact]
+    public void Batches_UpdatingTheSameEntries_DoNotGrowThePoints()
+    {
+        using var index = SearchIndex.Open(Storage(), Schema());
+        var random = new Random(4);
+        long PointBlocks()
+        {
+            using var searcher = index.OpenSearcher();
+            return searcher.Transaction.OpenTree(SearchIndex.PointsTree("Num"))!.Count;
+        }
+
+        void Round()
+        {
+            using var batch = index.BeginBatch();
+            for (var i = 0; i < 2_000; i++)
+                batch.Add(new IndexEntry("k" + i).Add("Num", random.NextInt64()));
+            batch.Commit();
+        }
+
+        for (var round = 0; round < 3; round++)
+            Round();
+        var settled = PointBlocks();
+        for (var round = 0; round < 20; round++)
+            Round();
+        Assert.InRange(PointBlocks(), 1, settled * 2);
+        Assert.Equal(2_000, Keys(index, new RangeQuery("Num", null, false, null, false)).Count);
+    }
+}
