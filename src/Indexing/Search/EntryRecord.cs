@@ -6,6 +6,7 @@ namespace Folio.Indexing.Search;
 /// count, then per field its ordinal (<see cref="SearchIndex.FieldOrdinalKey"/>), a flags byte and
 /// <list type="bullet">
 /// <item>nothing more with <see cref="InColumnFlag"/>: the field is one number, which its sort column holds;</item>
+/// <item>nothing more with <see cref="ValueIdFlag"/>: the field's one term is the id its id column holds;</item>
 /// <item>with <see cref="TermIdsFlag"/> and <see cref="PositionsFlag"/>: the token count, then each token
 /// in position order as a term id with its distance from the previous token (<see cref="WriteToken"/>);</item>
 /// <item>with <see cref="TermIdsFlag"/> alone: the distinct term count, then their ids;</item>
@@ -31,7 +32,7 @@ internal static class EntryRecord
 
     /// <summary>
     /// The field (exact) has one value, which is its one term: the field's id column holds that term's id
-    /// in place of a doc value (<see cref="SearchIndex.IdColumnTree"/>).
+    /// in place of a doc value (<see cref="SearchIndex.IdColumnTree"/>), and in place of the record's term list.
     /// </summary>
     public const byte ValueIdFlag = 32;
 
@@ -67,7 +68,7 @@ internal static class EntryRecord
     /// <summary>Moves past a field's terms (after its ordinal and flags).</summary>
     public static void SkipTerms(ReadOnlySpan<byte> record, ref int position, byte flags)
     {
-        if ((flags & InColumnFlag) != 0)
+        if ((flags & (InColumnFlag | ValueIdFlag)) != 0)
             return;
         var count = (int)ByteCoding.ReadVarint(record, ref position);
         for (var i = 0; i < count; i++)

@@ -22,7 +22,10 @@ public sealed class SearchIndex : IDisposable
     /// short posting list in its term's header, where version 2 headers hold only a count; version 4 keeps
     /// a numeric field's single value only in its sort column, not also in its doc values and entry
     /// record; version 5 entry records name fields by ordinal and text terms by id (<see cref="TermDictionary"/>),
-    /// a full-text field's as its tokens in order. Older indexes are refused like newer ones and must be rebuilt.
+    /// a full-text field's as its tokens in order; version 6 keeps numeric fields' values as points in blocks
+    /// (<see cref="PointStore"/>) instead of a term per value, leaves an exact field's single term id out of the
+    /// entry record (its id column holds it) and keeps entry ids in the keys tree as varints. Older indexes are
+    /// refused like newer ones and must be rebuilt.
     /// </summary>
     public const int FormatVersion = 6;
 
