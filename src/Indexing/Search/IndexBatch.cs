@@ -40,6 +40,7 @@ public sealed class IndexBatch : IDisposable
     private readonly Dictionary<string, AnalyzedField> _analysis = new(StringComparer.Ordinal);
     private readonly List<(string Name, AnalyzedField Field)> _analyzed = [];
     private readonly List<byte> _record = new(256);
+    private readonly byte[] _keysTreeKey = new byte[Folio.Storage.StorageLimits.MaxKeySize];
     // Every distinct term of the batch as one array, shared by the entries' analyses and the pending
     // postings, so a token already seen in the batch is looked up by its bytes and never copied.
     private readonly HashSet<byte[]> _terms = new(ByteArrayComparer.Instance);
@@ -73,8 +74,8 @@ public sealed class IndexBatch : IDisposable
         ThrowIfDone();
         ArgumentNullException.ThrowIfNull(entry);
         var key = Encoding.UTF8.GetBytes(entry.Key);
-        if (key.Length == 0 || key.Length > Folio.Storage.StorageLimits.MaxKeySize)
-            throw new ArgumentException($"An entry key must have 1 to {Folio.Storage.StorageLimits.MaxKeySize} UTF-8 bytes.", nameof(entry));
+        if (key.Length == 0 || key.Length > SearchIndex.MaxKeyBytes)
+            throw new ArgumentException($"An entry key must have 1 to {SearchIndex.MaxKeyBytes} UTF-8 bytes.", nameof(entry));
         // Convert every value before touching the index, so a value that cannot be indexed leaves no trace.
         var values = Analyze(entry);
         Delete(key);
@@ -117,7 +118,7 @@ public sealed class IndexBatch : IDisposable
         _entries.Put(entryKey, CollectionsMarshal.AsSpan(record));
         // The id as a varint: three bytes below two million entries instead of eight.
         Span<byte> idBytes = stackalloc byte[10];
-        _keys.Put(key, idBytes[..Varint.Write(idBytes, 0, (ulong)id)]);
+        _keys.Put(KeysTreeKey(key), idBytes[..Varint.Write(idBytes, 0, (ulong)id)]);
         Added++;
     }
 
@@ -130,7 +131,7 @@ public sealed class IndexBatch : IDisposable
 
     private bool Delete(byte[] key)
     {
-        if (key.Length == 0 || key.Length > Folio.Storage.StorageLimits.MaxKeySize || !_keys.TryGet(key, out var idBytes))
+        if (key.Length == 0 || key.Length > SearchIndex.MaxKeyBytes || !_keys.TryGet(KeysTreeKey(key), out var idBytes))
             return false;
         var idPosition = 0;
         var id = (long)Varint.Read(idBytes, ref idPosition);
@@ -178,7 +179,7 @@ public sealed class IndexBatch : IDisposable
             field.IdColumn?.Clear(id);
         }
         _entries.Delete(entryKey);
-        _keys.Delete(key);
+        _keys.Delete(KeysTreeKey(key));
         Deleted++;
         return true;
     }
@@ -229,6 +230,19 @@ public sealed class IndexBatch : IDisposable
     }
 
     private void ThrowIfDone() => ObjectDisposedException.ThrowIf(_done, this);
+
+    /// <summary>
+    /// The keys tree's key for an entry key: its length (a varint) before its bytes. The tree serves lookups
+    /// only, so its order is free, and by length first, keys numbered in increasing order ("9" &lt; "10" &lt;
+    /// "11") arrive in the tree's order and fill its pages, where in string order ("10" &lt; "100" &lt; "11")
+    /// they landed between older keys and left pages half full (29.8 → 17.0 MB at 1M benchmark records).
+    /// </summary>
+    private ReadOnlySpan<byte> KeysTreeKey(byte[] key)
+    {
+        var length = Varint.Write(_keysTreeKey, 0, (ulong)key.Length);
+        key.CopyTo(_keysTreeKey.AsSpan(length));
+        return _keysTreeKey.AsSpan(0, length + key.Length);
+    }
 
     private FieldWriter Field(string name)
     {

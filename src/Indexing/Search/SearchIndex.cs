@@ -24,10 +24,13 @@ public sealed class SearchIndex : IDisposable
     /// record; version 5 entry records name fields by ordinal and text terms by id (<see cref="TermDictionary"/>),
     /// a full-text field's as its tokens in order; version 6 keeps numeric fields' values as points in blocks
     /// (<see cref="PointStore"/>) instead of a term per value, leaves an exact field's single term id out of the
-    /// entry record (its id column holds it) and keeps entry ids in the keys tree as varints. Older indexes are
+    /// entry record (its id column holds it) and keys the keys tree by length and key, with entry ids as varints. Older indexes are
     /// refused like newer ones and must be rebuilt.
     /// </summary>
     public const int FormatVersion = 6;
+
+    /// <summary>The longest entry key, in UTF-8 bytes: a tree key's limit less the two bytes of its length (IndexBatch.KeysTreeKey).</summary>
+    public const int MaxKeyBytes = Folio.Storage.StorageLimits.MaxKeySize - 2;
 
     internal const string EntriesTree = "entries";
     internal const string KeysTree = "keys";

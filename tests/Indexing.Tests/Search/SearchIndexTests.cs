@@ -166,6 +166,29 @@ public class SearchIndexTests
     }
 
     [Fact]
+    public void Keys_OfEveryLengthUpToTheLimit_AreReplacedAndDeletedByKey()
+    {
+        using var index = Open();
+        // Keys that share bytes but differ in length, and the longest key an entry may have.
+        var keys = new[] { "1", "10", "100", "11", "2", new string('k', SearchIndex.MaxKeyBytes), new string('k', SearchIndex.MaxKeyBytes - 1) };
+        Index(index, keys.Select(k => new IndexEntry(k).Add("Name", "old")).ToArray());
+        Index(index, keys.Select(k => new IndexEntry(k).Add("Name", "new")).ToArray());
+        Assert.Empty(Keys(index, new TermQuery("Name", FieldValue.From("old"))));
+        Assert.Equal(keys.Order(StringComparer.Ordinal), Keys(index, new TermQuery("Name", FieldValue.From("new"))).Order(StringComparer.Ordinal));
+        using (var batch = index.BeginBatch())
+        {
+            Assert.Throws<ArgumentException>(() => batch.Add(new IndexEntry(new string('k', SearchIndex.MaxKeyBytes + 1)).Add("Name", "x")));
+            Assert.False(batch.Delete(new string('k', SearchIndex.MaxKeyBytes + 1)));
+            Assert.False(batch.Delete("1000"));
+            foreach (var key in keys)
+                Assert.True(batch.Delete(key));
+            batch.Commit();
+        }
+        using var searcher = index.OpenSearcher();
+        Assert.Equal(0, searcher.EntryCount);
+    }
+
+    [Fact]
     public void LongValues_AreStillFoundByEquality()
     {
         using var index = Open();
