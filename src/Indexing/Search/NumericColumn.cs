@@ -13,11 +13,13 @@ namespace Folio.Indexing.Search;
 /// </summary>
 /// <remarks>
 /// A stored block starts with a width byte and the smallest value (the base, 8 bytes little-endian).
-/// With a width of 1–8, each entry then has a code of that many bytes: 0 when it has no value
-/// (missing, null, all-null or deleted), else its value minus the base plus 1, so a read touches one
-/// place in the block (timestamps within a year take 4 bytes each). A block whose values span the
-/// whole 64-bit range has no code to spare for "none": it has width 0, a presence bit per entry and
-/// the raw 8-byte values. A block with no value at all is not stored.
+/// With a width of 1–57 bits, each entry then has a code of that many bits, packed little-endian one
+/// after another: 0 when it has no value (missing, null, all-null or deleted), else its value minus the
+/// base plus 1, so a read touches one place in the block. Timestamps in seconds over a year take 25 bits,
+/// so a block of them fits one page (whole bytes took 4 each, just over a page, and so two), and fifty
+/// distinct terms' ids take 6, small enough to stay in a leaf beside other blocks instead of a page of
+/// their own. A block whose codes need more bits, up to values spanning the whole 64-bit range, has width 0,
+/// a presence bit per entry and the raw 8-byte values. A block with no value at all is not stored.
 /// </remarks>
 internal sealed class NumericColumn(Tree tree)
 {
@@ -26,6 +28,8 @@ internal sealed class NumericColumn(Tree tree)
     private const int BlockShift = 11;
     private const int HeaderSize = 9;
     private const int FullRangeWidth = 0;
+    // A code is read with one unaligned 8-byte read: it may start up to 7 bits into the first of those bytes.
+    private const int MaxPackedBits = 57;
     private const int FullRangeValuesOffset = HeaderSize + BlockSize / 8;
     private const int MaxStoredSize = FullRangeValuesOffset + BlockSize * 8;
 
@@ -109,7 +113,7 @@ internal sealed class NumericColumn(Tree tree)
 
     private ReadOnlySpan<byte> Checked(long number, ReadOnlySpan<byte> stored)
     {
-        if (stored.Length < HeaderSize || stored[0] > 8 || stored.Length != StoredSize(stored[0]))
+        if (stored.Length < HeaderSize || stored[0] > MaxPackedBits || stored.Length != StoredSize(stored[0]))
             throw new Folio.Storage.CorruptionException($"Block {number} of numeric column '{tree.Name}' has {stored.Length} bytes, which does not fit its header.");
         return stored;
     }
@@ -124,9 +128,7 @@ internal sealed class NumericColumn(Tree tree)
         var width = block[0];
         if (width != FullRangeWidth)
         {
-            // The code's bytes end a little-endian ulong read just before them (the header guarantees
-            // 8 readable bytes), so one unaligned read and a shift get it without padding the block.
-            var code = BinaryPrimitives.ReadUInt64LittleEndian(block[(HeaderSize + (index + 1) * width - 8)..]) >> ((8 - width) * 8);
+            var code = ReadCode(block, index, width);
             if (code == 0)
                 return false;
             value = BinaryPrimitives.ReadUInt64LittleEndian(block[1..]) + code - 1;
@@ -156,19 +158,38 @@ internal sealed class NumericColumn(Tree tree)
                 tree.Delete(key);
                 continue;
             }
-            var width = largest - smallest == ulong.MaxValue ? FullRangeWidth : (BitsNeeded(largest - smallest + 1) + 7) >> 3;
+            var width = largest - smallest == ulong.MaxValue ? FullRangeWidth : BitsNeeded(largest - smallest + 1);
+            if (width > MaxPackedBits)
+                width = FullRangeWidth;
             var stored = tree.Reserve(key, StoredSize(width));
             stored.Clear();
+            block.Encode(stored, width, smallest);
             stored[0] = (byte)width;
             BinaryPrimitives.WriteUInt64LittleEndian(stored[1..], smallest);
-            block.Encode(stored[HeaderSize..], width, smallest);
         }
         _changed.Clear();
     }
 
     private static int BitsNeeded(ulong range) => 64 - BitOperations.LeadingZeroCount(range);
 
-    private static int StoredSize(int width) => width == FullRangeWidth ? MaxStoredSize : HeaderSize + BlockSize * width;
+    private static int StoredSize(int width) => width == FullRangeWidth ? MaxStoredSize : HeaderSize + BlockSize / 8 * width;
+
+    /// <summary>
+    /// Where entry <paramref name="index"/>'s code sits: the offset of the 8 bytes that end with the code's last
+    /// byte (the header guarantees 8 readable bytes before the first code, so no read runs past the block and
+    /// the block needs no padding) and the code's first bit within them.
+    /// </summary>
+    private static (int Offset, int Shift) CodePlace(int index, int width)
+    {
+        var endByte = ((index + 1) * width + 7) >> 3;
+        return (HeaderSize + endByte - 8, index * width - ((endByte - 8) * 8));
+    }
+
+    private static ulong ReadCode(ReadOnlySpan<byte> block, int index, int width)
+    {
+        var (offset, shift) = CodePlace(index, width);
+        return (BinaryPrimitives.ReadUInt64LittleEndian(block[offset..]) >> shift) & (ulong.MaxValue >> (64 - width));
+    }
 
     private DecodedBlock ForWrite(long entryId)
     {
@@ -233,22 +254,25 @@ internal sealed class NumericColumn(Tree tree)
             }
         }
 
-        /// <summary>Writes the block after its header into <paramref name="body"/> (cleared by the caller).</summary>
-        public void Encode(Span<byte> body, int width, ulong smallest)
+        /// <summary>
+        /// Writes the block's codes into <paramref name="block"/> (cleared by the caller), before its header: a
+        /// code's 8-byte write may cover header bytes, whose bits it leaves as they are.
+        /// </summary>
+        public void Encode(Span<byte> block, int width, ulong smallest)
         {
-            Span<byte> bytes = stackalloc byte[8];
             for (var i = 0; i < BlockSize; i++)
             {
                 if ((_present[i >> 6] & (1UL << (i & 63))) == 0)
                     continue;
                 if (width == FullRangeWidth)
                 {
-                    body[i >> 3] |= (byte)(1 << (i & 7));
-                    BinaryPrimitives.WriteUInt64LittleEndian(body[(BlockSize / 8 + i * 8)..], _values[i]);
+                    block[HeaderSize + (i >> 3)] |= (byte)(1 << (i & 7));
+                    BinaryPrimitives.WriteUInt64LittleEndian(block[(FullRangeValuesOffset + i * 8)..], _values[i]);
                     continue;
                 }
-                BinaryPrimitives.WriteUInt64LittleEndian(bytes, _values[i] - smallest + 1);
-                bytes[..width].CopyTo(body[(i * width)..]);
+                var (offset, shift) = CodePlace(i, width);
+                var word = block[offset..];
+                BinaryPrimitives.WriteUInt64LittleEndian(word, BinaryPrimitives.ReadUInt64LittleEndian(word) | ((_values[i] - smallest + 1) << shift));
             }
         }
     }
