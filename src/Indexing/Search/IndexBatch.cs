@@ -674,8 +674,10 @@ public sealed class IndexBatch : IDisposable
             Postings = postings;
             Marks = marks;
             Values = transaction.CreateTree(SearchIndex.ValuesTree(name));
-            if (options.IsNumeric)
-                Column = new NumericColumn(transaction.CreateTree(SearchIndex.ColumnTree(name)));
+            // A field declared otherwise now may still have single numbers from when it was numeric, whose deletes read them here.
+            var column = options.IsNumeric ? transaction.CreateTree(SearchIndex.ColumnTree(name)) : transaction.OpenTree(SearchIndex.ColumnTree(name));
+            if (column is not null)
+                Column = new NumericColumn(column);
             // A field declared otherwise now may still have entries from when it was exact, whose deletes clear it.
             var idColumn = options.Kind == FieldKind.Exact ? transaction.CreateTree(SearchIndex.IdColumnTree(name)) : transaction.OpenTree(SearchIndex.IdColumnTree(name));
             if (idColumn is not null)

@@ -255,37 +255,8 @@ public sealed class IndexSearcher : IDisposable
     {
         var reader = Field(field);
         if (reader.IsNumeric)
-            return reader.Points is not null && term.Length == 8 ? PointPostings(reader.Points, BinaryPrimitives.ReadUInt64BigEndian(term)) : new EmptyIterator();
+            return reader.Points is not null && term.Length == 8 ? PointValueIterator.Create(reader.Points, BinaryPrimitives.ReadUInt64BigEndian(term), NextEntryId) : new EmptyIterator();
         return (DocIdIterator?)TermPostings(field, term) ?? new EmptyIterator();
-    }
-
-    /// <summary>The entries with <paramref name="value"/> among a numeric field's points, in id order.</summary>
-    private static DocIdIterator PointPostings(Tree points, ulong value)
-    {
-        var cursor = points.CreateCursor();
-        Span<byte> key = stackalloc byte[PointBlock.KeySize];
-        PointBlock.WriteKey(key, new Point(value, 0));
-        if (!cursor.SeekLastAtOrBefore(key) && !cursor.First())
-            return new EmptyIterator();
-        var ids = Array.Empty<long>();
-        var count = 0;
-        do
-        {
-            var block = new PointBlock.Reader(cursor.Key, cursor.Value);
-            while (block.MoveNext())
-            {
-                var point = block.Current;
-                if (point.Value < value)
-                    continue;
-                if (point.Value > value)
-                    return count == 0 ? new EmptyIterator() : new SortedIdsIterator(ids, count);
-                if (count == ids.Length)
-                    Array.Resize(ref ids, Math.Max(4, count * 2));
-                ids[count++] = point.Id;
-            }
-        }
-        while (cursor.MoveNext());
-        return count == 0 ? new EmptyIterator() : new SortedIdsIterator(ids, count);
     }
 
     private TermIterator? TermPostings(string field, byte[] term)
@@ -577,16 +548,13 @@ public sealed class IndexSearcher : IDisposable
                 }
                 if (decision == TermVerdict.Skip)
                     continue;
-                if (decision == TermVerdict.Verify && check is not null && !AnyDocValue(reader, point.Id, check, state))
-                    continue;
                 bits ??= RentBits();
                 ref var slot = ref bits[point.Id >> 6];
                 var mask = 1UL << (int)(point.Id & 63);
-                if ((slot & mask) == 0)
-                {
-                    slot |= mask;
-                    count++;
-                }
+                if ((slot & mask) != 0 || (decision == TermVerdict.Verify && check is not null && reader.Column is not null && !AnyDocValue(reader, point.Id, check, state)))
+                    continue;
+                slot |= mask;
+                count++;
             }
         }
         while (cursor.MoveNext());

@@ -16,9 +16,8 @@ namespace Folio.Indexing.Search;
 /// With a width of 1–57 bits, each entry then has a code of that many bits, packed little-endian one
 /// after another: 0 when it has no value (missing, null, all-null or deleted), else its value minus the
 /// base plus 1, so a read touches one place in the block. Timestamps in seconds over a year take 25 bits,
-/// so a block of them fits one page (whole bytes took 4 each, just over a page, and so two), and fifty
-/// distinct terms' ids take 6, small enough to stay in a leaf beside other blocks instead of a page of
-/// their own. A block whose codes need more bits, up to values spanning the whole 64-bit range, has width 0,
+/// so a block of them fits one page (whole bytes took 4 each, just over a page, and so two), and term
+/// ids below 64 take 6, small enough to stay in a leaf beside other blocks instead of a page of their own. A block whose codes need more bits, up to values spanning the whole 64-bit range, has width 0,
 /// a presence bit per entry and the raw 8-byte values. A block with no value at all is not stored.
 /// </remarks>
 internal sealed class NumericColumn(Tree tree)

@@ -15,7 +15,7 @@ internal sealed class PendingPoints
     private int _added;
     private int _removed;
     // Ids of entries this batch added and took back; each id is added once, so its points go by id.
-    private readonly HashSet<long> _takenBack = [];
+    private HashSet<long> _takenBack = [];
 
     /// <summary>Adds a point of entry <paramref name="id"/>, which is at least every id added before.</summary>
     public void Add(ulong value, long id) => Append(ref _additions, ref _added, new Point(value, id));
@@ -41,8 +41,7 @@ internal sealed class PendingPoints
         }
         Array.Sort(_additions, 0, added);
         Array.Sort(_removals, 0, _removed);
-        var removed = Distinct(_removals.AsSpan(0, _removed));
-        store.Apply(_additions.AsSpan(0, added), _removals.AsSpan(0, removed));
+        store.Apply(_additions.AsSpan(0, added), _removals.AsSpan(0, _removed));
     }
 
     /// <summary>Forgets everything gathered, for the next batch; a log that grew very large starts small again.</summary>
@@ -50,7 +49,10 @@ internal sealed class PendingPoints
     {
         _added = 0;
         _removed = 0;
-        _takenBack.Clear();
+        if (_takenBack.Count > RetainedCapacity)
+            _takenBack = [];
+        else
+            _takenBack.Clear();
         if (_additions.Length > RetainedCapacity)
             _additions = new Point[1024];
         if (_removals.Length > RetainedCapacity)
@@ -62,19 +64,5 @@ internal sealed class PendingPoints
         if (count == points.Length)
             Array.Resize(ref points, count * 2);
         points[count++] = point;
-    }
-
-    /// <summary>Drops repeats from a sorted span (an entry's value listed twice in its record); returns the new length.</summary>
-    private static int Distinct(Span<Point> points)
-    {
-        if (points.IsEmpty)
-            return 0;
-        var count = 1;
-        for (var i = 1; i < points.Length; i++)
-        {
-            if (points[i] != points[count - 1])
-                points[count++] = points[i];
-        }
-        return count;
     }
 }

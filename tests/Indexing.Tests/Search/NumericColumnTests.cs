@@ -362,6 +362,9 @@ public class NumericColumnTests
         using var read = environment.BeginRead();
         var stored = new NumericColumn(read.OpenTree("c")!);
         var walked = new NumericColumn(read.OpenTree("c")!);
+        // A width byte, the base, then the codes in `bits` bits each, or a presence bit and 8 bytes per entry.
+        var expectedLength = bits <= 57 ? 9 + (NumericColumn.BlockSize / 8 * bits) : 9 + (NumericColumn.BlockSize / 8) + (NumericColumn.BlockSize * 8);
+        Assert.Equal(expectedLength, walked.StoredBlock(0).Length);
         for (long id = 0; id < NumericColumn.BlockSize * 2; id++)
         {
             var present = expected.TryGetValue(id, out var value);

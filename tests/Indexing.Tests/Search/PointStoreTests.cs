@@ -106,15 +106,90 @@ public class PointStoreTests
     }
 
     [Fact]
-    public void Apply_PointsOfWorstCaseSize_SplitIntoBlocksThatFitALeaf()
+    public void Apply_BlocksGrowingToTheLimitWithLargePoints_StayInTheirLeaves()
     {
         using var environment = StorageEnvironment.Open(Storage());
-        // Each point after the first takes 17 bytes: a value 2^52 above the last and an id near the top.
+        // Each point after the first takes 17 bytes: a value 2^52 above the last and an id near the top. Added a
+        // few at a time, blocks grow one point after another up to the limit before they split.
         var points = Enumerable.Range(0, 2_000).Select(i => new Point(((ulong)(uint)i << 52) | (uint)i, long.MaxValue - 2_000 + i)).ToList();
-        Apply(environment, points, []);
+        var largest = 0;
+        foreach (var chunk in points.Chunk(7))
+        {
+            Apply(environment, chunk, []);
+            using var tx = environment.BeginRead();
+            var cursor = tx.OpenTree("p")!.CreateCursor();
+            for (var more = cursor.First(); more; more = cursor.MoveNext())
+                largest = Math.Max(largest, cursor.Value.Length);
+        }
         Assert.Equal(points, Stored(environment));
-        using var tx = environment.BeginRead();
-        Assert.Equal(0, tx.OpenTree("p")!.Header.OverflowPages);
+        Assert.InRange(largest, PointStore.MaxBlockBytes - PointBlock.MaxPointBytes, PointStore.MaxBlockBytes);
+        using var read = environment.BeginRead();
+        Assert.Equal(0, read.OpenTree("p")!.Header.OverflowPages);
+    }
+
+    [Fact]
+    public void Equality_OnAValueSpanningManyBlocks_WalksAndLeapsInIdOrder()
+    {
+        using var index = SearchIndex.Open(Storage(), Schema());
+        using (var batch = index.BeginBatch())
+        {
+            for (var i = 0; i < 6_000; i++)
+                batch.Add(new IndexEntry($"k{i:D5}").Add("Num", i % 3 == 0 ? 42L : i).Add("Price", i % 5 == 0 ? 1.5 : 2.5));
+            batch.Commit();
+        }
+        using var searcher = index.OpenSearcher();
+        Assert.True(searcher.Transaction.OpenTree(SearchIndex.PointsTree("Num"))!.Count > 4);
+        var common = new TermQuery("Num", FieldValue.From(42L));
+        Assert.Equal(2_000, searcher.Count(common));
+        Assert.Equal(Enumerable.Range(0, 6_000).Where(i => i % 3 == 0).Select(i => $"k{i:D5}"), searcher.Search(common, 0, 3_000).Hits.Select(h => h.Key));
+        // Both sides leap: the intersection advances the common value's walk past whole blocks.
+        var both = new AndQuery([common, new TermQuery("Price", FieldValue.From(1.5))]);
+        Assert.Equal(Enumerable.Range(0, 6_000).Where(i => i % 15 == 0).Select(i => $"k{i:D5}"), searcher.Search(both, 0, 3_000).Hits.Select(h => h.Key));
+        var iterator = searcher.Iterate(common);
+        Assert.True(iterator.Advance(3_001));
+        Assert.Equal(3_003, iterator.Current);
+        Assert.True(iterator.Advance(3_003));
+        Assert.Equal(3_003, iterator.Current);
+        Assert.True(iterator.MoveNext());
+        Assert.Equal(3_006, iterator.Current);
+        Assert.False(iterator.Advance(6_000));
+        Assert.Empty(Keys(index, new TermQuery("Num", FieldValue.From(-1L))));
+        Assert.Empty(Keys(index, new TermQuery("Num", FieldValue.From(6_000L))));
+        Assert.Equal(["k00001"], Keys(index, new TermQuery("Num", FieldValue.From(1L))));
+        Assert.Null(searcher.Transaction.OpenTree(SearchIndex.TermsTree("Num")));
+    }
+
+    [Fact]
+    public void Delete_TakesOutSingleNumbers_AfterTheFieldIsRedeclaredExact()
+    {
+        var path = Path.Combine(Path.GetTempPath(), "folio-points-" + Guid.NewGuid().ToString("N"));
+        try
+        {
+            using (var index = SearchIndex.Open(StorageOptions.ForPath(path), Schema()))
+            {
+                using var batch = index.BeginBatch();
+                batch.Add(new IndexEntry("a").Add("Num", 5L));
+                batch.Add(new IndexEntry("b").Add("Num", 5L).Add("Num", 6L));
+                batch.Commit();
+            }
+            using (var index = SearchIndex.Open(StorageOptions.ForPath(path), new IndexSchema().Add("Num", FieldKind.Exact)))
+            {
+                using (var batch = index.BeginBatch())
+                {
+                    batch.Add(new IndexEntry("a").Add("Num", "five"));
+                    Assert.True(batch.Delete("b"));
+                    batch.Commit();
+                }
+                Assert.Equal(["a"], Keys(index, new TermQuery("Num", FieldValue.From("five"))));
+                using var searcher = index.OpenSearcher();
+                Assert.Equal(0, searcher.Transaction.OpenTree(SearchIndex.PointsTree("Num"))!.Count);
+                Assert.Equal(0, searcher.Transaction.OpenTree(SearchIndex.ColumnTree("Num"))!.Count);
+            }
+        }
+        finally
+        {
+            SearchIndex.Drop(path);
+        }
     }
 
     private static IndexSchema Schema() => new IndexSchema()
