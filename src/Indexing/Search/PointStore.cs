@@ -15,7 +15,8 @@ namespace Folio.Indexing.Search;
 /// A batch applies its changes in point order: each goes to the last block starting at or before it (or the
 /// first block), and all changes below the next block's start are merged into that block together. A block
 /// that grows past <see cref="MaxBlockBytes"/> is cut into blocks of about <see cref="SplitBytes"/>, leaving
-/// room for the points later batches add; an emptied block is deleted.
+/// room for the points later batches add; one left smaller than <see cref="MinBlockBytes"/> takes in the blocks
+/// after it, and an emptied block is deleted.
 /// </remarks>
 internal sealed class PointStore(Tree tree)
 {
@@ -28,8 +29,15 @@ internal sealed class PointStore(Tree tree)
     /// <summary>The size the blocks of a block cut in pieces start at.</summary>
     public const int SplitBytes = MaxBlockBytes / 2;
 
+    /// <summary>Below this size a block a batch changed takes in the next block.</summary>
+    public const int MinBlockBytes = MaxBlockBytes / 8;
+
+    // The most blocks one merge takes in, which bounds the key buffer.
+    private const int MaxMergedBlocks = 8;
+
     private readonly byte[] _key = new byte[PointBlock.KeySize];
-    private readonly byte[] _blockKey = new byte[PointBlock.KeySize];
+    // The keys of the blocks one step of Apply merges: the block a change falls in and those a small result takes in.
+    private readonly byte[] _blockKeys = new byte[MaxMergedBlocks * PointBlock.KeySize];
     private readonly byte[] _encoded = new byte[MaxBlockBytes + PointBlock.MaxPointBytes + PointBlock.MaxCountBytes];
     private Point[] _stored = new Point[256];
     private Point[] _merged = new Point[256];
@@ -48,28 +56,51 @@ internal sealed class PointStore(Tree tree)
             var next = r == removals.Length || (a < additions.Length && additions[a].IsBefore(removals[r])) ? additions[a] : removals[r];
             PointBlock.WriteKey(_key, next);
             var found = cursor.SeekLastAtOrBefore(_key) || cursor.First();
-            var stored = 0;
+            var merged = 0;
+            var blocks = 0;
+            var changed = !found;
             Point? upper = null;
-            if (found)
+            do
             {
-                cursor.Key.CopyTo(_blockKey);
-                stored = PointBlock.Decode(cursor.Key, cursor.Value, ref _stored);
-                if (cursor.MoveNext())
-                    upper = PointBlock.ReadKey(cursor.Key);
+                var stored = 0;
+                if (found)
+                {
+                    cursor.Key.CopyTo(_blockKeys.AsSpan(blocks * PointBlock.KeySize));
+                    blocks++;
+                    stored = PointBlock.Decode(cursor.Key, cursor.Value, ref _stored);
+                    upper = cursor.MoveNext() ? PointBlock.ReadKey(cursor.Key) : null;
+                }
+                var addedEnd = Below(additions, a, upper);
+                var removedEnd = Below(removals, r, upper);
+                var before = merged;
+                merged = Merge(merged, _stored.AsSpan(0, stored), additions[a..addedEnd], removals[r..removedEnd]);
+                // Without additions, the merge can only have removed points: the same count means none of the removals were stored.
+                changed |= addedEnd != a || merged - before != stored;
+                a = addedEnd;
+                r = removedEnd;
             }
-            var addedEnd = Below(additions, a, upper);
-            var removedEnd = Below(removals, r, upper);
-            var merged = Merge(_stored.AsSpan(0, stored), additions[a..addedEnd], removals[r..removedEnd]);
-            // Without additions, the merge can only have removed points: the same count means none of the removals were stored.
-            var unchanged = addedEnd == a && merged == stored;
-            a = addedEnd;
-            r = removedEnd;
-            if (unchanged)
+            // A changed block left small takes in the blocks after it, so deletes do not leave a trail of nearly empty blocks.
+            while (changed && upper is not null && blocks < MaxMergedBlocks && IsSmall(_merged.AsSpan(0, merged)));
+            if (!changed)
                 continue;
-            if (found && (merged == 0 || _merged[0] != PointBlock.ReadKey(_blockKey)))
-                tree.Delete(_blockKey);
+            for (var i = 0; i < blocks; i++)
+            {
+                var blockKey = _blockKeys.AsSpan(i * PointBlock.KeySize, PointBlock.KeySize);
+                // Writing a block under the first one's key replaces it.
+                if (i > 0 || merged == 0 || _merged[0] != PointBlock.ReadKey(blockKey))
+                    tree.Delete(blockKey);
+            }
             Write(_merged.AsSpan(0, merged));
         }
+    }
+
+    /// <summary>Whether points encoded as one block would take less than <see cref="MinBlockBytes"/>.</summary>
+    private static bool IsSmall(ReadOnlySpan<Point> points)
+    {
+        var size = PointBlock.MaxCountBytes;
+        for (var i = 1; i < points.Length && size < MinBlockBytes; i++)
+            size += PointBlock.EncodedLength(points[i - 1], points[i]);
+        return size < MinBlockBytes;
     }
 
     /// <summary>The end of the changes from <paramref name="start"/> that order before <paramref name="upper"/> (all, without one).</summary>
@@ -83,12 +114,15 @@ internal sealed class PointStore(Tree tree)
         return end;
     }
 
-    /// <summary>The stored points with the additions and without the removals, into <see cref="_merged"/>; returns how many.</summary>
-    private int Merge(ReadOnlySpan<Point> stored, ReadOnlySpan<Point> additions, ReadOnlySpan<Point> removals)
+    /// <summary>
+    /// Appends the stored points with the additions and without the removals to the first <paramref name="count"/>
+    /// points of <see cref="_merged"/>; returns the new count.
+    /// </summary>
+    private int Merge(int count, ReadOnlySpan<Point> stored, ReadOnlySpan<Point> additions, ReadOnlySpan<Point> removals)
     {
-        if (_merged.Length < stored.Length + additions.Length)
-            _merged = new Point[Math.Max(stored.Length + additions.Length, _merged.Length * 2)];
-        int s = 0, a = 0, r = 0, count = 0;
+        if (_merged.Length < count + stored.Length + additions.Length)
+            Array.Resize(ref _merged, Math.Max(count + stored.Length + additions.Length, _merged.Length * 2));
+        int s = 0, a = 0, r = 0;
         while (s < stored.Length || a < additions.Length)
         {
             Point point;

@@ -106,6 +106,34 @@ public class PointStoreTests
     }
 
     [Fact]
+    public void Apply_RemovingMostPoints_MergesTheBlocksLeftSmall()
+    {
+        using var environment = StorageEnvironment.Open(Storage());
+        var points = Enumerable.Range(0, 5_000).Select(i => new Point((ulong)i * 1_000, i)).ToList();
+        Apply(environment, points, []);
+        long BlockCount()
+        {
+            using var tx = environment.BeginRead();
+            return tx.OpenTree("p")!.Count;
+        }
+
+        var before = BlockCount();
+        Assert.True(before > 15, $"{before} blocks");
+        // One point in twenty stays in every block: each block changed takes in the next ones until it holds
+        // MinBlockBytes, so about four blocks become one.
+        var removed = points.Where(p => p.Id % 20 != 0).ToList();
+        Apply(environment, [], removed);
+        Assert.Equal(points.Where(p => p.Id % 20 == 0).ToList(), Stored(environment));
+        Assert.InRange(BlockCount(), 1, before / 3);
+        using var tx = environment.BeginRead();
+        var cursor = tx.OpenTree("p")!.CreateCursor();
+        var sizes = new List<int>();
+        for (var more = cursor.First(); more; more = cursor.MoveNext())
+            sizes.Add(cursor.Value.Length);
+        Assert.All(sizes.SkipLast(1), size => Assert.True(size >= PointStore.MinBlockBytes - PointBlock.MaxCountBytes - PointBlock.MaxPointBytes, $"a block of {size} bytes"));
+    }
+
+    [Fact]
     public void Apply_BlocksGrowingToTheLimitWithLargePoints_StayInTheirLeaves()
     {
         using var environment = StorageEnvironment.Open(Storage());
