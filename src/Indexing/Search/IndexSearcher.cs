@@ -91,7 +91,7 @@ public sealed class IndexSearcher : IDisposable
     /// <summary>The key an entry was indexed under.</summary>
     public string GetKey(long entryId)
     {
-        Span<byte> entryKey = stackalloc byte[SearchIndex.EntryKeySize];
+        Span<byte> entryKey = stackalloc byte[SearchIndex.MaxEntryKeySize];
         if (!_entries.TryGet(SearchIndex.EntryKey(entryId, entryKey), out var record))
             throw new Folio.Storage.CorruptionException($"Index entry {entryId} has no record.");
         var position = 0;
@@ -384,7 +384,7 @@ public sealed class IndexSearcher : IDisposable
         foreach (var list in into)
             list.Clear();
         var ordinal = Field(field).Ordinal;
-        Span<byte> entryKey = stackalloc byte[SearchIndex.EntryKeySize];
+        Span<byte> entryKey = stackalloc byte[SearchIndex.MaxEntryKeySize];
         if (ordinal < 0 || !_entries.TryGet(SearchIndex.EntryKey(entryId, entryKey), out var record))
             return;
         var position = 0;
@@ -633,7 +633,7 @@ public sealed class IndexSearcher : IDisposable
     /// </summary>
     private bool TryGetDocValues(FieldReader reader, long entryId, Span<byte> single, out ReadOnlySpan<byte> encoded)
     {
-        Span<byte> entryKey = stackalloc byte[SearchIndex.EntryKeySize];
+        Span<byte> entryKey = stackalloc byte[SearchIndex.MaxEntryKeySize];
         // An index of single numbers has an empty doc-value tree; no lookup needed to miss there.
         if (reader.Values is { Count: > 0 } && reader.Values.TryGet(SearchIndex.EntryKey(entryId, entryKey), out encoded))
             return true;

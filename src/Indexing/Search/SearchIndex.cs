@@ -24,7 +24,8 @@ public sealed class SearchIndex : IDisposable
     /// record; version 5 entry records name fields by ordinal and text terms by id (<see cref="TermDictionary"/>),
     /// a full-text field's as its tokens in order; version 6 keeps numeric fields' values as points in blocks
     /// (<see cref="PointStore"/>) instead of a term per value, leaves an exact field's single term id out of the
-    /// entry record (its id column holds it) and keys the keys tree by length and key, with entry ids as varints. Older indexes are
+    /// entry record (its id column holds it), keys the keys tree by length and key, with entry ids as varints, and
+    /// keys entries by their ids' significant bytes (<see cref="EntryKey(long)"/>). Older indexes are
     /// refused like newer ones and must be rebuilt.
     /// </summary>
     public const int FormatVersion = 6;
@@ -193,20 +194,41 @@ public sealed class SearchIndex : IDisposable
     /// <summary>The term that marks entries whose field is an explicit null.</summary>
     internal static readonly byte[] NullTerm = "n"u8.ToArray();
 
+    /// <summary>
+    /// The key of an entry in the entries and doc-value trees: how many bytes the id takes (1–8), then the id in
+    /// those bytes, big-endian. Keys sort like the ids, and below 16.7M entries one takes 4 bytes instead of 8.
+    /// </summary>
     internal static byte[] EntryKey(long entryId)
     {
-        var key = new byte[EntryKeySize];
-        BinaryPrimitives.WriteInt64BigEndian(key, entryId);
-        return key;
+        Span<byte> key = stackalloc byte[MaxEntryKeySize];
+        return EntryKey(entryId, key).ToArray();
     }
 
-    /// <summary>The size of an entry key.</summary>
-    internal const int EntryKeySize = 8;
+    /// <summary>The most bytes an entry key takes.</summary>
+    internal const int MaxEntryKeySize = 9;
 
     /// <summary>Writes <see cref="EntryKey(long)"/>'s bytes into <paramref name="key"/> (searches look entries up per hit, so without allocating).</summary>
     internal static ReadOnlySpan<byte> EntryKey(long entryId, Span<byte> key)
     {
-        BinaryPrimitives.WriteInt64BigEndian(key, entryId);
-        return key[..EntryKeySize];
+        ArgumentOutOfRangeException.ThrowIfNegative(entryId);
+        var length = Math.Max(1, (71 - System.Numerics.BitOperations.LeadingZeroCount((ulong)entryId)) / 8);
+        key[0] = (byte)length;
+        for (var i = length; i > 0; i--)
+        {
+            key[i] = (byte)entryId;
+            entryId >>= 8;
+        }
+        return key[..(length + 1)];
+    }
+
+    /// <summary>The entry id an entry key (<see cref="EntryKey(long, Span{byte})"/>) names.</summary>
+    internal static long EntryIdOf(ReadOnlySpan<byte> key)
+    {
+        if (key.Length < 2 || key.Length > MaxEntryKeySize || key[0] != key.Length - 1)
+            throw new Folio.Storage.CorruptionException($"An entry key of {key.Length} bytes does not hold an entry id.");
+        long id = 0;
+        foreach (var b in key[1..])
+            id = (id << 8) | b;
+        return id;
     }
 }

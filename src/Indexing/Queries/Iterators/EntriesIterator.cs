@@ -1,9 +1,9 @@
-using System.Buffers.Binary;
+using Folio.Indexing.Search;
 using Folio.Storage.Trees;
 
 namespace Folio.Indexing.Queries.Iterators;
 
-/// <summary>Every entry id, from the entries tree (whose keys are big-endian ids).</summary>
+/// <summary>Every entry id, from the entries tree (whose keys sort like the ids, <see cref="SearchIndex.EntryKey(long)"/>).</summary>
 internal sealed class EntriesIterator(TreeCursor cursor, long count) : DocIdIterator
 {
     private bool _started;
@@ -21,15 +21,14 @@ internal sealed class EntriesIterator(TreeCursor cursor, long count) : DocIdIter
     {
         if (Current >= target)
             return Current != NoMoreIds;
-        Span<byte> key = stackalloc byte[8];
-        BinaryPrimitives.WriteInt64BigEndian(key, target);
+        Span<byte> key = stackalloc byte[SearchIndex.MaxEntryKeySize];
         _started = true;
-        return Set(cursor.Seek(key));
+        return Set(cursor.Seek(SearchIndex.EntryKey(target, key)));
     }
 
     private bool Set(bool moved)
     {
-        Current = moved ? BinaryPrimitives.ReadInt64BigEndian(cursor.Key) : NoMoreIds;
+        Current = moved ? SearchIndex.EntryIdOf(cursor.Key) : NoMoreIds;
         return moved;
     }
 }
