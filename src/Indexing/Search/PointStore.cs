@@ -15,8 +15,8 @@ namespace Folio.Indexing.Search;
 /// A batch applies its changes in point order: each goes to the last block starting at or before it (or the
 /// first block), and all changes below the next block's start are merged into that block together. A block
 /// that grows past <see cref="MaxBlockBytes"/> is cut into blocks of about <see cref="SplitBytes"/>, leaving
-/// room for the points later batches add; one left smaller than <see cref="MinBlockBytes"/> takes in the blocks
-/// after it, and an emptied block is deleted.
+/// room for the points later batches add; one that lost points and is left smaller than <see cref="MinBlockBytes"/>
+/// takes in the blocks after it, and an emptied block is deleted.
 /// </remarks>
 internal sealed class PointStore(Tree tree)
 {
@@ -29,7 +29,7 @@ internal sealed class PointStore(Tree tree)
     /// <summary>The size the blocks of a block cut in pieces start at.</summary>
     public const int SplitBytes = MaxBlockBytes / 2;
 
-    /// <summary>Below this size a block a batch changed takes in the next block.</summary>
+    /// <summary>Below this size a block that lost points takes in the next block.</summary>
     public const int MinBlockBytes = MaxBlockBytes / 8;
 
     // The most blocks one merge takes in, which bounds the key buffer.
@@ -59,6 +59,7 @@ internal sealed class PointStore(Tree tree)
             var merged = 0;
             var blocks = 0;
             var changed = !found;
+            var shrank = false;
             Point? upper = null;
             do
             {
@@ -76,11 +77,13 @@ internal sealed class PointStore(Tree tree)
                 merged = Merge(merged, _stored.AsSpan(0, stored), additions[a..addedEnd], removals[r..removedEnd]);
                 // Without additions, the merge can only have removed points: the same count means none of the removals were stored.
                 changed |= addedEnd != a || merged - before != stored;
+                shrank |= merged - before < stored;
                 a = addedEnd;
                 r = removedEnd;
             }
-            // A changed block left small takes in the blocks after it, so deletes do not leave a trail of nearly empty blocks.
-            while (changed && upper is not null && blocks < MaxMergedBlocks && IsSmall(_merged.AsSpan(0, merged)));
+            // A block that lost points and is left small takes in the blocks after it, so deletes do not leave a trail
+            // of nearly empty blocks.
+            while (shrank && upper is not null && blocks < MaxMergedBlocks && IsSmall(_merged.AsSpan(0, merged)));
             if (!changed)
                 continue;
             for (var i = 0; i < blocks; i++)
@@ -153,27 +156,30 @@ internal sealed class PointStore(Tree tree)
     {
         if (points.IsEmpty)
             return;
-        var size = Varint.Length((ulong)(points.Length - 1));
-        for (var i = 1; i < points.Length && size <= MaxBlockBytes; i++)
+        long size = Varint.Length((ulong)(points.Length - 1));
+        for (var i = 1; i < points.Length; i++)
             size += PointBlock.EncodedLength(points[i - 1], points[i]);
         if (size <= MaxBlockBytes)
         {
             Put(points);
             return;
         }
+        // Cut into pieces of equal bytes (each within a point of size / pieces), so no piece is a sliver.
+        var pieces = (size + SplitBytes - 1) / SplitBytes;
         var start = 0;
-        while (start < points.Length)
+        long bytes = 0;
+        var piece = 1;
+        for (var i = 1; i < points.Length; i++)
         {
-            var end = start + 1;
-            var bytes = PointBlock.MaxCountBytes;
-            while (end < points.Length && bytes + PointBlock.EncodedLength(points[end - 1], points[end]) <= SplitBytes)
+            bytes += PointBlock.EncodedLength(points[i - 1], points[i]);
+            if (bytes * pieces >= piece * size)
             {
-                bytes += PointBlock.EncodedLength(points[end - 1], points[end]);
-                end++;
+                Put(points[start..i]);
+                start = i;
+                piece++;
             }
-            Put(points[start..end]);
-            start = end;
         }
+        Put(points[start..]);
     }
 
     private void Put(ReadOnlySpan<Point> points)
