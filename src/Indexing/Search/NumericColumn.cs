@@ -19,8 +19,13 @@ namespace Folio.Indexing.Search;
 /// so a block of them fits one page (whole bytes took 4 each, just over a page, and so two), and term
 /// ids below 64 take 6, small enough to stay in a leaf beside other blocks instead of a page of their own. A block whose codes need more bits, up to values spanning the whole 64-bit range, has width 0,
 /// a presence bit per entry and the raw 8-byte values. A block with no value at all is not stored.
+/// <para>A column of doubles (made with <c>decimals</c>) stores a block whose values all have at most three
+/// decimal places as those values times 10, 100 or 1,000, when that takes fewer bits: its width byte is
+/// <see cref="DecimalFlag"/> with the scale (0–3) in bits 5–6 and the width (1–31) below, its base is the
+/// smallest scaled value as a long, and a read divides back, which gives the same double. Prices in cents up
+/// to 2,980.00 take 19 bits instead of the 56 their doubles' order-preserving bits span.</para>
 /// </remarks>
-internal sealed class NumericColumn(Tree tree)
+internal sealed class NumericColumn(Tree tree, bool decimals = false)
 {
     public const int BlockSize = 2048;
 
@@ -29,6 +34,12 @@ internal sealed class NumericColumn(Tree tree)
     private const int FullRangeWidth = 0;
     // A code is read with one unaligned 8-byte read: it may start up to 7 bits into the first of those bytes.
     private const int MaxPackedBits = 57;
+    private const int DecimalFlag = 0x80;
+    private const int MaxDecimalBits = 31;
+    private const int MaxScale = 3;
+    // Scaled values stay within the integers a double holds exactly.
+    private const long MaxScaled = 1L << 53;
+    private static readonly double[] Powers = [1, 10, 100, 1_000];
     private const int FullRangeValuesOffset = HeaderSize + BlockSize / 8;
     private const int MaxStoredSize = FullRangeValuesOffset + BlockSize * 8;
 
@@ -112,7 +123,8 @@ internal sealed class NumericColumn(Tree tree)
 
     private ReadOnlySpan<byte> Checked(long number, ReadOnlySpan<byte> stored)
     {
-        if (stored.Length < HeaderSize || stored[0] > MaxPackedBits || stored.Length != StoredSize(stored[0]))
+        var decimalWidth = stored.Length > 0 && (stored[0] & DecimalFlag) != 0 ? stored[0] & MaxDecimalBits : -1;
+        if (stored.Length < HeaderSize || (stored[0] > MaxPackedBits && decimalWidth < 0) || decimalWidth == 0 || stored.Length != StoredSize(stored[0]))
             throw new Folio.Storage.CorruptionException($"Block {number} of numeric column '{tree.Name}' has {stored.Length} bytes, which does not fit its header.");
         return stored;
     }
@@ -125,6 +137,15 @@ internal sealed class NumericColumn(Tree tree)
         if (block.IsEmpty)
             return false;
         var width = block[0];
+        if ((width & DecimalFlag) != 0)
+        {
+            var code = ReadCode(block, index, width & MaxDecimalBits);
+            if (code == 0)
+                return false;
+            var scaled = (long)BinaryPrimitives.ReadUInt64LittleEndian(block[1..]) + (long)code - 1;
+            value = TermEncoding.DoubleKey(scaled / Powers[(width >> 5) & MaxScale]);
+            return true;
+        }
         if (width != FullRangeWidth)
         {
             var code = ReadCode(block, index, width);
@@ -160,6 +181,17 @@ internal sealed class NumericColumn(Tree tree)
             var width = largest - smallest == ulong.MaxValue ? FullRangeWidth : BitsNeeded(largest - smallest + 1);
             if (width > MaxPackedBits)
                 width = FullRangeWidth;
+            if (decimals && block.TryScale(out var scale, out var smallestScaled, out var scaledWidth)
+                && (width == FullRangeWidth || scaledWidth < width))
+            {
+                var header = DecimalFlag | (scale << 5) | scaledWidth;
+                var scaledBlock = tree.Reserve(key, StoredSize(header));
+                scaledBlock.Clear();
+                block.EncodeScaled(scaledBlock, scaledWidth, Powers[scale], smallestScaled);
+                scaledBlock[0] = (byte)header;
+                BinaryPrimitives.WriteInt64LittleEndian(scaledBlock[1..], smallestScaled);
+                continue;
+            }
             var stored = tree.Reserve(key, StoredSize(width));
             stored.Clear();
             block.Encode(stored, width, smallest);
@@ -171,7 +203,8 @@ internal sealed class NumericColumn(Tree tree)
 
     private static int BitsNeeded(ulong range) => 64 - BitOperations.LeadingZeroCount(range);
 
-    private static int StoredSize(int width) => width == FullRangeWidth ? MaxStoredSize : HeaderSize + BlockSize / 8 * width;
+    private static int StoredSize(int width) =>
+        width == FullRangeWidth ? MaxStoredSize : HeaderSize + (BlockSize / 8 * ((width & DecimalFlag) != 0 ? width & MaxDecimalBits : width));
 
     /// <summary>
     /// Where entry <paramref name="index"/>'s code sits: the offset of the 8 bytes that end with the code's last
@@ -250,6 +283,66 @@ internal sealed class NumericColumn(Tree tree)
             {
                 if (TryRead(stored, (number << BlockShift) + i, out var value))
                     Set(i, value);
+            }
+        }
+
+        /// <summary>
+        /// Finds the smallest scale (a power of ten up to 1,000) that turns every present value, read as a double,
+        /// into an integer that divides back to exactly that double, with the smallest scaled value and the bits
+        /// their range needs; false when there is none or the range needs more than <see cref="MaxDecimalBits"/>.
+        /// </summary>
+        public bool TryScale(out int scale, out long smallest, out int width)
+        {
+            scale = 0;
+            smallest = 0;
+            width = 0;
+            for (var i = 0; i < BlockSize; i++)
+            {
+                if ((_present[i >> 6] & (1UL << (i & 63))) == 0)
+                    continue;
+                var value = TermEncoding.DoubleOfKey(_values[i]);
+                if (!double.IsFinite(value))
+                    return false;
+                // A value exact at one scale stays exact at the larger ones (the same quotient, rounded the same way).
+                while (!TryScaled(value, Powers[scale], out _))
+                {
+                    if (++scale > MaxScale)
+                        return false;
+                }
+            }
+            long low = long.MaxValue, high = long.MinValue;
+            for (var i = 0; i < BlockSize; i++)
+            {
+                if ((_present[i >> 6] & (1UL << (i & 63))) == 0)
+                    continue;
+                if (!TryScaled(TermEncoding.DoubleOfKey(_values[i]), Powers[scale], out var scaled))
+                    return false;
+                low = Math.Min(low, scaled);
+                high = Math.Max(high, scaled);
+            }
+            smallest = low;
+            width = BitsNeeded((ulong)(high - low) + 1);
+            return width <= MaxDecimalBits;
+        }
+
+        private static bool TryScaled(double value, double power, out long scaled)
+        {
+            var product = Math.Round(value * power);
+            scaled = (long)product;
+            return Math.Abs(product) <= MaxScaled && scaled / power == value;
+        }
+
+        /// <summary>Writes the scaled codes (see <see cref="TryScale"/>) into <paramref name="block"/> (cleared by the caller) before its header.</summary>
+        public void EncodeScaled(Span<byte> block, int width, double power, long smallest)
+        {
+            for (var i = 0; i < BlockSize; i++)
+            {
+                if ((_present[i >> 6] & (1UL << (i & 63))) == 0)
+                    continue;
+                var code = (ulong)((long)Math.Round(TermEncoding.DoubleOfKey(_values[i]) * power) - smallest + 1);
+                var (offset, shift) = CodePlace(i, width);
+                var word = block[offset..];
+                BinaryPrimitives.WriteUInt64LittleEndian(word, BinaryPrimitives.ReadUInt64LittleEndian(word) | (code << shift));
             }
         }
 

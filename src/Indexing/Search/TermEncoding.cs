@@ -39,20 +39,27 @@ public static class TermEncoding
     {
         if (double.IsNaN(value))
             throw new ArgumentException("NaN cannot be indexed as a number.", nameof(value));
-        if (value == 0)
-            value = 0;
-        var bits = (ulong)BitConverter.DoubleToInt64Bits(value);
-        bits = (bits & 0x8000_0000_0000_0000UL) != 0 ? ~bits : bits ^ 0x8000_0000_0000_0000UL;
         var term = new byte[8];
-        BinaryPrimitives.WriteUInt64BigEndian(term, bits);
+        BinaryPrimitives.WriteUInt64BigEndian(term, DoubleKey(value));
         return term;
     }
 
     /// <summary>The double a <see cref="Double(double)"/> term encodes.</summary>
-    public static double DecodeDouble(ReadOnlySpan<byte> term)
+    public static double DecodeDouble(ReadOnlySpan<byte> term) => DoubleOfKey(BinaryPrimitives.ReadUInt64BigEndian(term));
+
+    /// <summary>A <see cref="Double(double)"/> term read as a big-endian ulong, without the array.</summary>
+    internal static ulong DoubleKey(double value)
     {
-        var bits = BinaryPrimitives.ReadUInt64BigEndian(term);
-        bits = (bits & 0x8000_0000_0000_0000UL) != 0 ? bits ^ 0x8000_0000_0000_0000UL : ~bits;
+        if (value == 0)
+            value = 0;
+        var bits = (ulong)BitConverter.DoubleToInt64Bits(value);
+        return (bits & 0x8000_0000_0000_0000UL) != 0 ? ~bits : bits ^ 0x8000_0000_0000_0000UL;
+    }
+
+    /// <summary>The double a <see cref="DoubleKey"/> stands for.</summary>
+    internal static double DoubleOfKey(ulong key)
+    {
+        var bits = (key & 0x8000_0000_0000_0000UL) != 0 ? key ^ 0x8000_0000_0000_0000UL : ~key;
         return BitConverter.Int64BitsToDouble((long)bits);
     }
 

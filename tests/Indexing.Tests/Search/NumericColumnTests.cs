@@ -377,4 +377,42 @@ public class NumericColumnTests
             }
         }
     }
+
+    public static TheoryData<string, double[], bool> DecimalSets() => new()
+    {
+        { "prices in cents", [7.39, 12.34, 99.99, 2_980.0, 0.01, 150.5], true },
+        { "whole numbers", [0, 1, 2, 1_000_000, 42], true },
+        { "thousandths, negative", [-12.345, -0.001, 3.5, 0], true },
+        { "a value with more places", [1.25, Math.PI], false },
+        { "an infinity", [1.5, double.PositiveInfinity], false },
+        { "too wide a range", [0.001, 1e12], false },
+    };
+
+    [Theory]
+    [MemberData(nameof(DecimalSets))]
+    public void TryGet_DoublesOfFewDecimalPlaces_ReadBackExactly_AndTakeFewerBytes(string name, double[] values, bool scaled)
+    {
+        using var environment = StorageEnvironment.Open(Storage());
+        var expected = new Dictionary<long, ulong>();
+        for (long id = 0; id < NumericColumn.BlockSize; id += 3)
+            expected[id] = TermEncoding.DoubleKey(values[id % values.Length]);
+        using (var tx = environment.BeginWrite())
+        {
+            var column = new NumericColumn(tx.CreateTree("c"), decimals: true);
+            foreach (var (id, value) in expected)
+                column.Set(id, value);
+            column.Flush();
+            tx.Commit();
+        }
+        using var read = environment.BeginRead();
+        var stored = new NumericColumn(read.OpenTree("c")!);
+        for (long id = 0; id < NumericColumn.BlockSize; id++)
+        {
+            Assert.Equal(expected.TryGetValue(id, out var value), stored.TryGet(id, out var got));
+            Assert.True(value == got, $"{name}: entry {id} read {TermEncoding.DoubleOfKey(got)} for {TermEncoding.DoubleOfKey(value)}");
+        }
+        // Scaled, a block takes at most 31 bits per entry; the doubles' own order-preserving bits span more here.
+        var length = new NumericColumn(read.OpenTree("c")!).StoredBlock(0).Length;
+        Assert.Equal(scaled, length <= 9 + (NumericColumn.BlockSize / 8 * 31));
+    }
 }
