@@ -519,8 +519,7 @@ public sealed class IndexSearcher : IDisposable
         Span<byte> key = stackalloc byte[PointBlock.KeySize];
         Span<byte> start = stackalloc byte[8];
         from.AsSpan(0, Math.Min(8, from.Length)).CopyTo(start);
-        PointBlock.WriteKey(key, new Point(BinaryPrimitives.ReadUInt64BigEndian(start), 0));
-        if (!cursor.SeekLastAtOrBefore(key) && !cursor.First())
+        if (!PointBlock.SeekBlockOf(cursor, new Point(BinaryPrimitives.ReadUInt64BigEndian(start), 0), key))
             return new EmptyIterator();
         ulong[]? bits = null;
         long count = 0;

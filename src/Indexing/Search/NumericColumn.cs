@@ -17,8 +17,9 @@ namespace Folio.Indexing.Search;
 /// after another: 0 when it has no value (missing, null, all-null or deleted), else its value minus the
 /// base plus 1, so a read touches one place in the block. Timestamps in seconds over a year take 25 bits,
 /// so a block of them fits one page (whole bytes took 4 each, just over a page, and so two), and term
-/// ids below 64 take 6, small enough to stay in a leaf beside other blocks instead of a page of their own. A block whose codes need more bits, up to values spanning the whole 64-bit range, has width 0,
-/// a presence bit per entry and the raw 8-byte values. A block with no value at all is not stored.
+/// ids below 64 take 6, small enough to stay in a leaf beside other blocks instead of a page of their own.
+/// A block whose codes need more bits, up to values spanning the whole 64-bit range, has width 0, a
+/// presence bit per entry and the raw 8-byte values. A block with no value at all is not stored.
 /// <para>A column of doubles (made with <c>decimals</c>) stores a block whose values all have at most three
 /// decimal places as those values times 10, 100 or 1,000, when that takes fewer bits: its width byte is
 /// <see cref="DecimalFlag"/> with the scale (0–3) in bits 5–6 and the width (1–31) below, its base is the
@@ -223,6 +224,14 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
         return (BinaryPrimitives.ReadUInt64LittleEndian(block[offset..]) >> shift) & (ulong.MaxValue >> (64 - width));
     }
 
+    /// <summary>ORs entry <paramref name="index"/>'s code into a cleared block; the bits around it stay as they are.</summary>
+    private static void WriteCode(Span<byte> block, int index, int width, ulong code)
+    {
+        var (offset, shift) = CodePlace(index, width);
+        var word = block[offset..];
+        BinaryPrimitives.WriteUInt64LittleEndian(word, BinaryPrimitives.ReadUInt64LittleEndian(word) | (code << shift));
+    }
+
     private DecodedBlock ForWrite(long entryId)
     {
         var number = BlockOf(entryId);
@@ -339,10 +348,7 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
             {
                 if ((_present[i >> 6] & (1UL << (i & 63))) == 0)
                     continue;
-                var code = (ulong)((long)Math.Round(TermEncoding.DoubleOfKey(_values[i]) * power) - smallest + 1);
-                var (offset, shift) = CodePlace(i, width);
-                var word = block[offset..];
-                BinaryPrimitives.WriteUInt64LittleEndian(word, BinaryPrimitives.ReadUInt64LittleEndian(word) | (code << shift));
+                WriteCode(block, i, width, (ulong)((long)Math.Round(TermEncoding.DoubleOfKey(_values[i]) * power) - smallest + 1));
             }
         }
 
@@ -362,9 +368,7 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
                     BinaryPrimitives.WriteUInt64LittleEndian(block[(FullRangeValuesOffset + i * 8)..], _values[i]);
                     continue;
                 }
-                var (offset, shift) = CodePlace(i, width);
-                var word = block[offset..];
-                BinaryPrimitives.WriteUInt64LittleEndian(word, BinaryPrimitives.ReadUInt64LittleEndian(word) | ((_values[i] - smallest + 1) << shift));
+                WriteCode(block, i, width, _values[i] - smallest + 1);
             }
         }
     }

@@ -54,8 +54,7 @@ internal sealed class PointStore(Tree tree)
         while (a < additions.Length || r < removals.Length)
         {
             var next = r == removals.Length || (a < additions.Length && additions[a].IsBefore(removals[r])) ? additions[a] : removals[r];
-            PointBlock.WriteKey(_key, next);
-            var found = cursor.SeekLastAtOrBefore(_key) || cursor.First();
+            var found = PointBlock.SeekBlockOf(cursor, next, _key);
             var merged = 0;
             var blocks = 0;
             var changed = !found;

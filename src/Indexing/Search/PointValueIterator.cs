@@ -83,8 +83,7 @@ internal sealed class PointValueIterator : DocIdIterator
     /// <summary>Positions on the block that holds <paramref name="from"/> (or would) and loads its ids from there on; false when there are none.</summary>
     private bool Load(Point from)
     {
-        PointBlock.WriteKey(_key, from);
-        if (!_cursor.SeekLastAtOrBefore(_key) && !_cursor.First())
+        if (!PointBlock.SeekBlockOf(_cursor, from, _key))
             return false;
         ReadBlock(from);
         while (_count == 0 && _more && _cursor.MoveNext())

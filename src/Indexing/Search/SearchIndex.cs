@@ -7,10 +7,11 @@ namespace Folio.Indexing.Search;
 /// <summary>
 /// An inverted index in a storage environment of its own. One writer at a time (<see cref="BeginBatch"/>),
 /// any number of searchers (<see cref="OpenSearcher"/>), each on a snapshot that never shows half a batch.
-/// <para>Per field it keeps: a terms tree (term → frequency and posting chunks), or for a numeric field its points, field lengths
-/// (norms) for BM25, doc values for sorting and counting, for numeric fields a dense column of sort
-/// keys, the exists/null marks and, for text fields, the term ids entry records use (and, for an exact
-/// field's single value, a column of its term's id). Per entry: the record of its terms (less what the columns hold), for full-text fields as tokens in order (so an update or delete can take
+/// <para>Per field it keeps: a terms tree (term → frequency and posting chunks), or for a numeric field
+/// its points, field lengths (norms) for BM25, doc values for sorting and counting, for numeric fields a
+/// dense column of sort keys, the exists/null marks and, for text fields, the term ids entry records use
+/// (and, for an exact field's single value, a column of its term's id). Per entry: the record of its terms
+/// (less what the columns hold), for full-text fields as tokens in order (so an update or delete can take
 /// them back out, and a phrase is checked with one read per candidate), and the key → entry id map.
 /// The record's layout is <see cref="EntryRecord"/>.</para>
 /// </summary>

@@ -317,6 +317,17 @@ public class NumericColumnTests
         Assert.Equal(expected.Skip(expected.Count - 60).Take(50), SortedKeys(index, query, expected.Count - 60, 50, new SortField("Num")));
     }
 
+    /// <summary>Writes <paramref name="values"/> (entry id → sort key) to a new column "c" and commits.</summary>
+    private static void WriteColumn(StorageEnvironment environment, Dictionary<long, ulong> values, bool decimals)
+    {
+        using var tx = environment.BeginWrite();
+        var column = new NumericColumn(tx.CreateTree("c"), decimals);
+        foreach (var (id, value) in values)
+            column.Set(id, value);
+        column.Flush();
+        tx.Commit();
+    }
+
     [Theory]
     [InlineData(1)]
     [InlineData(2)]
@@ -351,14 +362,7 @@ public class NumericColumnTests
             };
             expected[id] = lowest + offset;
         }
-        using (var tx = environment.BeginWrite())
-        {
-            var column = new NumericColumn(tx.CreateTree("c"));
-            foreach (var (id, value) in expected)
-                column.Set(id, value);
-            column.Flush();
-            tx.Commit();
-        }
+        WriteColumn(environment, expected, decimals: false);
         using var read = environment.BeginRead();
         var stored = new NumericColumn(read.OpenTree("c")!);
         var walked = new NumericColumn(read.OpenTree("c")!);
@@ -396,14 +400,7 @@ public class NumericColumnTests
         var expected = new Dictionary<long, ulong>();
         for (long id = 0; id < NumericColumn.BlockSize; id += 3)
             expected[id] = TermEncoding.DoubleKey(values[id % values.Length]);
-        using (var tx = environment.BeginWrite())
-        {
-            var column = new NumericColumn(tx.CreateTree("c"), decimals: true);
-            foreach (var (id, value) in expected)
-                column.Set(id, value);
-            column.Flush();
-            tx.Commit();
-        }
+        WriteColumn(environment, expected, decimals: true);
         using var read = environment.BeginRead();
         var stored = new NumericColumn(read.OpenTree("c")!);
         for (long id = 0; id < NumericColumn.BlockSize; id++)
