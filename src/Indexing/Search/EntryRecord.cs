@@ -2,8 +2,10 @@ namespace Folio.Indexing.Search;
 
 /// <summary>
 /// The layout of an entry record, which holds what an update or delete must take back out of the
-/// postings and a full-text field's tokens in order for phrases: the key (length-prefixed), the field
-/// count, then per field its ordinal (<see cref="SearchIndex.FieldOrdinalKey"/>), a flags byte and
+/// postings and a full-text field's tokens in order for phrases: the key (length-prefixed), the id of
+/// the entry's shape (<see cref="EntryShapes"/>: its fields' ordinals, <see cref="SearchIndex.FieldOrdinalKey"/>,
+/// and flags; with <see cref="EntryShapes.InlineId"/> the shape's own encoding follows), then per field of
+/// the shape, in its order,
 /// <list type="bullet">
 /// <item>nothing more with <see cref="InColumnFlag"/>: the field is one number, which its sort column holds;</item>
 /// <item>nothing more with <see cref="ValueIdFlag"/>: the field's one term is the id its id column holds;</item>

@@ -28,6 +28,10 @@ public sealed class IndexBatch : IDisposable
     private readonly Tree _entries;
     private readonly Tree _keys;
     private readonly Tree _meta;
+    private readonly Tree _shapes;
+    // Shapes this batch named first: published to the index's cache only once the batch commits.
+    private readonly Dictionary<int, EntryShape> _newShapes = [];
+    private readonly Dictionary<byte[], int> _newShapeIds = new(ByteArrayComparer.Instance);
     private readonly Dictionary<string, FieldWriter> _fields = new(StringComparer.Ordinal);
     private readonly Dictionary<int, FieldWriter> _fieldsByOrdinal = [];
     // The term ids a delete has already taken out of one field's postings (a term repeats in the token list).
@@ -40,6 +44,9 @@ public sealed class IndexBatch : IDisposable
     private readonly Dictionary<string, AnalyzedField> _analysis = new(StringComparer.Ordinal);
     private readonly List<(string Name, AnalyzedField Field)> _analyzed = [];
     private readonly List<byte> _record = new(256);
+    // The entry being added: its shape's encoding, and what its fields put in the record after it.
+    private readonly List<byte> _shape = new(32);
+    private readonly List<byte> _recordTerms = new(256);
     private readonly byte[] _keysTreeKey = new byte[Folio.Storage.StorageLimits.MaxKeySize];
     // Every distinct term of the batch as one array, shared by the entries' analyses and the pending
     // postings, so a token already seen in the batch is looked up by its bytes and never copied.
@@ -55,6 +62,7 @@ public sealed class IndexBatch : IDisposable
         _entries = transaction.OpenTree(SearchIndex.EntriesTree)!;
         _keys = transaction.OpenTree(SearchIndex.KeysTree)!;
         _meta = transaction.OpenTree(SearchIndex.MetaTree)!;
+        _shapes = transaction.OpenTree(SearchIndex.ShapesTree)!;
         _nextId = _meta.TryGet(SearchIndex.NextEntryKey, out var next) ? BinaryPrimitives.ReadInt64LittleEndian(next) : 0;
         _firstIdOfBatch = _nextId;
     }
@@ -82,14 +90,13 @@ public sealed class IndexBatch : IDisposable
 
         var id = _nextId++;
         var entryKey = SearchIndex.EntryKey(id);
-        var record = _record;
-        record.Clear();
-        ByteCoding.WriteBytes(record, key);
-        ByteCoding.WriteVarint(record, (ulong)values.Count);
+        _shape.Clear();
+        _recordTerms.Clear();
+        ByteCoding.WriteVarint(_shape, (ulong)values.Count);
         foreach (var (name, analyzed) in values)
         {
             var field = Field(name);
-            WriteField(record, field, analyzed);
+            WriteField(_shape, _recordTerms, field, analyzed);
             if (field.IsNumeric)
             {
                 foreach (var term in analyzed.Terms.Keys)
@@ -115,6 +122,14 @@ public sealed class IndexBatch : IDisposable
             if (analyzed.ValueTerm is not null)
                 field.IdColumn!.Set(id, (ulong)field.Dictionary.GetOrAdd(analyzed.ValueTerm));
         }
+        var record = _record;
+        record.Clear();
+        ByteCoding.WriteBytes(record, key);
+        var shapeId = ShapeIdOf(CollectionsMarshal.AsSpan(_shape));
+        ByteCoding.WriteVarint(record, (ulong)shapeId);
+        if (shapeId == EntryShapes.InlineId)
+            record.AddRange(CollectionsMarshal.AsSpan(_shape));
+        record.AddRange(CollectionsMarshal.AsSpan(_recordTerms));
         _entries.Put(entryKey, CollectionsMarshal.AsSpan(record));
         // The id as a varint: three bytes below two million entries instead of eight.
         Span<byte> idBytes = stackalloc byte[10];
@@ -141,11 +156,11 @@ public sealed class IndexBatch : IDisposable
         var record = stored.ToArray();
         var position = 0;
         ByteCoding.ReadBytes(record, ref position);
-        var fieldCount = (int)ByteCoding.ReadVarint(record, ref position);
-        for (var f = 0; f < fieldCount; f++)
+        var shape = _index.Shapes.ReadRecordShape(record, ref position, _shapes, _newShapes);
+        for (var f = 0; f < shape.FieldCount; f++)
         {
-            var field = FieldByOrdinal((int)ByteCoding.ReadVarint(record, ref position));
-            var flags = record[position++];
+            var field = FieldByOrdinal(shape.Ordinal(f));
+            var flags = shape.Flags(f);
             if (id >= _firstIdOfBatch)
             {
                 // Added by this batch: its postings are still additions in the logs, taken back in one pass.
@@ -194,6 +209,7 @@ public sealed class IndexBatch : IDisposable
         BinaryPrimitives.WriteInt64LittleEndian(_meta.Reserve(SearchIndex.NextEntryKey, 8), _nextId);
         _done = true;
         _transaction.Commit();
+        _index.Shapes.Publish(_newShapes);
     }
 
     /// <summary>Rolls back unless committed.</summary>
@@ -278,18 +294,38 @@ public sealed class IndexBatch : IDisposable
         return ordinal;
     }
 
-    /// <summary>Writes one field of the entry record (<see cref="EntryRecord"/>).</summary>
-    private static void WriteField(List<byte> record, FieldWriter field, AnalyzedField analyzed)
+    /// <summary>
+    /// The id of the entry shape with <paramref name="encoding"/>, naming it first when the index has not
+    /// seen it (<see cref="EntryShapes.InlineId"/> once the index has as many shapes as it names).
+    /// </summary>
+    private int ShapeIdOf(ReadOnlySpan<byte> encoding)
     {
-        ByteCoding.WriteVarint(record, (ulong)field.Ordinal);
+        if (_index.Shapes.TryGetId(encoding, out var id) || _newShapeIds.GetAlternateLookup<ReadOnlySpan<byte>>().TryGetValue(encoding, out id))
+            return id;
+        var count = _shapes.Count;
+        if (count >= EntryShapes.MaxShapes)
+            return EntryShapes.InlineId;
+        id = (int)count + 1;
+        var position = 0;
+        var shape = EntryShape.Read(encoding, ref position);
+        Span<byte> key = stackalloc byte[EntryShapes.KeySize];
+        _shapes.Put(EntryShapes.Key(id, key), shape.Bytes);
+        _newShapes.Add(id, shape);
+        _newShapeIds.Add(shape.Bytes, id);
+        return id;
+    }
+
+    /// <summary>Writes one field of an entry: its ordinal and flags to the entry's shape, its terms to the record (<see cref="EntryRecord"/>).</summary>
+    private static void WriteField(List<byte> shape, List<byte> record, FieldWriter field, AnalyzedField analyzed)
+    {
         if (analyzed.IsSingleNumber)
         {
-            record.Add((byte)(analyzed.Flags | EntryRecord.InColumnFlag));
+            EntryShape.WriteField(shape, field.Ordinal, (byte)(analyzed.Flags | EntryRecord.InColumnFlag));
             return;
         }
         if (!field.UsesTermIds)
         {
-            record.Add(analyzed.Flags);
+            EntryShape.WriteField(shape, field.Ordinal, analyzed.Flags);
             ByteCoding.WriteVarint(record, (ulong)analyzed.Terms.Count);
             foreach (var term in analyzed.Terms.Keys)
                 ByteCoding.WriteBytes(record, term);
@@ -297,10 +333,10 @@ public sealed class IndexBatch : IDisposable
         }
         if (analyzed.ValueTerm is not null)
         {
-            record.Add((byte)(analyzed.Flags | EntryRecord.TermIdsFlag | EntryRecord.ValueIdFlag));
+            EntryShape.WriteField(shape, field.Ordinal, (byte)(analyzed.Flags | EntryRecord.TermIdsFlag | EntryRecord.ValueIdFlag));
             return;
         }
-        record.Add((byte)(analyzed.Flags | EntryRecord.TermIdsFlag));
+        EntryShape.WriteField(shape, field.Ordinal, (byte)(analyzed.Flags | EntryRecord.TermIdsFlag));
         var dictionary = field.Dictionary;
         if ((analyzed.Flags & EntryRecord.PositionsFlag) == 0)
         {

@@ -22,6 +22,7 @@ public sealed class IndexSearcher : IDisposable
     private readonly ReadTransaction _transaction;
     private readonly Tree _entries;
     private readonly Tree _meta;
+    private readonly Tree _shapes;
     private readonly Dictionary<string, FieldReader> _fields = new(StringComparer.Ordinal);
     private readonly SearchScratch _scratch;
     private bool _disposed;
@@ -32,6 +33,7 @@ public sealed class IndexSearcher : IDisposable
         _transaction = transaction;
         _entries = transaction.OpenTree(SearchIndex.EntriesTree)!;
         _meta = transaction.OpenTree(SearchIndex.MetaTree)!;
+        _shapes = transaction.OpenTree(SearchIndex.ShapesTree)!;
         NextEntryId = _meta.TryGet(SearchIndex.NextEntryKey, out var next) ? BinaryPrimitives.ReadInt64LittleEndian(next) : 0;
         _scratch = index.RentScratch();
     }
@@ -389,12 +391,12 @@ public sealed class IndexSearcher : IDisposable
             return;
         var position = 0;
         ByteCoding.ReadBytes(record, ref position);
-        var fieldCount = (int)ByteCoding.ReadVarint(record, ref position);
+        var shape = _index.Shapes.ReadRecordShape(record, ref position, _shapes);
         const byte tokenFlags = EntryRecord.TermIdsFlag | EntryRecord.PositionsFlag;
-        for (var f = 0; f < fieldCount; f++)
+        for (var f = 0; f < shape.FieldCount; f++)
         {
-            var isField = (int)ByteCoding.ReadVarint(record, ref position) == ordinal;
-            var flags = record[position++];
+            var isField = shape.Ordinal(f) == ordinal;
+            var flags = shape.Flags(f);
             if (!isField || (flags & tokenFlags) != tokenFlags)
             {
                 EntryRecord.SkipTerms(record, ref position, flags);

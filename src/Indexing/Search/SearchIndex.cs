@@ -26,10 +26,11 @@ public sealed class SearchIndex : IDisposable
     /// a full-text field's as its tokens in order; version 6 keeps numeric fields' values as points in blocks
     /// (<see cref="PointStore"/>) instead of a term per value, leaves an exact field's single term id out of the
     /// entry record (its id column holds it), keys the keys tree by length and key, with entry ids as varints, and
-    /// keys entries by their ids' significant bytes (<see cref="EntryKey(long)"/>). Older indexes are
-    /// refused like newer ones and must be rebuilt.
+    /// keys entries by their ids' significant bytes (<see cref="EntryKey(long)"/>); version 7 entry records
+    /// name their fields and flags by a shared shape (<see cref="EntryShapes"/>). Older indexes are refused
+    /// like newer ones and must be rebuilt.
     /// </summary>
-    public const int FormatVersion = 6;
+    public const int FormatVersion = 7;
 
     /// <summary>The longest entry key, in UTF-8 bytes: a tree key's limit less the two bytes of its length (IndexBatch.KeysTreeKey).</summary>
     public const int MaxKeyBytes = Folio.Storage.StorageLimits.MaxKeySize - 2;
@@ -37,6 +38,9 @@ public sealed class SearchIndex : IDisposable
     internal const string EntriesTree = "entries";
     internal const string KeysTree = "keys";
     internal const string MetaTree = "meta";
+
+    /// <summary>The shapes entry records name by id (<see cref="EntryShapes"/>).</summary>
+    internal const string ShapesTree = "shapes";
     internal static readonly byte[] FormatKey = "format"u8.ToArray();
     internal static readonly byte[] NextEntryKey = "next-entry"u8.ToArray();
 
@@ -61,14 +65,19 @@ public sealed class SearchIndex : IDisposable
                 throw new UnsupportedFormatException($"This index was written in format version {version}; this build reads up to {FormatVersion}. Rebuild the index or upgrade Folio.");
             if (version < FormatVersion)
                 throw new UnsupportedFormatException($"This index was written in format version {version}, which this build no longer reads (it reads {FormatVersion}). Rebuild the index.");
+            Shapes.Load(tx.OpenTree(ShapesTree)!);
             tx.Rollback();
             return;
         }
         BinaryPrimitives.WriteInt32LittleEndian(meta.Reserve(FormatKey, 4), FormatVersion);
         tx.CreateTree(EntriesTree);
         tx.CreateTree(KeysTree);
+        tx.CreateTree(ShapesTree);
         tx.Commit();
     }
+
+    /// <summary>The committed entry shapes, shared by batches and searchers.</summary>
+    internal EntryShapes Shapes { get; } = new();
 
     /// <summary>The environment holding the index (also open to the caller's own state, written in the same batches).</summary>
     public StorageEnvironment Environment { get; }
