@@ -42,7 +42,7 @@ internal sealed class EntryShape
     {
         var start = position;
         var count = (int)ByteCoding.ReadVarint(bytes, ref position);
-        if (count < 0 || count > bytes.Length - position)
+        if (count < 0 || count > (bytes.Length - position) / 2)
             throw new Folio.Storage.CorruptionException($"An entry shape names {count} fields in {bytes.Length - position} bytes.");
         var ordinals = new int[count];
         var flags = new byte[count];

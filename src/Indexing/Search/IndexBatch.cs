@@ -300,6 +300,8 @@ public sealed class IndexBatch : IDisposable
     /// </summary>
     private int ShapeIdOf(ReadOnlySpan<byte> encoding)
     {
+        // A batch that began while the previous one was publishing its new shapes may miss one and name
+        // it again under another id: records stay right, and the id limit is far above the shapes in use.
         if (_index.Shapes.TryGetId(encoding, out var id) || _newShapeIds.GetAlternateLookup<ReadOnlySpan<byte>>().TryGetValue(encoding, out id))
             return id;
         var count = _shapes.Count;

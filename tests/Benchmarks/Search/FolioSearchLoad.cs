@@ -101,7 +101,7 @@ internal static class FolioSearchLoad
     /// </summary>
     private static string TreeBreakdown(IndexSearcher searcher, IndexSchema schema, long fileBytes)
     {
-        var names = new List<string> { SearchIndex.EntriesTree, SearchIndex.KeysTree, SearchIndex.MetaTree };
+        var names = new List<string> { SearchIndex.EntriesTree, SearchIndex.KeysTree, SearchIndex.MetaTree, SearchIndex.ShapesTree };
         foreach (var field in schema.Fields.Keys)
         {
             names.Add(SearchIndex.TermsTree(field));
