@@ -9,8 +9,8 @@ namespace Folio.Indexing.Search;
 /// <list type="bullet">
 /// <item>nothing more with <see cref="InColumnFlag"/>: the field is one number, which its sort column holds;</item>
 /// <item>nothing more with <see cref="ValueIdFlag"/>: the field's one term is the id its id column holds;</item>
-/// <item>with <see cref="TermIdsFlag"/> and <see cref="PositionsFlag"/>: the token count, then each token
-/// in position order as a term id with its distance from the previous token (<see cref="WriteToken"/>);</item>
+/// <item>with <see cref="TermIdsFlag"/> and <see cref="PositionsFlag"/>: the tokens in position order, as term
+/// ids with their distances from the previous token (<see cref="TokenStream"/>);</item>
 /// <item>with <see cref="TermIdsFlag"/> alone: the distinct term count, then their ids;</item>
 /// <item>otherwise: the distinct term count, then their bytes (length-prefixed).</item>
 /// </list>
@@ -38,50 +38,23 @@ internal static class EntryRecord
     /// </summary>
     public const byte ValueIdFlag = 32;
 
-    // A token's distance from the previous one shares the id's varint while it is small.
-    private const int DistanceBits = 2;
-    private const int DistanceInline = (1 << DistanceBits) - 1;
-
-    /// <summary>
-    /// Writes a token: its term id and <paramref name="distance"/>, its position less the previous
-    /// token's (the first token's distance counts from 0). Common terms have small ids and most
-    /// distances are 1, so a token usually takes one or two bytes.
-    /// </summary>
-    public static void WriteToken(List<byte> record, long termId, int distance)
-    {
-        ArgumentOutOfRangeException.ThrowIfNegative(distance);
-        var inline = Math.Min(distance, DistanceInline);
-        ByteCoding.WriteVarint(record, ((ulong)termId << DistanceBits) | (uint)inline);
-        if (inline == DistanceInline)
-            ByteCoding.WriteVarint(record, (ulong)(distance - DistanceInline));
-    }
-
-    /// <summary>Reads a token written by <see cref="WriteToken"/>, moving <paramref name="tokenPosition"/> (0 before the first) to its position.</summary>
-    public static long ReadToken(ReadOnlySpan<byte> record, ref int position, ref int tokenPosition)
-    {
-        var value = ByteCoding.ReadVarint(record, ref position);
-        var distance = (int)(value & DistanceInline);
-        if (distance == DistanceInline)
-            distance += (int)ByteCoding.ReadVarint(record, ref position);
-        tokenPosition += distance;
-        return (long)(value >> DistanceBits);
-    }
-
     /// <summary>Moves past a field's terms (after its ordinal and flags).</summary>
     public static void SkipTerms(ReadOnlySpan<byte> record, ref int position, byte flags)
     {
         if ((flags & (InColumnFlag | ValueIdFlag)) != 0)
             return;
+        if ((flags & (TermIdsFlag | PositionsFlag)) == (TermIdsFlag | PositionsFlag))
+        {
+            var tokens = new TokenReader(record, position);
+            tokens.SkipRest();
+            position = tokens.End;
+            return;
+        }
         var count = (int)ByteCoding.ReadVarint(record, ref position);
         for (var i = 0; i < count; i++)
         {
             if ((flags & TermIdsFlag) == 0)
                 ByteCoding.ReadBytes(record, ref position);
-            else if ((flags & PositionsFlag) != 0)
-            {
-                var tokenPosition = 0;
-                ReadToken(record, ref position, ref tokenPosition);
-            }
             else
                 ByteCoding.ReadVarint(record, ref position);
         }

@@ -47,6 +47,8 @@ public sealed class IndexBatch : IDisposable
     // The entry being added: its shape's encoding, and what its fields put in the record after it.
     private readonly List<byte> _shape = new(32);
     private readonly List<byte> _recordTerms = new(256);
+    private readonly List<long> _tokenIds = new(64);
+    private readonly List<int> _tokenDistances = new(64);
     private readonly byte[] _keysTreeKey = new byte[Folio.Storage.StorageLimits.MaxKeySize];
     // Every distinct term of the batch as one array, shared by the entries' analyses and the pending
     // postings, so a token already seen in the batch is looked up by its bytes and never copied.
@@ -96,7 +98,7 @@ public sealed class IndexBatch : IDisposable
         foreach (var (name, analyzed) in values)
         {
             var field = Field(name);
-            WriteField(_shape, _recordTerms, field, analyzed);
+            WriteField(_shape, _recordTerms, field, analyzed, _tokenIds, _tokenDistances);
             if (field.IsNumeric)
             {
                 foreach (var term in analyzed.Terms.Keys)
@@ -318,7 +320,7 @@ public sealed class IndexBatch : IDisposable
     }
 
     /// <summary>Writes one field of an entry: its ordinal and flags to the entry's shape, its terms to the record (<see cref="EntryRecord"/>).</summary>
-    private static void WriteField(List<byte> shape, List<byte> record, FieldWriter field, AnalyzedField analyzed)
+    private static void WriteField(List<byte> shape, List<byte> record, FieldWriter field, AnalyzedField analyzed, List<long> tokenIds, List<int> tokenDistances)
     {
         if (analyzed.IsSingleNumber)
         {
@@ -348,13 +350,18 @@ public sealed class IndexBatch : IDisposable
             return;
         }
         var tokens = analyzed.TokensInOrder();
-        ByteCoding.WriteVarint(record, (ulong)tokens.Count);
+        var termIds = tokenIds;
+        var distances = tokenDistances;
+        termIds.Clear();
+        distances.Clear();
         var previous = 0;
         foreach (var (term, position) in tokens)
         {
-            EntryRecord.WriteToken(record, dictionary.GetOrAdd(term), position - previous);
+            termIds.Add(dictionary.GetOrAdd(term));
+            distances.Add(position - previous);
             previous = position;
         }
+        TokenStream.Write(record, CollectionsMarshal.AsSpan(termIds), CollectionsMarshal.AsSpan(distances));
     }
 
     /// <summary>Takes the terms of one field of an entry stored before this batch (read from its record) out of the postings.</summary>
@@ -367,6 +374,15 @@ public sealed class IndexBatch : IDisposable
             if (field.IdColumn is null || !field.IdColumn.TryGet(id, out var valueId))
                 throw new Folio.Storage.CorruptionException($"Index entry {id} has no value in the id column of '{field.Name}'.");
             field.Postings.Remove(field.Dictionary.TermOf((long)valueId), id);
+            return;
+        }
+        _removedTermIds.Clear();
+        if ((flags & EntryRecord.PositionsFlag) != 0)
+        {
+            var tokens = new TokenReader(record, position);
+            while (tokens.Remaining > 0)
+                RemoveTerm(field, tokens.Next(), id);
+            position = tokens.End;
             return;
         }
         var count = (int)ByteCoding.ReadVarint(record, ref position);
@@ -382,15 +398,15 @@ public sealed class IndexBatch : IDisposable
             }
             return;
         }
-        var tokens = (flags & EntryRecord.PositionsFlag) != 0;
-        var tokenPosition = 0;
-        _removedTermIds.Clear();
         for (var i = 0; i < count; i++)
-        {
-            var termId = tokens ? EntryRecord.ReadToken(record, ref position, ref tokenPosition) : (long)ByteCoding.ReadVarint(record, ref position);
-            if (_removedTermIds.Add(termId))
-                field.Postings.Remove(field.Dictionary.TermOf(termId), id);
-        }
+            RemoveTerm(field, (long)ByteCoding.ReadVarint(record, ref position), id);
+    }
+
+    /// <summary>Takes entry <paramref name="id"/> out of a term's postings, once however often the term repeats in its field.</summary>
+    private void RemoveTerm(FieldWriter field, long termId, long id)
+    {
+        if (_removedTermIds.Add(termId))
+            field.Postings.Remove(field.Dictionary.TermOf(termId), id);
     }
 
     /// <summary>

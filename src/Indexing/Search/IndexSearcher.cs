@@ -402,15 +402,14 @@ public sealed class IndexSearcher : IDisposable
                 EntryRecord.SkipTerms(record, ref position, flags);
                 continue;
             }
-            var count = (int)ByteCoding.ReadVarint(record, ref position);
-            var tokenPosition = 0;
-            for (var t = 0; t < count; t++)
+            var tokens = new TokenReader(record, position);
+            while (tokens.Remaining > 0)
             {
-                var termId = EntryRecord.ReadToken(record, ref position, ref tokenPosition);
+                var termId = tokens.Next();
                 for (var k = 0; k < termIds.Length; k++)
                 {
                     if (termIds[k] == termId)
-                        into[k].Add(tokenPosition);
+                        into[k].Add(tokens.Position);
                 }
             }
             return;

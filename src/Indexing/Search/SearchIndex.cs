@@ -27,10 +27,11 @@ public sealed class SearchIndex : IDisposable
     /// (<see cref="PointStore"/>) instead of a term per value, leaves an exact field's single term id out of the
     /// entry record (its id column holds it), keys the keys tree by length and key, with entry ids as varints, and
     /// keys entries by their ids' significant bytes (<see cref="EntryKey(long)"/>); version 7 entry records
-    /// name their fields and flags by a shared shape (<see cref="EntryShapes"/>). Older indexes are refused
-    /// like newer ones and must be rebuilt.
+    /// name their fields and flags by a shared shape (<see cref="EntryShapes"/>); version 8 writes a full-text
+    /// field's tokens as a bit stream (<see cref="TokenStream"/>). Older indexes are refused like newer ones and
+    /// must be rebuilt.
     /// </summary>
-    public const int FormatVersion = 7;
+    public const int FormatVersion = 8;
 
     /// <summary>The longest entry key, in UTF-8 bytes: a tree key's limit less the two bytes of its length (IndexBatch.KeysTreeKey).</summary>
     public const int MaxKeyBytes = Folio.Storage.StorageLimits.MaxKeySize - 2;

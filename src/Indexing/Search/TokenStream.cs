@@ -1,0 +1,96 @@
+using System.Numerics;
+
+namespace Folio.Indexing.Search;
+
+/// <summary>
+/// A full-text field's tokens in an entry record (<see cref="EntryRecord"/>): the token count (a varint), then
+/// when there are any, a byte with the width in bits of the record's largest term id, then a little-endian bit
+/// stream of the tokens in position order, each its term id in that width and its distance from the previous
+/// token's position (the first's from 0) in a prefix code: <c>0</c> for 1, <c>10</c> for 2, <c>110</c> for 3,
+/// <c>1110</c> for 0, else <c>1111</c> and the distance less 3 as an Elias gamma code (its bit length less one
+/// in unary, then its bits below the top one).
+/// </summary>
+/// <remarks>
+/// Term frequencies in text halve with each doubling of rank, so a record's ids spread evenly over bit
+/// lengths up to its largest: varints spent two bytes on most of them, and a third on any distance past 2
+/// (a removed stop word or two). At 1M benchmark records (17 tokens each, term ids up to 12 bits, distances
+/// 1: 57%, 2: 23%, 3: 10%) this takes about 1.7 bytes a token where varints took 2.2.
+/// </remarks>
+internal static class TokenStream
+{
+    /// <summary>The widest term id a stream holds; ids are dictionary numbers, far below it.</summary>
+    public const int MaxWidth = 63;
+
+    /// <summary>Appends the tokens with term ids <paramref name="termIds"/> at distances <paramref name="distances"/> (each ≥ 0).</summary>
+    public static void Write(List<byte> record, ReadOnlySpan<long> termIds, ReadOnlySpan<int> distances)
+    {
+        ByteCoding.WriteVarint(record, (ulong)termIds.Length);
+        if (termIds.IsEmpty)
+            return;
+        ulong largest = 0;
+        foreach (var id in termIds)
+            largest |= (ulong)id;
+        var width = Math.Max(1, 64 - BitOperations.LeadingZeroCount(largest));
+        if (width > MaxWidth)
+            throw new ArgumentOutOfRangeException(nameof(termIds), "A term id does not fit a token stream.");
+        record.Add((byte)width);
+        var writer = new BitWriter(record);
+        for (var i = 0; i < termIds.Length; i++)
+        {
+            writer.Write((ulong)termIds[i], width);
+            WriteDistance(ref writer, distances[i]);
+        }
+        writer.Flush();
+    }
+
+    private static void WriteDistance(ref BitWriter writer, int distance)
+    {
+        switch (distance)
+        {
+            case 1: writer.Write(0b0, 1); return;
+            case 2: writer.Write(0b01, 2); return;
+            case 3: writer.Write(0b011, 3); return;
+            case 0: writer.Write(0b0111, 4); return;
+        }
+        ArgumentOutOfRangeException.ThrowIfNegative(distance);
+        writer.Write(0b1111, 4);
+        var gamma = (uint)(distance - 3);
+        var length = 31 - BitOperations.LeadingZeroCount(gamma);
+        // The bit length in unary (ones, then a zero), then the bits below the top one.
+        writer.Write((1UL << length) - 1, length + 1);
+        writer.Write(gamma & ((1u << length) - 1), length);
+    }
+
+    /// <summary>Appends bits to a record, low bits first.</summary>
+    private ref struct BitWriter(List<byte> output)
+    {
+        private ulong _pending;
+        private int _pendingBits;
+
+        public void Write(ulong value, int bits)
+        {
+            if (bits > 32)
+            {
+                Write(value & uint.MaxValue, 32);
+                Write(value >> 32, bits - 32);
+                return;
+            }
+            _pending |= (value & ((1UL << bits) - 1)) << _pendingBits;
+            _pendingBits += bits;
+            while (_pendingBits >= 8)
+            {
+                output.Add((byte)_pending);
+                _pending >>= 8;
+                _pendingBits -= 8;
+            }
+        }
+
+        public void Flush()
+        {
+            if (_pendingBits > 0)
+                output.Add((byte)_pending);
+            _pending = 0;
+            _pendingBits = 0;
+        }
+    }
+}
