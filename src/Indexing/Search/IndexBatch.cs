@@ -377,7 +377,7 @@ public sealed class IndexBatch : IDisposable
             return;
         }
         _removedTermIds.Clear();
-        if ((flags & EntryRecord.PositionsFlag) != 0)
+        if ((flags & (EntryRecord.TermIdsFlag | EntryRecord.PositionsFlag)) == (EntryRecord.TermIdsFlag | EntryRecord.PositionsFlag))
         {
             var tokens = new TokenReader(record, position);
             while (tokens.Remaining > 0)

@@ -1,25 +1,37 @@
+using System.Buffers.Binary;
+using System.Numerics;
+
 namespace Folio.Indexing.Search;
 
 /// <summary>Reads a <see cref="TokenStream"/> token by token.</summary>
 internal ref struct TokenReader
 {
+    // A window holds at least this many bits past the read position (a 64-bit load from the byte holding it).
+    private const int WindowBits = 57;
+
     private readonly ReadOnlySpan<byte> _record;
     private readonly int _width;
+    private readonly long _endBit;
     private long _bit;
 
     /// <summary>Starts reading the stream at <paramref name="position"/> of <paramref name="record"/>.</summary>
     public TokenReader(ReadOnlySpan<byte> record, int position)
     {
         _record = record;
-        Remaining = (int)ByteCoding.ReadVarint(record, ref position);
-        if (Remaining < 0 || Remaining > record.Length * 8)
-            throw new Folio.Storage.CorruptionException($"An entry record gives a field {Remaining} tokens.");
-        if (Remaining > 0)
+        _endBit = (long)record.Length * 8;
+        var count = ByteCoding.ReadVarint(record, ref position);
+        if (count > 0)
         {
+            if (position >= record.Length)
+                throw new Folio.Storage.CorruptionException("An entry record's token stream ends before its id width.");
             _width = record[position++];
             if (_width is < 1 or > TokenStream.MaxWidth)
                 throw new Folio.Storage.CorruptionException($"An entry record gives its term ids {_width} bits.");
+            // Every token takes its id's bits and at least one bit of distance.
+            if (count > (ulong)((record.Length - position) * 8L / (_width + 1)))
+                throw new Folio.Storage.CorruptionException($"An entry record gives a field {count} tokens in {record.Length - position} bytes.");
         }
+        Remaining = (int)count;
         _bit = (long)position * 8;
     }
 
@@ -39,7 +51,10 @@ internal ref struct TokenReader
             throw new InvalidOperationException("The token stream has no more tokens.");
         Remaining--;
         var id = (long)ReadBits(_width);
-        Position += ReadDistance();
+        var distance = ReadDistance();
+        if (distance > IndexBatch.MaxPosition - Position)
+            throw new Folio.Storage.CorruptionException("An entry record holds a token position beyond any position.");
+        Position += distance;
         return id;
     }
 
@@ -52,9 +67,9 @@ internal ref struct TokenReader
 
     private int ReadDistance()
     {
-        var ones = 0;
-        while (ones < 4 && ReadBit() == 1)
-            ones++;
+        // The prefix is the run of ones before the first zero, at most four.
+        var ones = Math.Min(4, BitOperations.TrailingZeroCount(~Window()));
+        Consume(ones < 4 ? ones + 1 : 4);
         switch (ones)
         {
             case 0: return 1;
@@ -62,38 +77,42 @@ internal ref struct TokenReader
             case 2: return 3;
             case 3: return 0;
         }
-        var length = 0;
-        while (ReadBit() == 1)
-        {
-            if (++length > 30)
-                throw new Folio.Storage.CorruptionException("An entry record holds a token distance beyond any position.");
-        }
-        var gamma = (1L << length) | (long)ReadBits(length);
-        var distance = gamma + 3;
-        if (distance > IndexBatch.MaxPosition)
+        var length = BitOperations.TrailingZeroCount(~Window());
+        if (length > 30)
             throw new Folio.Storage.CorruptionException("An entry record holds a token distance beyond any position.");
-        return (int)distance;
+        Consume(length + 1);
+        return (int)(((1L << length) | (long)ReadBits(length)) + 3);
     }
-
-    private ulong ReadBit() => ReadBits(1);
 
     private ulong ReadBits(int bits)
     {
-        if (bits == 0)
-            return 0;
-        if ((_bit + bits + 7) >> 3 > _record.Length)
-            throw new Folio.Storage.CorruptionException("An entry record's token stream ends early.");
-        ulong value = 0;
-        var read = 0;
-        while (read < bits)
+        if (bits > WindowBits)
         {
-            var index = (int)(_bit >> 3);
-            var offset = (int)(_bit & 7);
-            var take = Math.Min(8 - offset, bits - read);
-            value |= (ulong)((_record[index] >> offset) & ((1 << take) - 1)) << read;
-            read += take;
-            _bit += take;
+            var low = ReadBits(32);
+            return low | (ReadBits(bits - 32) << 32);
         }
+        var value = bits == 0 ? 0 : Window() & (ulong.MaxValue >> (64 - bits));
+        Consume(bits);
         return value;
+    }
+
+    /// <summary>The bits from the read position on, low bit first; past the record's end they read as zero.</summary>
+    private readonly ulong Window()
+    {
+        var index = (int)(_bit >> 3);
+        var offset = (int)(_bit & 7);
+        if (index + 8 <= _record.Length)
+            return BinaryPrimitives.ReadUInt64LittleEndian(_record[index..]) >> offset;
+        ulong window = 0;
+        for (var i = index; i < _record.Length; i++)
+            window |= (ulong)_record[i] << ((i - index) * 8);
+        return window >> offset;
+    }
+
+    private void Consume(int bits)
+    {
+        _bit += bits;
+        if (_bit > _endBit)
+            throw new Folio.Storage.CorruptionException("An entry record's token stream ends early.");
     }
 }

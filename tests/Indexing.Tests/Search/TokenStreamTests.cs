@@ -88,8 +88,8 @@ public class TokenStreamTests
         var record = new List<byte>();
         TokenStream.Write(record, ids, distances);
         var whole = record.ToArray();
-        // Every cut after the count and width bytes loses bits a token needs.
-        for (var length = 2; length < whole.Length; length++)
+        // Every cut after the count byte loses the width or bits a token needs.
+        for (var length = 1; length < whole.Length; length++)
         {
             var cut = whole[..length];
             Assert.Throws<CorruptionException>(() =>
@@ -101,11 +101,26 @@ public class TokenStreamTests
     }
 
     [Theory]
-    [InlineData(0)]
-    [InlineData(64)]
-    public void Read_ThrowsCorruption_ForAnIdWidthNoStreamHas(int width)
+    [InlineData(new byte[] { 1, 0, 0, 0 })]
+    [InlineData(new byte[] { 1, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0 })]
+    [InlineData(new byte[] { 9, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 })]
+    [InlineData(new byte[] { 0x85, 0x80, 0x80, 0x80, 0x10, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 })]
+    public void Read_ThrowsCorruption_ForAWidthOrCountNoStreamHas(byte[] record)
     {
-        byte[] record = [1, (byte)width, 0, 0, 0, 0, 0, 0, 0, 0, 0];
         Assert.Throws<CorruptionException>(() => new TokenReader(record, 0));
+    }
+
+    [Fact]
+    public void Read_ThrowsCorruption_WhenDistancesAddUpPastTheLastPosition()
+    {
+        var half = IndexBatch.MaxPosition / 2 + 1;
+        var record = new List<byte>();
+        TokenStream.Write(record, [1, 2, 3], [half, half, 1]);
+        var bytes = record.ToArray();
+        Assert.Throws<CorruptionException>(() =>
+        {
+            var reader = new TokenReader(bytes, 0);
+            reader.SkipRest();
+        });
     }
 }
