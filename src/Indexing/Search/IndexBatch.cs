@@ -25,7 +25,7 @@ public sealed class IndexBatch : IDisposable
 
     private readonly SearchIndex _index;
     private readonly WriteTransaction _transaction;
-    private readonly Tree _entries;
+    private readonly EntryStore _entries;
     private readonly Tree _keys;
     private readonly Tree _meta;
     private readonly Tree _shapes;
@@ -55,17 +55,19 @@ public sealed class IndexBatch : IDisposable
     private readonly HashSet<byte[]> _terms = new(ByteArrayComparer.Instance);
     private readonly long _firstIdOfBatch;
     private long _nextId;
+    private long _entryCount;
     private bool _done;
 
     internal IndexBatch(SearchIndex index, WriteTransaction transaction)
     {
         _index = index;
         _transaction = transaction;
-        _entries = transaction.OpenTree(SearchIndex.EntriesTree)!;
+        _entries = new EntryStore(transaction.OpenTree(SearchIndex.EntriesTree)!);
         _keys = transaction.OpenTree(SearchIndex.KeysTree)!;
         _meta = transaction.OpenTree(SearchIndex.MetaTree)!;
         _shapes = transaction.OpenTree(SearchIndex.ShapesTree)!;
         _nextId = _meta.TryGet(SearchIndex.NextEntryKey, out var next) ? BinaryPrimitives.ReadInt64LittleEndian(next) : 0;
+        _entryCount = _meta.TryGet(SearchIndex.EntryCountKey, out var count) ? BinaryPrimitives.ReadInt64LittleEndian(count) : 0;
         _firstIdOfBatch = _nextId;
     }
 
@@ -132,7 +134,8 @@ public sealed class IndexBatch : IDisposable
         if (shapeId == EntryShapes.InlineId)
             record.AddRange(CollectionsMarshal.AsSpan(_shape));
         record.AddRange(CollectionsMarshal.AsSpan(_recordTerms));
-        _entries.Put(entryKey, CollectionsMarshal.AsSpan(record));
+        _entries.Add(id, CollectionsMarshal.AsSpan(record));
+        _entryCount++;
         // The id as a varint: three bytes below two million entries instead of eight.
         Span<byte> idBytes = stackalloc byte[10];
         _keys.Put(KeysTreeKey(key), idBytes[..Varint.Write(idBytes, 0, (ulong)id)]);
@@ -153,7 +156,7 @@ public sealed class IndexBatch : IDisposable
         var idPosition = 0;
         var id = (long)Varint.Read(idBytes, ref idPosition);
         var entryKey = SearchIndex.EntryKey(id);
-        if (!_entries.TryGet(entryKey, out var stored))
+        if (!_entries.TryGet(id, out var stored))
             throw new Folio.Storage.CorruptionException($"Index entry {id} of key '{Encoding.UTF8.GetString(key)}' has no record.");
         var record = stored.ToArray();
         var position = 0;
@@ -195,7 +198,8 @@ public sealed class IndexBatch : IDisposable
             field.Column?.Clear(id);
             field.IdColumn?.Clear(id);
         }
-        _entries.Delete(entryKey);
+        _entries.Remove(id);
+        _entryCount--;
         _keys.Delete(KeysTreeKey(key));
         Deleted++;
         return true;
@@ -208,7 +212,9 @@ public sealed class IndexBatch : IDisposable
         foreach (var field in _fields.Values)
             field.Flush();
         ReturnLogs();
+        _entries.Flush();
         BinaryPrimitives.WriteInt64LittleEndian(_meta.Reserve(SearchIndex.NextEntryKey, 8), _nextId);
+        BinaryPrimitives.WriteInt64LittleEndian(_meta.Reserve(SearchIndex.EntryCountKey, 8), _entryCount);
         _done = true;
         _transaction.Commit();
         _index.Shapes.Publish(_newShapes);

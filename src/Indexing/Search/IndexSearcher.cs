@@ -35,6 +35,7 @@ public sealed class IndexSearcher : IDisposable
         _meta = transaction.OpenTree(SearchIndex.MetaTree)!;
         _shapes = transaction.OpenTree(SearchIndex.ShapesTree)!;
         NextEntryId = _meta.TryGet(SearchIndex.NextEntryKey, out var next) ? BinaryPrimitives.ReadInt64LittleEndian(next) : 0;
+        EntryCount = _meta.TryGet(SearchIndex.EntryCountKey, out var count) ? BinaryPrimitives.ReadInt64LittleEndian(count) : 0;
         _scratch = index.RentScratch();
     }
 
@@ -42,7 +43,7 @@ public sealed class IndexSearcher : IDisposable
     internal SearchScratch Scratch => _scratch;
 
     /// <summary>The number of entries.</summary>
-    public long EntryCount => _entries.Count;
+    public long EntryCount { get; }
 
     /// <summary>One past the highest entry id ever assigned (the size bit sets over entries need).</summary>
     public long NextEntryId { get; }
@@ -94,7 +95,7 @@ public sealed class IndexSearcher : IDisposable
     public string GetKey(long entryId)
     {
         Span<byte> entryKey = stackalloc byte[SearchIndex.MaxEntryKeySize];
-        if (!_entries.TryGet(SearchIndex.EntryKey(entryId, entryKey), out var record))
+        if (!EntryStore.TryGet(_entries, entryId, entryKey, out var record))
             throw new Folio.Storage.CorruptionException($"Index entry {entryId} has no record.");
         var position = 0;
         return Encoding.UTF8.GetString(ByteCoding.ReadBytes(record, ref position));
@@ -242,7 +243,7 @@ public sealed class IndexSearcher : IDisposable
     internal NumericColumn? NumericColumn(string field) =>
         Field(field).Column is { } column ? new NumericColumn(column) : null;
 
-    internal DocIdIterator AllEntries() => new EntriesIterator(_entries.CreateCursor(), _entries.Count);
+    internal DocIdIterator AllEntries() => new EntriesIterator(_entries.CreateCursor(), EntryCount);
 
     internal DocIdIterator Marks(string field, byte[] term)
     {
@@ -387,7 +388,7 @@ public sealed class IndexSearcher : IDisposable
             list.Clear();
         var ordinal = Field(field).Ordinal;
         Span<byte> entryKey = stackalloc byte[SearchIndex.MaxEntryKeySize];
-        if (ordinal < 0 || !_entries.TryGet(SearchIndex.EntryKey(entryId, entryKey), out var record))
+        if (ordinal < 0 || !EntryStore.TryGet(_entries, entryId, entryKey, out var record))
             return;
         var position = 0;
         ByteCoding.ReadBytes(record, ref position);
