@@ -7,98 +7,127 @@ using Folio.Storage.Trees;
 namespace Folio.Indexing.Search;
 
 /// <summary>
-/// The entry records of an index (<see cref="EntryRecord"/>) in blocks of <see cref="BlockSize"/> consecutive
-/// entry ids, one tree entry per block keyed by <see cref="SearchIndex.EntryKey(long)"/> of the block's number.
-/// A block holds a bit per id (little-endian, bit i for the block's i-th id) telling which have a record, then
-/// each present record, length-prefixed, in id order; a block with no record left is deleted.
+/// The entry records of an index (<see cref="EntryRecord"/>) in blocks of up to <see cref="BlockSpan"/>
+/// consecutive entry ids and at most <see cref="MaxBlockBytes"/> bytes, one tree entry per block keyed by
+/// <see cref="SearchIndex.EntryKey(long)"/> of the block's first id. A block holds a bit per id from its first
+/// (little-endian, bit i for first id + i) telling which have a record, then each present record,
+/// length-prefixed, in id order; a block with no record left is deleted. The block holding an id is the one
+/// with the greatest first id at or before it, when its bit is set.
 /// </summary>
 /// <remarks>
-/// A tree entry costs 11 bytes besides its value (its key, the leaf entry's header and its slot); with a record
-/// of about 45 bytes per entry that was a fifth of the entries tree at 1M benchmark records. Entry ids are
-/// handed out in increasing order, so a batch fills blocks from the front; an update or delete rewrites the one
-/// block it hits. A batch keeps the blocks it changes decoded and writes them back when it commits, or when it
-/// has more than <see cref="MaxOpenBlocks"/> open.
+/// A tree entry costs 11 bytes besides its value (its key, the leaf entry's header and its slot); with records
+/// of about 45 bytes that was a fifth of the entries tree at 1M benchmark records. Entry ids are handed out in
+/// increasing order, so records are only ever appended to the last block, which a batch keeps in memory until
+/// it is full or the batch commits; a delete rewrites the block it hits at once, and a block only shrinks after
+/// it is closed. The byte limit keeps a block inline in its leaf: a block past a leaf's limit would take a page
+/// of its own, more than its records took as separate entries.
 /// </remarks>
 internal sealed class EntryStore(Tree tree)
 {
-    /// <summary>How many consecutive entry ids share a block.</summary>
-    public const int BlockSize = 16;
+    /// <summary>The most consecutive ids a block covers.</summary>
+    public const int BlockSpan = 16;
 
-    private const int BlockShift = 4;
+    /// <summary>The most bytes a block takes after its first record (which may be larger alone).</summary>
+    public const int MaxBlockBytes = 1_900;
+
     private const int MaskSize = 2;
-    private const int MaxOpenBlocks = 64;
 
-    private readonly Dictionary<long, Block> _open = [];
-    private readonly Stack<Block> _spare = new();
     private readonly byte[] _key = new byte[SearchIndex.MaxEntryKeySize];
+    private readonly List<byte> _scratch = new(MaxBlockBytes);
+    // The last block, kept decoded while records are appended to it.
+    private readonly List<byte> _tail = new(MaxBlockBytes);
+    private long _tailFirst = -1;
+    private ushort _tailMask;
+    private bool _tailLoaded;
+    private bool _tailChanged;
 
-    /// <summary>Adds the record of entry <paramref name="id"/>, which must be above every id its block has.</summary>
+    /// <summary>Adds the record of entry <paramref name="id"/>, which must be above every id the store has.</summary>
     public void Add(long id, ReadOnlySpan<byte> record)
     {
-        var block = Open(id >> BlockShift);
-        var slot = (int)(id & (BlockSize - 1));
-        if (block.Mask >> slot != 0)
-            throw new InvalidOperationException($"Entry {id} is not above the entries its block already has.");
-        var data = block.Data;
-        ByteCoding.WriteVarint(data, (ulong)record.Length);
-        data.AddRange(record);
-        block.Mask |= (ushort)(1 << slot);
+        LoadTail();
+        if (_tailFirst >= 0 && id <= _tailFirst + HighestSlot(_tailMask))
+            throw new InvalidOperationException($"Entry {id} is not above the entries the store has.");
+        var bytes = Varint.Length((ulong)record.Length) + record.Length;
+        if (_tailFirst < 0 || id - _tailFirst >= BlockSpan || (_tailMask != 0 && MaskSize + _tail.Count + bytes > MaxBlockBytes))
+        {
+            WriteTail();
+            _tailFirst = id;
+            _tailMask = 0;
+            _tail.Clear();
+        }
+        ByteCoding.WriteVarint(_tail, (ulong)record.Length);
+        _tail.AddRange(record);
+        _tailMask |= (ushort)(1 << (int)(id - _tailFirst));
+        _tailChanged = true;
     }
 
-    /// <summary>The record of entry <paramref name="id"/>, as this batch left it; false when there is none.</summary>
+    /// <summary>The record of entry <paramref name="id"/> as this batch left it; false when there is none.</summary>
     public bool TryGet(long id, out ReadOnlySpan<byte> record)
     {
-        if (_open.TryGetValue(id >> BlockShift, out var block))
-            return Find(block.Mask, CollectionsMarshal.AsSpan(block.Data), (int)(id & (BlockSize - 1)), out record, out _, out _);
+        LoadTail();
+        if (InTail(id))
+            return Find(_tailMask, CollectionsMarshal.AsSpan(_tail), (int)(id - _tailFirst), out record, out _, out _);
         return TryGet(tree, id, _key, out record);
     }
 
     /// <summary>Removes the record of entry <paramref name="id"/>; false when there was none.</summary>
     public bool Remove(long id)
     {
-        var block = Open(id >> BlockShift);
-        var slot = (int)(id & (BlockSize - 1));
-        if (!Find(block.Mask, CollectionsMarshal.AsSpan(block.Data), slot, out _, out var start, out var end))
+        LoadTail();
+        if (InTail(id))
+        {
+            var slot = (int)(id - _tailFirst);
+            if (!Find(_tailMask, CollectionsMarshal.AsSpan(_tail), slot, out _, out var start, out var end))
+                return false;
+            _tail.RemoveRange(start, end - start);
+            _tailMask &= (ushort)~(1 << slot);
+            _tailChanged = true;
+            return true;
+        }
+
+        var cursor = tree.CreateCursor();
+        if (!cursor.SeekLastAtOrBefore(SearchIndex.EntryKey(id, _key)))
             return false;
-        block.Data.RemoveRange(start, end - start);
-        block.Mask &= (ushort)~(1 << slot);
+        var first = SearchIndex.EntryIdOf(cursor.Key);
+        if (id - first >= BlockSpan)
+            return false;
+        var stored = cursor.Value;
+        var mask = Mask(stored);
+        var slotOfId = (int)(id - first);
+        if (!Find(mask, stored[MaskSize..], slotOfId, out _, out var from, out var to))
+            return false;
+        mask &= (ushort)~(1 << slotOfId);
+        var key = SearchIndex.EntryKey(first, _key);
+        if (mask == 0)
+        {
+            tree.Delete(key);
+            return true;
+        }
+        _scratch.Clear();
+        _scratch.AddRange(stored[MaskSize..(MaskSize + from)]);
+        _scratch.AddRange(stored[(MaskSize + to)..]);
+        Write(key, mask, _scratch);
         return true;
     }
 
-    /// <summary>Writes every changed block back to the tree.</summary>
-    public void Flush()
-    {
-        foreach (var (number, block) in _open)
-        {
-            var key = SearchIndex.EntryKey(number, _key);
-            if (block.Mask == 0)
-            {
-                if (block.Stored)
-                    tree.Delete(key);
-            }
-            else
-            {
-                var value = tree.Reserve(key, MaskSize + block.Data.Count);
-                BinaryPrimitives.WriteUInt16LittleEndian(value, block.Mask);
-                CollectionsMarshal.AsSpan(block.Data).CopyTo(value[MaskSize..]);
-            }
-            _spare.Push(block);
-        }
-        _open.Clear();
-    }
+    /// <summary>Writes the last block back to the tree if it changed.</summary>
+    public void Flush() => WriteTail();
 
     /// <summary>The stored record of entry <paramref name="id"/> in <paramref name="tree"/>; <paramref name="key"/> is scratch for the block's key.</summary>
     public static bool TryGet(Tree tree, long id, Span<byte> key, out ReadOnlySpan<byte> record)
     {
-        if (!tree.TryGet(SearchIndex.EntryKey(id >> BlockShift, key), out var stored))
-        {
-            record = default;
+        record = default;
+        var cursor = tree.CreateCursor();
+        if (!cursor.SeekLastAtOrBefore(SearchIndex.EntryKey(id, key)))
             return false;
-        }
-        return Find(Mask(stored), stored[MaskSize..], (int)(id & (BlockSize - 1)), out record, out _, out _);
+        var offset = id - SearchIndex.EntryIdOf(cursor.Key);
+        if (offset >= BlockSpan)
+            return false;
+        var stored = cursor.Value;
+        return Find(Mask(stored), stored[MaskSize..], (int)offset, out record, out _, out _);
     }
 
-    /// <summary>Which ids of a stored block have a record (bit i for the block's i-th id).</summary>
+    /// <summary>Which ids of a stored block have a record (bit i for the block's first id + i).</summary>
     public static ushort Mask(ReadOnlySpan<byte> stored)
     {
         if (stored.Length < MaskSize)
@@ -106,11 +135,9 @@ internal sealed class EntryStore(Tree tree)
         return BinaryPrimitives.ReadUInt16LittleEndian(stored);
     }
 
-    /// <summary>The first entry id of block <paramref name="number"/>.</summary>
-    public static long FirstIdOf(long number) => number << BlockShift;
+    private static int HighestSlot(ushort mask) => 31 - BitOperations.LeadingZeroCount((uint)mask);
 
-    /// <summary>The number of the block holding entry <paramref name="id"/>.</summary>
-    public static long BlockOf(long id) => id >> BlockShift;
+    private bool InTail(long id) => _tailFirst >= 0 && id >= _tailFirst && id - _tailFirst < BlockSpan;
 
     /// <summary>Finds a slot's record in a block's records (<paramref name="data"/>, after the mask), with the bytes its length prefix and record span.</summary>
     private static bool Find(ushort mask, ReadOnlySpan<byte> data, int slot, out ReadOnlySpan<byte> record, out int start, out int end)
@@ -134,31 +161,36 @@ internal sealed class EntryStore(Tree tree)
         return true;
     }
 
-    private Block Open(long number)
+    /// <summary>Takes the tree's last block as the one to append to, once per batch.</summary>
+    private void LoadTail()
     {
-        if (_open.TryGetValue(number, out var block))
-            return block;
-        if (_open.Count >= MaxOpenBlocks)
-            Flush();
-        block = _spare.Count > 0 ? _spare.Pop() : new Block();
-        block.Data.Clear();
-        block.Mask = 0;
-        block.Stored = tree.TryGet(SearchIndex.EntryKey(number, _key), out var stored);
-        if (block.Stored)
-        {
-            block.Mask = Mask(stored);
-            block.Data.AddRange(stored[MaskSize..]);
-        }
-        _open.Add(number, block);
-        return block;
+        if (_tailLoaded)
+            return;
+        _tailLoaded = true;
+        var cursor = tree.CreateCursor();
+        if (!cursor.Last())
+            return;
+        _tailFirst = SearchIndex.EntryIdOf(cursor.Key);
+        _tailMask = Mask(cursor.Value);
+        _tail.AddRange(cursor.Value[MaskSize..]);
     }
 
-    private sealed class Block
+    private void WriteTail()
     {
-        public ushort Mask { get; set; }
+        if (!_tailChanged)
+            return;
+        _tailChanged = false;
+        var key = SearchIndex.EntryKey(_tailFirst, _key);
+        if (_tailMask == 0)
+            tree.Delete(key);
+        else
+            Write(key, _tailMask, _tail);
+    }
 
-        public bool Stored { get; set; }
-
-        public List<byte> Data { get; } = new(1024);
+    private void Write(ReadOnlySpan<byte> key, ushort mask, List<byte> records)
+    {
+        var value = tree.Reserve(key, MaskSize + records.Count);
+        BinaryPrimitives.WriteUInt16LittleEndian(value, mask);
+        CollectionsMarshal.AsSpan(records).CopyTo(value[MaskSize..]);
     }
 }

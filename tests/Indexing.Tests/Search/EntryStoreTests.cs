@@ -12,13 +12,44 @@ namespace Folio.Indexing.Tests.Search;
 /// </summary>
 public class EntryStoreTests
 {
-    private static byte[] RecordOf(long id) => [.. BitConverter.GetBytes(id), .. new byte[id % 37]];
+    /// <summary>A record naming its id, of 8–44 bytes, or with <paramref name="large"/> 8–450 (a few fill a block) and now and then 3,000 (one alone is over a block's limit).</summary>
+    private static byte[] RecordOf(long id, bool large) =>
+        [.. BitConverter.GetBytes(id), .. new byte[!large ? id % 37 : id % 97 == 0 ? 3_000 : id * 7 % 443]];
+
+    /// <summary>Walks the stored blocks, checking each one's layout and limits, and returns every id they hold.</summary>
+    private static List<long> StoredIds(Folio.Storage.Trees.Tree tree, bool large)
+    {
+        var ids = new List<long>();
+        var cursor = tree.CreateCursor();
+        for (var more = cursor.First(); more; more = cursor.MoveNext())
+        {
+            var first = SearchIndex.EntryIdOf(cursor.Key);
+            var mask = EntryStore.Mask(cursor.Value);
+            Assert.NotEqual(0, mask);
+            Assert.True(ids.Count == 0 || ids[^1] < first, $"block {first} overlaps the one before");
+            if (System.Numerics.BitOperations.PopCount(mask) > 1)
+                Assert.True(cursor.Value.Length <= EntryStore.MaxBlockBytes, $"block {first} has {cursor.Value.Length} bytes");
+            for (var slot = 0; slot < EntryStore.BlockSpan; slot++)
+            {
+                if ((mask & (1 << slot)) != 0)
+                    ids.Add(first + slot);
+            }
+        }
+        Span<byte> key = stackalloc byte[SearchIndex.MaxEntryKeySize];
+        foreach (var id in ids)
+        {
+            Assert.True(EntryStore.TryGet(tree, id, key, out var record));
+            Assert.Equal(RecordOf(id, large), record.ToArray());
+        }
+        return ids;
+    }
 
     [Theory]
-    [InlineData(1)]
-    [InlineData(2)]
-    [InlineData(3)]
-    public void AddAndRemove_MatchAModel_AcrossTransactionsAndManyOpenBlocks(int seed)
+    [InlineData(1, false)]
+    [InlineData(2, false)]
+    [InlineData(3, true)]
+    [InlineData(4, true)]
+    public void AddAndRemove_MatchAModel_AcrossTransactions(int seed, bool large)
     {
         var random = new Random(seed);
         using var environment = StorageEnvironment.Open(StorageOptions.InMemory() with { FileSystem = new MemoryFileSystem() });
@@ -28,12 +59,11 @@ public class EntryStoreTests
         {
             using var tx = environment.BeginWrite();
             var store = new EntryStore(tx.CreateTree("entries"));
-            // Some rounds add past 64 blocks, so the store writes blocks back before the commit.
             var adds = random.Next(0, round % 3 == 0 ? 3_000 : 200);
             for (var i = 0; i < adds; i++)
             {
                 nextId += random.Next(8) == 0 ? random.Next(1, 40) : 1;
-                store.Add(nextId, RecordOf(nextId));
+                store.Add(nextId, RecordOf(nextId, large));
                 model.Add(nextId);
             }
             foreach (var id in model.Where(_ => random.Next(4) == 0).ToList())
@@ -46,7 +76,7 @@ public class EntryStoreTests
             foreach (var id in model.Where(_ => random.Next(20) == 0))
             {
                 Assert.True(store.TryGet(id, out var pending));
-                Assert.Equal(RecordOf(id), pending.ToArray());
+                Assert.Equal(RecordOf(id, large), pending.ToArray());
             }
             store.Flush();
             tx.Commit();
@@ -55,14 +85,9 @@ public class EntryStoreTests
         using var read = environment.BeginRead();
         var tree = read.OpenTree("entries")!;
         Span<byte> key = stackalloc byte[SearchIndex.MaxEntryKeySize];
-        for (long id = 0; id <= nextId + EntryStore.BlockSize; id++)
-        {
-            Assert.Equal(model.Contains(id), EntryStore.TryGet(tree, id, key, out var record));
-            if (model.Contains(id))
-                Assert.Equal(RecordOf(id), record.ToArray());
-        }
-        // Blocks left empty are gone: one tree entry per block that still has a record.
-        Assert.Equal(model.Select(EntryStore.BlockOf).Distinct().Count(), tree.Count);
+        for (long id = 0; id <= nextId + EntryStore.BlockSpan; id++)
+            Assert.Equal(model.Contains(id), EntryStore.TryGet(tree, id, key, out _));
+        Assert.Equal(model.ToList(), StoredIds(tree, large));
     }
 
     [Fact]
@@ -93,10 +118,10 @@ public class EntryStoreTests
             }
             using (var batch = index.BeginBatch())
             {
-                // Every third entry, and whole blocks 5 and 9 (ids 80–95 and 144–159), go; k7 is replaced (new id 400).
+                // Every third entry, and ids 80–95 and 144–207 (whole blocks), go; k7 is replaced (new id 400).
                 for (var i = 0; i < 400; i++)
                 {
-                    if (i % 3 == 0 || i / EntryStore.BlockSize is 5 or 9)
+                    if (i % 3 == 0 || i / EntryStore.BlockSpan is 5 or (>= 9 and <= 12))
                         Assert.True(batch.Delete($"k{i}"));
                 }
                 batch.Add(new IndexEntry("k7").Add("Tag", "t2"));
@@ -104,7 +129,7 @@ public class EntryStoreTests
             }
             for (var i = 0; i < 400; i++)
             {
-                if (!(i % 3 == 0 || i / EntryStore.BlockSize is 5 or 9) && i != 7)
+                if (!(i % 3 == 0 || i / EntryStore.BlockSpan is 5 or (>= 9 and <= 12)) && i != 7)
                     live.Add(i);
             }
             live.Add(400);
@@ -116,19 +141,25 @@ public class EntryStoreTests
         Assert.Equal(live.Count, searcher.Count(new MatchAllQuery()));
         Assert.Equal(live.ToList(), Drain(searcher.Iterate(new MatchAllQuery())));
 
-        // Advance from every position to every later target lands on the first live id at or after it.
+        // From any position, Advance lands on the first live id at or after its target: within the current
+        // block, into or over the emptied ranges, onto the last block, and past the end.
         var random = new Random(7);
-        for (var round = 0; round < 300; round++)
+        var starts = live.ToList();
+        for (var round = 0; round < 600; round++)
         {
             var iterator = searcher.Iterate(new MatchAllQuery());
-            var steps = random.Next(0, 5);
-            long current = -1;
-            for (var s = 0; s < steps && iterator.MoveNext(); s++)
-                current = iterator.Current;
-            var target = current + 1 + random.Next(0, 60);
+            var steps = random.Next(0, starts.Count);
+            for (var s = 0; s < steps; s++)
+                Assert.True(iterator.MoveNext());
+            var current = steps == 0 ? -1 : iterator.Current;
+            var target = round < 7 ? new long[] { 80, 150, 160, 170, 400, 401, 1 }[round] : current + 1 + random.Next(0, 80);
+            if (target <= current)
+                continue;
             var expected = live.GetViewBetween(target, long.MaxValue).Cast<long?>().FirstOrDefault();
             Assert.Equal(expected is not null, iterator.Advance(target));
             Assert.Equal(expected ?? DocIdIterator.NoMoreIds, iterator.Current);
+            if (expected is not null && iterator.MoveNext())
+                Assert.Equal(live.GetViewBetween(expected.Value + 1, long.MaxValue).First(), iterator.Current);
         }
     }
 

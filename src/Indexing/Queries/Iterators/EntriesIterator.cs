@@ -4,12 +4,12 @@ using Folio.Storage.Trees;
 
 namespace Folio.Indexing.Queries.Iterators;
 
-/// <summary>Every entry id, from the entry blocks (<see cref="EntryStore"/>, keyed so that they sort like their ids).</summary>
+/// <summary>Every entry id, from the entry blocks (<see cref="EntryStore"/>, keyed by their first ids).</summary>
 internal sealed class EntriesIterator(TreeCursor cursor, long count) : DocIdIterator
 {
     private bool _started;
     private long _firstId;
-    // The ids of the current block not returned yet (bit i for the block's i-th id).
+    // The ids of the current block not returned yet (bit i for its first id + i).
     private uint _left;
 
     public override long Cost => count;
@@ -27,27 +27,27 @@ internal sealed class EntriesIterator(TreeCursor cursor, long count) : DocIdIter
     {
         if (Current >= target)
             return Current != NoMoreIds;
-        var number = EntryStore.BlockOf(target);
-        if (_started && _left != 0 && EntryStore.BlockOf(_firstId) == number)
+        if (_started && _left != 0 && target - _firstId < EntryStore.BlockSpan)
         {
             _left &= ~0u << (int)(target - _firstId);
             return _left != 0 ? Next() : MoveNext();
         }
         Span<byte> key = stackalloc byte[SearchIndex.MaxEntryKeySize];
         _started = true;
-        if (!cursor.Seek(SearchIndex.EntryKey(number, key)))
-            return Enter(false, 0);
-        return Enter(true, SearchIndex.EntryIdOf(cursor.Key) == number ? target : 0);
+        var moved = cursor.SeekLastAtOrBefore(SearchIndex.EntryKey(target, key)) || cursor.First();
+        return Enter(moved, target);
     }
 
-    /// <summary>Takes the block under the cursor (when <paramref name="moved"/>), from id <paramref name="from"/> on, and returns its first such id.</summary>
+    /// <summary>Takes the block under the cursor (when <paramref name="moved"/>) and the ones after it, from id <paramref name="from"/> on, and returns the first such id.</summary>
     private bool Enter(bool moved, long from)
     {
         while (moved)
         {
-            _firstId = EntryStore.FirstIdOf(SearchIndex.EntryIdOf(cursor.Key));
+            _firstId = SearchIndex.EntryIdOf(cursor.Key);
             _left = EntryStore.Mask(cursor.Value);
-            if (from > _firstId)
+            if (from - _firstId >= EntryStore.BlockSpan)
+                _left = 0;
+            else if (from > _firstId)
                 _left &= ~0u << (int)(from - _firstId);
             if (_left != 0)
                 return Next();
