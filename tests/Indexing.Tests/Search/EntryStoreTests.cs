@@ -102,29 +102,35 @@ public class EntryStoreTests
         store.Add(16, [3]);
     }
 
-    [Fact]
-    public void AllEntries_WalksAndAdvancesOverBlocksWithGaps_AndEntryCountFollows()
+    /// <summary>Twelve distinct words per entry: records of about 30 bytes, or with <paramref name="long"/> 200 words and some 400, so blocks close at their byte limit after a few entries.</summary>
+    private static string Text(int i, bool @long) =>
+        string.Join(' ', Enumerable.Range(0, @long ? 200 : 12).Select(w => $"w{(i * 31 + w * 7) % 1000}"));
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void AllEntries_WalksAndAdvancesOverBlocksWithGaps_AndEntryCountFollows(bool longRecords)
     {
         var options = StorageOptions.InMemory() with { FileSystem = new MemoryFileSystem() };
-        var schema = new IndexSchema().Add("Tag", FieldKind.Exact);
+        var schema = new IndexSchema().Add("Tag", FieldKind.Exact).Add("Body", FieldKind.FullText);
         var live = new SortedSet<long>();
         using (var index = SearchIndex.Open(options, schema))
         {
             using (var batch = index.BeginBatch())
             {
                 for (var i = 0; i < 400; i++)
-                    batch.Add(new IndexEntry($"k{i}").Add("Tag", $"t{i % 5}"));
+                    batch.Add(new IndexEntry($"k{i}").Add("Tag", $"t{i % 5}").Add("Body", Text(i, longRecords)));
                 batch.Commit();
             }
             using (var batch = index.BeginBatch())
             {
-                // Every third entry, and ids 80–95 and 144–207 (whole blocks), go; k7 is replaced (new id 400).
+                // Every third entry, and ids 80–95 and 144–207 (whole blocks when records are short), go; k7 is replaced (new id 400).
                 for (var i = 0; i < 400; i++)
                 {
                     if (i % 3 == 0 || i / EntryStore.BlockSpan is 5 or (>= 9 and <= 12))
                         Assert.True(batch.Delete($"k{i}"));
                 }
-                batch.Add(new IndexEntry("k7").Add("Tag", "t2"));
+                batch.Add(new IndexEntry("k7").Add("Tag", "t2").Add("Body", Text(7, longRecords)));
                 batch.Commit();
             }
             for (var i = 0; i < 400; i++)

@@ -30,7 +30,8 @@ internal sealed class EntriesIterator(TreeCursor cursor, long count) : DocIdIter
         if (_started && _left != 0 && target - _firstId < EntryStore.BlockSpan)
         {
             _left &= ~0u << (int)(target - _firstId);
-            return _left != 0 ? Next() : MoveNext();
+            // A block closed early (by its byte limit) leaves the next one starting below the target.
+            return _left != 0 ? Next() : Enter(cursor.MoveNext(), target);
         }
         Span<byte> key = stackalloc byte[SearchIndex.MaxEntryKeySize];
         _started = true;
