@@ -37,6 +37,8 @@ internal sealed class EntryStore(Tree tree)
     // The last block, kept decoded while records are appended to it.
     private readonly List<byte> _tail = new(MaxBlockBytes);
     private long _tailFirst = -1;
+    // The highest id the store has had (records removed since included): new ids must be above it.
+    private long _highestId = -1;
     private ushort _tailMask;
     private bool _tailLoaded;
     private bool _tailChanged;
@@ -45,8 +47,9 @@ internal sealed class EntryStore(Tree tree)
     public void Add(long id, ReadOnlySpan<byte> record)
     {
         LoadTail();
-        if (_tailFirst >= 0 && id <= _tailFirst + HighestSlot(_tailMask))
-            throw new InvalidOperationException($"Entry {id} is not above the entries the store has.");
+        if (id <= _highestId)
+            throw new InvalidOperationException($"Entry {id} is not above the entries the store has had.");
+        _highestId = id;
         var bytes = Varint.Length((ulong)record.Length) + record.Length;
         if (_tailFirst < 0 || id - _tailFirst >= BlockSpan || (_tailMask != 0 && MaskSize + _tail.Count + bytes > MaxBlockBytes))
         {
@@ -172,6 +175,7 @@ internal sealed class EntryStore(Tree tree)
             return;
         _tailFirst = SearchIndex.EntryIdOf(cursor.Key);
         _tailMask = Mask(cursor.Value);
+        _highestId = _tailFirst + HighestSlot(_tailMask);
         _tail.AddRange(cursor.Value[MaskSize..]);
     }
 

@@ -28,11 +28,12 @@ public sealed class SearchIndex : IDisposable
     /// entry record (its id column holds it), keys the keys tree by length and key, with entry ids as varints, and
     /// keys entries by their ids' significant bytes (<see cref="EntryKey(long)"/>); version 7 entry records
     /// name their fields and flags by a shared shape (<see cref="EntryShapes"/>); version 8 writes a full-text
-    /// field's tokens as a bit stream (<see cref="TokenStream"/>); version 9 keeps entry records in blocks of
-    /// consecutive ids (<see cref="EntryStore"/>) and the entry count in the meta tree. Older indexes are refused
-    /// like newer ones and must be rebuilt.
+    /// field's tokens as a bit stream (<see cref="TokenStream"/>); version 10 keeps entry records in blocks of
+    /// consecutive ids keyed by their first id (<see cref="EntryStore"/>) and the entry count in the meta tree
+    /// (version 9, never released, keyed the blocks by id / 16). Older indexes are refused like newer ones and
+    /// must be rebuilt.
     /// </summary>
-    public const int FormatVersion = 9;
+    public const int FormatVersion = 10;
 
     /// <summary>The longest entry key, in UTF-8 bytes: a tree key's limit less the two bytes of its length (IndexBatch.KeysTreeKey).</summary>
     public const int MaxKeyBytes = Folio.Storage.StorageLimits.MaxKeySize - 2;

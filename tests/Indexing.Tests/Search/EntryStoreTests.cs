@@ -20,6 +20,8 @@ public class EntryStoreTests
     private static List<long> StoredIds(Folio.Storage.Trees.Tree tree, bool large)
     {
         var ids = new List<long>();
+        var closedEarly = false;
+        long previousFirst = -1;
         var cursor = tree.CreateCursor();
         for (var more = cursor.First(); more; more = cursor.MoveNext())
         {
@@ -29,6 +31,9 @@ public class EntryStoreTests
             Assert.True(ids.Count == 0 || ids[^1] < first, $"block {first} overlaps the one before");
             if (System.Numerics.BitOperations.PopCount(mask) > 1)
                 Assert.True(cursor.Value.Length <= EntryStore.MaxBlockBytes, $"block {first} has {cursor.Value.Length} bytes");
+            if (previousFirst >= 0 && first < previousFirst + EntryStore.BlockSpan)
+                closedEarly = true;
+            previousFirst = first;
             for (var slot = 0; slot < EntryStore.BlockSpan; slot++)
             {
                 if ((mask & (1 << slot)) != 0)
@@ -41,6 +46,8 @@ public class EntryStoreTests
             Assert.True(EntryStore.TryGet(tree, id, key, out var record));
             Assert.Equal(RecordOf(id, large), record.ToArray());
         }
+        // Long records close blocks before their 16 ids, so blocks start within 16 ids of the one before.
+        Assert.Equal(large, closedEarly);
         return ids;
     }
 
@@ -65,6 +72,14 @@ public class EntryStoreTests
                 nextId += random.Next(8) == 0 ? random.Next(1, 40) : 1;
                 store.Add(nextId, RecordOf(nextId, large));
                 model.Add(nextId);
+                // As a batch replaces entries: removals anywhere, the newest ones included, between adds.
+                if (random.Next(6) == 0 && model.Count > 0)
+                {
+                    var victim = random.Next(2) == 0 ? model.Max : model.ElementAt(random.Next(model.Count));
+                    Assert.True(store.Remove(victim));
+                    Assert.False(store.TryGet(victim, out _));
+                    model.Remove(victim);
+                }
             }
             foreach (var id in model.Where(_ => random.Next(4) == 0).ToList())
             {
@@ -88,6 +103,21 @@ public class EntryStoreTests
         for (long id = 0; id <= nextId + EntryStore.BlockSpan; id++)
             Assert.Equal(model.Contains(id), EntryStore.TryGet(tree, id, key, out _));
         Assert.Equal(model.ToList(), StoredIds(tree, large));
+
+        // The walk over every entry: whole, and by Advance to random targets from random places.
+        Assert.Equal(model.ToList(), Drain(new EntriesIterator(tree.CreateCursor(), model.Count)));
+        var ids = model.ToList();
+        for (var round = 0; round < 500; round++)
+        {
+            var iterator = new EntriesIterator(tree.CreateCursor(), model.Count);
+            var steps = random.Next(0, Math.Min(ids.Count, 200));
+            for (var s = 0; s < steps; s++)
+                Assert.True(iterator.MoveNext());
+            var target = (steps == 0 ? 0 : iterator.Current + 1) + random.Next(0, 100);
+            var expected = model.GetViewBetween(target, long.MaxValue).Cast<long?>().FirstOrDefault();
+            Assert.Equal(expected is not null, iterator.Advance(target));
+            Assert.Equal(expected ?? DocIdIterator.NoMoreIds, iterator.Current);
+        }
     }
 
     [Fact]
