@@ -356,18 +356,16 @@ public sealed class IndexBatch : IDisposable
             return;
         }
         var tokens = analyzed.TokensInOrder();
-        var termIds = tokenIds;
-        var distances = tokenDistances;
-        termIds.Clear();
-        distances.Clear();
+        tokenIds.Clear();
+        tokenDistances.Clear();
         var previous = 0;
         foreach (var (term, position) in tokens)
         {
-            termIds.Add(dictionary.GetOrAdd(term));
-            distances.Add(position - previous);
+            tokenIds.Add(dictionary.GetOrAdd(term));
+            tokenDistances.Add(position - previous);
             previous = position;
         }
-        TokenStream.Write(record, CollectionsMarshal.AsSpan(termIds), CollectionsMarshal.AsSpan(distances));
+        TokenStream.Write(record, CollectionsMarshal.AsSpan(tokenIds), CollectionsMarshal.AsSpan(tokenDistances));
     }
 
     /// <summary>Takes the terms of one field of an entry stored before this batch (read from its record) out of the postings.</summary>
