@@ -33,6 +33,8 @@ internal sealed class EntryStore(Tree tree)
     private const int MaskSize = 2;
 
     private readonly byte[] _key = new byte[SearchIndex.MaxEntryKeySize];
+    // One cursor for every lookup of the batch; each use positions it again after the tree changed.
+    private TreeCursor? _cursor;
     private readonly List<byte> _scratch = new(MaxBlockBytes);
     // The last block, kept decoded while records are appended to it.
     private readonly List<byte> _tail = new(MaxBlockBytes);
@@ -70,7 +72,7 @@ internal sealed class EntryStore(Tree tree)
         LoadTail();
         if (InTail(id))
             return Find(_tailMask, CollectionsMarshal.AsSpan(_tail), (int)(id - _tailFirst), out record, out _, out _);
-        return TryGet(tree, id, _key, out record);
+        return TryGet(Cursor, id, _key, out record);
     }
 
     /// <summary>Removes the record of entry <paramref name="id"/>; false when there was none.</summary>
@@ -88,7 +90,7 @@ internal sealed class EntryStore(Tree tree)
             return true;
         }
 
-        var cursor = tree.CreateCursor();
+        var cursor = Cursor;
         if (!cursor.SeekLastAtOrBefore(SearchIndex.EntryKey(id, _key)))
             return false;
         var first = SearchIndex.EntryIdOf(cursor.Key);
@@ -116,11 +118,13 @@ internal sealed class EntryStore(Tree tree)
     /// <summary>Writes the last block back to the tree if it changed.</summary>
     public void Flush() => WriteTail();
 
-    /// <summary>The stored record of entry <paramref name="id"/> in <paramref name="tree"/>; <paramref name="key"/> is scratch for the block's key.</summary>
-    public static bool TryGet(Tree tree, long id, Span<byte> key, out ReadOnlySpan<byte> record)
+    /// <summary>
+    /// The stored record of entry <paramref name="id"/> in the entries tree <paramref name="cursor"/> walks (a
+    /// searcher reuses one for every hit); <paramref name="key"/> is scratch for the seek key.
+    /// </summary>
+    public static bool TryGet(TreeCursor cursor, long id, Span<byte> key, out ReadOnlySpan<byte> record)
     {
         record = default;
-        var cursor = tree.CreateCursor();
         if (!cursor.SeekLastAtOrBefore(SearchIndex.EntryKey(id, key)))
             return false;
         var offset = id - SearchIndex.EntryIdOf(cursor.Key);
@@ -137,6 +141,8 @@ internal sealed class EntryStore(Tree tree)
             throw new Folio.Storage.CorruptionException($"An entry block has {stored.Length} bytes.");
         return BinaryPrimitives.ReadUInt16LittleEndian(stored);
     }
+
+    private TreeCursor Cursor => _cursor ??= tree.CreateCursor();
 
     private static int HighestSlot(ushort mask) => 31 - BitOperations.LeadingZeroCount((uint)mask);
 
@@ -170,7 +176,7 @@ internal sealed class EntryStore(Tree tree)
         if (_tailLoaded)
             return;
         _tailLoaded = true;
-        var cursor = tree.CreateCursor();
+        var cursor = Cursor;
         if (!cursor.Last())
             return;
         _tailFirst = SearchIndex.EntryIdOf(cursor.Key);

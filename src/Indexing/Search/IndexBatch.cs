@@ -66,8 +66,8 @@ public sealed class IndexBatch : IDisposable
         _keys = transaction.OpenTree(SearchIndex.KeysTree)!;
         _meta = transaction.OpenTree(SearchIndex.MetaTree)!;
         _shapes = transaction.OpenTree(SearchIndex.ShapesTree)!;
-        _nextId = _meta.TryGet(SearchIndex.NextEntryKey, out var next) ? BinaryPrimitives.ReadInt64LittleEndian(next) : 0;
-        _entryCount = _meta.TryGet(SearchIndex.EntryCountKey, out var count) ? BinaryPrimitives.ReadInt64LittleEndian(count) : 0;
+        _nextId = SearchIndex.ReadInt64(_meta, SearchIndex.NextEntryKey);
+        _entryCount = SearchIndex.ReadInt64(_meta, SearchIndex.EntryCountKey);
         _firstIdOfBatch = _nextId;
     }
 

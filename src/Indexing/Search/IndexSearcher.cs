@@ -23,6 +23,8 @@ public sealed class IndexSearcher : IDisposable
     private readonly Tree _entries;
     private readonly Tree _meta;
     private readonly Tree _shapes;
+    // Positioned afresh by every entry lookup (keys of hits, phrase checks).
+    private TreeCursor? _entryCursor;
     private readonly Dictionary<string, FieldReader> _fields = new(StringComparer.Ordinal);
     private readonly SearchScratch _scratch;
     private bool _disposed;
@@ -34,8 +36,8 @@ public sealed class IndexSearcher : IDisposable
         _entries = transaction.OpenTree(SearchIndex.EntriesTree)!;
         _meta = transaction.OpenTree(SearchIndex.MetaTree)!;
         _shapes = transaction.OpenTree(SearchIndex.ShapesTree)!;
-        NextEntryId = _meta.TryGet(SearchIndex.NextEntryKey, out var next) ? BinaryPrimitives.ReadInt64LittleEndian(next) : 0;
-        EntryCount = _meta.TryGet(SearchIndex.EntryCountKey, out var count) ? BinaryPrimitives.ReadInt64LittleEndian(count) : 0;
+        NextEntryId = SearchIndex.ReadInt64(_meta, SearchIndex.NextEntryKey);
+        EntryCount = SearchIndex.ReadInt64(_meta, SearchIndex.EntryCountKey);
         _scratch = index.RentScratch();
     }
 
@@ -91,11 +93,13 @@ public sealed class IndexSearcher : IDisposable
         return new TopDocs(total, hits);
     }
 
+    private TreeCursor EntryCursor => _entryCursor ??= _entries.CreateCursor();
+
     /// <summary>The key an entry was indexed under.</summary>
     public string GetKey(long entryId)
     {
         Span<byte> entryKey = stackalloc byte[SearchIndex.MaxEntryKeySize];
-        if (!EntryStore.TryGet(_entries, entryId, entryKey, out var record))
+        if (!EntryStore.TryGet(EntryCursor, entryId, entryKey, out var record))
             throw new Folio.Storage.CorruptionException($"Index entry {entryId} has no record.");
         var position = 0;
         return Encoding.UTF8.GetString(ByteCoding.ReadBytes(record, ref position));
@@ -388,7 +392,7 @@ public sealed class IndexSearcher : IDisposable
             list.Clear();
         var ordinal = Field(field).Ordinal;
         Span<byte> entryKey = stackalloc byte[SearchIndex.MaxEntryKeySize];
-        if (ordinal < 0 || !EntryStore.TryGet(_entries, entryId, entryKey, out var record))
+        if (ordinal < 0 || !EntryStore.TryGet(EntryCursor, entryId, entryKey, out var record))
             return;
         var position = 0;
         ByteCoding.ReadBytes(record, ref position);

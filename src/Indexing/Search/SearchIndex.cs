@@ -50,6 +50,10 @@ public sealed class SearchIndex : IDisposable
     /// <summary>The meta key of the number of entries (the entries tree has a value per block of them).</summary>
     internal static readonly byte[] EntryCountKey = "entry-count"u8.ToArray();
 
+    /// <summary>A count kept in the meta tree under <paramref name="key"/> (0 before the first batch wrote it).</summary>
+    internal static long ReadInt64(Folio.Storage.Trees.Tree meta, byte[] key) =>
+        meta.TryGet(key, out var stored) ? BinaryPrimitives.ReadInt64LittleEndian(stored) : 0;
+
     private readonly bool _ownsEnvironment;
     private readonly Stack<SearchScratch> _scratch = new();
     // Used by one batch at a time: a batch rents and returns logs while it holds the write transaction.

@@ -30,7 +30,7 @@ internal sealed class TermDictionary
         _terms = terms;
         _meta = meta;
         _nextIdKey = nextIdKey;
-        _nextId = meta.TryGet(nextIdKey, out var next) ? BinaryPrimitives.ReadInt64LittleEndian(next) : 0;
+        _nextId = SearchIndex.ReadInt64(meta, nextIdKey);
     }
 
     /// <summary>The id of <paramref name="term"/>, given one now if it has none. The dictionary keeps <paramref name="term"/>: it must not change.</summary>

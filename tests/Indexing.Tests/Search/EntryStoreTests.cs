@@ -43,7 +43,7 @@ public class EntryStoreTests
         Span<byte> key = stackalloc byte[SearchIndex.MaxEntryKeySize];
         foreach (var id in ids)
         {
-            Assert.True(EntryStore.TryGet(tree, id, key, out var record));
+            Assert.True(EntryStore.TryGet(tree.CreateCursor(), id, key, out var record));
             Assert.Equal(RecordOf(id, large), record.ToArray());
         }
         // Long records close blocks before their 16 ids, so blocks start within 16 ids of the one before.
@@ -101,7 +101,7 @@ public class EntryStoreTests
         var tree = read.OpenTree("entries")!;
         Span<byte> key = stackalloc byte[SearchIndex.MaxEntryKeySize];
         for (long id = 0; id <= nextId + EntryStore.BlockSpan; id++)
-            Assert.Equal(model.Contains(id), EntryStore.TryGet(tree, id, key, out _));
+            Assert.Equal(model.Contains(id), EntryStore.TryGet(tree.CreateCursor(), id, key, out _));
         Assert.Equal(model.ToList(), StoredIds(tree, large));
 
         // The walk over every entry: whole, and by Advance to random targets from random places.

@@ -217,7 +217,7 @@ public class SearchIndexDurabilityTests(ITestOutputHelper output)
         Assert.True(read.OpenTree(SearchIndex.MetaTree)!.TryGet(SearchIndex.FormatKey, out var format));
         Assert.Equal(stored, BinaryPrimitives.ReadInt32LittleEndian(format));
         Span<byte> key = stackalloc byte[SearchIndex.MaxEntryKeySize];
-        Assert.True(EntryStore.TryGet(read.OpenTree(SearchIndex.EntriesTree)!, 0, key, out _));
+        Assert.True(EntryStore.TryGet(read.OpenTree(SearchIndex.EntriesTree)!.CreateCursor(), 0, key, out _));
     }
 
     [Fact]
