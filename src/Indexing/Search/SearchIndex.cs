@@ -12,7 +12,7 @@ namespace Folio.Indexing.Search;
 /// dense column of sort keys, the exists/null marks and, for text fields, the term ids entry records use
 /// (and, for an exact field's single value, a column of its term's id). Per entry: the record of its terms
 /// (less what the columns hold), for full-text fields as tokens in order (so an update or delete can take
-/// them back out, and a phrase is checked with one read per candidate), and the key → entry id map.
+/// them back out, and a phrase is checked with one read per candidate), and the key → entry id map (<see cref="KeyStore"/>).
 /// The record's layout is <see cref="EntryRecord"/>.</para>
 /// </summary>
 public sealed class SearchIndex : IDisposable
@@ -30,12 +30,13 @@ public sealed class SearchIndex : IDisposable
     /// name their fields and flags by a shared shape (<see cref="EntryShapes"/>); version 8 writes a full-text
     /// field's tokens as a bit stream (<see cref="TokenStream"/>); version 10 keeps entry records in blocks of
     /// consecutive ids keyed by their first id (<see cref="EntryStore"/>) and the entry count in the meta tree
-    /// (version 9, never released, keyed the blocks by id / 16). Older indexes are refused like newer ones and
+    /// (version 9, never released, keyed the blocks by id / 16); version 11 keeps the keys tree in front-coded
+    /// blocks of keys (<see cref="KeyStore"/>). Older indexes are refused like newer ones and
     /// must be rebuilt.
     /// </summary>
-    public const int FormatVersion = 10;
+    public const int FormatVersion = 11;
 
-    /// <summary>The longest entry key, in UTF-8 bytes: a tree key's limit less the two bytes of its length (IndexBatch.KeysTreeKey).</summary>
+    /// <summary>The longest entry key, in UTF-8 bytes: a tree key's limit less the two bytes of its length (<see cref="KeyStore.TreeKey"/>).</summary>
     public const int MaxKeyBytes = Folio.Storage.StorageLimits.MaxKeySize - 2;
 
     internal const string EntriesTree = "entries";

@@ -121,8 +121,8 @@ internal static class FolioSearchLoad
                 continue;
             var bytes = (tree.Header.BranchPages + tree.Header.LeafPages + tree.Header.OverflowPages) * StorageLimits.PageSize;
             counted += bytes;
-            // The entries tree holds blocks of entries; per entry is what compares across formats.
-            var (count, unit) = name == SearchIndex.EntriesTree ? (searcher.EntryCount, $"entries in {tree.Count:N0} blocks") : (tree.Count, "entries");
+            // The entries and keys trees hold blocks of entries; per entry is what compares across formats.
+            var (count, unit) = name is SearchIndex.EntriesTree or SearchIndex.KeysTree ? (searcher.EntryCount, $"entries in {tree.Count:N0} blocks") : (tree.Count, "entries");
             parts.Add(FormattableString.Invariant($"{name} {bytes / 1e6:N1} MB ({count:N0} {unit}, {(double)bytes / Math.Max(1, count):N1} B/entry)"));
         }
         parts.Add(FormattableString.Invariant($"rest {(fileBytes - counted) / 1e6:N1} MB"));

@@ -1,0 +1,181 @@
+using System.Text;
+using Folio.Indexing.Search;
+using Folio.Storage;
+using Folio.Storage.Platform;
+
+namespace Folio.Indexing.Tests.Search;
+
+/// <summary>The key → entry id map in front-coded blocks (<see cref="KeyStore"/>): against a model, its block layout, and corrupt blocks.</summary>
+public class KeyStoreTests
+{
+    private static byte[] Utf8(string key) => Encoding.UTF8.GetBytes(key);
+
+    /// <summary>A key of one of the shapes real ids take: numbered, prefixed and numbered, unicode, random, or as long as keys may be.</summary>
+    private static string RandomKey(Random random, int number) => random.Next(6) switch
+    {
+        0 => number.ToString(System.Globalization.CultureInfo.InvariantCulture),
+        1 => $"orders/{number}-A",
+        2 => $"üsers/{random.Next(5_000)}/ñ",
+        3 => Guid.NewGuid().ToString(),
+        4 => new string((char)('a' + random.Next(26)), random.Next(1, 4)),
+        _ => new string('k', random.Next(SearchIndex.MaxKeyBytes - 40, SearchIndex.MaxKeyBytes - 12)) + number,
+    };
+
+    /// <summary>Walks the stored blocks, checking order and limits, and returns every key → id they hold.</summary>
+    private static List<(string Key, long Id)> StoredKeys(Folio.Storage.Trees.Tree tree)
+    {
+        var keys = new List<(string, long)>();
+        byte[]? previous = null;
+        var cursor = tree.CreateCursor();
+        Span<byte> current = stackalloc byte[SearchIndex.MaxKeyBytes];
+        for (var more = cursor.First(); more; more = cursor.MoveNext())
+        {
+            var block = cursor.Value;
+            var position = 0;
+            var length = 0;
+            long id = 0;
+            var count = 0;
+            while (position < block.Length)
+            {
+                KeyStore.ReadEntry(block, ref position, current, ref length, ref id);
+                var key = current[..length].ToArray();
+                if (count == 0)
+                    Assert.Equal(KeyStore.TreeKey(key, new byte[KeyStore.TreeKeyLength(key.Length)]).ToArray(), cursor.Key.ToArray());
+                Assert.True(previous is null || KeyStore.Compare(previous, key) < 0, "keys out of order");
+                previous = key;
+                keys.Add((Encoding.UTF8.GetString(key), id));
+                count++;
+            }
+            Assert.InRange(count, 1, KeyStore.MaxBlockKeys);
+            if (count > 1)
+                Assert.True(block.Length <= KeyStore.MaxBlockBytes, $"a block of {count} keys has {block.Length} bytes");
+        }
+        return keys;
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(3)]
+    public void PutAndRemove_MatchAModel_AcrossTransactions(int seed)
+    {
+        var random = new Random(seed);
+        using var environment = StorageEnvironment.Open(StorageOptions.InMemory() with { FileSystem = new MemoryFileSystem() });
+        var model = new Dictionary<string, long>(StringComparer.Ordinal);
+        long nextId = 0;
+        var number = 0;
+        for (var round = 0; round < 25; round++)
+        {
+            using var tx = environment.BeginWrite();
+            var store = new KeyStore(tx.CreateTree("keys"));
+            var changes = random.Next(0, round % 4 == 0 ? 3_000 : 300);
+            for (var i = 0; i < changes; i++)
+            {
+                string key;
+                if (model.Count > 0 && random.Next(4) == 0)
+                    key = model.Keys.ElementAt(random.Next(model.Count));
+                else
+                    key = RandomKey(random, number++);
+                if (random.Next(5) == 0)
+                {
+                    store.Remove(Utf8(key));
+                    model.Remove(key);
+                }
+                else
+                {
+                    store.Put(Utf8(key), nextId);
+                    model[key] = nextId++;
+                }
+                var probe = model.Count > 0 && random.Next(2) == 0 ? model.Keys.ElementAt(random.Next(model.Count)) : RandomKey(random, -1);
+                Assert.Equal(model.TryGetValue(probe, out var expected), store.TryGet(Utf8(probe), out var actual));
+                Assert.Equal(expected, model.ContainsKey(probe) ? actual : 0);
+            }
+            store.Flush();
+            tx.Commit();
+        }
+
+        using var read = environment.BeginRead();
+        var tree = read.OpenTree("keys")!;
+        var expectedKeys = model.OrderBy(p => Utf8(p.Key), Comparer<byte[]>.Create((a, b) => KeyStore.Compare(a, b))).Select(p => (p.Key, p.Value)).ToList();
+        Assert.Equal(expectedKeys, StoredKeys(tree));
+        var scratch = new byte[KeyStore.TreeKeyLength(SearchIndex.MaxKeyBytes)];
+        foreach (var (key, id) in model)
+        {
+            Assert.True(KeyStore.TryGet(tree.CreateCursor(), Utf8(key), scratch, out var stored));
+            Assert.Equal(id, stored);
+        }
+        foreach (var absent in new[] { "", "0", "zzzzzzzz", "orders/-1-A", new string('z', SearchIndex.MaxKeyBytes) })
+            Assert.Equal(model.ContainsKey(absent), KeyStore.TryGet(tree.CreateCursor(), Utf8(absent), scratch, out _));
+    }
+
+    [Fact]
+    public void Flush_FillsBlocks_ForKeysNumberedInOrder()
+    {
+        using var environment = StorageEnvironment.Open(StorageOptions.InMemory());
+        const int keys = 20_000;
+        for (var batch = 0; batch < 10; batch++)
+        {
+            using var tx = environment.BeginWrite();
+            var store = new KeyStore(tx.CreateTree("keys"));
+            for (var i = batch * keys / 10; i < (batch + 1) * keys / 10; i++)
+                store.Put(Utf8(i.ToString(System.Globalization.CultureInfo.InvariantCulture)), i);
+            store.Flush();
+            tx.Commit();
+        }
+        using var read = environment.BeginRead();
+        var tree = read.OpenTree("keys")!;
+        Assert.Equal(keys, StoredKeys(tree).Count);
+        // Every block but the last of each length's run full: numbered keys only ever extend the last block.
+        Assert.InRange(tree.Count, keys / KeyStore.MaxBlockKeys, keys / KeyStore.MaxBlockKeys + 5);
+    }
+
+    [Fact]
+    public void Flush_SplitsAFullBlockInHalves_ForOneMoreKey()
+    {
+        using var environment = StorageEnvironment.Open(StorageOptions.InMemory());
+        using (var tx = environment.BeginWrite())
+        {
+            var store = new KeyStore(tx.CreateTree("keys"));
+            for (var i = 0; i < KeyStore.MaxBlockKeys; i++)
+                store.Put(Utf8($"k{i * 2:D4}"), i);
+            store.Flush();
+            store.Put(Utf8("k0001"), 1_000);
+            store.Flush();
+            tx.Commit();
+        }
+        using var read = environment.BeginRead();
+        var tree = read.OpenTree("keys")!;
+        Assert.Equal(2, tree.Count);
+        var cursor = tree.CreateCursor();
+        var sizes = new List<int>();
+        for (var more = cursor.First(); more; more = cursor.MoveNext())
+        {
+            var count = 0;
+            var position = 0;
+            var length = 0;
+            long id = 0;
+            var current = new byte[SearchIndex.MaxKeyBytes];
+            while (position < cursor.Value.Length)
+            {
+                KeyStore.ReadEntry(cursor.Value, ref position, current, ref length, ref id);
+                count++;
+            }
+            sizes.Add(count);
+        }
+        Assert.Equal([(KeyStore.MaxBlockKeys + 1) / 2 + 1, KeyStore.MaxBlockKeys / 2], sizes);
+    }
+
+    [Theory]
+    [InlineData(new byte[] { 1, 1, (byte)'a', 2 })]          // shares a byte of a key that has none
+    [InlineData(new byte[] { 0, 5, (byte)'a', 2 })]          // five new bytes where one is left
+    [InlineData(new byte[] { 0, 1, (byte)'a', 3 })]          // an id below zero
+    public void TryGet_ThrowsCorruption_ForABrokenBlock(byte[] block)
+    {
+        using var environment = StorageEnvironment.Open(StorageOptions.InMemory());
+        using var tx = environment.BeginWrite();
+        var tree = tx.CreateTree("keys");
+        tree.Put(KeyStore.TreeKey("a"u8, new byte[3]), block);
+        var scratch = new byte[KeyStore.TreeKeyLength(SearchIndex.MaxKeyBytes)];
+        Assert.Throws<CorruptionException>(() => KeyStore.TryGet(tree.CreateCursor(), "b"u8, scratch, out _));
+    }
+}
