@@ -82,7 +82,7 @@ internal sealed class TopDocsCollector
 
     /// <summary>
     /// The walk when the first key is a numeric column: matches come in id order, so the block of
-    /// their keys is read in place once per 2,048 ids (a span cannot live in a field, hence this loop),
+    /// their keys is read in place once per block of ids (a span cannot live in a field, hence this loop),
     /// and most matches are turned away on that key alone.
     /// </summary>
     private long CollectByColumn(DocIdIterator matches, NumericColumn column, NumericSortValues primary, bool needsScore)
@@ -95,12 +95,12 @@ internal sealed class TopDocsCollector
         {
             total++;
             var id = matches.Current;
-            if (NumericColumn.BlockOf(id) != blockNumber)
+            if (column.BlockOf(id) != blockNumber)
             {
-                blockNumber = NumericColumn.BlockOf(id);
+                blockNumber = column.BlockOf(id);
                 block = column.StoredBlock(blockNumber);
             }
-            var present = NumericColumn.TryRead(block, id, out var value);
+            var present = column.TryRead(block, id, out var value);
             var cmp = 0;
             if (_count == _size)
             {

@@ -718,11 +718,11 @@ public sealed class IndexBatch : IDisposable
             // A field declared otherwise now may still have single numbers from when it was numeric, whose deletes read them here.
             var column = options.IsNumeric ? transaction.CreateTree(SearchIndex.ColumnTree(name)) : transaction.OpenTree(SearchIndex.ColumnTree(name));
             if (column is not null)
-                Column = new NumericColumn(column, decimals: options.Kind == FieldKind.Double);
+                Column = NumericColumn.ForSortKeys(column, decimals: options.Kind == FieldKind.Double);
             // A field declared otherwise now may still have entries from when it was exact, whose deletes clear it.
             var idColumn = options.Kind == FieldKind.Exact ? transaction.CreateTree(SearchIndex.IdColumnTree(name)) : transaction.OpenTree(SearchIndex.IdColumnTree(name));
             if (idColumn is not null)
-                IdColumn = new NumericColumn(idColumn);
+                IdColumn = NumericColumn.ForTermIds(idColumn);
             if (fullText)
                 Norms = new NormsColumn(transaction.CreateTree(SearchIndex.NormsTree(name)));
             Stats = meta.TryGet(SearchIndex.FieldStatsKey(name), out var stats) ? FieldStats.Read(stats) : default;

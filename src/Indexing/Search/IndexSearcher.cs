@@ -245,7 +245,7 @@ public sealed class IndexSearcher : IDisposable
     /// own); null when the field is not numeric or no entry ever had it.
     /// </summary>
     internal NumericColumn? NumericColumn(string field) =>
-        Field(field).Column is { } column ? new NumericColumn(column) : null;
+        Field(field).Column is { } column ? Folio.Indexing.Search.NumericColumn.ForSortKeys(column, decimals: false) : null;
 
     internal DocIdIterator AllEntries() => new EntriesIterator(_entries.CreateCursor(), EntryCount);
 
@@ -722,10 +722,10 @@ public sealed class IndexSearcher : IDisposable
         public Tree? TermIds => OpenIdTrees()._termIds;
 
         /// <summary>The sort column read for doc values, made on first use (it keeps a block cache).</summary>
-        public NumericColumn? ColumnValues => Column is null ? null : _columnValues ??= new NumericColumn(Column);
+        public NumericColumn? ColumnValues => Column is null ? null : _columnValues ??= Folio.Indexing.Search.NumericColumn.ForSortKeys(Column, decimals: false);
 
         /// <summary>The id column read for an exact field's doc values, made on first use.</summary>
-        public NumericColumn? IdColumnValues => OpenIdTrees()._idColumn is not { } idColumn ? null : _idColumnValues ??= new NumericColumn(idColumn);
+        public NumericColumn? IdColumnValues => OpenIdTrees()._idColumn is not { } idColumn ? null : _idColumnValues ??= Folio.Indexing.Search.NumericColumn.ForTermIds(idColumn);
 
         /// <summary>The term an id column names (<paramref name="key"/> is scratch for the lookup).</summary>
         public ReadOnlySpan<byte> TermOf(long termId, Span<byte> key)

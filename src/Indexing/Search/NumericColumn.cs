@@ -6,10 +6,11 @@ namespace Folio.Indexing.Search;
 
 /// <summary>
 /// A numeric field's sort key per entry (its smallest value, in the order-preserving form of
-/// <see cref="TermEncoding"/> read as a big-endian ulong), stored densely: one tree value per block of
-/// <see cref="BlockSize"/> entries. A sort walks matches in id order, so it reads one block per
-/// 2,048 ids instead of descending the doc-value tree per match; a batch decodes each block it
-/// touches once and encodes it back once at <see cref="Flush"/>.
+/// <see cref="TermEncoding"/> read as a big-endian ulong), or an exact field's term id per entry, stored
+/// densely: one tree value per block of <see cref="BlockSize"/> entries (<see cref="TermIdBlockSize"/> for
+/// term ids). A sort walks matches in id order, so it reads one block per 2,048 ids instead of descending
+/// the doc-value tree per match; a batch decodes each block it touches once and encodes it back once at
+/// <see cref="Flush"/>.
 /// </summary>
 /// <remarks>
 /// A stored block starts with a width byte and the smallest value (the base, 8 bytes little-endian).
@@ -26,11 +27,22 @@ namespace Folio.Indexing.Search;
 /// smallest scaled value as a long, and a read divides back, which gives the same double. Prices in cents up
 /// to 2,980.00 take 19 bits instead of the 56 their doubles' order-preserving bits span.</para>
 /// </remarks>
-internal sealed class NumericColumn(Tree tree, bool decimals = false)
+internal sealed class NumericColumn
 {
+    /// <summary>The entries per block of a column of sort keys (<see cref="ForSortKeys"/>).</summary>
     public const int BlockSize = 2048;
 
+    /// <summary>
+    /// The entries per block of a column of term ids (<see cref="ForTermIds"/>). Past 7 bits a block of 2,048
+    /// codes is over a leaf's inline limit and takes a page of its own: 5,000 benchmark brands (13 bits) filled
+    /// 3.3 KB of each 8 KB page. 512 codes stay inline up to 31 bits. Sort-key columns keep 2,048: a sort whose
+    /// matches spread over the whole index reads every block, and four times the blocks cost a sorted
+    /// equality query's p50 85 → 145 µs at 1M benchmark records (docs/benchmarks.md).
+    /// </summary>
+    public const int TermIdBlockSize = 512;
+
     private const int BlockShift = 11;
+    private const int TermIdBlockShift = 9;
     private const int HeaderSize = 9;
     private const int FullRangeWidth = 0;
     // A code is read with one unaligned 8-byte read: it may start up to 7 bits into the first of those bytes.
@@ -41,8 +53,10 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
     // Scaled values stay within the integers a double holds exactly.
     private const long MaxScaled = 1L << 53;
     private static readonly double[] Powers = [1, 10, 100, 1_000];
-    private const int FullRangeValuesOffset = HeaderSize + BlockSize / 8;
-    private const int MaxStoredSize = FullRangeValuesOffset + BlockSize * 8;
+    private readonly Tree _tree;
+    private readonly bool _decimals;
+    private readonly int _shift;
+    private readonly int _size;
 
     private readonly Dictionary<long, DecodedBlock> _changed = [];
     // Allocated on first use: a sort that reads its blocks in place (StoredBlock) never needs it.
@@ -58,19 +72,36 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
     private TreeCursor? _cursor;
     private long _cursorBlock = -1;
 
+    private NumericColumn(Tree tree, bool decimals, int shift)
+    {
+        _tree = tree;
+        _decimals = decimals;
+        _shift = shift;
+        _size = 1 << shift;
+    }
+
+    /// <summary>A numeric field's column of sort keys; <paramref name="decimals"/> for doubles (see the remarks).</summary>
+    public static NumericColumn ForSortKeys(Tree tree, bool decimals) => new(tree, decimals, BlockShift);
+
+    /// <summary>An exact field's column of term ids.</summary>
+    public static NumericColumn ForTermIds(Tree tree) => new(tree, decimals: false, TermIdBlockShift);
+
+    /// <summary>The entries per block.</summary>
+    public int EntriesPerBlock => _size;
+
     /// <summary>The number of the block holding <paramref name="entryId"/>.</summary>
-    public static long BlockOf(long entryId) => entryId >> BlockShift;
+    public long BlockOf(long entryId) => entryId >> _shift;
 
     /// <summary>The entry's sort key; false when the entry has no non-null value.</summary>
     public bool TryGet(long entryId, out ulong value)
     {
         var number = BlockOf(entryId);
         if (_changed.Count != 0 && _changed.TryGetValue(number, out var changed))
-            return changed.TryGet((int)(entryId & (BlockSize - 1)), out value);
+            return changed.TryGet((int)(entryId & (_size - 1)), out value);
         if (number != _cachedBlock)
         {
             var stored = Stored(number);
-            _cached ??= new byte[MaxStoredSize];
+            _cached ??= new byte[MaxStoredSize(_size)];
             stored.CopyTo(_cached);
             _cachedLength = stored.Length;
             _cachedBlock = number;
@@ -91,7 +122,7 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
         if (_changed.Count != 0)
             throw new InvalidOperationException("A column with unflushed changes has no stored blocks to read.");
         BinaryPrimitives.WriteInt64BigEndian(_key, number);
-        var cursor = _cursor ??= tree.CreateCursor();
+        var cursor = _cursor ??= _tree.CreateCursor();
         if (_cursorBlock < 0 || number < _cursorBlock || number - _cursorBlock > MaxSteps)
         {
             if (!cursor.Seek(_key))
@@ -119,21 +150,22 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
     private ReadOnlySpan<byte> Stored(long number)
     {
         BinaryPrimitives.WriteInt64BigEndian(_key, number);
-        return tree.TryGet(_key, out var stored) ? Checked(number, stored) : default;
+        return _tree.TryGet(_key, out var stored) ? Checked(number, stored) : default;
     }
 
     private ReadOnlySpan<byte> Checked(long number, ReadOnlySpan<byte> stored)
     {
         var decimalWidth = stored.Length > 0 && (stored[0] & DecimalFlag) != 0 ? stored[0] & MaxDecimalBits : -1;
-        if (stored.Length < HeaderSize || (stored[0] > MaxPackedBits && decimalWidth < 0) || decimalWidth == 0 || stored.Length != StoredSize(stored[0]))
-            throw new Folio.Storage.CorruptionException($"Block {number} of numeric column '{tree.Name}' has {stored.Length} bytes, which does not fit its header.");
+        if (stored.Length < HeaderSize || (stored[0] > MaxPackedBits && decimalWidth < 0) || decimalWidth == 0 || stored.Length != StoredSize(stored[0], _size))
+            throw new Folio.Storage.CorruptionException($"Block {number} of numeric column '{_tree.Name}' has {stored.Length} bytes, which does not fit its header.");
         return stored;
     }
 
     /// <summary>Reads the entry's sort key from its block (see <see cref="StoredBlock"/>); false when it has none.</summary>
-    public static bool TryRead(ReadOnlySpan<byte> block, long entryId, out ulong value)
+    public bool TryRead(ReadOnlySpan<byte> block, long entryId, out ulong value) => TryRead(block, (int)(entryId & (_size - 1)), _size, out value);
+
+    private static bool TryRead(ReadOnlySpan<byte> block, int index, int size, out ulong value)
     {
-        var index = (int)(entryId & (BlockSize - 1));
         value = 0;
         if (block.IsEmpty)
             return false;
@@ -157,15 +189,15 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
         }
         if ((block[HeaderSize + (index >> 3)] & (1 << (index & 7))) == 0)
             return false;
-        value = BinaryPrimitives.ReadUInt64LittleEndian(block[(FullRangeValuesOffset + index * 8)..]);
+        value = BinaryPrimitives.ReadUInt64LittleEndian(block[(FullRangeValuesOffset(size) + index * 8)..]);
         return true;
     }
 
     /// <summary>Sets the entry's sort key. Written at <see cref="Flush"/>.</summary>
-    public void Set(long entryId, ulong value) => ForWrite(entryId).Set((int)(entryId & (BlockSize - 1)), value);
+    public void Set(long entryId, ulong value) => ForWrite(entryId).Set((int)(entryId & (_size - 1)), value);
 
     /// <summary>Removes the entry's sort key (it sorts as missing). Written at <see cref="Flush"/>.</summary>
-    public void Clear(long entryId) => ForWrite(entryId).Clear((int)(entryId & (BlockSize - 1)));
+    public void Clear(long entryId) => ForWrite(entryId).Clear((int)(entryId & (_size - 1)));
 
     /// <summary>Writes the blocks changed since the last flush; a block left without values is removed.</summary>
     public void Flush()
@@ -176,24 +208,24 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
             BinaryPrimitives.WriteInt64BigEndian(key, number);
             if (!block.Range(out var smallest, out var largest))
             {
-                tree.Delete(key);
+                _tree.Delete(key);
                 continue;
             }
             var width = largest - smallest == ulong.MaxValue ? FullRangeWidth : BitsNeeded(largest - smallest + 1);
             if (width > MaxPackedBits)
                 width = FullRangeWidth;
-            if (decimals && block.TryScale(out var scale, out var smallestScaled, out var scaledWidth)
+            if (_decimals && block.TryScale(out var scale, out var smallestScaled, out var scaledWidth)
                 && (width == FullRangeWidth || scaledWidth < width))
             {
                 var header = DecimalFlag | (scale << 5) | scaledWidth;
-                var scaledBlock = tree.Reserve(key, StoredSize(header));
+                var scaledBlock = _tree.Reserve(key, StoredSize(header, _size));
                 scaledBlock.Clear();
                 block.EncodeScaled(scaledBlock, scaledWidth, Powers[scale], smallestScaled);
                 scaledBlock[0] = (byte)header;
                 BinaryPrimitives.WriteInt64LittleEndian(scaledBlock[1..], smallestScaled);
                 continue;
             }
-            var stored = tree.Reserve(key, StoredSize(width));
+            var stored = _tree.Reserve(key, StoredSize(width, _size));
             stored.Clear();
             block.Encode(stored, width, smallest);
             stored[0] = (byte)width;
@@ -204,8 +236,12 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
 
     private static int BitsNeeded(ulong range) => 64 - BitOperations.LeadingZeroCount(range);
 
-    private static int StoredSize(int width) =>
-        width == FullRangeWidth ? MaxStoredSize : HeaderSize + (BlockSize / 8 * ((width & DecimalFlag) != 0 ? width & MaxDecimalBits : width));
+    private static int StoredSize(int width, int size) =>
+        width == FullRangeWidth ? MaxStoredSize(size) : HeaderSize + (size / 8 * ((width & DecimalFlag) != 0 ? width & MaxDecimalBits : width));
+
+    private static int FullRangeValuesOffset(int size) => HeaderSize + size / 8;
+
+    private static int MaxStoredSize(int size) => FullRangeValuesOffset(size) + size * 8;
 
     /// <summary>
     /// Where entry <paramref name="index"/>'s code sits: the offset of the 8 bytes that end with the code's last
@@ -237,8 +273,8 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
         var number = BlockOf(entryId);
         if (_changed.TryGetValue(number, out var block))
             return block;
-        block = new DecodedBlock();
-        block.Decode(Stored(number), number);
+        block = new DecodedBlock(_size);
+        block.Decode(Stored(number));
         if (number == _cachedBlock)
             _cachedBlock = -1;
         _changed.Add(number, block);
@@ -248,8 +284,14 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
     /// <summary>A block being changed by a batch: every value and presence bit in the open.</summary>
     private sealed class DecodedBlock
     {
-        private readonly ulong[] _values = new ulong[BlockSize];
-        private readonly ulong[] _present = new ulong[BlockSize / 64];
+        private readonly ulong[] _values;
+        private readonly ulong[] _present;
+
+        public DecodedBlock(int size)
+        {
+            _values = new ulong[size];
+            _present = new ulong[size / 64];
+        }
 
         public bool TryGet(int index, out ulong value)
         {
@@ -275,7 +317,7 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
             smallest = ulong.MaxValue;
             largest = 0;
             var any = false;
-            for (var i = 0; i < BlockSize; i++)
+            for (var i = 0; i < _values.Length; i++)
             {
                 if ((_present[i >> 6] & (1UL << (i & 63))) == 0)
                     continue;
@@ -286,11 +328,11 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
             return any;
         }
 
-        public void Decode(ReadOnlySpan<byte> stored, long number)
+        public void Decode(ReadOnlySpan<byte> stored)
         {
-            for (var i = 0; i < BlockSize; i++)
+            for (var i = 0; i < _values.Length; i++)
             {
-                if (TryRead(stored, (number << BlockShift) + i, out var value))
+                if (TryRead(stored, i, _values.Length, out var value))
                     Set(i, value);
             }
         }
@@ -305,7 +347,7 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
             scale = 0;
             smallest = 0;
             width = 0;
-            for (var i = 0; i < BlockSize; i++)
+            for (var i = 0; i < _values.Length; i++)
             {
                 if ((_present[i >> 6] & (1UL << (i & 63))) == 0)
                     continue;
@@ -320,7 +362,7 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
                 }
             }
             long low = long.MaxValue, high = long.MinValue;
-            for (var i = 0; i < BlockSize; i++)
+            for (var i = 0; i < _values.Length; i++)
             {
                 if ((_present[i >> 6] & (1UL << (i & 63))) == 0)
                     continue;
@@ -344,7 +386,7 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
         /// <summary>Writes the scaled codes (see <see cref="TryScale"/>) into <paramref name="block"/> (cleared by the caller) before its header.</summary>
         public void EncodeScaled(Span<byte> block, int width, double power, long smallest)
         {
-            for (var i = 0; i < BlockSize; i++)
+            for (var i = 0; i < _values.Length; i++)
             {
                 if ((_present[i >> 6] & (1UL << (i & 63))) == 0)
                     continue;
@@ -358,14 +400,14 @@ internal sealed class NumericColumn(Tree tree, bool decimals = false)
         /// </summary>
         public void Encode(Span<byte> block, int width, ulong smallest)
         {
-            for (var i = 0; i < BlockSize; i++)
+            for (var i = 0; i < _values.Length; i++)
             {
                 if ((_present[i >> 6] & (1UL << (i & 63))) == 0)
                     continue;
                 if (width == FullRangeWidth)
                 {
                     block[HeaderSize + (i >> 3)] |= (byte)(1 << (i & 7));
-                    BinaryPrimitives.WriteUInt64LittleEndian(block[(FullRangeValuesOffset + i * 8)..], _values[i]);
+                    BinaryPrimitives.WriteUInt64LittleEndian(block[(FullRangeValuesOffset(_values.Length) + i * 8)..], _values[i]);
                     continue;
                 }
                 WriteCode(block, i, width, _values[i] - smallest + 1);

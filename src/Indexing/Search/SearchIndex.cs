@@ -31,10 +31,11 @@ public sealed class SearchIndex : IDisposable
     /// field's tokens as a bit stream (<see cref="TokenStream"/>); version 10 keeps entry records in blocks of
     /// consecutive ids keyed by their first id (<see cref="EntryStore"/>) and the entry count in the meta tree
     /// (version 9, never released, keyed the blocks by id / 16); version 11 keeps the keys tree in front-coded
-    /// blocks of keys (<see cref="KeyStore"/>). Older indexes are refused like newer ones and
+    /// blocks of keys (<see cref="KeyStore"/>); version 12 keeps an exact field's term-id column in blocks of 512
+    /// entries instead of 2,048 (<see cref="NumericColumn.TermIdBlockSize"/>). Older indexes are refused like newer ones and
     /// must be rebuilt.
     /// </summary>
-    public const int FormatVersion = 11;
+    public const int FormatVersion = 12;
 
     /// <summary>The longest entry key, in UTF-8 bytes: a tree key's limit less the two bytes of its length (<see cref="KeyStore.TreeKey"/>).</summary>
     public const int MaxKeyBytes = Folio.Storage.StorageLimits.MaxKeySize - 2;

@@ -232,7 +232,7 @@ public class EntryRecordTests
             Assert.Equal([FieldValue.From(longValue)], searcher.GetValues("Tag", ids["long"]));
             Assert.Equal([FieldValue.From("x"), FieldValue.From("y")], searcher.GetValues("Tag", ids["many"]));
             Assert.Equal([FieldValue.Null], searcher.GetValues("Tag", ids["null"]));
-            var column = new NumericColumn(searcher.Transaction.OpenTree(SearchIndex.IdColumnTree("Tag"))!);
+            var column = NumericColumn.ForTermIds(searcher.Transaction.OpenTree(SearchIndex.IdColumnTree("Tag"))!);
             Assert.True(column.TryGet(ids["term"], out _));
             Assert.False(column.TryGet(ids["long"], out _));
             Assert.False(column.TryGet(ids["many"], out _));

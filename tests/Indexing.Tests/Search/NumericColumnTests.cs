@@ -321,11 +321,45 @@ public class NumericColumnTests
     private static void WriteColumn(StorageEnvironment environment, Dictionary<long, ulong> values, bool decimals)
     {
         using var tx = environment.BeginWrite();
-        var column = new NumericColumn(tx.CreateTree("c"), decimals);
+        var column = NumericColumn.ForSortKeys(tx.CreateTree("c"), decimals);
         foreach (var (id, value) in values)
             column.Set(id, value);
         column.Flush();
         tx.Commit();
+    }
+
+    [Theory]
+    [InlineData(true, 13, 0)]
+    [InlineData(true, 31, 0)]
+    [InlineData(false, 13, 2)]
+    public void Flush_KeepsBlocksInline_ForTermIdColumns(bool termIds, int bits, int overflowPages)
+    {
+        using var environment = StorageEnvironment.Open(StorageOptions.InMemory());
+        const int entries = NumericColumn.BlockSize * 2;
+        var random = new Random(bits);
+        var values = Enumerable.Range(0, entries).Select(_ => (ulong)random.NextInt64(1L << (bits - 1), 1L << bits)).ToArray();
+        using (var tx = environment.BeginWrite())
+        {
+            var tree = tx.CreateTree("o");
+            var column = termIds ? NumericColumn.ForTermIds(tree) : NumericColumn.ForSortKeys(tree, decimals: false);
+            for (var id = 0; id < entries; id++)
+                column.Set(id, values[id]);
+            column.Flush();
+            tx.Commit();
+        }
+        using var read = environment.BeginRead();
+        var stored = read.OpenTree("o")!;
+        var reader = termIds ? NumericColumn.ForTermIds(stored) : NumericColumn.ForSortKeys(stored, decimals: false);
+        Assert.Equal(termIds ? NumericColumn.TermIdBlockSize : NumericColumn.BlockSize, reader.EntriesPerBlock);
+        // 2,048 codes of 13 bits are 3.3 KB, over a leaf's inline limit: a page each; 512 codes of up to 31 bits stay inline.
+        Assert.Equal(overflowPages, stored.Header.OverflowPages);
+        for (var id = 0; id < entries; id++)
+        {
+            Assert.True(reader.TryGet(id, out var value));
+            Assert.Equal(values[id], value);
+            Assert.True(reader.TryRead(reader.StoredBlock(reader.BlockOf(id)), id, out value));
+            Assert.Equal(values[id], value);
+        }
     }
 
     [Theory]
@@ -364,8 +398,8 @@ public class NumericColumnTests
         }
         WriteColumn(environment, expected, decimals: false);
         using var read = environment.BeginRead();
-        var stored = new NumericColumn(read.OpenTree("c")!);
-        var walked = new NumericColumn(read.OpenTree("c")!);
+        var stored = NumericColumn.ForSortKeys(read.OpenTree("c")!, decimals: false);
+        var walked = NumericColumn.ForSortKeys(read.OpenTree("c")!, decimals: false);
         // A width byte, the base, then the codes in `bits` bits each, or a presence bit and 8 bytes per entry.
         var expectedLength = bits <= 57 ? 9 + (NumericColumn.BlockSize / 8 * bits) : 9 + (NumericColumn.BlockSize / 8) + (NumericColumn.BlockSize * 8);
         Assert.Equal(expectedLength, walked.StoredBlock(0).Length);
@@ -373,7 +407,7 @@ public class NumericColumnTests
         {
             var present = expected.TryGetValue(id, out var value);
             Assert.Equal(present, stored.TryGet(id, out var got));
-            Assert.Equal(present, NumericColumn.TryRead(walked.StoredBlock(NumericColumn.BlockOf(id)), id, out var fromBlock));
+            Assert.Equal(present, walked.TryRead(walked.StoredBlock(walked.BlockOf(id)), id, out var fromBlock));
             if (present)
             {
                 Assert.Equal(value, got);
@@ -402,14 +436,14 @@ public class NumericColumnTests
             expected[id] = TermEncoding.DoubleKey(values[id % values.Length]);
         WriteColumn(environment, expected, decimals: true);
         using var read = environment.BeginRead();
-        var stored = new NumericColumn(read.OpenTree("c")!);
+        var stored = NumericColumn.ForSortKeys(read.OpenTree("c")!, decimals: false);
         for (long id = 0; id < NumericColumn.BlockSize; id++)
         {
             Assert.Equal(expected.TryGetValue(id, out var value), stored.TryGet(id, out var got));
             Assert.True(value == got, $"{name}: entry {id} read {TermEncoding.DoubleOfKey(got)} for {TermEncoding.DoubleOfKey(value)}");
         }
         // Scaled, a block takes at most 31 bits per entry; the doubles' own order-preserving bits span more here.
-        var length = new NumericColumn(read.OpenTree("c")!).StoredBlock(0).Length;
+        var length = NumericColumn.ForSortKeys(read.OpenTree("c")!, decimals: false).StoredBlock(0).Length;
         Assert.Equal(scaled, length <= 9 + (NumericColumn.BlockSize / 8 * 31));
     }
 }
