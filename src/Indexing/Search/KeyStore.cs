@@ -19,15 +19,19 @@ namespace Folio.Indexing.Search;
 /// neighbour of its key costs about four (shared length, suffix length, one byte of suffix, the id as a
 /// difference from the id before it).
 /// <para>A stored block is a sequence of: the shared byte count (varint), the suffix length (varint), the
-/// suffix, and the entry id less the previous one's (zigzag varint; the first key's is from 0). Its first
-/// key shares nothing, so a block decodes without its tree key.</para>
+/// suffix, and the entry id less the previous one's (zigzag varint; the first key's is from 0). The key
+/// before the first is the block's first key itself, taken from the tree key, so the first shares all of
+/// it and a key is stored once even when it is as long as keys may be.</para>
 /// </remarks>
 internal sealed class KeyStore(Tree tree)
 {
     /// <summary>The most keys a block holds, which bounds a lookup's scan.</summary>
     public const int MaxBlockKeys = 64;
 
-    /// <summary>The most bytes a block takes after its first key (which may be larger alone); well within a leaf's inline limit.</summary>
+    /// <summary>
+    /// The most bytes a block's tree key and value take together, unless it holds one key: well within a
+    /// leaf's inline limit, so no block takes a page of its own (a key alone takes at most 1,024 + 7).
+    /// </summary>
     public const int MaxBlockBytes = 1_024;
 
     // Stands for a key this batch removed, among the pending ids.
@@ -36,6 +40,7 @@ internal sealed class KeyStore(Tree tree)
     // The batch's changes: each key's new id, or Removed. The arrays are the batch's own (IndexBatch encodes each key once).
     private readonly Dictionary<byte[], long> _pending = new(ByteArrayComparer.Instance);
     private readonly byte[] _treeKey = new byte[TreeKeyLength(SearchIndex.MaxKeyBytes)];
+    private readonly byte[] _current = new byte[SearchIndex.MaxKeyBytes];
     // Flush's work: a block's keys decoded into one buffer, then merged with the pending keys, then encoded.
     private readonly List<byte> _decodedBytes = new(MaxBlockBytes * 2);
     private readonly List<(int Offset, int Length, long Id)> _decoded = new(MaxBlockKeys * 2);
@@ -49,7 +54,7 @@ internal sealed class KeyStore(Tree tree)
     {
         if (_pending.TryGetValue(key, out id))
             return id != Removed;
-        return TryGet(_cursor ??= tree.CreateCursor(), key, _treeKey, out id);
+        return TryGet(_cursor ??= tree.CreateCursor(), key, _treeKey, _current, out id);
     }
 
     /// <summary>Maps <paramref name="key"/> (an array the store may keep until <see cref="Flush"/>) to <paramref name="id"/>.</summary>
@@ -64,16 +69,16 @@ internal sealed class KeyStore(Tree tree)
 
     /// <summary>
     /// The stored entry id of <paramref name="key"/> in the keys tree <paramref name="cursor"/> walks;
-    /// <paramref name="scratch"/> holds the seek key (<see cref="TreeKeyLength"/> of the key's length).
+    /// <paramref name="seekKey"/> holds the seek key (<see cref="TreeKeyLength"/> of the key's length) and
+    /// <paramref name="current"/> the keys read (<see cref="SearchIndex.MaxKeyBytes"/>).
     /// </summary>
-    public static bool TryGet(TreeCursor cursor, ReadOnlySpan<byte> key, Span<byte> scratch, out long id)
+    public static bool TryGet(TreeCursor cursor, ReadOnlySpan<byte> key, Span<byte> seekKey, Span<byte> current, out long id)
     {
         id = 0;
-        if (!cursor.SeekLastAtOrBefore(TreeKey(key, scratch)))
+        if (!cursor.SeekLastAtOrBefore(TreeKey(key, seekKey)))
             return false;
         var block = cursor.Value;
-        Span<byte> current = stackalloc byte[SearchIndex.MaxKeyBytes];
-        var length = 0;
+        var length = FirstKey(cursor.Key, block, current);
         var position = 0;
         while (position < block.Length)
         {
@@ -85,6 +90,15 @@ internal sealed class KeyStore(Tree tree)
                 return false;
         }
         return false;
+    }
+
+    /// <summary>Puts a block's first key, from its tree key, into <paramref name="current"/> as the key before its first entry; returns its length.</summary>
+    public static int FirstKey(ReadOnlySpan<byte> treeKey, ReadOnlySpan<byte> block, Span<byte> current)
+    {
+        if (treeKey.Length < 3 || BinaryPrimitives.ReadUInt16BigEndian(treeKey) != treeKey.Length - 2 || treeKey.Length - 2 > current.Length || block.IsEmpty)
+            throw new Folio.Storage.CorruptionException($"A keys block has a tree key of {treeKey.Length} bytes and {block.Length} bytes of keys.");
+        treeKey[2..].CopyTo(current);
+        return treeKey.Length - 2;
     }
 
     /// <summary>Merges the batch's changes into the blocks they fall in.</summary>
@@ -107,7 +121,7 @@ internal sealed class KeyStore(Tree tree)
             var boundaryLength = 0;
             if (found)
             {
-                DecodeBlock(cursor.Value);
+                DecodeBlock(cursor.Key, cursor.Value);
                 cursor.Key.CopyTo(_treeKey);
                 var blockKeyLength = cursor.Key.Length;
                 if (cursor.MoveNext())
@@ -122,7 +136,7 @@ internal sealed class KeyStore(Tree tree)
             while (end < keys.Length && (!hasBoundary || Compare(keys[end], _boundary.AsSpan(0, boundaryLength)) < 0))
                 end++;
             Merge(keys.AsSpan(next, end - next));
-            WriteBlocks();
+            WriteBlocks(fillFull: !hasBoundary);
             next = end;
         }
         _pending.Clear();
@@ -146,30 +160,46 @@ internal sealed class KeyStore(Tree tree)
     /// <summary>Reads one stored key into <paramref name="current"/> (which holds the key before it, <paramref name="length"/> bytes) and its id after <paramref name="id"/>.</summary>
     public static void ReadEntry(ReadOnlySpan<byte> block, ref int position, Span<byte> current, ref int length, ref long id)
     {
-        var shared = Varint.Read(block, ref position);
-        var suffix = Varint.Read(block, ref position);
-        if (shared > (ulong)length || suffix > (ulong)(current.Length - (int)shared) || suffix > (ulong)(block.Length - position))
+        var shared = ReadVarint(block, ref position);
+        var suffix = ReadVarint(block, ref position);
+        if (shared > (ulong)length || suffix > (ulong)(current.Length - (int)shared) || suffix > (ulong)(block.Length - position) || shared + suffix == 0)
             throw new Folio.Storage.CorruptionException($"A keys block gives {shared} shared and {suffix} new bytes after a key of {length} where {block.Length - position} are left.");
         block.Slice(position, (int)suffix).CopyTo(current[(int)shared..]);
         position += (int)suffix;
         length = (int)(shared + suffix);
-        var delta = Varint.Read(block, ref position);
+        var delta = ReadVarint(block, ref position);
         id += (long)(delta >> 1) ^ -(long)(delta & 1);
         if (id < 0)
             throw new Folio.Storage.CorruptionException($"A keys block gives a negative entry id ({id}).");
     }
 
-    private void DecodeBlock(ReadOnlySpan<byte> block)
+    private static ulong ReadVarint(ReadOnlySpan<byte> block, ref int position)
     {
-        Span<byte> current = stackalloc byte[SearchIndex.MaxKeyBytes];
-        var length = 0;
+        try
+        {
+            return Varint.Read(block, ref position);
+        }
+        catch (InvalidDataException)
+        {
+            throw new Folio.Storage.CorruptionException($"A keys block of {block.Length} bytes ends inside a number at byte {position}.");
+        }
+    }
+
+    /// <summary>Decodes a block, checking what a merge relies on: its first key is its tree key's and its keys increase.</summary>
+    private void DecodeBlock(ReadOnlySpan<byte> treeKey, ReadOnlySpan<byte> block)
+    {
+        Span<byte> current = _current;
+        var length = FirstKey(treeKey, block, current);
         long id = 0;
         var position = 0;
         while (position < block.Length)
         {
             ReadEntry(block, ref position, current, ref length, ref id);
+            var key = current[..length];
+            if (_decoded.Count == 0 ? !key.SequenceEqual(treeKey[2..]) : Compare(key, Bytes(CollectionsMarshal.AsSpan(_decodedBytes), _decoded[^1])) <= 0)
+                throw new Folio.Storage.CorruptionException($"A keys block's keys are out of order (key {_decoded.Count} of the block with a tree key of {treeKey.Length} bytes).");
             _decoded.Add((_decodedBytes.Count, length, id));
-            _decodedBytes.AddRange(current[..length]);
+            _decodedBytes.AddRange(key);
         }
     }
 
@@ -198,10 +228,11 @@ internal sealed class KeyStore(Tree tree)
     }
 
     /// <summary>
-    /// Writes the merged keys as blocks of about equal size: a block grown by appends is cut into full ones,
-    /// and one grown past a limit by a key or two splits in halves instead of leaving a block of one key.
+    /// Writes the merged keys as blocks. The last block of the tree is cut into full ones (keys numbered in
+    /// increasing order only ever extend it, however few a batch adds); any other is cut into blocks of about
+    /// equal size, so one grown past a limit by a key or two splits in halves instead of leaving a block of one key.
     /// </summary>
-    private void WriteBlocks()
+    private void WriteBlocks(bool fillFull)
     {
         var bytes = CollectionsMarshal.AsSpan(_decodedBytes);
         var count = _merged.Count;
@@ -210,37 +241,40 @@ internal sealed class KeyStore(Tree tree)
         var total = 0;
         for (var i = 0; i < count; i++)
             total += EntrySize(bytes, i, i == 0 ? -1 : i - 1);
-        var blocks = Math.Max((count + MaxBlockKeys - 1) / MaxBlockKeys, (total + MaxBlockBytes - 1) / MaxBlockBytes);
-        var perBlock = (count + blocks - 1) / blocks;
+        var blocks = fillFull ? int.MaxValue : Math.Max((count + MaxBlockKeys - 1) / MaxBlockKeys, (total + MaxBlockBytes - 1) / MaxBlockBytes);
         var start = 0;
         while (start < count)
         {
+            var perBlock = fillFull ? MaxBlockKeys : Math.Min(MaxBlockKeys, (count - start + blocks - 1) / blocks);
+            blocks = Math.Max(1, blocks - 1);
+            var first = Bytes(bytes, _merged[start]);
+            var size = TreeKeyLength(first.Length);
             _block.Clear();
             var end = start;
             while (end < count && end - start < perBlock)
             {
                 var before = end == start ? -1 : end - 1;
-                if (end > start && _block.Count + EntrySize(bytes, end, before) > MaxBlockBytes)
+                var entry = EntrySize(bytes, end, before);
+                if (end > start && size + _block.Count + entry > MaxBlockBytes)
                     break;
                 var key = Bytes(bytes, _merged[end]);
-                var shared = before < 0 ? 0 : key.CommonPrefixLength(Bytes(bytes, _merged[before]));
+                var shared = before < 0 ? key.Length : key.CommonPrefixLength(Bytes(bytes, _merged[before]));
                 ByteCoding.WriteVarint(_block, (ulong)shared);
                 ByteCoding.WriteVarint(_block, (ulong)(key.Length - shared));
                 _block.AddRange(key[shared..]);
                 ByteCoding.WriteVarint(_block, ZigZag(_merged[end].Id - (before < 0 ? 0 : _merged[before].Id)));
                 end++;
             }
-            var first = Bytes(bytes, _merged[start]);
             CollectionsMarshal.AsSpan(_block).CopyTo(tree.Reserve(TreeKey(first, _treeKey), _block.Count));
             start = end;
         }
     }
 
-    /// <summary>The bytes merged key <paramref name="index"/> takes stored after merged key <paramref name="before"/> (-1: first in its block).</summary>
+    /// <summary>The bytes merged key <paramref name="index"/> takes stored after merged key <paramref name="before"/> (-1: first in its block, which shares all of itself).</summary>
     private int EntrySize(ReadOnlySpan<byte> bytes, int index, int before)
     {
         var key = Bytes(bytes, _merged[index]);
-        var shared = before < 0 ? 0 : key.CommonPrefixLength(Bytes(bytes, _merged[before]));
+        var shared = before < 0 ? key.Length : key.CommonPrefixLength(Bytes(bytes, _merged[before]));
         var id = _merged[index].Id - (before < 0 ? 0 : _merged[before].Id);
         return Varint.Length((ulong)shared) + Varint.Length((ulong)(key.Length - shared)) + key.Length - shared + Varint.Length(ZigZag(id));
     }

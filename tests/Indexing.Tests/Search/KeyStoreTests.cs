@@ -32,7 +32,7 @@ public class KeyStoreTests
         {
             var block = cursor.Value;
             var position = 0;
-            var length = 0;
+            var length = KeyStore.FirstKey(cursor.Key, block, current);
             long id = 0;
             var count = 0;
             while (position < block.Length)
@@ -48,7 +48,7 @@ public class KeyStoreTests
             }
             Assert.InRange(count, 1, KeyStore.MaxBlockKeys);
             if (count > 1)
-                Assert.True(block.Length <= KeyStore.MaxBlockBytes, $"a block of {count} keys has {block.Length} bytes");
+                Assert.True(cursor.Key.Length + block.Length <= KeyStore.MaxBlockBytes, $"a block of {count} keys has {cursor.Key.Length} + {block.Length} bytes");
         }
         return keys;
     }
@@ -99,13 +99,16 @@ public class KeyStoreTests
         var expectedKeys = model.OrderBy(p => Utf8(p.Key), Comparer<byte[]>.Create((a, b) => KeyStore.Compare(a, b))).Select(p => (p.Key, p.Value)).ToList();
         Assert.Equal(expectedKeys, StoredKeys(tree));
         var scratch = new byte[KeyStore.TreeKeyLength(SearchIndex.MaxKeyBytes)];
+        var current = new byte[SearchIndex.MaxKeyBytes];
         foreach (var (key, id) in model)
         {
-            Assert.True(KeyStore.TryGet(tree.CreateCursor(), Utf8(key), scratch, out var stored));
+            Assert.True(KeyStore.TryGet(tree.CreateCursor(), Utf8(key), scratch, current, out var stored));
             Assert.Equal(id, stored);
         }
         foreach (var absent in new[] { "", "0", "zzzzzzzz", "orders/-1-A", new string('z', SearchIndex.MaxKeyBytes) })
-            Assert.Equal(model.ContainsKey(absent), KeyStore.TryGet(tree.CreateCursor(), Utf8(absent), scratch, out _));
+            Assert.Equal(model.ContainsKey(absent), KeyStore.TryGet(tree.CreateCursor(), Utf8(absent), scratch, current, out _));
+        // Keys as long as keys may be stay inline in their leaves.
+        Assert.Equal(0, tree.Header.OverflowPages);
     }
 
     [Fact]
@@ -138,6 +141,7 @@ public class KeyStoreTests
             var store = new KeyStore(tx.CreateTree("keys"));
             for (var i = 0; i < KeyStore.MaxBlockKeys; i++)
                 store.Put(Utf8($"k{i * 2:D4}"), i);
+            store.Put(Utf8("z0000"), 999);
             store.Flush();
             store.Put(Utf8("k0001"), 1_000);
             store.Flush();
@@ -145,16 +149,16 @@ public class KeyStoreTests
         }
         using var read = environment.BeginRead();
         var tree = read.OpenTree("keys")!;
-        Assert.Equal(2, tree.Count);
+        Assert.Equal(3, tree.Count);
         var cursor = tree.CreateCursor();
         var sizes = new List<int>();
         for (var more = cursor.First(); more; more = cursor.MoveNext())
         {
             var count = 0;
             var position = 0;
-            var length = 0;
-            long id = 0;
             var current = new byte[SearchIndex.MaxKeyBytes];
+            var length = KeyStore.FirstKey(cursor.Key, cursor.Value, current);
+            long id = 0;
             while (position < cursor.Value.Length)
             {
                 KeyStore.ReadEntry(cursor.Value, ref position, current, ref length, ref id);
@@ -162,20 +166,100 @@ public class KeyStoreTests
             }
             sizes.Add(count);
         }
-        Assert.Equal([(KeyStore.MaxBlockKeys + 1) / 2 + 1, KeyStore.MaxBlockKeys / 2], sizes);
+        // The last block of the tree ("z0000") is not the one split.
+        Assert.Equal([(KeyStore.MaxBlockKeys + 1) / 2 + 1, KeyStore.MaxBlockKeys / 2, 1], sizes);
+    }
+
+    [Fact]
+    public void Flush_FillsBlocks_ForOneNumberedKeyPerBatch()
+    {
+        using var environment = StorageEnvironment.Open(StorageOptions.InMemory());
+        const int keys = 2_000;
+        for (var i = 0; i < keys; i++)
+        {
+            using var tx = environment.BeginWrite();
+            var store = new KeyStore(tx.CreateTree("keys"));
+            store.Put(Utf8($"orders/{i + 10_000}"), i);
+            store.Flush();
+            tx.Commit();
+        }
+        using var read = environment.BeginRead();
+        var tree = read.OpenTree("keys")!;
+        Assert.Equal(keys, StoredKeys(tree).Count);
+        Assert.Equal((keys + KeyStore.MaxBlockKeys - 1) / KeyStore.MaxBlockKeys, tree.Count);
+    }
+
+    [Fact]
+    public void Flush_SplitsEvenly_ForKeysOfUnevenSizes()
+    {
+        using var environment = StorageEnvironment.Open(StorageOptions.InMemory());
+        using (var tx = environment.BeginWrite())
+        {
+            var store = new KeyStore(tx.CreateTree("keys"));
+            // A block for the keys below to fall in, and one after it (too long to share a block), so theirs is not the tree's last block.
+            store.Put(Utf8("a"), 98);
+            store.Put(Utf8(new string('z', 1_020)), 99);
+            store.Flush();
+            for (var i = 0; i < 20; i++)
+            {
+                var tail = i % 2 == 0 ? new string((char)('a' + i), 99) : new string('m', 98) + (char)('a' + i);
+                store.Put(Utf8("k" + tail), i);
+            }
+            store.Flush();
+            tx.Commit();
+        }
+        using var read = environment.BeginRead();
+        var tree = read.OpenTree("keys")!;
+        Assert.Equal(22, StoredKeys(tree).Count);
+        var cursor = tree.CreateCursor();
+        var smallest = int.MaxValue;
+        for (var more = cursor.First(); more; more = cursor.MoveNext())
+        {
+            if (cursor.Key.Length - 2 == 1_020)
+                continue;
+            var count = 0;
+            var position = 0;
+            var current = new byte[SearchIndex.MaxKeyBytes];
+            var length = KeyStore.FirstKey(cursor.Key, cursor.Value, current);
+            long id = 0;
+            while (position < cursor.Value.Length)
+            {
+                KeyStore.ReadEntry(cursor.Value, ref position, current, ref length, ref id);
+                count++;
+            }
+            smallest = Math.Min(smallest, count);
+        }
+        Assert.Equal(3, tree.Count);
+        Assert.True(smallest >= 8, $"a block of {smallest} keys");
     }
 
     [Theory]
-    [InlineData(new byte[] { 1, 1, (byte)'a', 2 })]          // shares a byte of a key that has none
-    [InlineData(new byte[] { 0, 5, (byte)'a', 2 })]          // five new bytes where one is left
-    [InlineData(new byte[] { 0, 1, (byte)'a', 3 })]          // an id below zero
+    [InlineData(new byte[] { 2, 0, 2 })]                    // shares two bytes of a one-byte key
+    [InlineData(new byte[] { 1, 5, (byte)'b', 2 })]         // five new bytes where two are left
+    [InlineData(new byte[] { 1, 0, 3 })]                    // an id below zero
+    [InlineData(new byte[] { 1, 0 })]                       // no id
+    [InlineData(new byte[] { 1, 0, 0x80 })]                 // an id cut off
+    [InlineData(new byte[] { 0, 0, 2 })]                    // a key of no bytes
+    [InlineData(new byte[0])]                               // no keys
     public void TryGet_ThrowsCorruption_ForABrokenBlock(byte[] block)
     {
         using var environment = StorageEnvironment.Open(StorageOptions.InMemory());
         using var tx = environment.BeginWrite();
         var tree = tx.CreateTree("keys");
         tree.Put(KeyStore.TreeKey("a"u8, new byte[3]), block);
-        var scratch = new byte[KeyStore.TreeKeyLength(SearchIndex.MaxKeyBytes)];
-        Assert.Throws<CorruptionException>(() => KeyStore.TryGet(tree.CreateCursor(), "b"u8, scratch, out _));
+        Assert.Throws<CorruptionException>(() => KeyStore.TryGet(tree.CreateCursor(), "b"u8, new byte[3], new byte[SearchIndex.MaxKeyBytes], out _));
+    }
+
+    [Fact]
+    public void Flush_ThrowsCorruption_ForABlockWithKeysOutOfOrder()
+    {
+        using var environment = StorageEnvironment.Open(StorageOptions.InMemory());
+        using var tx = environment.BeginWrite();
+        var tree = tx.CreateTree("keys");
+        // "b", then "a": the merge would write "a" after "b".
+        tree.Put(KeyStore.TreeKey("b"u8, new byte[3]), [1, 0, 2, 0, 1, (byte)'a', 2]);
+        var store = new KeyStore(tree);
+        store.Put(Utf8("c"), 7);
+        Assert.Throws<CorruptionException>(store.Flush);
     }
 }
