@@ -41,6 +41,11 @@ internal sealed class KeyStore(Tree tree)
     private readonly Dictionary<byte[], long> _pending = new(ByteArrayComparer.Instance);
     private readonly byte[] _treeKey = new byte[TreeKeyLength(SearchIndex.MaxKeyBytes)];
     private readonly byte[] _current = new byte[SearchIndex.MaxKeyBytes];
+    // The tree's greatest key, read at the batch's first lookup (the tree only changes at Flush): a key
+    // above it is new without a scan of the last block, which is every key of an append-style load.
+    private readonly byte[] _lastKey = new byte[SearchIndex.MaxKeyBytes];
+    private int _lastKeyLength = LastKeyUnread;
+    private const int LastKeyUnread = -2;
     // Flush's work: a block's keys decoded into one buffer, then merged with the pending keys, then encoded.
     private readonly List<byte> _decodedBytes = new(MaxBlockBytes * 2);
     private readonly List<(int Offset, int Length, long Id)> _decoded = new(MaxBlockKeys * 2);
@@ -54,6 +59,10 @@ internal sealed class KeyStore(Tree tree)
     {
         if (_pending.TryGetValue(key, out id))
             return id != Removed;
+        if (_lastKeyLength == LastKeyUnread)
+            _lastKeyLength = ReadLastKey();
+        if (_lastKeyLength < 0 || Compare(key, _lastKey.AsSpan(0, _lastKeyLength)) > 0)
+            return false;
         return TryGet(_cursor ??= tree.CreateCursor(), key, _treeKey, _current, out id);
     }
 
@@ -106,6 +115,7 @@ internal sealed class KeyStore(Tree tree)
     {
         if (_pending.Count == 0)
             return;
+        _lastKeyLength = LastKeyUnread;
         var keys = new byte[_pending.Count][];
         _pending.Keys.CopyTo(keys, 0);
         Array.Sort(keys, KeyOrder.Instance);
@@ -183,6 +193,21 @@ internal sealed class KeyStore(Tree tree)
         {
             throw new Folio.Storage.CorruptionException($"A keys block of {block.Length} bytes ends inside a number at byte {position}.");
         }
+    }
+
+    /// <summary>The length of the tree's greatest key, read into <see cref="_lastKey"/>; -1 when the tree is empty.</summary>
+    private int ReadLastKey()
+    {
+        var cursor = _cursor ??= tree.CreateCursor();
+        if (!cursor.Last())
+            return -1;
+        var block = cursor.Value;
+        var length = FirstKey(cursor.Key, block, _lastKey);
+        long id = 0;
+        var position = 0;
+        while (position < block.Length)
+            ReadEntry(block, ref position, _lastKey, ref length, ref id);
+        return length;
     }
 
     /// <summary>Decodes a block, checking what a merge relies on: its first key is its tree key's and its keys increase.</summary>

@@ -91,6 +91,12 @@ public class KeyStoreTests
                 Assert.Equal(expected, model.ContainsKey(probe) ? actual : 0);
             }
             store.Flush();
+            // The store serves lookups after a flush as before it, from the blocks it wrote.
+            foreach (var (key, id) in model.Where(_ => random.Next(10) == 0))
+            {
+                Assert.True(store.TryGet(Utf8(key), out var flushed));
+                Assert.Equal(id, flushed);
+            }
             tx.Commit();
         }
 
