@@ -2,7 +2,8 @@ namespace Folio.Indexing.Search;
 
 /// <summary>
 /// The layout of an entry record, which holds what an update or delete must take back out of the
-/// postings and a full-text field's tokens in order for phrases: the key (length-prefixed), the id of
+/// postings and a full-text field's tokens in order for phrases: the key (which <see cref="EntryStore"/>
+/// keeps beside the rest, front-coded against the key before it), the id of
 /// the entry's shape (<see cref="EntryShapes"/>: its fields' ordinals, <see cref="SearchIndex.FieldOrdinalKey"/>,
 /// and flags; with <see cref="EntryShapes.InlineId"/> the shape's own encoding follows), then per field of
 /// the shape, in its order,

@@ -127,13 +127,12 @@ public sealed class IndexBatch : IDisposable
         }
         var record = _record;
         record.Clear();
-        ByteCoding.WriteBytes(record, key);
         var shapeId = ShapeIdOf(CollectionsMarshal.AsSpan(_shape));
         ByteCoding.WriteVarint(record, (ulong)shapeId);
         if (shapeId == EntryShapes.InlineId)
             record.AddRange(CollectionsMarshal.AsSpan(_shape));
         record.AddRange(CollectionsMarshal.AsSpan(_recordTerms));
-        _entries.Add(id, CollectionsMarshal.AsSpan(record));
+        _entries.Add(id, key, CollectionsMarshal.AsSpan(record));
         _entryCount++;
         _keys.Put(key, id);
         Added++;
@@ -155,7 +154,6 @@ public sealed class IndexBatch : IDisposable
             throw new Folio.Storage.CorruptionException($"Index entry {id} of key '{Encoding.UTF8.GetString(key)}' has no record.");
         var record = stored.ToArray();
         var position = 0;
-        ByteCoding.ReadBytes(record, ref position);
         var shape = _index.Shapes.ReadRecordShape(record, ref position, _shapes, _newShapes);
         for (var f = 0; f < shape.FieldCount; f++)
         {

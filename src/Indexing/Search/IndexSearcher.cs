@@ -95,14 +95,17 @@ public sealed class IndexSearcher : IDisposable
 
     private TreeCursor EntryCursor => _entryCursor ??= _entries.CreateCursor();
 
+    // The key of a hit, read from its entry block (front-coded against the keys before it there).
+    private byte[]? _keyBuffer;
+
     /// <summary>The key an entry was indexed under.</summary>
     public string GetKey(long entryId)
     {
         Span<byte> entryKey = stackalloc byte[SearchIndex.MaxEntryKeySize];
-        if (!EntryStore.TryGet(EntryCursor, entryId, entryKey, out var record))
+        var key = _keyBuffer ??= new byte[SearchIndex.MaxKeyBytes];
+        if (!EntryStore.TryGetKey(EntryCursor, entryId, entryKey, key, out var length))
             throw new Folio.Storage.CorruptionException($"Index entry {entryId} has no record.");
-        var position = 0;
-        return Encoding.UTF8.GetString(ByteCoding.ReadBytes(record, ref position));
+        return Encoding.UTF8.GetString(key, 0, length);
     }
 
     /// <summary>The totals of a full-text field.</summary>
@@ -395,7 +398,6 @@ public sealed class IndexSearcher : IDisposable
         if (ordinal < 0 || !EntryStore.TryGet(EntryCursor, entryId, entryKey, out var record))
             return;
         var position = 0;
-        ByteCoding.ReadBytes(record, ref position);
         var shape = _index.Shapes.ReadRecordShape(record, ref position, _shapes);
         const byte tokenFlags = EntryRecord.TermIdsFlag | EntryRecord.PositionsFlag;
         for (var f = 0; f < shape.FieldCount; f++)

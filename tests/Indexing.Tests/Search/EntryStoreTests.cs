@@ -16,6 +16,15 @@ public class EntryStoreTests
     private static byte[] RecordOf(long id, bool large) =>
         [.. BitConverter.GetBytes(id), .. new byte[!large ? id % 37 : id % 97 == 0 ? 3_000 : id * 7 % 443]];
 
+    /// <summary>An entry key of one of the shapes real ids take: numbered, prefixed and numbered, now and then a GUID or as long as keys may be.</summary>
+    private static byte[] KeyOf(long id) => System.Text.Encoding.UTF8.GetBytes((id % 7) switch
+    {
+        0 or 1 or 2 => id.ToString(System.Globalization.CultureInfo.InvariantCulture),
+        3 or 4 => $"orders/{id}-A",
+        5 => id % 11 == 0 ? new string('k', SearchIndex.MaxKeyBytes - 20) + id : new Guid((int)id, 0, 0, new byte[8]).ToString(),
+        _ => $"ü/{id / 3}",
+    });
+
     /// <summary>Walks the stored blocks, checking each one's layout and limits, and returns every id they hold.</summary>
     private static List<long> StoredIds(Folio.Storage.Trees.Tree tree, bool large)
     {
@@ -41,10 +50,13 @@ public class EntryStoreTests
             }
         }
         Span<byte> key = stackalloc byte[SearchIndex.MaxEntryKeySize];
+        var entryKey = new byte[SearchIndex.MaxKeyBytes];
         foreach (var id in ids)
         {
             Assert.True(EntryStore.TryGet(tree.CreateCursor(), id, key, out var record));
             Assert.Equal(RecordOf(id, large), record.ToArray());
+            Assert.True(EntryStore.TryGetKey(tree.CreateCursor(), id, key, entryKey, out var length));
+            Assert.Equal(KeyOf(id), entryKey[..length]);
         }
         // Long records close blocks before their 16 ids, so blocks start within 16 ids of the one before.
         Assert.Equal(large, closedEarly);
@@ -70,7 +82,7 @@ public class EntryStoreTests
             for (var i = 0; i < adds; i++)
             {
                 nextId += random.Next(8) == 0 ? random.Next(1, 40) : 1;
-                store.Add(nextId, RecordOf(nextId, large));
+                store.Add(nextId, KeyOf(nextId), RecordOf(nextId, large));
                 model.Add(nextId);
                 // As a batch replaces entries: removals anywhere, the newest ones included, between adds.
                 if (random.Next(6) == 0 && model.Count > 0)
@@ -126,10 +138,10 @@ public class EntryStoreTests
         using var environment = StorageEnvironment.Open(StorageOptions.InMemory());
         using var tx = environment.BeginWrite();
         var store = new EntryStore(tx.CreateTree("entries"));
-        store.Add(5, [1]);
-        Assert.Throws<InvalidOperationException>(() => store.Add(3, [2]));
-        Assert.Throws<InvalidOperationException>(() => store.Add(5, [2]));
-        store.Add(16, [3]);
+        store.Add(5, "a"u8, [1]);
+        Assert.Throws<InvalidOperationException>(() => store.Add(3, "b"u8, [2]));
+        Assert.Throws<InvalidOperationException>(() => store.Add(5, "b"u8, [2]));
+        store.Add(16, "c"u8, [3]);
     }
 
     /// <summary>Twelve distinct words per entry: records of about 30 bytes, or with <paramref name="long"/> 200 words and some 400, so blocks close at their byte limit after a few entries.</summary>
@@ -205,5 +217,23 @@ public class EntryStoreTests
         while (iterator.MoveNext())
             ids.Add(iterator.Current);
         return ids;
+    }
+
+    [Theory]
+    [InlineData(new byte[] { 1, 0, 1, (byte)'a', 0 })]             // shares a byte with no key before it
+    [InlineData(new byte[] { 1, 0, 0, 5, (byte)'a', 0 })]          // five key bytes where two are left
+    [InlineData(new byte[] { 1, 0, 0, 0, 0 })]                     // a key of no bytes
+    [InlineData(new byte[] { 1, 0, 0, 1, (byte)'a' })]             // no record length
+    [InlineData(new byte[] { 1, 0, 0, 1, (byte)'a', 3, 1 })]       // a record of three bytes where one is left
+    [InlineData(new byte[] { 3, 0, 0, 1, (byte)'a', 0, 2, 0, 0 })] // a second record that shares more than the first key has
+    public void TryGet_ThrowsCorruption_ForABrokenBlock(byte[] block)
+    {
+        using var environment = StorageEnvironment.Open(StorageOptions.InMemory());
+        using var tx = environment.BeginWrite();
+        var tree = tx.CreateTree("entries");
+        tree.Put(SearchIndex.EntryKey(0), block);
+        var seek = new byte[SearchIndex.MaxEntryKeySize];
+        var last = System.Numerics.BitOperations.Log2(BitConverter.ToUInt16(block, 0));
+        Assert.Throws<CorruptionException>(() => EntryStore.TryGetKey(tree.CreateCursor(), last, seek, new byte[SearchIndex.MaxKeyBytes], out _));
     }
 }
