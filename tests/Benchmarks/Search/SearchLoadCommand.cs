@@ -5,10 +5,12 @@ using System.Text;
 namespace Folio.Benchmarks.Search;
 
 /// <summary>
-/// <c>dotnet run -c Release --project tests/Benchmarks -- search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene] [--host-gc]</c>
+/// <c>dotnet run -c Release --project tests/Benchmarks -- search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene] [--lucene-keys] [--host-gc]</c>
 /// <para>Generates (once) the records and queries, runs Folio's side in this process, then Java
 /// Lucene's side as a child process on the same files, checks that both found the same hits, and
-/// prints a markdown report (also saved under the data directory).</para>
+/// prints a markdown report (also saved under the data directory). <c>--lucene-keys</c> runs Lucene a second
+/// time indexing each record's key and adding by <c>updateDocument</c> on it, which Folio's index does (it
+/// replaces an entry by key), for a comparison of like with like.</para>
 /// <para>Folio's engine runs inside src/Server, which uses Server GC with DATAS off (Folio.Server.csproj),
 /// so the command starts itself again with those settings unless this process has them already or
 /// <c>--host-gc</c> asks for the benchmark host's own (workstation) collector. Lucene runs with the JVM's defaults.</para>
@@ -32,6 +34,7 @@ internal static class SearchLoadCommand
         var data = "/tmp/folio-bench";
         string? only = null;
         var hostGc = false;
+        var luceneKeys = false;
         for (var i = 0; i < args.Length; i++)
         {
             switch (args[i])
@@ -41,8 +44,9 @@ internal static class SearchLoadCommand
                 case "--data": data = args[++i]; break;
                 case "--only": only = args[++i]; break;
                 case "--host-gc": hostGc = true; break;
+                case "--lucene-keys": luceneKeys = true; break;
                 default:
-                    Console.Error.WriteLine($"Unknown option '{args[i]}'. Usage: search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene] [--host-gc]");
+                    Console.Error.WriteLine($"Unknown option '{args[i]}'. Usage: search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene] [--lucene-keys] [--host-gc]");
                     return 2;
             }
         }
@@ -80,13 +84,22 @@ internal static class SearchLoadCommand
         if (only is null or "lucene")
         {
             Load("lucene start");
-            lucene = RunLucene(recordsPath, queriesPath, Path.Combine(data, "lucene-index"), Path.Combine(data, "lucene-results.tsv"), log);
+            lucene = RunLucene(recordsPath, queriesPath, Path.Combine(data, "lucene-index"), Path.Combine(data, "lucene-results.tsv"), keys: false, log);
             Load("lucene end");
             if (lucene is null)
                 return 1;
         }
+        EngineResult? luceneByKey = null;
+        if (luceneKeys && only is null or "lucene")
+        {
+            Load("lucene (keys) start");
+            luceneByKey = RunLucene(recordsPath, queriesPath, Path.Combine(data, "lucene-keys-index"), Path.Combine(data, "lucene-keys-results.tsv"), keys: true, log);
+            Load("lucene (keys) end");
+            if (luceneByKey is null)
+                return 1;
+        }
 
-        var report = Report(records, queriesPerKind, folio, lucene, loads);
+        var report = Report(records, queriesPerKind, folio, lucene, luceneByKey, loads);
         Console.WriteLine(report);
         var saved = Path.Combine(data, $"search-load-{records}-{DateTime.UtcNow:yyyyMMdd-HHmmss}.md");
         File.WriteAllText(saved, report);
@@ -111,7 +124,7 @@ internal static class SearchLoadCommand
         return child.ExitCode;
     }
 
-    private static EngineResult? RunLucene(string recordsPath, string queriesPath, string indexDirectory, string resultsPath, TextWriter log)
+    private static EngineResult? RunLucene(string recordsPath, string queriesPath, string indexDirectory, string resultsPath, bool keys, TextWriter log)
     {
         string[] jars = [.. new[] { "lucene-core-8*.jar", "lucene-analyzers-common-8*.jar" }
             .Select(pattern => Directory.Exists("/usr/share/java") ? Directory.GetFiles("/usr/share/java", pattern).FirstOrDefault() : null)
@@ -123,8 +136,9 @@ internal static class SearchLoadCommand
         }
         var program = Path.Combine(AppContext.BaseDirectory, "Search", "lucene", "LuceneBench.java");
         File.Delete(resultsPath);
-        var info = new ProcessStartInfo("java", ["-cp", string.Join(':', jars), program, recordsPath, queriesPath, indexDirectory, resultsPath]);
-        log.WriteLine($"running: java -cp {string.Join(':', jars)} {program} {recordsPath} {queriesPath} {indexDirectory} {resultsPath}");
+        string[] arguments = ["-cp", string.Join(':', jars), program, recordsPath, queriesPath, indexDirectory, resultsPath, .. keys ? new[] { "keys" } : []];
+        var info = new ProcessStartInfo("java", arguments);
+        log.WriteLine($"running: java {string.Join(' ', arguments)}");
         using var java = Process.Start(info) ?? throw new InvalidOperationException("Could not start java.");
         java.WaitForExit();
         if (java.ExitCode != 0 || !File.Exists(resultsPath))
@@ -135,7 +149,7 @@ internal static class SearchLoadCommand
         return EngineResult.Parse(File.ReadLines(resultsPath));
     }
 
-    private static string Report(int records, int queriesPerKind, EngineResult? folio, EngineResult? lucene, List<string> loads)
+    private static string Report(int records, int queriesPerKind, EngineResult? folio, EngineResult? lucene, EngineResult? luceneByKey, List<string> loads)
     {
         var s = new StringBuilder();
         s.AppendLine(CultureInfo.InvariantCulture, $"### search-load: {records:N0} records, {queriesPerKind:N0} queries per kind ({DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC)");
@@ -153,6 +167,18 @@ internal static class SearchLoadCommand
             Row(s, $"{KindNames[kind]}: p50 (µs)", P(folio, kind, 50), P(lucene, kind, 50), "N0", "≤ 1.0", higherIsBetter: false, 1.0);
             Row(s, $"{KindNames[kind]}: p99 (µs)", P(folio, kind, 99), P(lucene, kind, 99), "N0", "", higherIsBetter: false, null);
         }
+        if (luceneByKey is not null)
+        {
+            s.AppendLine();
+            s.AppendLine("Against Lucene indexing each record's key and adding by updateDocument on it (`--lucene-keys`), as Folio's index replaces an entry by key:");
+            s.AppendLine();
+            s.AppendLine("| metric | Folio | Lucene (keys) | Folio / Lucene (keys) | target | met |");
+            s.AppendLine("|---|---:|---:|---:|---|---|");
+            Row(s, "indexing rate (records/s)", folio?.IndexRate, luceneByKey.IndexRate, "N0", "≥ 1.0", higherIsBetter: true, 1.0);
+            Row(s, "index size after close (MB)", folio?.SizeAfterCloseBytes / 1e6, luceneByKey.SizeAfterCloseBytes / 1e6, "N1", "≤ 1.5", higherIsBetter: false, 1.5);
+            foreach (var kind in Kinds)
+                Row(s, $"{KindNames[kind]}: p50 (µs)", P(folio, kind, 50), P(luceneByKey, kind, 50), "N0", "≤ 1.0", higherIsBetter: false, 1.0);
+        }
         s.AppendLine();
         s.AppendLine("Lucene latencies include reading the 25 keys from stored fields (Folio's results carry keys). Without that, and with Lucene's default total-hit threshold:");
         s.AppendLine();
@@ -168,25 +194,29 @@ internal static class SearchLoadCommand
         s.AppendLine();
         s.AppendLine("| engine | index to last commit | in add | in commit | close |");
         s.AppendLine("|---|---:|---:|---:|---:|");
-        foreach (var e in new[] { folio, lucene }.OfType<EngineResult>())
+        foreach (var e in new[] { folio, lucene, luceneByKey }.OfType<EngineResult>())
             s.AppendLine(CultureInfo.InvariantCulture, $"| {e.Engine} | {e.IndexSeconds:N1} | {e.AddSeconds:N1} | {e.CommitSeconds:N1} | {e.CloseSeconds:N1} |");
         s.AppendLine();
         s.AppendLine("Hit-count medians (Folio): " + string.Join(", ", Kinds.Where(k => folio?.Totals.ContainsKey(k) == true)
             .Select(k => $"{k} {EngineResult.Percentile(folio!.Totals[k].Select(t => (double)t).ToArray(), 50):N0} (max {folio.Totals[k].Max():N0})")));
         s.AppendLine();
-        if (folio is not null && lucene is not null)
+        foreach (var peer in new[] { lucene, luceneByKey }.OfType<EngineResult>())
         {
+            if (folio is null)
+                break;
+            s.AppendLine($"Folio against {peer.Engine}:");
+            s.AppendLine();
             foreach (var kind in Kinds)
             {
                 var a = folio.Totals[kind];
-                var b = lucene.Totals[kind];
+                var b = peer.Totals[kind];
                 var mismatches = Enumerable.Range(0, a.Length).Where(i => a[i] != b[i]).ToList();
                 s.AppendLine(mismatches.Count == 0
                     ? $"- total hits, {kind}: all {a.Length} queries agree."
                     : $"- total hits, {kind}: {mismatches.Count} of {a.Length} differ, e.g. " +
-                      string.Join("; ", mismatches.Take(5).Select(i => $"query {i}: Folio {a[i]}, Lucene {b[i]}")));
+                      string.Join("; ", mismatches.Take(5).Select(i => $"query {i}: Folio {a[i]}, {peer.Engine} {b[i]}")));
             }
-            var sortDiffers = Enumerable.Range(0, folio.SortChecksums.Length).Count(i => folio.SortChecksums[i] != lucene.SortChecksums[i]);
+            var sortDiffers = Enumerable.Range(0, folio.SortChecksums.Length).Count(i => folio.SortChecksums[i] != peer.SortChecksums[i]);
             s.AppendLine(sortDiffers == 0
                 ? $"- sorted top-25 timestamps: all {folio.SortChecksums.Length} queries agree."
                 : $"- sorted top-25 timestamps: {sortDiffers} of {folio.SortChecksums.Length} differ.");

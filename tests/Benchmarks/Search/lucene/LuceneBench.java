@@ -1,9 +1,11 @@
 // Java Lucene's side of Folio's search load test (tests/Benchmarks/Search). Run by the driver
 // (`dotnet run -c Release --project tests/Benchmarks -- search-load`) as a single-file source program:
 //   java -cp '/usr/share/java/lucene-core-8*.jar:/usr/share/java/lucene-analyzers-common-8*.jar' \
-//     LuceneBench.java RECORDS_TSV QUERIES_TSV INDEX_DIR RESULTS_TSV
+//     LuceneBench.java RECORDS_TSV QUERIES_TSV INDEX_DIR RESULTS_TSV [keys]
 // It indexes the same records in the same batches (one durable commit() each), then times the same
 // queries as Folio, and writes its measurements as tab-separated lines the driver parses.
+// With "keys" it also indexes each record's key (StringField) and adds by updateDocument on it, as an
+// index must to replace an entry by key the way Folio's does (`search-load --lucene-keys`).
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -83,17 +85,18 @@ public class LuceneBench {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 4) {
-            System.err.println("usage: LuceneBench RECORDS_TSV QUERIES_TSV INDEX_DIR RESULTS_TSV");
+        if (args.length != 4 && !(args.length == 5 && args[4].equals("keys"))) {
+            System.err.println("usage: LuceneBench RECORDS_TSV QUERIES_TSV INDEX_DIR RESULTS_TSV [keys]");
             System.exit(2);
         }
+        boolean byKey = args.length == 5;
         List<Rec> records = readRecords(Paths.get(args[0]));
         Map<String, List<String[]>> queries = readQueries(Paths.get(args[1]));
         Path indexDir = Paths.get(args[2]);
         deleteRecursively(indexDir);
 
         Map<String, String> out = new LinkedHashMap<>();
-        out.put("engine", "Lucene");
+        out.put("engine", byKey ? "Lucene (keys)" : "Lucene");
         out.put("version", Version.LATEST.toString());
         out.put("records", Integer.toString(records.size()));
 
@@ -109,14 +112,19 @@ public class LuceneBench {
             for (int i = start; i < end; i++) {
                 Rec r = records.get(i);
                 Document doc = new Document();
-                doc.add(new StoredField("id", Integer.toString(r.id())));
+                String key = Integer.toString(r.id());
+                doc.add(byKey ? new StringField("id", key, Field.Store.YES) : new StoredField("id", key));
                 doc.add(new StringField("category", r.category().toLowerCase(Locale.ROOT), Field.Store.NO));
                 doc.add(new StringField("brand", r.brand().toLowerCase(Locale.ROOT), Field.Store.NO));
                 doc.add(new TextField("text", r.text(), Field.Store.NO));
                 doc.add(new LongPoint("ts", r.ts()));
                 doc.add(new NumericDocValuesField("ts", r.ts()));
                 doc.add(new DoublePoint("price", r.price()));
-                writer.addDocument(doc);
+                if (byKey) {
+                    writer.updateDocument(new Term("id", key), doc);
+                } else {
+                    writer.addDocument(doc);
+                }
             }
             long t1 = System.nanoTime();
             writer.commit();
