@@ -146,7 +146,7 @@ internal sealed class WindowedDisjunction
             while (id < end)
             {
                 var offset = (int)(id - WindowBase);
-                var length = norms.IsEmpty ? 0 : BinaryPrimitives.ReadUInt16LittleEndian(norms[(offset * 2)..]);
+                var length = norms.IsEmpty ? 0 : NormsColumn.ReadLength(norms, offset);
                 var frequency = postings.Frequency;
                 var score = frequency == 1 && length < tabulated.Length ? tabulated[length] : scorer.ScoreFor(frequency, length);
                 ref var word = ref _present[offset >> 6];
