@@ -222,7 +222,15 @@ internal sealed class EntryStore(Tree tree)
     {
         if (position >= data.Length)
             throw new Folio.Storage.CorruptionException($"An entry block of {data.Length} bytes ends inside a record.");
-        var value = Varint.Read(data, ref position);
+        ulong value;
+        try
+        {
+            value = Varint.Read(data, ref position);
+        }
+        catch (InvalidDataException)
+        {
+            throw new Folio.Storage.CorruptionException($"An entry block of {data.Length} bytes ends inside a number at byte {position}.");
+        }
         return value > int.MaxValue ? throw new Folio.Storage.CorruptionException($"An entry block gives a length of {value}.") : (int)value;
     }
 
@@ -278,6 +286,8 @@ internal sealed class EntryStore(Tree tree)
             return;
         _tailFirst = SearchIndex.EntryIdOf(cursor.Key);
         _tailMask = Mask(cursor.Value);
+        if (_tailMask == 0)
+            throw new Folio.Storage.CorruptionException($"The entry block of {_tailFirst} has no record.");
         _highestId = _tailFirst + HighestSlot(_tailMask);
         _tail.AddRange(cursor.Value[MaskSize..]);
         Find(_tailMask, cursor.Value[MaskSize..], HighestSlot(_tailMask), _tailLastKey, out _tailLastKeyLength, out _);

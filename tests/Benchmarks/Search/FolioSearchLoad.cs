@@ -96,8 +96,8 @@ internal static class FolioSearchLoad
     }
 
     /// <summary>
-    /// Where the bytes are: each regular tree's pages (branch, leaf and overflow) and entries. The norms
-    /// (a fixed-size tree), free pages and the file header make up the rest.
+    /// Where the bytes are: each tree's pages (branch, leaf and overflow) and entries. Free pages and the
+    /// file header make up the rest.
     /// </summary>
     private static string TreeBreakdown(IndexSearcher searcher, IndexSchema schema, long fileBytes)
     {
@@ -112,6 +112,7 @@ internal static class FolioSearchLoad
             names.Add(SearchIndex.TermIdsTree(field));
             names.Add(SearchIndex.IdTermsTree(field));
             names.Add(SearchIndex.IdColumnTree(field));
+            names.Add(SearchIndex.NormsTree(field));
         }
         var parts = new List<string>();
         long counted = 0;

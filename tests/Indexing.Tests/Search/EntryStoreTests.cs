@@ -226,6 +226,8 @@ public class EntryStoreTests
     [InlineData(new byte[] { 1, 0, 0, 1, (byte)'a' })]             // no record length
     [InlineData(new byte[] { 1, 0, 0, 1, (byte)'a', 3, 1 })]       // a record of three bytes where one is left
     [InlineData(new byte[] { 3, 0, 0, 1, (byte)'a', 0, 2, 0, 0 })] // a second record that shares more than the first key has
+    [InlineData(new byte[] { 1, 0, 0x80 })]                        // a number cut off
+    [InlineData(new byte[] { 1, 0, 0, 1, (byte)'a', 0x80 })]       // a record length cut off
     public void TryGet_ThrowsCorruption_ForABrokenBlock(byte[] block)
     {
         using var environment = StorageEnvironment.Open(StorageOptions.InMemory());
@@ -235,5 +237,39 @@ public class EntryStoreTests
         var seek = new byte[SearchIndex.MaxEntryKeySize];
         var last = System.Numerics.BitOperations.Log2(BitConverter.ToUInt16(block, 0));
         Assert.Throws<CorruptionException>(() => EntryStore.TryGetKey(tree.CreateCursor(), last, seek, new byte[SearchIndex.MaxKeyBytes], out _));
+    }
+
+    [Fact]
+    public void Add_StoresAKeyAsWhatItAddsToTheOneBefore_AcrossBatches()
+    {
+        using var environment = StorageEnvironment.Open(StorageOptions.InMemory());
+        // One record per batch, so each batch loads the block (and its last key) the one before wrote.
+        for (var id = 0; id < EntryStore.BlockSpan; id++)
+        {
+            using var tx = environment.BeginWrite();
+            var store = new EntryStore(tx.CreateTree("entries"));
+            store.Add(id, System.Text.Encoding.UTF8.GetBytes($"orders/{1040 + id}"), [7]);
+            if (id == 9)
+            {
+                // A removal in the middle codes the next key against the one before the removed one.
+                Assert.True(store.Remove(8));
+            }
+            store.Flush();
+            tx.Commit();
+        }
+        using var read = environment.BeginRead();
+        var tree = read.OpenTree("entries")!;
+        var cursor = tree.CreateCursor();
+        Assert.True(cursor.First());
+        // Mask, then 15 records: the first key whole (1 + 1 + 11 bytes), the others 1 + 1 + 1 or 2 bytes, each with 2 bytes of rest.
+        Assert.InRange(cursor.Value.Length, 2 + 13 + 2 + 14 * (3 + 2), 2 + 13 + 2 + 14 * (4 + 2));
+        var key = new byte[SearchIndex.MaxKeyBytes];
+        var seek = new byte[SearchIndex.MaxEntryKeySize];
+        for (var id = 0; id < EntryStore.BlockSpan; id++)
+        {
+            Assert.Equal(id != 8, EntryStore.TryGetKey(tree.CreateCursor(), id, seek, key, out var length));
+            if (id != 8)
+                Assert.Equal($"orders/{1040 + id}", System.Text.Encoding.UTF8.GetString(key, 0, length));
+        }
     }
 }

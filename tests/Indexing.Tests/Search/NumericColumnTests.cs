@@ -338,6 +338,12 @@ public class NumericColumnTests
         const int entries = NumericColumn.BlockSize * 2;
         var random = new Random(bits);
         var values = Enumerable.Range(0, entries).Select(_ => (ulong)random.NextInt64(1L << (bits - 1), 1L << bits)).ToArray();
+        // Each block of either size spans the whole width: codes of that many bits.
+        for (var id = 0; id < entries; id += NumericColumn.TermIdBlockSize)
+        {
+            values[id] = 0;
+            values[id + 1] = (1UL << bits) - 2;
+        }
         using (var tx = environment.BeginWrite())
         {
             var tree = tx.CreateTree("o");
