@@ -92,7 +92,8 @@ public sealed class IndexBatch : IDisposable
         Delete(key);
 
         var id = _nextId++;
-        var entryKey = SearchIndex.EntryKey(id);
+        Span<byte> entryKeyBytes = stackalloc byte[SearchIndex.MaxEntryKeySize];
+        var entryKey = SearchIndex.EntryKey(id, entryKeyBytes);
         _shape.Clear();
         _recordTerms.Clear();
         ByteCoding.WriteVarint(_shape, (ulong)values.Count);
@@ -149,7 +150,8 @@ public sealed class IndexBatch : IDisposable
     {
         if (key.Length == 0 || key.Length > SearchIndex.MaxKeyBytes || !_keys.TryGet(key, out var id))
             return false;
-        var entryKey = SearchIndex.EntryKey(id);
+        Span<byte> entryKeyBytes = stackalloc byte[SearchIndex.MaxEntryKeySize];
+        var entryKey = SearchIndex.EntryKey(id, entryKeyBytes);
         if (!_entries.TryGet(id, out var stored))
             throw new Folio.Storage.CorruptionException($"Index entry {id} of key '{Encoding.UTF8.GetString(key)}' has no record.");
         var record = stored.ToArray();
