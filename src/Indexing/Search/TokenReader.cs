@@ -27,8 +27,8 @@ internal ref struct TokenReader
             _width = record[position++];
             if (_width is < 1 or > TokenStream.MaxWidth)
                 throw new Folio.Storage.CorruptionException($"An entry record gives its term ids {_width} bits.");
-            // Every token takes its id's bits and at least one bit of distance.
-            if (count > (ulong)((record.Length - position) * 8L / (_width + 1)))
+            // Every token takes at least its id's fewest bits and one bit of distance.
+            if (count > (ulong)((record.Length - position) * 8L / TokenStream.MinTokenBits(_width)))
                 throw new Folio.Storage.CorruptionException($"An entry record gives a field {count} tokens in {record.Length - position} bytes.");
         }
         Remaining = (int)count;
@@ -50,7 +50,7 @@ internal ref struct TokenReader
         if (Remaining == 0)
             throw new InvalidOperationException("The token stream has no more tokens.");
         Remaining--;
-        var id = (long)ReadBits(_width);
+        var id = (long)ReadId();
         var distance = ReadDistance();
         if (distance > IndexBatch.MaxPosition - Position)
             throw new Folio.Storage.CorruptionException("An entry record holds a token position beyond any position.");
@@ -63,6 +63,17 @@ internal ref struct TokenReader
     {
         while (Remaining > 0)
             Next();
+    }
+
+    private ulong ReadId()
+    {
+        if (_width < TokenStream.ClassFrom)
+            return ReadBits(_width);
+        var @class = (int)ReadBits(TokenStream.ClassBits);
+        if (@class == TokenStream.RawClass)
+            return ReadBits(_width - TokenStream.RawClass);
+        var length = _width - @class;
+        return (1UL << (length - 1)) | ReadBits(length - 1);
     }
 
     private int ReadDistance()

@@ -68,13 +68,21 @@ public class TokenStreamTests
     }
 
     [Fact]
-    public void Write_PacksIdsInTheLargestIdsWidth_AndCommonDistancesInOneToFourBits()
+    public void Write_PacksIdsByTheirClass_AndCommonDistancesInOneToFourBits()
     {
-        // 17 tokens of 12-bit ids at distance 1: count, width, then 17 × 13 bits in 28 bytes.
+        // 17 tokens of 12-bit ids at distance 1: count, width, then 17 × (3 + 11 + 1) bits in 32 bytes.
         var ids = Enumerable.Range(0, 17).Select(i => 2048L + i).ToArray();
-        Assert.Equal(1 + 1 + 1 + 28 + 1, Encode(ids, Enumerable.Repeat(1, 17).ToArray()).Length);
+        Assert.Equal(1 + 1 + 1 + 32 + 1, Encode(ids, Enumerable.Repeat(1, 17).ToArray()).Length);
 
-        // Distances 1, 2, 3 and 0 take 1, 2, 3 and 4 bits, 4 takes 4 + 1 (gamma of 1), ids of 0 one bit each: 20 bits.
+        // Beside one id of 12 bits, 16 ids of 6 bits take 3 + 5 and 16 of 3 bits 3 + 5 (the raw class): 15 + 32 × 9 bits in 38 bytes.
+        ids = [4095, .. Enumerable.Range(0, 16).Select(i => 32L + i), .. Enumerable.Range(0, 16).Select(i => 4L + i % 4)];
+        var mixed = Encode(ids, Enumerable.Repeat(1, 33).ToArray());
+        Assert.Equal(1 + 1 + 1 + 38 + 1, mixed.Length);
+        var reader = new TokenReader(mixed, 1);
+        foreach (var id in ids)
+            Assert.Equal(id, reader.Next());
+
+        // Below 8 bits ids take the width. Distances 1, 2, 3 and 0 take 1, 2, 3 and 4 bits, 4 takes 4 + 1 (gamma of 1), ids of 0 one bit each: 20 bits.
         var record = Encode(new long[5], [1, 2, 3, 0, 4]);
         Assert.Equal(1 + 1 + 1 + 3 + 1, record.Length);
         Assert.Equal(1, record[2]);
@@ -103,7 +111,7 @@ public class TokenStreamTests
     [Theory]
     [InlineData(new byte[] { 1, 0, 0, 0 })]
     [InlineData(new byte[] { 1, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0 })]
-    [InlineData(new byte[] { 9, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 })]
+    [InlineData(new byte[] { 11, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 })]
     [InlineData(new byte[] { 0x85, 0x80, 0x80, 0x80, 0x10, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 })]
     public void Read_ThrowsCorruption_ForAWidthOrCountNoStreamHas(byte[] record)
     {
