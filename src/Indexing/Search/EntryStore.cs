@@ -11,8 +11,8 @@ namespace Folio.Indexing.Search;
 /// consecutive entry ids and at most <see cref="MaxBlockBytes"/> bytes, one tree entry per block keyed by
 /// <see cref="SearchIndex.EntryKey(long)"/> of the block's first id. A block holds a bit per id from its first
 /// (little-endian, bit i for first id + i) telling which have a record, then each present record in id order:
-/// the entry's key as the bytes it shares with the key of the record before it in the block (varint) and the
-/// rest (varint length, bytes), then the record's other bytes (varint length, bytes). A block with no record
+/// the entry's key as the bytes it shares with the key of the record before it in the block and the length of
+/// the rest (<see cref="FrontCoding"/>), the rest, then the record's other bytes (varint length, bytes). A block with no record
 /// left is deleted. The block holding an id is the one with the greatest first id at or before it, when its
 /// bit is set.
 /// </summary>
@@ -186,12 +186,12 @@ internal sealed class EntryStore(Tree tree)
     }
 
     private static int RecordSize(int shared, int keyLength, int restLength) =>
-        Varint.Length((ulong)shared) + Varint.Length((ulong)(keyLength - shared)) + keyLength - shared + Varint.Length((ulong)restLength) + restLength;
+        FrontCoding.Length(shared, keyLength - shared) + keyLength - shared + Varint.Length((ulong)restLength) + restLength;
 
     private static void WriteRecord(List<byte> output, int shared, ReadOnlySpan<byte> key, ReadOnlySpan<byte> rest)
     {
-        ByteCoding.WriteVarint(output, (ulong)shared);
-        ByteCoding.WriteBytes(output, key[shared..]);
+        FrontCoding.Write(output, shared, key.Length - shared);
+        output.AddRange(key[shared..]);
         ByteCoding.WriteBytes(output, rest);
     }
 
@@ -202,8 +202,7 @@ internal sealed class EntryStore(Tree tree)
     /// </summary>
     private static ReadOnlySpan<byte> ReadRecord(ReadOnlySpan<byte> data, scoped ref int position, scoped Span<byte> key, scoped ref int keyLength)
     {
-        var shared = ReadNumber(data, ref position);
-        var suffix = ReadNumber(data, ref position);
+        FrontCoding.Read(data, ref position, out var shared, out var suffix);
         if (shared > keyLength || suffix > data.Length - position || shared + suffix == 0 || shared + suffix > SearchIndex.MaxKeyBytes)
             throw new Folio.Storage.CorruptionException($"An entry block gives a key of {shared} shared and {suffix} new bytes after one of {keyLength}, where {data.Length - position} bytes are left.");
         if (!key.IsEmpty)

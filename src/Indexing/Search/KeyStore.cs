@@ -18,8 +18,8 @@ namespace Folio.Indexing.Search;
 /// records ("123456" takes 7 with its length, the id 3, the leaf entry's header and slot 7); in a block a
 /// neighbour of its key costs about four (shared length, suffix length, one byte of suffix, the id as a
 /// difference from the id before it).
-/// <para>A stored block is a sequence of: the shared byte count (varint), the suffix length (varint), the
-/// suffix, and the entry id less the previous one's (zigzag varint; the first key's is from 0). The key
+/// <para>A stored block is a sequence of: the shared byte count and the suffix length (<see cref="FrontCoding"/>),
+/// the suffix, and the entry id less the previous one's (zigzag varint; the first key's is from 0). The key
 /// before the first is the block's first key itself, taken from the tree key, so the first shares all of
 /// it and a key is stored once even when it is as long as keys may be.</para>
 /// </remarks>
@@ -170,13 +170,12 @@ internal sealed class KeyStore(Tree tree)
     /// <summary>Reads one stored key into <paramref name="current"/> (which holds the key before it, <paramref name="length"/> bytes) and its id after <paramref name="id"/>.</summary>
     public static void ReadEntry(ReadOnlySpan<byte> block, ref int position, Span<byte> current, ref int length, ref long id)
     {
-        var shared = ReadVarint(block, ref position);
-        var suffix = ReadVarint(block, ref position);
-        if (shared > (ulong)length || suffix > (ulong)(current.Length - (int)shared) || suffix > (ulong)(block.Length - position) || shared + suffix == 0)
+        FrontCoding.Read(block, ref position, out var shared, out var suffix);
+        if (shared > length || suffix > current.Length - shared || suffix > block.Length - position || shared + suffix == 0)
             throw new Folio.Storage.CorruptionException($"A keys block gives {shared} shared and {suffix} new bytes after a key of {length} where {block.Length - position} are left.");
-        block.Slice(position, (int)suffix).CopyTo(current[(int)shared..]);
-        position += (int)suffix;
-        length = (int)(shared + suffix);
+        block.Slice(position, suffix).CopyTo(current[shared..]);
+        position += suffix;
+        length = shared + suffix;
         var delta = ReadVarint(block, ref position);
         id += (long)(delta >> 1) ^ -(long)(delta & 1);
         if (id < 0)
@@ -284,8 +283,7 @@ internal sealed class KeyStore(Tree tree)
                     break;
                 var key = Bytes(bytes, _merged[end]);
                 var shared = before < 0 ? key.Length : key.CommonPrefixLength(Bytes(bytes, _merged[before]));
-                ByteCoding.WriteVarint(_block, (ulong)shared);
-                ByteCoding.WriteVarint(_block, (ulong)(key.Length - shared));
+                FrontCoding.Write(_block, shared, key.Length - shared);
                 _block.AddRange(key[shared..]);
                 ByteCoding.WriteVarint(_block, ZigZag(_merged[end].Id - (before < 0 ? 0 : _merged[before].Id)));
                 end++;
@@ -301,7 +299,7 @@ internal sealed class KeyStore(Tree tree)
         var key = Bytes(bytes, _merged[index]);
         var shared = before < 0 ? key.Length : key.CommonPrefixLength(Bytes(bytes, _merged[before]));
         var id = _merged[index].Id - (before < 0 ? 0 : _merged[before].Id);
-        return Varint.Length((ulong)shared) + Varint.Length((ulong)(key.Length - shared)) + key.Length - shared + Varint.Length(ZigZag(id));
+        return FrontCoding.Length(shared, key.Length - shared) + key.Length - shared + Varint.Length(ZigZag(id));
     }
 
     private static ulong ZigZag(long value) => (ulong)((value << 1) ^ (value >> 63));

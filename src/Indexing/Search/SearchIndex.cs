@@ -35,10 +35,11 @@ public sealed class SearchIndex : IDisposable
     /// entries instead of 2,048 (<see cref="NumericColumn.TermIdBlockSize"/>); version 13 front-codes the keys in
     /// entry blocks (<see cref="EntryStore"/>); version 15 bit-packs a full-text field's lengths (<see cref="NormsColumn"/>; version 14, never released, padded
     /// its blocks by two bytes instead of three); version 16 writes token ids with a class of their bit length
-    /// (<see cref="TokenStream"/>). Older indexes are refused like newer ones and
+    /// (<see cref="TokenStream"/>); version 17 writes a front-coded key's two lengths in one byte when they are small
+    /// (<see cref="FrontCoding"/>). Older indexes are refused like newer ones and
     /// must be rebuilt.
     /// </summary>
-    public const int FormatVersion = 16;
+    public const int FormatVersion = 17;
 
     /// <summary>The longest entry key, in UTF-8 bytes: a tree key's limit less the two bytes of its length (<see cref="KeyStore.TreeKey"/>).</summary>
     public const int MaxKeyBytes = Folio.Storage.StorageLimits.MaxKeySize - 2;

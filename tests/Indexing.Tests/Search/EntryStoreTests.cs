@@ -220,14 +220,15 @@ public class EntryStoreTests
     }
 
     [Theory]
-    [InlineData(new byte[] { 1, 0, 1, (byte)'a', 0 })]             // shares a byte with no key before it
-    [InlineData(new byte[] { 1, 0, 0, 5, (byte)'a', 0 })]          // five key bytes where two are left
-    [InlineData(new byte[] { 1, 0, 0, 0, 0 })]                     // a key of no bytes
-    [InlineData(new byte[] { 1, 0, 0, 1, (byte)'a' })]             // no record length
-    [InlineData(new byte[] { 1, 0, 0, 1, (byte)'a', 3, 1 })]       // a record of three bytes where one is left
-    [InlineData(new byte[] { 3, 0, 0, 1, (byte)'a', 0, 2, 0, 0 })] // a second record that shares more than the first key has
-    [InlineData(new byte[] { 1, 0, 0x80 })]                        // a number cut off
-    [InlineData(new byte[] { 1, 0, 0, 1, (byte)'a', 0x80 })]       // a record length cut off
+    [InlineData(new byte[] { 1, 0, 0x11, (byte)'a', 0 })]           // shares a byte with no key before it
+    [InlineData(new byte[] { 1, 0, 0x05, (byte)'a', 0 })]           // five key bytes where two are left
+    [InlineData(new byte[] { 1, 0, 0x00, 0 })]                      // a key of no bytes
+    [InlineData(new byte[] { 1, 0, 0x01, (byte)'a' })]              // no record length
+    [InlineData(new byte[] { 1, 0, 0x01, (byte)'a', 3, 1 })]        // a record of three bytes where one is left
+    [InlineData(new byte[] { 3, 0, 0x01, (byte)'a', 0, 0x20, 0 })]  // a second record that shares more than the first key has
+    [InlineData(new byte[] { 1, 0, 0xF0, 0x80 })]                   // a length cut off
+    [InlineData(new byte[] { 1, 0, 0x01, (byte)'a', 0x80 })]        // a record length cut off
+    [InlineData(new byte[] { 1, 0, 0xF7, 0, 1, (byte)'a', 0 })]     // a head no key has
     public void TryGet_ThrowsCorruption_ForABrokenBlock(byte[] block)
     {
         using var environment = StorageEnvironment.Open(StorageOptions.InMemory());
@@ -261,8 +262,8 @@ public class EntryStoreTests
         var tree = read.OpenTree("entries")!;
         var cursor = tree.CreateCursor();
         Assert.True(cursor.First());
-        // Mask, then 15 records: the first key whole (1 + 1 + 11 bytes), the others 1 + 1 + 1 or 2 bytes, each with 2 bytes of rest.
-        Assert.InRange(cursor.Value.Length, 2 + 13 + 2 + 14 * (3 + 2), 2 + 13 + 2 + 14 * (4 + 2));
+        // Mask, then 15 records: the first key whole (a byte of lengths and 11), the others a byte of lengths and 1 or 2, each with 2 bytes of rest.
+        Assert.InRange(cursor.Value.Length, 2 + 12 + 2 + 14 * (2 + 2), 2 + 12 + 2 + 14 * (3 + 2));
         var key = new byte[SearchIndex.MaxKeyBytes];
         var seek = new byte[SearchIndex.MaxEntryKeySize];
         for (var id = 0; id < EntryStore.BlockSpan; id++)

@@ -240,13 +240,15 @@ public class KeyStoreTests
     }
 
     [Theory]
-    [InlineData(new byte[] { 2, 0, 2 })]                    // shares two bytes of a one-byte key
-    [InlineData(new byte[] { 1, 5, (byte)'b', 2 })]         // five new bytes where two are left
-    [InlineData(new byte[] { 1, 0, 3 })]                    // an id below zero
-    [InlineData(new byte[] { 1, 0 })]                       // no id
-    [InlineData(new byte[] { 1, 0, 0x80 })]                 // an id cut off
-    [InlineData(new byte[] { 0, 0, 2 })]                    // a key of no bytes
+    [InlineData(new byte[] { 0x20, 2 })]                    // shares two bytes of a one-byte key
+    [InlineData(new byte[] { 0x15, (byte)'b', 2 })]         // five new bytes where two are left
+    [InlineData(new byte[] { 0x10, 3 })]                    // an id below zero
+    [InlineData(new byte[] { 0x10 })]                       // no id
+    [InlineData(new byte[] { 0x10, 0x80 })]                 // an id cut off
+    [InlineData(new byte[] { 0x00, 2 })]                    // a key of no bytes
     [InlineData(new byte[0])]                               // no keys
+    [InlineData(new byte[] { 0xF3, 0, 0, 2 })]              // a head no key has
+    [InlineData(new byte[] { 0xF0, 1 })]                    // lengths cut off
     public void TryGet_ThrowsCorruption_ForABrokenBlock(byte[] block)
     {
         using var environment = StorageEnvironment.Open(StorageOptions.InMemory());
@@ -263,7 +265,7 @@ public class KeyStoreTests
         using var tx = environment.BeginWrite();
         var tree = tx.CreateTree("keys");
         // "b", then "a": the merge would write "a" after "b".
-        tree.Put(KeyStore.TreeKey("b"u8, new byte[3]), [1, 0, 2, 0, 1, (byte)'a', 2]);
+        tree.Put(KeyStore.TreeKey("b"u8, new byte[3]), [0x10, 2, 0x01, (byte)'a', 2]);
         var store = new KeyStore(tree);
         store.Put(Utf8("c"), 7);
         Assert.Throws<CorruptionException>(store.Flush);
