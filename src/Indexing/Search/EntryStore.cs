@@ -24,7 +24,7 @@ namespace Folio.Indexing.Search;
 /// it is closed. The byte limit keeps a block inline in its leaf: a block past a leaf's limit would take a page
 /// of its own, more than its records took as separate entries. Keys are front-coded because consecutive
 /// entries mostly have keys that differ in their last characters ("orders/1041", "orders/1042"): a benchmark
-/// key of six digits took seven bytes, and takes three.
+/// key of six digits took seven bytes, and takes about two.
 /// </remarks>
 internal sealed class EntryStore(Tree tree)
 {

@@ -16,8 +16,8 @@ namespace Folio.Indexing.Search;
 /// Keys are ordered by length, then bytes: keys numbered in increasing order ("9", "10", "11") then
 /// arrive in order and only the last block grows. A key as its own tree entry cost 17 bytes at 1M benchmark
 /// records ("123456" takes 7 with its length, the id 3, the leaf entry's header and slot 7); in a block a
-/// neighbour of its key costs about four (shared length, suffix length, one byte of suffix, the id as a
-/// difference from the id before it).
+/// neighbour of its key costs about three (the shared and new byte counts in one byte, one byte of suffix,
+/// the id as a difference from the id before it).
 /// <para>A stored block is a sequence of: the shared byte count and the suffix length (<see cref="FrontCoding"/>),
 /// the suffix, and the entry id less the previous one's (zigzag varint; the first key's is from 0). The key
 /// before the first is the block's first key itself, taken from the tree key, so the first shares all of

@@ -20,7 +20,7 @@ public class EntryStoreTests
     private static byte[] KeyOf(long id) => System.Text.Encoding.UTF8.GetBytes((id % 7) switch
     {
         0 or 1 or 2 => id.ToString(System.Globalization.CultureInfo.InvariantCulture),
-        3 or 4 => $"orders/{id}-A",
+        3 or 4 => $"orders/{id + 100_000}-A",
         5 => id % 11 == 0 ? new string('k', SearchIndex.MaxKeyBytes - 20) + id : new Guid((int)id, 0, 0, new byte[8]).ToString(),
         _ => $"ü/{id / 3}",
     });

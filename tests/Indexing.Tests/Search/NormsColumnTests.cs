@@ -21,14 +21,17 @@ public class NormsColumnTests
         // Some entries without a length, the rest up to the width's largest value (65,535 at 16 bits).
         var lengths = Enumerable.Range(0, entries).Select(i => i % 9 == 0 ? 0 : random.Next(1, 1 << bits)).ToArray();
         lengths[5] = (1 << bits) - 1;
+        var capped = bits == 16 ? 70_000 : lengths[6];
         using (var tx = environment.BeginWrite())
         {
             var column = new NormsColumn(tx.CreateTree("n"));
             for (var id = 0; id < entries; id++)
-                column.Set(id, lengths[id]);
+                column.Set(id, id == 6 ? capped : lengths[id]);
             column.Flush();
             tx.Commit();
         }
+        // A length past a ushort's is kept as 65,535.
+        lengths[6] = Math.Min(capped, ushort.MaxValue);
         // A second batch changes some, clears others, and reads its own changes.
         using (var tx = environment.BeginWrite())
         {
