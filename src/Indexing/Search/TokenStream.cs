@@ -17,8 +17,8 @@ namespace Folio.Indexing.Search;
 /// lengths up to its largest: varints spent two bytes on most of them, and a third on any distance past 2
 /// (a removed stop word or two). At 1M benchmark records (17 tokens each, term ids up to 12 bits, distances
 /// 1: 57%, 2: 23%, 3: 10%) ids in the largest's width and the distance code took about 1.7 bytes a token where
-/// varints took 2.2; with the classes an id of 12 bits takes 14 and one of 5 bits 8, about 10.6 bits where the
-/// width took 11.7 (docs/benchmarks.md).
+/// varints took 2.2; with the classes an id of 12 bits takes 14 and one of 5 bits 8, which saved about 0.6 bits
+/// a token there (the ids lie nearer the width than evenly; docs/benchmarks.md).
 /// </remarks>
 internal static class TokenStream
 {
