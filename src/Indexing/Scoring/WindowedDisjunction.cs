@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using System.Runtime.InteropServices;
 using Folio.Indexing.Queries.Iterators;
 using Folio.Indexing.Search;

@@ -186,12 +186,11 @@ internal sealed class EntryStore(Tree tree)
     }
 
     private static int RecordSize(int shared, int keyLength, int restLength) =>
-        FrontCoding.Length(shared, keyLength - shared) + keyLength - shared + Varint.Length((ulong)restLength) + restLength;
+        FrontCoding.KeySize(shared, keyLength) + Varint.Length((ulong)restLength) + restLength;
 
     private static void WriteRecord(List<byte> output, int shared, ReadOnlySpan<byte> key, ReadOnlySpan<byte> rest)
     {
-        FrontCoding.Write(output, shared, key.Length - shared);
-        output.AddRange(key[shared..]);
+        FrontCoding.WriteKey(output, key, shared);
         ByteCoding.WriteBytes(output, rest);
     }
 
@@ -202,35 +201,13 @@ internal sealed class EntryStore(Tree tree)
     /// </summary>
     private static ReadOnlySpan<byte> ReadRecord(ReadOnlySpan<byte> data, scoped ref int position, scoped Span<byte> key, scoped ref int keyLength)
     {
-        FrontCoding.Read(data, ref position, out var shared, out var suffix);
-        if (shared > keyLength || suffix > data.Length - position || shared + suffix == 0 || shared + suffix > SearchIndex.MaxKeyBytes)
-            throw new Folio.Storage.CorruptionException($"An entry block gives a key of {shared} shared and {suffix} new bytes after one of {keyLength}, where {data.Length - position} bytes are left.");
-        if (!key.IsEmpty)
-            data.Slice(position, suffix).CopyTo(key[shared..]);
-        position += suffix;
-        keyLength = shared + suffix;
-        var length = ReadNumber(data, ref position);
+        FrontCoding.ReadKey(data, ref position, key, ref keyLength);
+        var length = FrontCoding.ReadLength(data, ref position);
         if (length > data.Length - position)
             throw new Folio.Storage.CorruptionException($"An entry block gives a record {length} bytes where {data.Length - position} are left.");
         var rest = data.Slice(position, length);
         position += length;
         return rest;
-    }
-
-    private static int ReadNumber(ReadOnlySpan<byte> data, scoped ref int position)
-    {
-        if (position >= data.Length)
-            throw new Folio.Storage.CorruptionException($"An entry block of {data.Length} bytes ends inside a record.");
-        ulong value;
-        try
-        {
-            value = Varint.Read(data, ref position);
-        }
-        catch (InvalidDataException)
-        {
-            throw new Folio.Storage.CorruptionException($"An entry block of {data.Length} bytes ends inside a number at byte {position}.");
-        }
-        return value > int.MaxValue ? throw new Folio.Storage.CorruptionException($"An entry block gives a length of {value}.") : (int)value;
     }
 
     /// <summary>Finds a slot's record in a block's records (<paramref name="data"/>, after the mask): its key (when <paramref name="key"/> has room) and the rest.</summary>

@@ -19,6 +19,10 @@ internal static class FrontCoding
     public static int Length(int shared, int suffix) =>
         shared <= MaxPackedShared && suffix <= MaxPackedSuffix ? 1 : 1 + Varint.Length((ulong)shared) + Varint.Length((ulong)suffix);
 
+    /// <summary>The bytes <see cref="WriteKey"/> takes for a key of <paramref name="keyLength"/> bytes sharing <paramref name="shared"/>.</summary>
+    public static int KeySize(int shared, int keyLength) => Length(shared, keyLength - shared) + keyLength - shared;
+
+    /// <summary>Writes the head of a key that shares <paramref name="shared"/> bytes with the one before and adds <paramref name="suffix"/>.</summary>
     public static void Write(List<byte> output, int shared, int suffix)
     {
         if (shared <= MaxPackedShared && suffix <= MaxPackedSuffix)
@@ -29,6 +33,13 @@ internal static class FrontCoding
         output.Add(Escape);
         ByteCoding.WriteVarint(output, (ulong)shared);
         ByteCoding.WriteVarint(output, (ulong)suffix);
+    }
+
+    /// <summary>Writes <paramref name="key"/> as its head and the bytes after the <paramref name="shared"/> it shares with the key before.</summary>
+    public static void WriteKey(List<byte> output, ReadOnlySpan<byte> key, int shared)
+    {
+        Write(output, shared, key.Length - shared);
+        output.AddRange(key[shared..]);
     }
 
     /// <summary>Reads a head at <paramref name="position"/>; a cut-off head or a number past <see cref="int.MaxValue"/> is corruption.</summary>
@@ -45,21 +56,46 @@ internal static class FrontCoding
         }
         if (head != Escape)
             throw new Folio.Storage.CorruptionException($"A front-coded key starts with byte {head}.");
-        shared = ReadNumber(data, ref position);
-        suffix = ReadNumber(data, ref position);
+        shared = ReadLength(data, ref position);
+        suffix = ReadLength(data, ref position);
     }
 
-    private static int ReadNumber(ReadOnlySpan<byte> data, scoped ref int position)
+    /// <summary>
+    /// Reads the key at <paramref name="position"/> into <paramref name="key"/>, which holds the key before it
+    /// (<paramref name="keyLength"/> bytes, then the key's); an empty <paramref name="key"/> only follows the lengths.
+    /// A key that shares more than the one before has, has no bytes, is longer than an entry key may be, or runs
+    /// past the block is corruption.
+    /// </summary>
+    public static void ReadKey(ReadOnlySpan<byte> data, scoped ref int position, scoped Span<byte> key, scoped ref int keyLength)
     {
-        ulong value;
+        Read(data, ref position, out var shared, out var suffix);
+        if (shared > keyLength || suffix > data.Length - position || shared + suffix == 0 || shared + suffix > SearchIndex.MaxKeyBytes)
+            throw new Folio.Storage.CorruptionException($"A front-coded block gives a key of {shared} shared and {suffix} new bytes after one of {keyLength}, where {data.Length - position} bytes are left.");
+        if (!key.IsEmpty)
+            data.Slice(position, suffix).CopyTo(key[shared..]);
+        position += suffix;
+        keyLength = shared + suffix;
+    }
+
+    /// <summary>Reads a varint of a front-coded block; one cut off or too long is corruption.</summary>
+    public static ulong ReadVarint(ReadOnlySpan<byte> data, scoped ref int position)
+    {
+        if (position >= data.Length)
+            throw new Folio.Storage.CorruptionException($"A front-coded block of {data.Length} bytes ends before a number.");
         try
         {
-            value = Varint.Read(data, ref position);
+            return Varint.Read(data, ref position);
         }
         catch (InvalidDataException)
         {
             throw new Folio.Storage.CorruptionException($"A front-coded block of {data.Length} bytes ends inside a number at byte {position}.");
         }
+    }
+
+    /// <summary>Reads a varint length of a front-coded block (at most <see cref="int.MaxValue"/>).</summary>
+    public static int ReadLength(ReadOnlySpan<byte> data, scoped ref int position)
+    {
+        var value = ReadVarint(data, ref position);
         return value > int.MaxValue ? throw new Folio.Storage.CorruptionException($"A front-coded block gives a length of {value}.") : (int)value;
     }
 }

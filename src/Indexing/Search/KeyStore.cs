@@ -30,7 +30,7 @@ internal sealed class KeyStore(Tree tree)
 
     /// <summary>
     /// The most bytes a block's tree key and value take together, unless it holds one key: well within a
-    /// leaf's inline limit, so no block takes a page of its own (a key alone takes at most 1,024 + 7).
+    /// leaf's inline limit, so no block takes a page of its own (a key alone takes at most 1,024 + 14).
     /// </summary>
     public const int MaxBlockBytes = 1_024;
 
@@ -51,7 +51,7 @@ internal sealed class KeyStore(Tree tree)
     private readonly List<(int Offset, int Length, long Id)> _decoded = new(MaxBlockKeys * 2);
     private readonly List<(int Offset, int Length, long Id)> _merged = new(MaxBlockKeys * 2);
     private readonly List<byte> _block = new(MaxBlockBytes * 2);
-    private readonly byte[] _boundary = new byte[TreeKeyLength(SearchIndex.MaxKeyBytes)];
+    private readonly byte[] _boundary = new byte[SearchIndex.MaxKeyBytes];
     private TreeCursor? _cursor;
 
     /// <summary>The entry id of <paramref name="key"/> as this batch left it; false when it has none.</summary>
@@ -170,28 +170,11 @@ internal sealed class KeyStore(Tree tree)
     /// <summary>Reads one stored key into <paramref name="current"/> (which holds the key before it, <paramref name="length"/> bytes) and its id after <paramref name="id"/>.</summary>
     public static void ReadEntry(ReadOnlySpan<byte> block, ref int position, Span<byte> current, ref int length, ref long id)
     {
-        FrontCoding.Read(block, ref position, out var shared, out var suffix);
-        if (shared > length || suffix > current.Length - shared || suffix > block.Length - position || shared + suffix == 0)
-            throw new Folio.Storage.CorruptionException($"A keys block gives {shared} shared and {suffix} new bytes after a key of {length} where {block.Length - position} are left.");
-        block.Slice(position, suffix).CopyTo(current[shared..]);
-        position += suffix;
-        length = shared + suffix;
-        var delta = ReadVarint(block, ref position);
+        FrontCoding.ReadKey(block, ref position, current, ref length);
+        var delta = FrontCoding.ReadVarint(block, ref position);
         id += (long)(delta >> 1) ^ -(long)(delta & 1);
         if (id < 0)
             throw new Folio.Storage.CorruptionException($"A keys block gives a negative entry id ({id}).");
-    }
-
-    private static ulong ReadVarint(ReadOnlySpan<byte> block, ref int position)
-    {
-        try
-        {
-            return Varint.Read(block, ref position);
-        }
-        catch (InvalidDataException)
-        {
-            throw new Folio.Storage.CorruptionException($"A keys block of {block.Length} bytes ends inside a number at byte {position}.");
-        }
     }
 
     /// <summary>The length of the tree's greatest key, read into <see cref="_lastKey"/>; -1 when the tree is empty.</summary>
@@ -283,8 +266,7 @@ internal sealed class KeyStore(Tree tree)
                     break;
                 var key = Bytes(bytes, _merged[end]);
                 var shared = before < 0 ? key.Length : key.CommonPrefixLength(Bytes(bytes, _merged[before]));
-                FrontCoding.Write(_block, shared, key.Length - shared);
-                _block.AddRange(key[shared..]);
+                FrontCoding.WriteKey(_block, key, shared);
                 ByteCoding.WriteVarint(_block, ZigZag(_merged[end].Id - (before < 0 ? 0 : _merged[before].Id)));
                 end++;
             }
@@ -299,7 +281,7 @@ internal sealed class KeyStore(Tree tree)
         var key = Bytes(bytes, _merged[index]);
         var shared = before < 0 ? key.Length : key.CommonPrefixLength(Bytes(bytes, _merged[before]));
         var id = _merged[index].Id - (before < 0 ? 0 : _merged[before].Id);
-        return FrontCoding.Length(shared, key.Length - shared) + key.Length - shared + Varint.Length(ZigZag(id));
+        return FrontCoding.KeySize(shared, key.Length) + Varint.Length(ZigZag(id));
     }
 
     private static ulong ZigZag(long value) => (ulong)((value << 1) ^ (value >> 63));

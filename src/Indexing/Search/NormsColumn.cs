@@ -7,7 +7,7 @@ namespace Folio.Indexing.Search;
 /// <summary>
 /// A full-text field's lengths (tokens per entry) for BM25, stored densely: one tree value per block
 /// of <see cref="BlockSize"/> entries. A scorer walks entries in id order, so it reads one block per
-/// 2,048 hits instead of descending a tree per hit; a batch loads each block it touches once and writes
+/// 2,048 ids instead of descending a tree per hit; a batch loads each block it touches once and writes
 /// it back once at commit.
 /// </summary>
 /// <remarks>
@@ -20,6 +20,7 @@ namespace Folio.Indexing.Search;
 /// </remarks>
 internal sealed class NormsColumn(Tree tree, byte[] cache)
 {
+    /// <summary>The entries per block.</summary>
     public const int BlockSize = 2048;
 
     /// <summary>The size of the block cache a column needs: the largest stored block.</summary>
@@ -34,7 +35,8 @@ internal sealed class NormsColumn(Tree tree, byte[] cache)
     private readonly byte[] _cached = cache.Length >= CacheBytes ? cache : throw new ArgumentException("The cache is smaller than a block.", nameof(cache));
     private Dictionary<long, byte[]>? _changed;
     private long _cachedBlock = -1;
-    private int _cachedLength;
+    // Whether the cached block exists (an entry with no stored block has no length).
+    private bool _cachedPresent;
 
     /// <summary>A column with a block cache of its own (for a batch, which lives long and writes).</summary>
     public NormsColumn(Tree tree)
@@ -52,15 +54,12 @@ internal sealed class NormsColumn(Tree tree, byte[] cache)
         {
             Span<byte> key = stackalloc byte[8];
             BinaryPrimitives.WriteInt64BigEndian(key, number);
-            _cachedLength = 0;
-            if (tree.TryGet(key, out var stored))
-            {
+            _cachedPresent = tree.TryGet(key, out var stored);
+            if (_cachedPresent)
                 Checked(stored).CopyTo(_cached);
-                _cachedLength = stored.Length;
-            }
             _cachedBlock = number;
         }
-        return _cachedLength == 0 ? 0 : ReadLength(_cached, Offset(entryId));
+        return _cachedPresent ? ReadLength(_cached, Offset(entryId)) : 0;
     }
 
     /// <summary>The tree the lengths are kept in.</summary>

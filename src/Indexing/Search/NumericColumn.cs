@@ -8,8 +8,8 @@ namespace Folio.Indexing.Search;
 /// A numeric field's sort key per entry (its smallest value, in the order-preserving form of
 /// <see cref="TermEncoding"/> read as a big-endian ulong), or an exact field's term id per entry, stored
 /// densely: one tree value per block of <see cref="BlockSize"/> entries (<see cref="TermIdBlockSize"/> for
-/// term ids). A sort walks matches in id order, so it reads one block per 2,048 ids instead of descending
-/// the doc-value tree per match; a batch decodes each block it touches once and encodes it back once at
+/// term ids). A sort walks matches in id order, so it reads one block per <see cref="EntriesPerBlock"/> ids
+/// instead of descending the doc-value tree per match; a batch decodes each block it touches once and encodes it back once at
 /// <see cref="Flush"/>.
 /// </summary>
 /// <remarks>
@@ -17,8 +17,9 @@ namespace Folio.Indexing.Search;
 /// With a width of 1–57 bits, each entry then has a code of that many bits, packed little-endian one
 /// after another: 0 when it has no value (missing, null, all-null or deleted), else its value minus the
 /// base plus 1, so a read touches one place in the block. Timestamps in seconds over a year take 25 bits,
-/// so a block of them fits one page (whole bytes took 4 each, just over a page, and so two), and term
-/// ids below 64 take 6, small enough to stay in a leaf beside other blocks instead of a page of their own.
+/// so a block of them fits one page (whole bytes took 4 each, just over a page, and so two), and a block of
+/// term ids (<see cref="TermIdBlockSize"/>) stays in a leaf beside other blocks up to 31 bits instead of taking
+/// a page of its own.
 /// A block whose codes need more bits, up to values spanning the whole 64-bit range, has width 0, a
 /// presence bit per entry and the raw 8-byte values. A block with no value at all is not stored.
 /// <para>A column of doubles (made with <c>decimals</c>) stores a block whose values all have at most three
@@ -30,7 +31,7 @@ namespace Folio.Indexing.Search;
 internal sealed class NumericColumn
 {
     /// <summary>The entries per block of a column of sort keys (<see cref="ForSortKeys"/>).</summary>
-    public const int BlockSize = 2048;
+    public const int BlockSize = 1 << BlockShift;
 
     /// <summary>
     /// The entries per block of a column of term ids (<see cref="ForTermIds"/>). Past 7 bits a block of 2,048
@@ -39,7 +40,7 @@ internal sealed class NumericColumn
     /// matches spread over the whole index reads every block, and four times the blocks cost a sorted
     /// equality query's p50 85 → 145 µs at 1M benchmark records (docs/benchmarks.md).
     /// </summary>
-    public const int TermIdBlockSize = 512;
+    public const int TermIdBlockSize = 1 << TermIdBlockShift;
 
     private const int BlockShift = 11;
     private const int TermIdBlockShift = 9;
@@ -92,7 +93,7 @@ internal sealed class NumericColumn
     /// <summary>The number of the block holding <paramref name="entryId"/>.</summary>
     public long BlockOf(long entryId) => entryId >> _shift;
 
-    /// <summary>The entry's sort key; false when the entry has no non-null value.</summary>
+    /// <summary>The entry's sort key or term id; false when the entry has no non-null value.</summary>
     public bool TryGet(long entryId, out ulong value)
     {
         var number = BlockOf(entryId);
@@ -161,7 +162,7 @@ internal sealed class NumericColumn
         return stored;
     }
 
-    /// <summary>Reads the entry's sort key from its block (see <see cref="StoredBlock"/>); false when it has none.</summary>
+    /// <summary>Reads the entry's sort key or term id from its block (see <see cref="StoredBlock"/>); false when it has none.</summary>
     public bool TryRead(ReadOnlySpan<byte> block, long entryId, out ulong value) => TryRead(block, (int)(entryId & (_size - 1)), _size, out value);
 
     private static bool TryRead(ReadOnlySpan<byte> block, int index, int size, out ulong value)
@@ -193,10 +194,10 @@ internal sealed class NumericColumn
         return true;
     }
 
-    /// <summary>Sets the entry's sort key. Written at <see cref="Flush"/>.</summary>
+    /// <summary>Sets the entry's sort key or term id. Written at <see cref="Flush"/>.</summary>
     public void Set(long entryId, ulong value) => ForWrite(entryId).Set((int)(entryId & (_size - 1)), value);
 
-    /// <summary>Removes the entry's sort key (it sorts as missing). Written at <see cref="Flush"/>.</summary>
+    /// <summary>Removes the entry's sort key or term id (it sorts as missing). Written at <see cref="Flush"/>.</summary>
     public void Clear(long entryId) => ForWrite(entryId).Clear((int)(entryId & (_size - 1)));
 
     /// <summary>Writes the blocks changed since the last flush; a block left without values is removed.</summary>

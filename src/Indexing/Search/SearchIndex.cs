@@ -33,11 +33,11 @@ public sealed class SearchIndex : IDisposable
     /// (version 9, never released, keyed the blocks by id / 16); version 11 keeps the keys tree in front-coded
     /// blocks of keys (<see cref="KeyStore"/>); version 12 keeps an exact field's term-id column in blocks of 512
     /// entries instead of 2,048 (<see cref="NumericColumn.TermIdBlockSize"/>); version 13 front-codes the keys in
-    /// entry blocks (<see cref="EntryStore"/>); version 15 bit-packs a full-text field's lengths (<see cref="NormsColumn"/>; version 14, never released, padded
-    /// its blocks by two bytes instead of three); version 16 writes token ids with a class of their bit length
-    /// (<see cref="TokenStream"/>); version 17 writes a front-coded key's two lengths in one byte when they are small
-    /// (<see cref="FrontCoding"/>). Older indexes are refused like newer ones and
-    /// must be rebuilt.
+    /// entry blocks (<see cref="EntryStore"/>); version 15 bit-packs a full-text field's lengths
+    /// (<see cref="NormsColumn"/>; version 14, never released, padded its blocks by two bytes instead of three);
+    /// version 16 writes token ids with a class of their bit length (<see cref="TokenStream"/>); version 17 writes
+    /// a front-coded key's two lengths in one byte when they are small (<see cref="FrontCoding"/>). Older indexes
+    /// are refused like newer ones and must be rebuilt.
     /// </summary>
     public const int FormatVersion = 17;
 

@@ -50,6 +50,11 @@ internal static class SearchLoadCommand
                     return 2;
             }
         }
+        if (luceneKeys && only == "folio")
+        {
+            Console.Error.WriteLine("--lucene-keys runs Lucene; it cannot go with --only folio.");
+            return 2;
+        }
         if (!hostGc && !System.Runtime.GCSettings.IsServerGC)
             return RunWithServerCollector(args);
 
