@@ -9,7 +9,7 @@ namespace Folio.Indexing.Search;
 /// <summary>
 /// The entry records of an index (<see cref="EntryRecord"/>) in blocks of up to <see cref="BlockSpan"/>
 /// consecutive entry ids and at most <see cref="MaxBlockBytes"/> bytes, one tree entry per block keyed by
-/// <see cref="SearchIndex.EntryKey(long)"/> of the block's first id. A block holds a bit per id from its first
+/// <see cref="SearchIndex.EntryKey(long, Span{byte})"/> of the block's first id. A block holds a bit per id from its first
 /// (little-endian, bit i for first id + i) telling which have a record, then each present record in id order:
 /// the entry's key as the bytes it shares with the key of the record before it in the block and the length of
 /// the rest (<see cref="FrontCoding"/>), the rest, then the record's other bytes (varint length, bytes). A block with no record
@@ -107,19 +107,15 @@ internal sealed class EntryStore(Tree tree)
         }
 
         var cursor = Cursor;
-        if (!cursor.SeekLastAtOrBefore(SearchIndex.EntryKey(id, _key)))
-            return false;
-        var first = SearchIndex.EntryIdOf(cursor.Key);
-        if (id - first >= BlockSpan)
+        if (!Seek(cursor, id, _key, out var slotOfId))
             return false;
         var stored = cursor.Value;
         var mask = Mask(stored);
-        var slotOfId = (int)(id - first);
         if ((mask & (1 << slotOfId)) == 0)
             return false;
         Rewrite(mask, stored[MaskSize..], slotOfId, _scratch);
         mask &= (ushort)~(1 << slotOfId);
-        var key = SearchIndex.EntryKey(first, _key);
+        var key = SearchIndex.EntryKey(id - slotOfId, _key);
         if (mask == 0)
         {
             tree.Delete(key);

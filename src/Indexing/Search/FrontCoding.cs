@@ -7,7 +7,8 @@ namespace Folio.Indexing.Search;
 /// with the key before it and how many follow. Both fit one byte (shared in the high four bits, up to 14, the
 /// rest in the low four) for neighbouring keys of ids numbered in order ("123456" after "123455" shares 5 and
 /// adds 1); otherwise the byte's high bits are all ones and two varints follow. Two varints took two bytes
-/// for almost every key (1M benchmark keys: 1 MB in each store).
+/// for almost every key (at 1M benchmark records the one byte saved 0.9 MB in the keys tree and 1.5 MB in the
+/// entry blocks).
 /// </summary>
 internal static class FrontCoding
 {

@@ -25,6 +25,8 @@ public sealed class IndexSearcher : IDisposable
     private readonly Tree _shapes;
     // Positioned afresh by every entry lookup (keys of hits, phrase checks).
     private TreeCursor? _entryCursor;
+    // The key of a hit, read from its entry block (front-coded against the keys before it there).
+    private byte[]? _keyBuffer;
     private readonly Dictionary<string, FieldReader> _fields = new(StringComparer.Ordinal);
     private readonly SearchScratch _scratch;
     private bool _disposed;
@@ -94,9 +96,6 @@ public sealed class IndexSearcher : IDisposable
     }
 
     private TreeCursor EntryCursor => _entryCursor ??= _entries.CreateCursor();
-
-    // The key of a hit, read from its entry block (front-coded against the keys before it there).
-    private byte[]? _keyBuffer;
 
     /// <summary>The key an entry was indexed under.</summary>
     public string GetKey(long entryId)

@@ -261,13 +261,11 @@ internal sealed class KeyStore(Tree tree)
             while (end < count && end - start < perBlock)
             {
                 var before = end == start ? -1 : end - 1;
-                var entry = EntrySize(bytes, end, before);
-                if (end > start && size + _block.Count + entry > MaxBlockBytes)
+                if (end > start && size + _block.Count + EntrySize(bytes, end, before) > MaxBlockBytes)
                     break;
-                var key = Bytes(bytes, _merged[end]);
-                var shared = before < 0 ? key.Length : key.CommonPrefixLength(Bytes(bytes, _merged[before]));
-                FrontCoding.WriteKey(_block, key, shared);
-                ByteCoding.WriteVarint(_block, ZigZag(_merged[end].Id - (before < 0 ? 0 : _merged[before].Id)));
+                var (shared, delta) = Coded(bytes, end, before);
+                FrontCoding.WriteKey(_block, Bytes(bytes, _merged[end]), shared);
+                ByteCoding.WriteVarint(_block, delta);
                 end++;
             }
             CollectionsMarshal.AsSpan(_block).CopyTo(tree.Reserve(TreeKey(first, _treeKey), _block.Count));
@@ -275,13 +273,23 @@ internal sealed class KeyStore(Tree tree)
         }
     }
 
-    /// <summary>The bytes merged key <paramref name="index"/> takes stored after merged key <paramref name="before"/> (-1: first in its block, which shares all of itself).</summary>
+    /// <summary>The bytes merged key <paramref name="index"/> takes stored after merged key <paramref name="before"/>.</summary>
     private int EntrySize(ReadOnlySpan<byte> bytes, int index, int before)
     {
-        var key = Bytes(bytes, _merged[index]);
-        var shared = before < 0 ? key.Length : key.CommonPrefixLength(Bytes(bytes, _merged[before]));
-        var id = _merged[index].Id - (before < 0 ? 0 : _merged[before].Id);
-        return FrontCoding.KeySize(shared, key.Length) + Varint.Length(ZigZag(id));
+        var (shared, delta) = Coded(bytes, index, before);
+        return FrontCoding.KeySize(shared, _merged[index].Length) + Varint.Length(delta);
+    }
+
+    /// <summary>
+    /// How merged key <paramref name="index"/> is stored after merged key <paramref name="before"/> (-1: first in its
+    /// block, which shares all of itself): the bytes it shares, and its id's zigzag difference.
+    /// </summary>
+    private (int Shared, ulong Delta) Coded(ReadOnlySpan<byte> bytes, int index, int before)
+    {
+        var entry = _merged[index];
+        if (before < 0)
+            return (entry.Length, ZigZag(entry.Id));
+        return (Bytes(bytes, entry).CommonPrefixLength(Bytes(bytes, _merged[before])), ZigZag(entry.Id - _merged[before].Id));
     }
 
     private static ulong ZigZag(long value) => (ulong)((value << 1) ^ (value >> 63));

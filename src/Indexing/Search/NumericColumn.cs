@@ -9,8 +9,8 @@ namespace Folio.Indexing.Search;
 /// <see cref="TermEncoding"/> read as a big-endian ulong), or an exact field's term id per entry, stored
 /// densely: one tree value per block of <see cref="BlockSize"/> entries (<see cref="TermIdBlockSize"/> for
 /// term ids). A sort walks matches in id order, so it reads one block per <see cref="EntriesPerBlock"/> ids
-/// instead of descending the doc-value tree per match; a batch decodes each block it touches once and encodes it back once at
-/// <see cref="Flush"/>.
+/// instead of descending the doc-value tree per match; a batch decodes each block it touches once and
+/// encodes it back once at <see cref="Flush"/>.
 /// </summary>
 /// <remarks>
 /// A stored block starts with a width byte and the smallest value (the base, 8 bytes little-endian).
@@ -37,8 +37,8 @@ internal sealed class NumericColumn
     /// The entries per block of a column of term ids (<see cref="ForTermIds"/>). Past 7 bits a block of 2,048
     /// codes is over a leaf's inline limit and takes a page of its own: 5,000 benchmark brands (13 bits) filled
     /// 3.3 KB of each 8 KB page. 512 codes stay inline up to 31 bits. Sort-key columns keep 2,048: a sort whose
-    /// matches spread over the whole index reads every block, and four times the blocks cost a sorted
-    /// equality query's p50 85 → 145 µs at 1M benchmark records (docs/benchmarks.md).
+    /// matches spread over the whole index reads every block, and four times the blocks took a sorted
+    /// equality query's p50 from 87–96 to 145–165 µs at 1M benchmark records (docs/benchmarks.md).
     /// </summary>
     public const int TermIdBlockSize = 1 << TermIdBlockShift;
 

@@ -26,7 +26,7 @@ public sealed class SearchIndex : IDisposable
     /// a full-text field's as its tokens in order; version 6 keeps numeric fields' values as points in blocks
     /// (<see cref="PointStore"/>) instead of a term per value, leaves an exact field's single term id out of the
     /// entry record (its id column holds it), keys the keys tree by length and key, with entry ids as varints, and
-    /// keys entries by their ids' significant bytes (<see cref="EntryKey(long)"/>); version 7 entry records
+    /// keys entries by their ids' significant bytes (<see cref="EntryKey(long, Span{byte})"/>); version 7 entry records
     /// name their fields and flags by a shared shape (<see cref="EntryShapes"/>); version 8 writes a full-text
     /// field's tokens as a bit stream (<see cref="TokenStream"/>); version 10 keeps entry records in blocks of
     /// consecutive ids keyed by their first id (<see cref="EntryStore"/>) and the entry count in the meta tree
@@ -220,20 +220,15 @@ public sealed class SearchIndex : IDisposable
     /// <summary>The term that marks entries whose field is an explicit null.</summary>
     internal static readonly byte[] NullTerm = "n"u8.ToArray();
 
-    /// <summary>
-    /// The key of an entry in the entries and doc-value trees: how many bytes the id takes (1–8), then the id in
-    /// those bytes, big-endian. Keys sort like the ids, and below 16.7M entries one takes 4 bytes instead of 8.
-    /// </summary>
-    internal static byte[] EntryKey(long entryId)
-    {
-        Span<byte> key = stackalloc byte[MaxEntryKeySize];
-        return EntryKey(entryId, key).ToArray();
-    }
-
     /// <summary>The most bytes an entry key takes.</summary>
     internal const int MaxEntryKeySize = 9;
 
-    /// <summary>Writes <see cref="EntryKey(long)"/>'s bytes into <paramref name="key"/> (searches look entries up per hit, so without allocating).</summary>
+    /// <summary>
+    /// Writes the key of an entry in the entries and doc-value trees into <paramref name="key"/> (at least
+    /// <see cref="MaxEntryKeySize"/> bytes; lookups per hit build it without allocating): how many bytes the id
+    /// takes (1–8), then the id in those bytes, big-endian. Keys sort like the ids, and below 16.7M entries one
+    /// takes 4 bytes instead of 8.
+    /// </summary>
     internal static ReadOnlySpan<byte> EntryKey(long entryId, Span<byte> key)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(entryId);

@@ -234,7 +234,7 @@ public class EntryStoreTests
         using var environment = StorageEnvironment.Open(StorageOptions.InMemory());
         using var tx = environment.BeginWrite();
         var tree = tx.CreateTree("entries");
-        tree.Put(SearchIndex.EntryKey(0), block);
+        tree.Put(SearchIndex.EntryKey(0, new byte[SearchIndex.MaxEntryKeySize]), block);
         var seek = new byte[SearchIndex.MaxEntryKeySize];
         var last = System.Numerics.BitOperations.Log2(BitConverter.ToUInt16(block, 0));
         Assert.Throws<CorruptionException>(() => EntryStore.TryGetKey(tree.CreateCursor(), last, seek, new byte[SearchIndex.MaxKeyBytes], out _));

@@ -192,14 +192,14 @@ public class SearchIndexTests
     public void EntryKey_SortsLikeTheIds_AndReadsBack_AcrossByteLengths()
     {
         long[] ids = [0, 1, 255, 256, 65_535, 65_536, 16_777_215, 16_777_216, 1L << 40, long.MaxValue - 1, long.MaxValue];
-        var keys = ids.Select(SearchIndex.EntryKey).ToList();
+        var keys = ids.Select(id => SearchIndex.EntryKey(id, new byte[SearchIndex.MaxEntryKeySize]).ToArray()).ToList();
         for (var i = 0; i < ids.Length; i++)
         {
             Assert.Equal(ids[i], SearchIndex.EntryIdOf(keys[i]));
             if (i > 0)
                 Assert.True(keys[i - 1].AsSpan().SequenceCompareTo(keys[i]) < 0, $"{ids[i - 1]} before {ids[i]}");
         }
-        Assert.Equal(4, SearchIndex.EntryKey(999_999).Length);
+        Assert.Equal(4, SearchIndex.EntryKey(999_999, new byte[SearchIndex.MaxEntryKeySize]).Length);
         Assert.Throws<Folio.Storage.CorruptionException>(() => SearchIndex.EntryIdOf([3, 1, 2]));
     }
 
