@@ -711,7 +711,7 @@ public sealed class IndexBatch : IDisposable
             IsNumeric = options.IsNumeric;
             var fullText = options.Kind == FieldKind.FullText;
             _fullText = fullText;
-            _markPostings = new PostingStore(transaction.CreateTree(SearchIndex.MarksTree(name)), withFrequencies: false);
+            _markPostings = new PostingStore(transaction.CreateTree(SearchIndex.MarksTree(name)), null, withFrequencies: false);
             Postings = postings;
             Marks = marks;
             Values = transaction.CreateTree(SearchIndex.ValuesTree(name));
@@ -777,7 +777,8 @@ public sealed class IndexBatch : IDisposable
         {
             // A numeric field has no terms tree unless it held text terms once, whose deletes still change it.
             if (!Postings.IsEmpty)
-                Postings.Apply(new PostingStore(_transaction.CreateTree(SearchIndex.TermsTree(Name)), withFrequencies: _fullText), _dictionary);
+                Postings.Apply(new PostingStore(_transaction.CreateTree(SearchIndex.TermsTree(Name)), _transaction.CreateTree(SearchIndex.SealedTree(Name)),
+                    withFrequencies: _fullText), _dictionary);
             _points?.Apply(new PointStore(_transaction.CreateTree(SearchIndex.PointsTree(Name))));
             Marks.Apply(_markPostings, null);
             _dictionary?.Flush();

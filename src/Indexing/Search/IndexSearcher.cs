@@ -257,7 +257,7 @@ public sealed class IndexSearcher : IDisposable
         if (reader.Marks is null)
             return new EmptyIterator();
         var termKey = TermEncoding.TermKey(term);
-        return reader.Marks.TryGet(termKey, out var header) ? new TermIterator(reader.Marks, termKey, header, _scratch) : new EmptyIterator();
+        return reader.Marks.TryGet(termKey, out var header) ? new TermIterator(reader.Marks, null, termKey, header, _scratch) : new EmptyIterator();
     }
 
     internal DocIdIterator Postings(string field, byte[] term)
@@ -274,7 +274,7 @@ public sealed class IndexSearcher : IDisposable
         if (reader.Terms is null)
             return null;
         var termKey = TermEncoding.TermKey(term);
-        return reader.Terms.TryGet(termKey, out var header) ? new TermIterator(reader.Terms, termKey, header, _scratch) : null;
+        return reader.Terms.TryGet(termKey, out var header) ? new TermIterator(reader.Terms, reader.Sealed, termKey, header, _scratch) : null;
     }
 
     internal TermScorer? Scorer(string field, byte[] term)
@@ -448,6 +448,7 @@ public sealed class IndexSearcher : IDisposable
         // decoded into buffers it reuses rather than into arrays of their own.
         var term = _scratch.WalkTerm;
         var termKey = _scratch.WalkTermKey;
+        Span<byte> sealKey = stackalloc byte[8];
         var more = from.Length == 0 ? cursor.First() : cursor.Seek(TermEncoding.TermKey(from));
         while (more)
         {
@@ -473,7 +474,7 @@ public sealed class IndexSearcher : IDisposable
             if (decision == TermVerdict.Verify && check is not null && (reader.Values is not null || reader.Column is not null) && _index.Schema.Get(field).Kind != FieldKind.FullText)
             {
                 var verifiedKey = key.ToArray();
-                var postings = new TermIterator(reader.Terms, verifiedKey, header, _scratch);
+                var postings = new TermIterator(reader.Terms, reader.Sealed, verifiedKey, header, _scratch);
                 bits ??= RentBits();
                 while (postings.MoveNext())
                 {
@@ -504,7 +505,7 @@ public sealed class IndexSearcher : IDisposable
             more = cursor.MoveNext();
             while (more && PostingStore.IsChunkOf(cursor.Key, termKey.AsSpan(0, termKeyLength)))
             {
-                count += AddToBits(cursor.Value, bits, ref ids, ref frequencies);
+                count += AddToBits(PostingStore.Chunk(reader.Sealed, cursor.Value, sealKey), bits, ref ids, ref frequencies);
                 more = cursor.MoveNext();
             }
         }
@@ -682,6 +683,7 @@ public sealed class IndexSearcher : IDisposable
                 name,
                 _meta.TryGet(SearchIndex.FieldOrdinalKey(name), out var ordinal) ? BinaryPrimitives.ReadInt32LittleEndian(ordinal) : -1,
                 _transaction.OpenTree(SearchIndex.TermsTree(name)),
+                _transaction.OpenTree(SearchIndex.SealedTree(name)),
                 options.IsNumeric,
                 options.IsNumeric ? _transaction.OpenTree(SearchIndex.PointsTree(name)) : null,
                 _transaction.OpenTree(SearchIndex.MarksTree(name)),
@@ -707,7 +709,7 @@ public sealed class IndexSearcher : IDisposable
     // Ordinal: the number entry records name the field by (-1 before the field's first entry); NumberType: the
     // DocValueType of a numeric field's values (read only when the field has a column).
     // Points: a numeric field's points (null until it has some); a numeric field is read from them, not from Terms.
-    private sealed record FieldReader(ReadTransaction Transaction, string Name, int Ordinal, Tree? Terms, bool IsNumeric, Tree? Points, Tree? Marks, Tree? Values, Tree? Norms,
+    private sealed record FieldReader(ReadTransaction Transaction, string Name, int Ordinal, Tree? Terms, Tree? Sealed, bool IsNumeric, Tree? Points, Tree? Marks, Tree? Values, Tree? Norms,
         Tree? Column, byte NumberType)
     {
         private NumericColumn? _columnValues;

@@ -1,4 +1,6 @@
+using System.Buffers.Binary;
 using Folio.Indexing.Postings;
+using Folio.Storage;
 using Folio.Storage.Trees;
 
 namespace Folio.Indexing.Search;
@@ -9,6 +11,11 @@ namespace Folio.Indexing.Search;
 /// its postings are chunks of at most <see cref="ChunkSize"/> ids under the term key plus the chunk's
 /// first id. New entries always get higher ids than any before, so a batch appends to a term's last
 /// chunk (or opens new ones) instead of rewriting a long list, and a delete rewrites only the chunks it hits.
+/// <para>A chunk that will not be extended again (it has <see cref="ExtendLimit"/> ids) is sealed: its bytes go
+/// to the field's sealed tree under the next sequence number, and its entry in the terms tree only refers to
+/// them. Every batch adds a chunk to the end of each frequent term's list, all over the terms tree, whose
+/// leaves therefore split in halves and stayed about 65% full; the sealed tree only ever grows at its end and
+/// packs its leaves (docs/benchmarks.md).</para>
 /// </summary>
 /// <remarks>
 /// A header starting with <see cref="ChunkedTag"/> is followed by the frequency as a varint; any other
@@ -40,8 +47,18 @@ internal sealed class PostingStore
     /// <summary>The first byte of a header whose postings are in chunks.</summary>
     public const byte ChunkedTag = 0;
 
+    /// <summary>
+    /// The first byte of a chunk entry whose chunk is sealed, followed by the chunk's sequence number as a
+    /// varint; an encoded chunk starts with its layout flag, never zero.
+    /// </summary>
+    public const byte SealedTag = 0;
+
     private readonly Tree _terms;
+    private readonly Tree? _sealed;
     private readonly bool _withFrequencies;
+    private readonly byte[] _sealKey = new byte[8];
+    // The sequence number the next sealed chunk gets; read from the sealed tree when the first chunk is sealed.
+    private long _nextSeal = -1;
     private long[] _ids = new long[ChunkSize * 2];
     private int[] _frequencies = new int[ChunkSize * 2];
     private byte[] _encoded = new byte[PostingsEncoder.GetMaxEncodedLength(ChunkSize * 2, withFrequencies: true)];
@@ -49,9 +66,14 @@ internal sealed class PostingStore
     // One cursor for every term of a batch; each use positions it again (Seek) after the tree changed.
     private TreeCursor? _cursor;
 
-    public PostingStore(Tree terms, bool withFrequencies)
+    /// <summary>
+    /// Changes the postings in <paramref name="terms"/>, sealing full chunks into <paramref name="sealedChunks"/>
+    /// (or, without one, keeping every chunk in the terms tree: the marks have few terms, each growing at its end).
+    /// </summary>
+    public PostingStore(Tree terms, Tree? sealedChunks, bool withFrequencies)
     {
         _terms = terms;
+        _sealed = sealedChunks;
         _withFrequencies = withFrequencies;
     }
 
@@ -82,6 +104,35 @@ internal sealed class PostingStore
 
     /// <summary>Whether a term header stands for chunks (otherwise it is the term's encoded posting list).</summary>
     public static bool IsChunked(ReadOnlySpan<byte> header) => header[0] == ChunkedTag;
+
+    /// <summary>Whether a chunk entry's value refers to a sealed chunk (otherwise it is the chunk).</summary>
+    public static bool IsSealed(ReadOnlySpan<byte> stored) => stored[0] == SealedTag;
+
+    /// <summary>
+    /// The encoded chunk a chunk entry's value stands for: the value itself, or the sealed chunk it refers to,
+    /// read from <paramref name="sealedChunks"/> (valid until that tree changes). <paramref name="key"/> is
+    /// 8 bytes of scratch for the lookup.
+    /// </summary>
+    public static ReadOnlySpan<byte> Chunk(Tree? sealedChunks, ReadOnlySpan<byte> stored, Span<byte> key)
+    {
+        if (!IsSealed(stored))
+            return stored;
+        WriteSealKey(ReadSeal(stored), key);
+        if (sealedChunks is null || !sealedChunks.TryGet(key[..8], out var chunk))
+            throw new CorruptionException("A posting chunk refers to a sealed chunk the index does not have.");
+        return chunk;
+    }
+
+    private static long ReadSeal(ReadOnlySpan<byte> stored)
+    {
+        var position = 1;
+        var seal = Varint.Read(stored, ref position);
+        if (position != stored.Length || seal > long.MaxValue)
+            throw new CorruptionException("A posting chunk's reference to a sealed chunk is malformed.");
+        return (long)seal;
+    }
+
+    private static void WriteSealKey(long seal, Span<byte> key) => BinaryPrimitives.WriteInt64BigEndian(key, seal);
 
     private static long ChunkedFrequency(ReadOnlySpan<byte> header)
     {
@@ -153,14 +204,20 @@ internal sealed class PostingStore
         var chunkKeys = new List<byte[]>();
         var cursor = _cursor ??= _terms.CreateCursor();
         var more = cursor.Seek(TermEncoding.ChunkKey(termKey, 0));
+        var seals = new List<long>();
         while (more && IsChunkOf(cursor.Key, termKey))
         {
             chunkKeys.Add(cursor.Key.ToArray());
-            count += PostingsDecoder.Decode(cursor.Value, _ids.AsSpan(count), _frequencies.AsSpan(count));
+            var stored = cursor.Value;
+            if (IsSealed(stored))
+                seals.Add(ReadSeal(stored));
+            count += PostingsDecoder.Decode(Chunk(_sealed, stored, _sealKey), _ids.AsSpan(count), _frequencies.AsSpan(count));
             more = cursor.MoveNext();
         }
         foreach (var chunkKey in chunkKeys)
             _terms.Delete(chunkKey);
+        foreach (var seal in seals)
+            DeleteSealed(seal);
         return count;
     }
 
@@ -192,7 +249,9 @@ internal sealed class PostingStore
                 continue;
             }
             var chunkKey = cursor.Key.ToArray();
-            var count = Decode(cursor.Value);
+            var stored = cursor.Value;
+            var seal = IsSealed(stored) ? ReadSeal(stored) : -1;
+            var count = Decode(Chunk(_sealed, stored, _sealKey));
             var kept = 0;
             var lastId = _ids[count - 1];
             for (var i = 0; i < count; i++)
@@ -217,8 +276,21 @@ internal sealed class PostingStore
             if (kept == count)
                 continue;
             _terms.Delete(chunkKey);
-            if (kept > 0)
-                Write(termKey, kept);
+            if (seal < 0)
+            {
+                if (kept > 0)
+                    Write(termKey, kept);
+            }
+            else if (kept > 0)
+            {
+                // The chunk keeps its sequence number and shrinks in place: a new one would go to the end of the
+                // sealed tree and leave a hole where it was.
+                Seal(termKey, kept, seal);
+            }
+            else
+            {
+                DeleteSealed(seal);
+            }
         }
         return removed;
     }
@@ -232,7 +304,7 @@ internal sealed class PostingStore
         var cursor = _cursor ??= _terms.CreateCursor();
         if (!cursor.SeekLastAtOrBefore(TermEncoding.ChunkKey(termKey, long.MaxValue)) || !IsChunkOf(cursor.Key, termKey))
             return 0;
-        if (PostingsDecoder.GetCount(cursor.Value) >= ExtendLimit)
+        if (IsSealed(cursor.Value) || PostingsDecoder.GetCount(cursor.Value) >= ExtendLimit)
             return 0;
         var existing = Decode(cursor.Value);
         if (_ids[existing - 1] >= firstAddition)
@@ -265,11 +337,48 @@ internal sealed class PostingStore
         return PostingsDecoder.Decode(chunk, _ids, _frequencies);
     }
 
+    /// <summary>Writes the <paramref name="count"/> ids in the buffers as a chunk, sealed when it will not be extended.</summary>
     private void Write(ReadOnlySpan<byte> termKey, int count)
     {
-        var ids = _ids.AsSpan(0, count);
-        var length = PostingsEncoder.Encode(ids, _withFrequencies ? _frequencies.AsSpan(0, count) : default, _encoded);
-        _terms.Put(TermEncoding.ChunkKey(termKey, ids[0]), _encoded.AsSpan(0, length));
+        if (_sealed is not null && count >= ExtendLimit)
+        {
+            Seal(termKey, count, NextSeal());
+            return;
+        }
+        var length = Encode(count);
+        _terms.Put(TermEncoding.ChunkKey(termKey, _ids[0]), _encoded.AsSpan(0, length));
+    }
+
+    /// <summary>Writes the <paramref name="count"/> ids in the buffers as sealed chunk <paramref name="seal"/> and refers to it.</summary>
+    private void Seal(ReadOnlySpan<byte> termKey, int count, long seal)
+    {
+        var length = Encode(count);
+        WriteSealKey(seal, _sealKey);
+        _sealed!.Put(_sealKey, _encoded.AsSpan(0, length));
+        Span<byte> reference = stackalloc byte[11];
+        reference[0] = SealedTag;
+        var referenceLength = Varint.Write(reference, 1, (ulong)seal);
+        _terms.Put(TermEncoding.ChunkKey(termKey, _ids[0]), reference[..referenceLength]);
+    }
+
+    private int Encode(int count) =>
+        PostingsEncoder.Encode(_ids.AsSpan(0, count), _withFrequencies ? _frequencies.AsSpan(0, count) : default, _encoded);
+
+    private long NextSeal()
+    {
+        if (_nextSeal < 0)
+        {
+            var cursor = _sealed!.CreateCursor();
+            _nextSeal = cursor.Last() ? BinaryPrimitives.ReadInt64BigEndian(cursor.Key) + 1 : 0;
+        }
+        return _nextSeal++;
+    }
+
+    private void DeleteSealed(long seal)
+    {
+        WriteSealKey(seal, _sealKey);
+        if (_sealed is null || !_sealed.Delete(_sealKey))
+            throw new CorruptionException("A posting chunk refers to a sealed chunk the index does not have.");
     }
 
     private void EnsureCapacity(int count)

@@ -36,10 +36,11 @@ public sealed class SearchIndex : IDisposable
     /// entry blocks (<see cref="EntryStore"/>); version 15 bit-packs a full-text field's lengths
     /// (<see cref="NormsColumn"/>; version 14, never released, padded its blocks by two bytes instead of three);
     /// version 16 writes token ids with a class of their bit length (<see cref="TokenStream"/>); version 17 writes
-    /// a front-coded key's two lengths in one byte when they are small (<see cref="FrontCoding"/>). Older indexes
+    /// a front-coded key's two lengths in one byte when they are small (<see cref="FrontCoding"/>); version 18 seals
+    /// full posting chunks into a tree of their own (<see cref="PostingStore"/>). Older indexes
     /// are refused like newer ones and must be rebuilt.
     /// </summary>
-    public const int FormatVersion = 17;
+    public const int FormatVersion = 18;
 
     /// <summary>The longest entry key, in UTF-8 bytes: a tree key's limit less the two bytes of its length (<see cref="KeyStore.TreeKey"/>).</summary>
     public const int MaxKeyBytes = Folio.Storage.StorageLimits.MaxKeySize - 2;
@@ -181,6 +182,9 @@ public sealed class SearchIndex : IDisposable
     }
 
     internal static string TermsTree(string field) => "t:" + field;
+
+    /// <summary>A field's sealed posting chunks, by sequence number (<see cref="PostingStore"/>).</summary>
+    internal static string SealedTree(string field) => "s:" + field;
 
     internal static string MarksTree(string field) => "x:" + field;
 

@@ -105,6 +105,7 @@ internal static class FolioSearchLoad
         foreach (var field in schema.Fields.Keys)
         {
             names.Add(SearchIndex.TermsTree(field));
+            names.Add(SearchIndex.SealedTree(field));
             names.Add(SearchIndex.PointsTree(field));
             names.Add(SearchIndex.MarksTree(field));
             names.Add(SearchIndex.ValuesTree(field));

@@ -13,6 +13,7 @@ namespace Folio.Indexing.Queries.Iterators;
 public sealed class TermIterator : DocIdIterator
 {
     private readonly TreeCursor? _cursor;
+    private readonly Tree? _sealed;
     private readonly byte[] _termKey;
     private readonly long _documentFrequency;
     private readonly PostingsIterator _chunk;
@@ -25,10 +26,12 @@ public sealed class TermIterator : DocIdIterator
 
     /// <summary>
     /// Walks the postings of the term whose key is <paramref name="termKey"/> and whose header (its value
-    /// in <paramref name="terms"/>) is <paramref name="header"/>, decoding into buffers lent by <paramref name="scratch"/>.
+    /// in <paramref name="terms"/>) is <paramref name="header"/>, reading sealed chunks from <paramref name="sealedChunks"/>
+    /// and decoding into buffers lent by <paramref name="scratch"/>.
     /// </summary>
-    internal TermIterator(Tree terms, byte[] termKey, ReadOnlySpan<byte> header, SearchScratch scratch)
+    internal TermIterator(Tree terms, Tree? sealedChunks, byte[] termKey, ReadOnlySpan<byte> header, SearchScratch scratch)
     {
+        _sealed = sealedChunks;
         _termKey = termKey;
         _documentFrequency = PostingStore.DocumentFrequency(header);
         _scratch = scratch;
@@ -139,7 +142,8 @@ public sealed class TermIterator : DocIdIterator
 
     private void Load()
     {
-        var value = _cursor!.Value;
+        Span<byte> sealKey = stackalloc byte[8];
+        var value = PostingStore.Chunk(_sealed, _cursor!.Value, sealKey);
         if (_buffer.Length < value.Length)
         {
             _scratch.Return(_buffer);
