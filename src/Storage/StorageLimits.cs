@@ -14,4 +14,11 @@ public static class StorageLimits
 
     /// <summary>The largest value a tree accepts.</summary>
     public const int MaxValueSize = 1 << 30;
+
+    /// <summary>
+    /// The bytes of a run of overflow pages that are not its value: a value too large for a leaf gets a run of
+    /// pages of its own, which starts with a page header, so a run of n pages holds n × <see cref="PageSize"/>
+    /// less this.
+    /// </summary>
+    public const int OverflowHeaderSize = Paging.PageHeader.Size;
 }

@@ -1,4 +1,5 @@
 using Folio.Indexing.Postings;
+using Folio.Storage;
 using Folio.Storage.Trees;
 
 namespace Folio.Indexing.Search;
@@ -21,13 +22,16 @@ namespace Folio.Indexing.Search;
 internal sealed class PointStore(Tree tree)
 {
     /// <summary>
-    /// The largest block value. With its 16-byte key it stays below a quarter of a page, the most a tree keeps
-    /// in a leaf rather than on overflow pages of its own.
+    /// The largest block value: within four pages of an overflow run, less two points so that a block cut in
+    /// two (<see cref="SplitBytes"/>) fits two pages a piece. Blocks kept in leaves (at most a quarter page
+    /// each) grew wherever random values fell, and the leaves split in halves: 4.1 MB of timestamp blocks took
+    /// 6.2 MB of pages at 1M benchmark records. A block on pages of its own fills them from half to whole as it
+    /// grows from two pages to four (docs/benchmarks.md).
     /// </summary>
-    public const int MaxBlockBytes = 1_900;
+    public const int MaxBlockBytes = 2 * SplitBytes;
 
-    /// <summary>The size the blocks of a block cut in pieces start at.</summary>
-    public const int SplitBytes = MaxBlockBytes / 2;
+    /// <summary>The size the blocks of a block cut in pieces start at: each piece, within a point of it, fits two pages.</summary>
+    public const int SplitBytes = 2 * StorageLimits.PageSize - StorageLimits.OverflowHeaderSize - PointBlock.MaxPointBytes - PointBlock.MaxCountBytes;
 
     /// <summary>Below this size a block that lost points takes in the next block.</summary>
     public const int MinBlockBytes = MaxBlockBytes / 8;

@@ -96,7 +96,7 @@ public class PointStoreTests
     public void Apply_RemovingEveryPoint_LeavesNoBlock()
     {
         using var environment = StorageEnvironment.Open(Storage());
-        var points = Enumerable.Range(0, 5_000).Select(i => new Point((ulong)(i * 7919 % 5_000), i)).ToList();
+        var points = Enumerable.Range(0, 100_000).Select(i => new Point((ulong)(i * 7919L % 100_000), i)).ToList();
         Apply(environment, points, []);
         using (var tx = environment.BeginRead())
             Assert.True(tx.OpenTree("p")!.Count > 10);
@@ -109,7 +109,7 @@ public class PointStoreTests
     public void Apply_RemovingMostPoints_MergesTheBlocksLeftSmall()
     {
         using var environment = StorageEnvironment.Open(Storage());
-        var points = Enumerable.Range(0, 5_000).Select(i => new Point((ulong)i * 1_000, i)).ToList();
+        var points = Enumerable.Range(0, 100_000).Select(i => new Point((ulong)i * 1_000, i)).ToList();
         Apply(environment, points, []);
         long BlockCount()
         {
@@ -134,14 +134,15 @@ public class PointStoreTests
     }
 
     [Fact]
-    public void Apply_BlocksGrowingToTheLimitWithLargePoints_StayInTheirLeaves()
+    public void Apply_BlocksGrowingToTheLimitWithLargePoints_FillAtLeastHalfTheirPages()
     {
         using var environment = StorageEnvironment.Open(Storage());
         // Each point after the first takes 17 bytes: a value 2^52 above the last and an id near the top. Added a
         // few at a time, blocks grow one point after another up to the limit before they split.
-        var points = Enumerable.Range(0, 2_000).Select(i => new Point(((ulong)(uint)i << 52) | (uint)i, long.MaxValue - 2_000 + i)).ToList();
+        var points = Enumerable.Range(0, 4_000).Select(i => new Point(((ulong)(uint)i << 52) | (uint)i, long.MaxValue - 4_000 + i)).ToList();
         var largest = 0;
-        foreach (var chunk in points.Chunk(7))
+        const int PerBatch = 23;
+        foreach (var chunk in points.Chunk(PerBatch))
         {
             Apply(environment, chunk, []);
             using var tx = environment.BeginRead();
@@ -150,40 +151,52 @@ public class PointStoreTests
                 largest = Math.Max(largest, cursor.Value.Length);
         }
         Assert.Equal(points, Stored(environment));
-        Assert.InRange(largest, PointStore.MaxBlockBytes - PointBlock.MaxPointBytes, PointStore.MaxBlockBytes);
+        Assert.InRange(largest, PointStore.MaxBlockBytes - PerBatch * 17, PointStore.MaxBlockBytes);
         using var read = environment.BeginRead();
-        Assert.Equal(0, read.OpenTree("p")!.Header.OverflowPages);
+        var tree = read.OpenTree("p")!;
+        var blocks = tree.CreateCursor();
+        long bytes = 0;
+        for (var more = blocks.First(); more; more = blocks.MoveNext())
+        {
+            Assert.InRange(PagesOf(blocks.Value.Length), 1, 4);
+            bytes += blocks.Value.Length;
+        }
+        // A block is cut into pieces of two pages at most, which it fills at least half (the last one aside).
+        Assert.InRange(tree.Header.OverflowPages, 1, 2 * bytes / StorageLimits.PageSize + 2);
     }
+
+    private static long PagesOf(int valueBytes) => (valueBytes + StorageLimits.OverflowHeaderSize + StorageLimits.PageSize - 1) / StorageLimits.PageSize;
 
     [Fact]
     public void Equality_OnAValueSpanningManyBlocks_WalksAndLeapsInIdOrder()
     {
+        const int Count = 150_000;
         using var index = SearchIndex.Open(Storage(), Schema());
         using (var batch = index.BeginBatch())
         {
-            for (var i = 0; i < 6_000; i++)
-                batch.Add(new IndexEntry($"k{i:D5}").Add("Num", i % 3 == 0 ? 42L : i).Add("Price", i % 5 == 0 ? 1.5 : 2.5));
+            for (var i = 0; i < Count; i++)
+                batch.Add(new IndexEntry($"k{i:D6}").Add("Num", i % 3 == 0 ? 42L : i).Add("Price", i % 5 == 0 ? 1.5 : 2.5));
             batch.Commit();
         }
         using var searcher = index.OpenSearcher();
         Assert.True(searcher.Transaction.OpenTree(SearchIndex.PointsTree("Num"))!.Count > 4);
         var common = new TermQuery("Num", FieldValue.From(42L));
-        Assert.Equal(2_000, searcher.Count(common));
-        Assert.Equal(Enumerable.Range(0, 6_000).Where(i => i % 3 == 0).Select(i => $"k{i:D5}"), searcher.Search(common, 0, 3_000).Hits.Select(h => h.Key));
+        Assert.Equal(Count / 3, searcher.Count(common));
+        Assert.Equal(Enumerable.Range(0, Count).Where(i => i % 3 == 0).Select(i => $"k{i:D6}"), searcher.Search(common, 0, Count).Hits.Select(h => h.Key));
         // Both sides leap: the intersection advances the common value's walk past whole blocks.
         var both = new AndQuery([common, new TermQuery("Price", FieldValue.From(1.5))]);
-        Assert.Equal(Enumerable.Range(0, 6_000).Where(i => i % 15 == 0).Select(i => $"k{i:D5}"), searcher.Search(both, 0, 3_000).Hits.Select(h => h.Key));
+        Assert.Equal(Enumerable.Range(0, Count).Where(i => i % 15 == 0).Select(i => $"k{i:D6}"), searcher.Search(both, 0, Count).Hits.Select(h => h.Key));
         var iterator = searcher.Iterate(common);
-        Assert.True(iterator.Advance(3_001));
-        Assert.Equal(3_003, iterator.Current);
-        Assert.True(iterator.Advance(3_003));
-        Assert.Equal(3_003, iterator.Current);
+        Assert.True(iterator.Advance(Count / 2 + 1));
+        Assert.Equal(Count / 2 + 3, iterator.Current);
+        Assert.True(iterator.Advance(Count / 2 + 3));
+        Assert.Equal(Count / 2 + 3, iterator.Current);
         Assert.True(iterator.MoveNext());
-        Assert.Equal(3_006, iterator.Current);
-        Assert.False(iterator.Advance(6_000));
+        Assert.Equal(Count / 2 + 6, iterator.Current);
+        Assert.False(iterator.Advance(Count));
         Assert.Empty(Keys(index, new TermQuery("Num", FieldValue.From(-1L))));
-        Assert.Empty(Keys(index, new TermQuery("Num", FieldValue.From(6_000L))));
-        Assert.Equal(["k00001"], Keys(index, new TermQuery("Num", FieldValue.From(1L))));
+        Assert.Empty(Keys(index, new TermQuery("Num", FieldValue.From((long)Count))));
+        Assert.Equal(["k000001"], Keys(index, new TermQuery("Num", FieldValue.From(1L))));
         Assert.Null(searcher.Transaction.OpenTree(SearchIndex.TermsTree("Num")));
     }
 
