@@ -17,7 +17,7 @@ namespace Folio.Indexing.Search;
 /// With a width of 1–57 bits, each entry then has a code of that many bits, packed little-endian one
 /// after another: 0 when it has no value (missing, null, all-null or deleted), else its value minus the
 /// base plus 1, so a read touches one place in the block. Timestamps in seconds over a year take 25 bits,
-/// so a block of them fits one page (whole bytes took 4 each, just over a page, and so two), and a block of
+/// so a block of them fits two pages (whole bytes took 4 each, just over two, and so three), and a block of
 /// term ids (<see cref="TermIdBlockSize"/>) stays in a leaf beside other blocks up to 31 bits instead of taking
 /// a page of its own.
 /// A block whose codes need more bits, up to values spanning the whole 64-bit range, has width 0, a
@@ -30,19 +30,24 @@ namespace Folio.Indexing.Search;
 /// </remarks>
 internal sealed class NumericColumn
 {
-    /// <summary>The entries per block of a column of sort keys (<see cref="ForSortKeys"/>).</summary>
+    /// <summary>
+    /// The entries per block of a column of sort keys (<see cref="ForSortKeys"/>). Such a block is past a leaf's
+    /// inline limit and takes pages of its own, so what its size pays for is whole pages: 4,096 codes up to 15
+    /// bits fit one page, where two blocks of 2,048 took a page each (1M benchmark prices: 4.0 → 2.0 MB), wider
+    /// codes take no more pages than two half blocks did, and a sort steps through half as many blocks.
+    /// </summary>
     public const int BlockSize = 1 << BlockShift;
 
     /// <summary>
     /// The entries per block of a column of term ids (<see cref="ForTermIds"/>). Past 7 bits a block of 2,048
     /// codes is over a leaf's inline limit and takes a page of its own: 5,000 benchmark brands (13 bits) filled
-    /// 3.3 KB of each 8 KB page. 512 codes stay inline up to 31 bits. Sort-key columns keep 2,048: a sort whose
-    /// matches spread over the whole index reads every block, and four times the blocks took a sorted
-    /// equality query's p50 from 87–96 to 145–165 µs at 1M benchmark records (docs/benchmarks.md).
+    /// 3.3 KB of each 8 KB page. 512 codes stay inline up to 31 bits. Sort-key columns keep large blocks: a sort
+    /// whose matches spread over the whole index reads every block, and blocks of 512 took a sorted equality
+    /// query's p50 from 87–96 to 145–165 µs at 1M benchmark records (docs/benchmarks.md).
     /// </summary>
     public const int TermIdBlockSize = 1 << TermIdBlockShift;
 
-    private const int BlockShift = 11;
+    private const int BlockShift = 12;
     private const int TermIdBlockShift = 9;
     private const int HeaderSize = 9;
     private const int FullRangeWidth = 0;

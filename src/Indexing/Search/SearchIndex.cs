@@ -37,10 +37,11 @@ public sealed class SearchIndex : IDisposable
     /// (<see cref="NormsColumn"/>; version 14, never released, padded its blocks by two bytes instead of three);
     /// version 16 writes token ids with a class of their bit length (<see cref="TokenStream"/>); version 17 writes
     /// a front-coded key's two lengths in one byte when they are small (<see cref="FrontCoding"/>); version 18 seals
-    /// full posting chunks into a tree of their own (<see cref="PostingStore"/>). Older indexes
+    /// full posting chunks into a tree of their own (<see cref="PostingStore"/>); version 19 keeps sort keys in blocks
+    /// of 4,096 entries (<see cref="NumericColumn.BlockSize"/>). Older indexes
     /// are refused like newer ones and must be rebuilt.
     /// </summary>
-    public const int FormatVersion = 18;
+    public const int FormatVersion = 19;
 
     /// <summary>The longest entry key, in UTF-8 bytes: a tree key's limit less the two bytes of its length (<see cref="KeyStore.TreeKey"/>).</summary>
     public const int MaxKeyBytes = Folio.Storage.StorageLimits.MaxKeySize - 2;
