@@ -342,8 +342,15 @@ internal sealed class PostingStore
     {
         if (_sealed is not null && count >= ExtendLimit)
         {
-            Seal(termKey, count, NextSeal());
-            return;
+            // Whole blocks are sealed; the ids past them stay an open chunk for the next batch to extend, since
+            // a list's last ids short of a block are written as varints, about twice their packed size.
+            var sealedCount = count - count % PostingsEncoder.BlockSize;
+            Seal(termKey, sealedCount, NextSeal());
+            if (sealedCount == count)
+                return;
+            count -= sealedCount;
+            _ids.AsSpan(sealedCount, count).CopyTo(_ids);
+            _frequencies.AsSpan(sealedCount, count).CopyTo(_frequencies);
         }
         var length = Encode(count);
         _terms.Put(TermEncoding.ChunkKey(termKey, _ids[0]), _encoded.AsSpan(0, length));

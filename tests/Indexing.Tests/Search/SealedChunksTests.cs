@@ -104,6 +104,19 @@ public class SealedChunksTests
     }
 
     [Fact]
+    public void Apply_ChunkPastWholeBlocks_SealsTheBlocksAndLeavesTheRestOpen()
+    {
+        using var index = Open();
+        Commit(index, b => AddMany(b, "a", "full", Sealable + 100));
+        AssertStored([true, false], 1, index, "Tag", "full");
+        Commit(index, b => AddMany(b, "b", "full", 30, Sealable + 100));
+
+        // The open chunk took the next batch's ids in: still one sealed and one open chunk.
+        AssertStored([true, false], 1, index, "Tag", "full");
+        Assert.Equal([.. Names("a", Sealable + 100), .. Names("b", 30)], Keys(index, Tag("full")));
+    }
+
+    [Fact]
     public void Apply_BatchesGrowingATerm_SealEachChunkOnceAndExtendOnlyTheOpenOne()
     {
         using var index = Open();
