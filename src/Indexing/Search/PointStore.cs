@@ -31,7 +31,7 @@ internal sealed class PointStore(Tree tree)
     public const int MaxBlockBytes = 2 * SplitBytes;
 
     /// <summary>The size the blocks of a block cut in pieces start at: each piece, within a point of it, fits two pages.</summary>
-    public const int SplitBytes = 2 * StorageLimits.PageSize - StorageLimits.OverflowHeaderSize - PointBlock.MaxPointBytes - PointBlock.MaxCountBytes;
+    public const int SplitBytes = 2 * StorageLimits.PageSize - StorageLimits.OverflowHeaderSize - PointBlock.MaxPointBytes - PointBlock.MaxHeaderBytes;
 
     /// <summary>Below this size a block that lost points takes in the next block.</summary>
     public const int MinBlockBytes = MaxBlockBytes / 8;
@@ -42,7 +42,7 @@ internal sealed class PointStore(Tree tree)
     private readonly byte[] _key = new byte[PointBlock.KeySize];
     // The keys of the blocks one step of Apply merges: the block a change falls in and those a small result takes in.
     private readonly byte[] _blockKeys = new byte[MaxMergedBlocks * PointBlock.KeySize];
-    private readonly byte[] _encoded = new byte[MaxBlockBytes + PointBlock.MaxPointBytes + PointBlock.MaxCountBytes];
+    private byte[] _encoded = new byte[MaxBlockBytes + PointBlock.MaxPointBytes + PointBlock.MaxHeaderBytes];
     private Point[] _stored = new Point[256];
     private Point[] _merged = new Point[256];
     private TreeCursor? _cursor;
@@ -101,13 +101,7 @@ internal sealed class PointStore(Tree tree)
     }
 
     /// <summary>Whether points encoded as one block would take less than <see cref="MinBlockBytes"/>.</summary>
-    private static bool IsSmall(ReadOnlySpan<Point> points)
-    {
-        var size = PointBlock.MaxCountBytes;
-        for (var i = 1; i < points.Length && size < MinBlockBytes; i++)
-            size += PointBlock.EncodedLength(points[i - 1], points[i]);
-        return size < MinBlockBytes;
-    }
+    private static bool IsSmall(ReadOnlySpan<Point> points) => PointBlock.EncodedLength(points) < MinBlockBytes;
 
     /// <summary>The end of the changes from <paramref name="start"/> that order before <paramref name="upper"/> (all, without one).</summary>
     private static int Below(ReadOnlySpan<Point> changes, int start, Point? upper)
@@ -159,23 +153,26 @@ internal sealed class PointStore(Tree tree)
     {
         if (points.IsEmpty)
             return;
-        long size = Varint.Length((ulong)(points.Length - 1));
-        for (var i = 1; i < points.Length; i++)
-            size += PointBlock.EncodedLength(points[i - 1], points[i]);
+        var coding = PointBlock.CodingOf(points);
+        var size = PointBlock.EncodedLength(points, coding);
         if (size <= MaxBlockBytes)
         {
-            Put(points);
+            Put(points, coding, size);
             return;
         }
-        // Cut into pieces of equal bytes (each within a point of size / pieces), so no piece is a sliver.
+        // Cut into pieces of equal bits (each within a point of total / pieces), so no piece is a sliver. A piece
+        // is coded for its own points, which takes no more than the whole's coding but for a rounding of its parameters.
+        long total = 0;
+        for (var i = 1; i < points.Length; i++)
+            total += PointBlock.PointBits(points[i - 1], points[i], coding);
         var pieces = (size + SplitBytes - 1) / SplitBytes;
         var start = 0;
-        long bytes = 0;
+        long bits = 0;
         var piece = 1;
         for (var i = 1; i < points.Length; i++)
         {
-            bytes += PointBlock.EncodedLength(points[i - 1], points[i]);
-            if (bytes * pieces >= piece * size)
+            bits += PointBlock.PointBits(points[i - 1], points[i], coding);
+            if (bits * pieces >= piece * total)
             {
                 Put(points[start..i]);
                 start = i;
@@ -187,8 +184,17 @@ internal sealed class PointStore(Tree tree)
 
     private void Put(ReadOnlySpan<Point> points)
     {
+        var coding = PointBlock.CodingOf(points);
+        Put(points, coding, PointBlock.EncodedLength(points, coding));
+    }
+
+    private void Put(ReadOnlySpan<Point> points, PointBlock.Coding coding, int length)
+    {
         PointBlock.WriteKey(_key, points[0]);
-        var length = PointBlock.Encode(points, _encoded);
+        if (_encoded.Length < length)
+            _encoded = new byte[length];
+        if (PointBlock.Encode(points, coding, _encoded) != length)
+            throw new InvalidOperationException("A point block's length was planned wrong.");
         tree.Put(_key, _encoded.AsSpan(0, length));
     }
 }

@@ -38,10 +38,11 @@ public sealed class SearchIndex : IDisposable
     /// version 16 writes token ids with a class of their bit length (<see cref="TokenStream"/>); version 17 writes
     /// a front-coded key's two lengths in one byte when they are small (<see cref="FrontCoding"/>); version 18 seals
     /// full posting chunks into a tree of their own (<see cref="PostingStore"/>); version 19 keeps sort keys in blocks
-    /// of 4,096 entries (<see cref="NumericColumn.BlockSize"/>). Older indexes
+    /// of 4,096 entries (<see cref="NumericColumn.BlockSize"/>); version 20 writes point blocks as bit streams
+    /// (<see cref="PointBlock"/>). Older indexes
     /// are refused like newer ones and must be rebuilt.
     /// </summary>
-    public const int FormatVersion = 19;
+    public const int FormatVersion = 20;
 
     /// <summary>The longest entry key, in UTF-8 bytes: a tree key's limit less the two bytes of its length (<see cref="KeyStore.TreeKey"/>).</summary>
     public const int MaxKeyBytes = Folio.Storage.StorageLimits.MaxKeySize - 2;

@@ -130,7 +130,7 @@ public class PointStoreTests
         var sizes = new List<int>();
         for (var more = cursor.First(); more; more = cursor.MoveNext())
             sizes.Add(cursor.Value.Length);
-        Assert.All(sizes.SkipLast(1), size => Assert.True(size >= PointStore.MinBlockBytes - PointBlock.MaxCountBytes - PointBlock.MaxPointBytes, $"a block of {size} bytes"));
+        Assert.All(sizes.SkipLast(1), size => Assert.True(size >= PointStore.MinBlockBytes - PointBlock.MaxHeaderBytes - PointBlock.MaxPointBytes, $"a block of {size} bytes"));
     }
 
     [Fact]
