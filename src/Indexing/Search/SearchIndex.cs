@@ -7,7 +7,8 @@ namespace Folio.Indexing.Search;
 /// <summary>
 /// An inverted index in a storage environment of its own. One writer at a time (<see cref="BeginBatch"/>),
 /// any number of searchers (<see cref="OpenSearcher"/>), each on a snapshot that never shows half a batch.
-/// <para>Per field it keeps: a terms tree (term → frequency and posting chunks), or for a numeric field
+/// <para>Per field it keeps: a terms tree (term → frequency and posting chunks) with a tree of its sealed
+/// chunks (<see cref="PostingStore"/>), or for a numeric field
 /// its points, field lengths (norms) for BM25, doc values for sorting and counting, for numeric fields a
 /// dense column of sort keys, the exists/null marks and, for text fields, the term ids entry records use
 /// (and, for an exact field's single value, a column of its term's id). Per entry: the record of its terms
