@@ -59,7 +59,10 @@ internal ref struct BitSpanReader(ReadOnlySpan<byte> source)
         return ones;
     }
 
-    /// <summary>The next 56 bits without moving past them, zeros past the end (which <see cref="Skip"/> then refuses).</summary>
+    /// <summary>
+    /// The next bits without moving past them: at least 56 of them valid, as many as are left near the end and
+    /// zeros past it (which <see cref="Skip"/> then refuses).
+    /// </summary>
     public readonly ulong Window()
     {
         var index = (int)(_position >> 3);

@@ -777,7 +777,7 @@ public sealed class IndexBatch : IDisposable
         {
             // A numeric field has no terms tree unless it held text terms once, whose deletes still change it.
             if (!Postings.IsEmpty)
-                Postings.Apply(new PostingStore(_transaction.CreateTree(SearchIndex.TermsTree(Name)), _transaction.CreateTree(SearchIndex.SealedTree(Name)),
+                Postings.Apply(new PostingStore(_transaction.CreateTree(SearchIndex.TermsTree(Name)), () => _transaction.CreateTree(SearchIndex.SealedTree(Name)),
                     withFrequencies: _fullText), _dictionary);
             _points?.Apply(new PointStore(_transaction.CreateTree(SearchIndex.PointsTree(Name))));
             Marks.Apply(_markPostings, null);

@@ -11,7 +11,8 @@ namespace Folio.Indexing.Search;
 /// byte with the id width W (the bit length of the largest id), then a little-endian bit stream with per point
 /// a bit telling whether its value is above the previous point's, and if so the increase less one as a Rice
 /// code (its bits above the lowest k in unary, ones ended by a zero, then those k bits; a quotient of
-/// <see cref="EscapeRun"/> or more is that many ones and the increase less one in 64 bits), then its id in W bits.
+/// <see cref="EscapeRun"/> or more is written as exactly <see cref="EscapeRun"/> ones, with no zero, and the
+/// increase less one in 64 bits), then its id in W bits.
 /// </summary>
 /// <remarks>
 /// Ids in a block of points sorted by value are in no order, so they take their width; values increase by
@@ -98,10 +99,10 @@ internal static class PointBlock
         return 1 + valueBits + coding.IdWidth;
     }
 
-    /// <summary>The length of the block value that <see cref="Encode(ReadOnlySpan{Point}, Span{byte})"/> writes for <paramref name="points"/>.</summary>
+    /// <summary>The length of the block value of <paramref name="points"/> coded with their <see cref="CodingOf"/>.</summary>
     public static int EncodedLength(ReadOnlySpan<Point> points) => EncodedLength(points, CodingOf(points));
 
-    /// <summary>The length of the block value of <paramref name="points"/> coded with <paramref name="coding"/>, their <see cref="CodingOf"/>.</summary>
+    /// <summary>The length of the block value of <paramref name="points"/> coded with <paramref name="coding"/>.</summary>
     public static int EncodedLength(ReadOnlySpan<Point> points, Coding coding)
     {
         var countBytes = Varint.Length((ulong)(points.Length - 1));
@@ -114,12 +115,11 @@ internal static class PointBlock
     }
 
     /// <summary>
-    /// Encodes the block value of <paramref name="points"/> (sorted, distinct; the first is the key's) into
-    /// <paramref name="value"/>, which holds <see cref="EncodedLength(ReadOnlySpan{Point})"/> bytes, and returns its length.
+    /// Encodes the block value of <paramref name="points"/> (sorted, distinct; the first is the key's) with
+    /// <paramref name="coding"/> (their <see cref="CodingOf"/>, or any whose id width holds their ids) into
+    /// <paramref name="value"/>, which holds <see cref="EncodedLength(ReadOnlySpan{Point}, Coding)"/> bytes, and
+    /// returns its length.
     /// </summary>
-    public static int Encode(ReadOnlySpan<Point> points, Span<byte> value) => Encode(points, CodingOf(points), value);
-
-    /// <summary>Encodes the block value of <paramref name="points"/> with <paramref name="coding"/>, their <see cref="CodingOf"/>.</summary>
     public static int Encode(ReadOnlySpan<Point> points, Coding coding, Span<byte> value)
     {
         var position = Varint.Write(value, 0, (ulong)(points.Length - 1));
@@ -192,7 +192,7 @@ internal static class PointBlock
                 throw new Folio.Storage.CorruptionException("A point block's point count is cut short.");
             }
             // Each point takes at least one bit.
-            if (more > (ulong)value.Length * 8)
+            if (more > (ulong)value.Length * 8 || more >= int.MaxValue)
                 throw new Folio.Storage.CorruptionException("A point block claims more points than its bytes can hold.");
             if (more == 0)
             {
@@ -266,9 +266,8 @@ internal static class PointBlock
                 used = 2 + ones + _riceShift;
                 if (ones >= EscapeRun || used + _idWidth > 56)
                     return false;
+                // Within the window k is below 54 and the quotient below 32, so the increase fits 64 bits.
                 var rest = ((ulong)ones << _riceShift) | ((window >> (2 + ones)) & ((1UL << _riceShift) - 1));
-                if (ones > 0 && _riceShift > System.Numerics.BitOperations.LeadingZeroCount((ulong)ones))
-                    throw new Folio.Storage.CorruptionException("A point block's increase does not fit 64 bits.");
                 var next = value + rest + 1;
                 if (next <= value)
                     throw new Folio.Storage.CorruptionException("A point block's values do not increase.");

@@ -9,29 +9,33 @@ namespace Folio.Indexing.Search;
 /// <see cref="MaxBlockBytes"/>, one tree entry per block (<see cref="PointBlock"/>). Equality, ranges,
 /// prefixes and wildcards over the field walk the blocks in order. A term per distinct value with a posting
 /// list of its own took about 36 bytes per unique timestamp (docs/benchmarks.md), and a batch of random
-/// values rewrote most pages of that tree; a block holds a point in about six bytes and a batch rewrites
+/// values rewrote most pages of that tree; a block holds a timestamp in about 3.5 bytes and a batch rewrites
 /// each block it changes once.
 /// </summary>
 /// <remarks>
 /// A batch applies its changes in point order: each goes to the last block starting at or before it (or the
 /// first block), and all changes below the next block's start are merged into that block together. A block
-/// that grows past <see cref="MaxBlockBytes"/> is cut into blocks of about <see cref="SplitBytes"/>, leaving
+/// that grows past <see cref="MaxBlockBytes"/> is cut into blocks of at most <see cref="PieceBytes"/>, leaving
 /// room for the points later batches add; one that lost points and is left smaller than <see cref="MinBlockBytes"/>
 /// takes in the blocks after it, and an emptied block is deleted.
 /// </remarks>
 internal sealed class PointStore(Tree tree)
 {
     /// <summary>
-    /// The largest block value: within four pages of an overflow run, less two points so that a block cut in
-    /// two (<see cref="SplitBytes"/>) fits two pages a piece. Blocks kept in leaves (at most a quarter page
-    /// each) grew wherever random values fell, and the leaves split in halves: 4.1 MB of timestamp blocks took
-    /// 6.2 MB of pages at 1M benchmark records. A block on pages of its own fills them from half to whole as it
-    /// grows from two pages to four (docs/benchmarks.md).
+    /// The largest block value, about four pages of an overflow run: past it a block is cut in two pieces of at
+    /// most <see cref="PieceBytes"/>, or more when one batch grew it past twice that (it stays a quarter page
+    /// short of twice that, so a batch's few points do not make it three). Blocks kept in leaves (at most a
+    /// quarter page each) grew wherever random values fell, and the leaves split in halves: 4.1 MB of timestamp
+    /// blocks took 6.2 MB of pages at 1M benchmark records. A block on pages of its own fills nearly two pages
+    /// when cut and nearly four when cut again (docs/benchmarks.md).
     /// </summary>
-    public const int MaxBlockBytes = 2 * SplitBytes;
+    public const int MaxBlockBytes = 2 * PieceBytes - StorageLimits.PageSize / 4;
 
-    /// <summary>The size the blocks of a block cut in pieces start at: each piece, within a point of it, fits two pages.</summary>
-    public const int SplitBytes = 2 * StorageLimits.PageSize - StorageLimits.OverflowHeaderSize - PointBlock.MaxPointBytes - PointBlock.MaxHeaderBytes;
+    /// <summary>
+    /// The most bytes a piece of a cut block is planned at: a piece is within a point of its share and is coded
+    /// no longer than planned, so it fits two pages of an overflow run.
+    /// </summary>
+    public const int PieceBytes = 2 * StorageLimits.PageSize - StorageLimits.OverflowHeaderSize - PointBlock.MaxPointBytes - PointBlock.MaxHeaderBytes;
 
     /// <summary>Below this size a block that lost points takes in the next block.</summary>
     public const int MinBlockBytes = MaxBlockBytes / 8;
@@ -148,7 +152,7 @@ internal sealed class PointStore(Tree tree)
         return count;
     }
 
-    /// <summary>Stores <paramref name="points"/> as one block when they fit, else as blocks of about <see cref="SplitBytes"/>.</summary>
+    /// <summary>Stores <paramref name="points"/> as one block when they fit, else as blocks of at most <see cref="PieceBytes"/>.</summary>
     private void Write(ReadOnlySpan<Point> points)
     {
         if (points.IsEmpty)
@@ -160,32 +164,41 @@ internal sealed class PointStore(Tree tree)
             Put(points, coding, size);
             return;
         }
-        // Cut into pieces of equal bits (each within a point of total / pieces), so no piece is a sliver. A piece
-        // is coded for its own points, which takes no more than the whole's coding but for a rounding of its parameters.
+        // Cut into pieces of equal bits (each within a point of total / pieces), so no piece is a sliver.
         long total = 0;
         for (var i = 1; i < points.Length; i++)
             total += PointBlock.PointBits(points[i - 1], points[i], coding);
-        var pieces = (size + SplitBytes - 1) / SplitBytes;
+        var pieces = (size + PieceBytes - 1) / PieceBytes;
         var start = 0;
         long bits = 0;
         var piece = 1;
         for (var i = 1; i < points.Length; i++)
         {
             bits += PointBlock.PointBits(points[i - 1], points[i], coding);
-            if (bits * pieces >= piece * total)
+            if (piece < pieces && bits * pieces >= piece * total)
             {
-                Put(points[start..i]);
+                PutPiece(points[start..i], coding);
                 start = i;
                 piece++;
             }
         }
-        Put(points[start..]);
+        PutPiece(points[start..], coding);
     }
 
-    private void Put(ReadOnlySpan<Point> points)
+    /// <summary>
+    /// Stores a piece of a block coded with <paramref name="whole"/>: with its own coding when that is shorter,
+    /// else with the whole's, whose length is the one the cut planned (its own is chosen from the mean increase
+    /// and may come out longer).
+    /// </summary>
+    private void PutPiece(ReadOnlySpan<Point> points, PointBlock.Coding whole)
     {
-        var coding = PointBlock.CodingOf(points);
-        Put(points, coding, PointBlock.EncodedLength(points, coding));
+        var own = PointBlock.CodingOf(points);
+        var ownLength = PointBlock.EncodedLength(points, own);
+        var wholeLength = PointBlock.EncodedLength(points, whole);
+        if (ownLength <= wholeLength)
+            Put(points, own, ownLength);
+        else
+            Put(points, whole, wholeLength);
     }
 
     private void Put(ReadOnlySpan<Point> points, PointBlock.Coding coding, int length)

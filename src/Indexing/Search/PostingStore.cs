@@ -54,7 +54,8 @@ internal sealed class PostingStore
     public const byte SealedTag = 0;
 
     private readonly Tree _terms;
-    private readonly Tree? _sealed;
+    private readonly Func<Tree>? _openSealed;
+    private Tree? _sealed;
     private readonly bool _withFrequencies;
     private readonly byte[] _sealKey = new byte[8];
     // The sequence number the next sealed chunk gets; read from the sealed tree when the first chunk is sealed.
@@ -67,15 +68,19 @@ internal sealed class PostingStore
     private TreeCursor? _cursor;
 
     /// <summary>
-    /// Changes the postings in <paramref name="terms"/>, sealing full chunks into <paramref name="sealedChunks"/>
-    /// (or, without one, keeping every chunk in the terms tree: the marks have few terms, each growing at its end).
+    /// Changes the postings in <paramref name="terms"/>, sealing full chunks into the tree <paramref name="openSealedChunks"/>
+    /// opens (or creates) when first needed (or, without one, keeping every chunk in the terms tree: the marks
+    /// have few terms, each growing at its end).
     /// </summary>
-    public PostingStore(Tree terms, Tree? sealedChunks, bool withFrequencies)
+    public PostingStore(Tree terms, Func<Tree>? openSealedChunks, bool withFrequencies)
     {
         _terms = terms;
-        _sealed = sealedChunks;
+        _openSealed = openSealedChunks;
         _withFrequencies = withFrequencies;
     }
+
+    // The sealed chunks' tree; null for a store that does not seal.
+    private Tree? SealedChunks => _sealed ??= _openSealed?.Invoke();
 
     /// <summary>
     /// Applies one batch's changes to a term: <paramref name="removals"/> (sorted, possibly absent ids)
@@ -106,7 +111,7 @@ internal sealed class PostingStore
     public static bool IsChunked(ReadOnlySpan<byte> header) => header[0] == ChunkedTag;
 
     /// <summary>Whether a chunk entry's value refers to a sealed chunk (otherwise it is the chunk).</summary>
-    public static bool IsSealed(ReadOnlySpan<byte> stored) => stored[0] == SealedTag;
+    public static bool IsSealed(ReadOnlySpan<byte> stored) => !stored.IsEmpty && stored[0] == SealedTag;
 
     /// <summary>
     /// The encoded chunk a chunk entry's value stands for: the value itself, or the sealed chunk it refers to,
@@ -126,7 +131,15 @@ internal sealed class PostingStore
     private static long ReadSeal(ReadOnlySpan<byte> stored)
     {
         var position = 1;
-        var seal = Varint.Read(stored, ref position);
+        ulong seal;
+        try
+        {
+            seal = Varint.Read(stored, ref position);
+        }
+        catch (InvalidDataException)
+        {
+            throw new CorruptionException("A posting chunk's reference to a sealed chunk is cut short.");
+        }
         if (position != stored.Length || seal > long.MaxValue)
             throw new CorruptionException("A posting chunk's reference to a sealed chunk is malformed.");
         return (long)seal;
@@ -211,7 +224,7 @@ internal sealed class PostingStore
             var stored = cursor.Value;
             if (IsSealed(stored))
                 seals.Add(ReadSeal(stored));
-            count += PostingsDecoder.Decode(Chunk(_sealed, stored, _sealKey), _ids.AsSpan(count), _frequencies.AsSpan(count));
+            count += PostingsDecoder.Decode(Chunk(IsSealed(stored) ? SealedChunks : null, stored, _sealKey), _ids.AsSpan(count), _frequencies.AsSpan(count));
             more = cursor.MoveNext();
         }
         foreach (var chunkKey in chunkKeys)
@@ -251,7 +264,7 @@ internal sealed class PostingStore
             var chunkKey = cursor.Key.ToArray();
             var stored = cursor.Value;
             var seal = IsSealed(stored) ? ReadSeal(stored) : -1;
-            var count = Decode(Chunk(_sealed, stored, _sealKey));
+            var count = Decode(Chunk(IsSealed(stored) ? SealedChunks : null, stored, _sealKey));
             var kept = 0;
             var lastId = _ids[count - 1];
             for (var i = 0; i < count; i++)
@@ -340,7 +353,7 @@ internal sealed class PostingStore
     /// <summary>Writes the <paramref name="count"/> ids in the buffers as a chunk, sealed when it will not be extended.</summary>
     private void Write(ReadOnlySpan<byte> termKey, int count)
     {
-        if (_sealed is not null && count >= ExtendLimit)
+        if (_openSealed is not null && count >= ExtendLimit)
         {
             // Whole blocks are sealed; the ids past them stay an open chunk for the next batch to extend, since
             // a list's last ids short of a block are written as varints, about twice their packed size.
@@ -361,7 +374,7 @@ internal sealed class PostingStore
     {
         var length = Encode(count);
         WriteSealKey(seal, _sealKey);
-        _sealed!.Put(_sealKey, _encoded.AsSpan(0, length));
+        SealedChunks!.Put(_sealKey, _encoded.AsSpan(0, length));
         Span<byte> reference = stackalloc byte[11];
         reference[0] = SealedTag;
         var referenceLength = Varint.Write(reference, 1, (ulong)seal);
@@ -375,8 +388,14 @@ internal sealed class PostingStore
     {
         if (_nextSeal < 0)
         {
-            var cursor = _sealed!.CreateCursor();
-            _nextSeal = cursor.Last() ? BinaryPrimitives.ReadInt64BigEndian(cursor.Key) + 1 : 0;
+            var cursor = SealedChunks!.CreateCursor();
+            _nextSeal = 0;
+            if (cursor.Last())
+            {
+                if (cursor.Key.Length != 8 || BinaryPrimitives.ReadInt64BigEndian(cursor.Key) < 0)
+                    throw new CorruptionException("The sealed posting chunks hold a key that is not a sequence number.");
+                _nextSeal = BinaryPrimitives.ReadInt64BigEndian(cursor.Key) + 1;
+            }
         }
         return _nextSeal++;
     }
@@ -384,7 +403,7 @@ internal sealed class PostingStore
     private void DeleteSealed(long seal)
     {
         WriteSealKey(seal, _sealKey);
-        if (_sealed is null || !_sealed.Delete(_sealKey))
+        if (SealedChunks is not { } sealedChunks || !sealedChunks.Delete(_sealKey))
             throw new CorruptionException("A posting chunk refers to a sealed chunk the index does not have.");
     }
 

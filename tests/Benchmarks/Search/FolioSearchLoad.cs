@@ -96,8 +96,9 @@ internal static class FolioSearchLoad
     }
 
     /// <summary>
-    /// Where the bytes are: each tree's pages (branch, leaf and overflow) and entries. Free pages and the
-    /// file header make up the rest.
+    /// Where the bytes are: each tree's pages (branch, leaf and overflow), entries, and the share of its pages its
+    /// keys and values fill (the rest is page and entry headers and free space: leaves split in halves by writes
+    /// all over a tree stay about two-thirds full). Free pages and the file header make up the rest.
     /// </summary>
     private static string TreeBreakdown(IndexSearcher searcher, IndexSchema schema, long fileBytes)
     {
@@ -125,10 +126,19 @@ internal static class FolioSearchLoad
             counted += bytes;
             // The entries and keys trees hold blocks of entries; per entry is what compares across formats.
             var (count, unit) = name is SearchIndex.EntriesTree or SearchIndex.KeysTree ? (searcher.EntryCount, $"entries in {tree.Count:N0} blocks") : (tree.Count, "entries");
-            parts.Add(FormattableString.Invariant($"{name} {bytes / 1e6:N1} MB ({count:N0} {unit}, {(double)bytes / Math.Max(1, count):N1} B/entry)"));
+            parts.Add(FormattableString.Invariant($"{name} {bytes / 1e6:N1} MB ({count:N0} {unit}, {(double)bytes / Math.Max(1, count):N1} B/entry, {(double)DataBytes(tree) / Math.Max(1, bytes):P0} data)"));
         }
         parts.Add(FormattableString.Invariant($"rest {(fileBytes - counted) / 1e6:N1} MB"));
         return string.Join("; ", parts);
+    }
+
+    private static long DataBytes(Folio.Storage.Trees.Tree tree)
+    {
+        long data = 0;
+        var cursor = tree.CreateCursor();
+        for (var more = cursor.First(); more; more = cursor.MoveNext())
+            data += cursor.Key.Length + cursor.Value.Length;
+        return data;
     }
 
     private static long Long(string text) => long.Parse(text, CultureInfo.InvariantCulture);

@@ -13,7 +13,7 @@ public class PointBlockTests
     {
         var length = PointBlock.EncodedLength(points);
         var value = new byte[length];
-        Assert.Equal(length, PointBlock.Encode(points, value));
+        Assert.Equal(length, PointBlock.Encode(points, PointBlock.CodingOf(points), value));
         var key = new byte[PointBlock.KeySize];
         PointBlock.WriteKey(key, points[0]);
         var decoded = Array.Empty<Point>();
@@ -21,7 +21,7 @@ public class PointBlockTests
         return decoded[..count];
     }
 
-    public static TheoryData<string> Shapes() => ["one point", "same value", "id zero", "wide ids", "huge gaps", "extremes", "timestamps", "prices"];
+    public static TheoryData<string> Shapes() => ["one point", "same value", "id zero", "wide ids", "huge gaps", "extremes", "escaped", "timestamps", "prices"];
 
     private static Point[] Shape(string shape, Random random) => shape switch
     {
@@ -31,6 +31,8 @@ public class PointBlockTests
         "wide ids" => Enumerable.Range(0, 300).Select(i => new Point((ulong)i, long.MaxValue - random.Next(1_000_000))).ToArray(),
         "huge gaps" => Enumerable.Range(0, 64).Select(i => new Point(((ulong)i << 58) | (uint)random.Next(1000), i)).ToArray(),
         "extremes" => [new Point(0, 0), new Point(0, long.MaxValue), new Point(ulong.MaxValue - 1, 5), new Point(ulong.MaxValue, 0), new Point(ulong.MaxValue, long.MaxValue)],
+        // Increases of 1 and one of 10,000: the mean puts k at 5, and 9,999 >> 5 is past the escape run.
+        "escaped" => Enumerable.Range(0, 201).Select(i => new Point((ulong)(i < 100 ? i : i + 9_999), i)).ToArray(),
         "timestamps" => Sorted(Enumerable.Range(0, 5_000).Select(i => new Point(1_700_000_000UL + (ulong)random.Next(31_536_000), random.Next(1_000_000)))),
         "prices" => Sorted(Enumerable.Range(0, 5_000).Select(i => new Point(4_600_000_000_000_000_000UL + (ulong)random.Next(300) * 35_184_372_088_832UL, random.Next(1_000_000)))),
         _ => throw new ArgumentOutOfRangeException(nameof(shape)),
@@ -84,7 +86,7 @@ public class PointBlockTests
     {
         var points = Shape("timestamps", new Random(5))[..200];
         var value = new byte[PointBlock.EncodedLength(points)];
-        PointBlock.Encode(points, value);
+        PointBlock.Encode(points, PointBlock.CodingOf(points), value);
         var key = new byte[PointBlock.KeySize];
         PointBlock.WriteKey(key, points[0]);
         for (var length = 0; length < value.Length; length++)
@@ -103,7 +105,7 @@ public class PointBlockTests
     {
         var points = Shape("same value", new Random(1));
         var value = new byte[PointBlock.EncodedLength(points) + 1];
-        PointBlock.Encode(points, value);
+        PointBlock.Encode(points, PointBlock.CodingOf(points), value);
         var key = new byte[PointBlock.KeySize];
         PointBlock.WriteKey(key, points[0]);
         Assert.Throws<CorruptionException>(() =>
@@ -143,5 +145,32 @@ public class PointBlockTests
         for (var i = 0; i < widths.Length; i++)
             Assert.Equal(values[i], reader.Read(widths[i]));
         Assert.True(reader.AtEnd);
+    }
+
+    public static TheoryData<byte[]> DamagedValues() =>
+    [
+        // A Rice parameter past 63.
+        [1, 64, 0, 0],
+        // An id width past 63.
+        [1, 0, 64, 0],
+        // k 63 and a quotient of 2: an increase past 64 bits.
+        [1, 63, 0, 0b0000_0111, 0, 0, 0, 0, 0, 0, 0, 0],
+        // An escaped increase of 2^64 - 1 over the key's value wraps around.
+        [1, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01],
+        // More points than bits.
+        [100, 0, 0, 0],
+    ];
+
+    [Theory]
+    [MemberData(nameof(DamagedValues))]
+    public void Reader_DamagedValue_FailsAsCorruption(byte[] value)
+    {
+        var key = new byte[PointBlock.KeySize];
+        PointBlock.WriteKey(key, new Point(5, 9));
+        Assert.Throws<CorruptionException>(() =>
+        {
+            var decoded = Array.Empty<Point>();
+            PointBlock.Decode(key, value, ref decoded);
+        });
     }
 }

@@ -99,7 +99,13 @@ public class PointStoreTests
         var points = Enumerable.Range(0, 100_000).Select(i => new Point((ulong)(i * 7919L % 100_000), i)).ToList();
         Apply(environment, points, []);
         using (var tx = environment.BeginRead())
+        {
             Assert.True(tx.OpenTree("p")!.Count > 10);
+            // One batch's blocks are cut in pieces of equal size: none is a sliver, the last included.
+            var cursor = tx.OpenTree("p")!.CreateCursor();
+            for (var more = cursor.First(); more; more = cursor.MoveNext())
+                Assert.InRange(cursor.Value.Length, PointStore.PieceBytes / 2 - PointBlock.MaxPointBytes, PointStore.PieceBytes + PointBlock.MaxPointBytes + PointBlock.MaxHeaderBytes);
+        }
         Apply(environment, [], points);
         using (var tx = environment.BeginRead())
             Assert.Equal(0, tx.OpenTree("p")!.Count);
@@ -137,11 +143,12 @@ public class PointStoreTests
     public void Apply_BlocksGrowingToTheLimitWithLargePoints_FillAtLeastHalfTheirPages()
     {
         using var environment = StorageEnvironment.Open(Storage());
-        // Each point after the first takes 17 bytes: a value 2^52 above the last and an id near the top. Added a
-        // few at a time, blocks grow one point after another up to the limit before they split.
+        // Each point after the first takes 118 bits: a value 2^52 above the last (k 51) and an id near the top (63
+        // bits). Added a few at a time, blocks grow up to the limit and are each cut in two.
         var points = Enumerable.Range(0, 4_000).Select(i => new Point(((ulong)(uint)i << 52) | (uint)i, long.MaxValue - 4_000 + i)).ToList();
         var largest = 0;
         const int PerBatch = 23;
+        long blockCount = 0;
         foreach (var chunk in points.Chunk(PerBatch))
         {
             Apply(environment, chunk, []);
@@ -149,9 +156,11 @@ public class PointStoreTests
             var cursor = tx.OpenTree("p")!.CreateCursor();
             for (var more = cursor.First(); more; more = cursor.MoveNext())
                 largest = Math.Max(largest, cursor.Value.Length);
+            Assert.InRange(tx.OpenTree("p")!.Count, blockCount, blockCount + 1);
+            blockCount = tx.OpenTree("p")!.Count;
         }
         Assert.Equal(points, Stored(environment));
-        Assert.InRange(largest, PointStore.MaxBlockBytes - PerBatch * 17, PointStore.MaxBlockBytes);
+        Assert.InRange(largest, PointStore.MaxBlockBytes - PerBatch * 15, PointStore.MaxBlockBytes);
         using var read = environment.BeginRead();
         var tree = read.OpenTree("p")!;
         var blocks = tree.CreateCursor();

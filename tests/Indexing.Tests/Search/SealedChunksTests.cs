@@ -57,6 +57,29 @@ public class SealedChunksTests
         return (chunks, searcher.Transaction.OpenTree(SearchIndex.SealedTree(field))?.Count ?? 0);
     }
 
+    /// <summary>The sequence numbers of the field's sealed chunks.</summary>
+    private static List<long> SealNumbers(SearchIndex index, string field)
+    {
+        using var searcher = index.OpenSearcher();
+        var numbers = new List<long>();
+        var cursor = searcher.Transaction.OpenTree(SearchIndex.SealedTree(field))!.CreateCursor();
+        for (var more = cursor.First(); more; more = cursor.MoveNext())
+            numbers.Add(BinaryPrimitives.ReadInt64BigEndian(cursor.Key));
+        return numbers;
+    }
+
+    /// <summary>Replaces the value of the term's first chunk entry, as damage on disk would.</summary>
+    private static void DamageFirstChunk(SearchIndex index, string field, string term, byte[] value)
+    {
+        using var tx = index.Environment.BeginWrite();
+        var terms = tx.OpenTree(SearchIndex.TermsTree(field))!;
+        var termKey = TermEncoding.TermKey(TermEncoding.Text(term));
+        var cursor = terms.CreateCursor();
+        Assert.True(cursor.Seek(TermEncoding.ChunkKey(termKey, 0)) && PostingStore.IsChunkOf(cursor.Key, termKey));
+        terms.Put(cursor.Key.ToArray(), value);
+        tx.Commit();
+    }
+
     private static void AssertStored(bool[] chunks, long sealedCount, SearchIndex index, string field, string term)
     {
         var stored = Stored(index, field, term);
@@ -124,7 +147,7 @@ public class SealedChunksTests
         for (var b = 0; b < 5; b++)
             Commit(index, batch => AddMany(batch, $"b{b}-", "grows", PerBatch, b * PerBatch));
 
-        // 300 ids, then 600 (sealed); 300, then 600 (sealed); 300 still open.
+        // 300 open; 600: 512 sealed, 88 open; 388 open; 688: 640 sealed, 48 open; 348 still open.
         AssertStored([true, true, false], 2, index, "Tag", "grows");
         var expected = Enumerable.Range(0, 5).SelectMany(b => Names($"b{b}-", PerBatch)).ToList();
         Assert.Equal(expected, Keys(index, Tag("grows")));
@@ -136,12 +159,16 @@ public class SealedChunksTests
     {
         using var index = Open();
         const int Count = Sealable * 5 + 17;
-        Commit(index, b =>
+        // Batches of a sealable chunk each, so the list crosses from sealed chunk to sealed chunk.
+        for (var start = 0; start < Count; start += Sealable)
         {
-            for (var i = 0; i < Count; i++)
-                b.Add(Entry($"k{i}", i % 997 == 3 ? "rare" : "common", i, i % 997 == 3 ? "common rare" : "common"));
-        });
-        Assert.Contains(true, Stored(index, "Body", "common").Chunks);
+            Commit(index, b =>
+            {
+                for (var i = start; i < Math.Min(Count, start + Sealable); i++)
+                    b.Add(Entry($"k{i}", i % 997 == 3 ? "rare" : "common", i, i % 997 == 3 ? "common rare" : "common"));
+            });
+        }
+        AssertStored([true, true, true, true, true, false], 5, index, "Body", "common");
 
         var rare = Enumerable.Range(0, Count).Where(i => i % 997 == 3).Select(i => $"k{i}").ToList();
         Assert.Equal(rare, Keys(index, new AndQuery([new TermQuery("Body", FieldValue.From("common")), Tag("rare")])));
@@ -169,6 +196,7 @@ public class SealedChunksTests
         });
 
         AssertStored([true, true], 2, index, "Tag", "full");
+        Assert.Equal([0L, 1L], SealNumbers(index, "Tag"));
         var expected = Names("a", Sealable * 2).Where((_, i) => i % 3 != 0).ToList();
         Assert.Equal(expected, Keys(index, Tag("full")));
         Assert.Equal(expected.Count, Keys(index, new FullTextQuery("Body", "full")).Count);
@@ -238,5 +266,38 @@ public class SealedChunksTests
 
         using var searcher = index.OpenSearcher();
         Assert.Throws<CorruptionException>(() => searcher.Count(Tag("full")));
+    }
+
+    [Theory]
+    [InlineData(new byte[] { 0 })]
+    [InlineData(new byte[] { 0, 0x80 })]
+    [InlineData(new byte[] { 0, 5, 1 })]
+    [InlineData(new byte[] { 0, 9 })]
+    public void Search_MalformedReferenceToASealedChunk_FailsAsCorruption(byte[] reference)
+    {
+        using var index = Open();
+        Commit(index, b => AddMany(b, "a", "full", Sealable));
+        DamageFirstChunk(index, "Tag", "full", reference);
+
+        using var searcher = index.OpenSearcher();
+        Assert.Throws<CorruptionException>(() => searcher.Count(Tag("full")));
+        Assert.Throws<CorruptionException>(() => searcher.Count(new PrefixQuery("Tag", "fu")));
+    }
+
+    [Fact]
+    public void Delete_FromAChunkWhoseSealedBytesAreMissing_FailsAsCorruptionAndChangesNothing()
+    {
+        using var index = Open();
+        Commit(index, b => AddMany(b, "a", "full", Sealable));
+        using (var tx = index.Environment.BeginWrite())
+        {
+            var key = new byte[8];
+            Assert.True(tx.OpenTree(SearchIndex.SealedTree("Tag"))!.Delete(key));
+            tx.Commit();
+        }
+
+        Assert.Throws<CorruptionException>(() => Commit(index, b => b.Delete("a3")));
+        using var searcher = index.OpenSearcher();
+        Assert.Equal(Sealable, searcher.Count(new RangeQuery("Num", FieldValue.From(0L), true, FieldValue.From((long)Sealable), false)));
     }
 }
