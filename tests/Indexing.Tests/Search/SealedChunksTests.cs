@@ -68,6 +68,16 @@ public class SealedChunksTests
         return numbers;
     }
 
+    /// <summary>Deletes sealed chunk <paramref name="seal"/> of the field, as damage on disk would lose it.</summary>
+    private static void LoseSealedChunk(SearchIndex index, string field, long seal)
+    {
+        using var tx = index.Environment.BeginWrite();
+        var key = new byte[8];
+        BinaryPrimitives.WriteInt64BigEndian(key, seal);
+        Assert.True(tx.OpenTree(SearchIndex.SealedTree(field))!.Delete(key));
+        tx.Commit();
+    }
+
     /// <summary>Replaces the value of the term's first chunk entry, as damage on disk would.</summary>
     private static void DamageFirstChunk(SearchIndex index, string field, string term, byte[] value)
     {
@@ -256,13 +266,7 @@ public class SealedChunksTests
     {
         using var index = Open();
         Commit(index, b => AddMany(b, "a", "full", Sealable));
-        using (var tx = index.Environment.BeginWrite())
-        {
-            var key = new byte[8];
-            BinaryPrimitives.WriteInt64BigEndian(key, 0);
-            Assert.True(tx.OpenTree(SearchIndex.SealedTree("Tag"))!.Delete(key));
-            tx.Commit();
-        }
+        LoseSealedChunk(index, "Tag", 0);
 
         using var searcher = index.OpenSearcher();
         Assert.Throws<CorruptionException>(() => searcher.Count(Tag("full")));
@@ -289,12 +293,7 @@ public class SealedChunksTests
     {
         using var index = Open();
         Commit(index, b => AddMany(b, "a", "full", Sealable));
-        using (var tx = index.Environment.BeginWrite())
-        {
-            var key = new byte[8];
-            Assert.True(tx.OpenTree(SearchIndex.SealedTree("Tag"))!.Delete(key));
-            tx.Commit();
-        }
+        LoseSealedChunk(index, "Tag", 0);
 
         Assert.Throws<CorruptionException>(() => Commit(index, b => b.Delete("a3")));
         using var searcher = index.OpenSearcher();
