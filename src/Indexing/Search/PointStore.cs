@@ -15,7 +15,7 @@ namespace Folio.Indexing.Search;
 /// <remarks>
 /// A batch applies its changes in point order: each goes to the last block starting at or before it (or the
 /// first block), and all changes below the next block's start are merged into that block together. A block
-/// that grows past <see cref="MaxBlockBytes"/> is cut into blocks of at most <see cref="PieceBytes"/>, leaving
+/// that grows past <see cref="MaxBlockBytes"/> is cut into blocks of about <see cref="PieceBytes"/> or less, leaving
 /// room for the points later batches add; one that lost points and is left smaller than <see cref="MinBlockBytes"/>
 /// takes in the blocks after it, and an emptied block is deleted.
 /// </remarks>
@@ -152,7 +152,7 @@ internal sealed class PointStore(Tree tree)
         return count;
     }
 
-    /// <summary>Stores <paramref name="points"/> as one block when they fit, else as blocks of at most <see cref="PieceBytes"/>.</summary>
+    /// <summary>Stores <paramref name="points"/> as one block when they fit, else as blocks of about <see cref="PieceBytes"/> or less, each within two pages.</summary>
     private void Write(ReadOnlySpan<Point> points)
     {
         if (points.IsEmpty)

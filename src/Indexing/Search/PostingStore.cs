@@ -108,7 +108,7 @@ internal sealed class PostingStore
         IsChunked(header) ? ChunkedFrequency(header) : PostingsDecoder.GetCount(header);
 
     /// <summary>Whether a term header stands for chunks (otherwise it is the term's encoded posting list).</summary>
-    public static bool IsChunked(ReadOnlySpan<byte> header) => header[0] == ChunkedTag;
+    public static bool IsChunked(ReadOnlySpan<byte> header) => !header.IsEmpty && header[0] == ChunkedTag;
 
     /// <summary>Whether a chunk entry's value refers to a sealed chunk (otherwise it is the chunk).</summary>
     public static bool IsSealed(ReadOnlySpan<byte> stored) => !stored.IsEmpty && stored[0] == SealedTag;
@@ -120,6 +120,8 @@ internal sealed class PostingStore
     /// </summary>
     public static ReadOnlySpan<byte> Chunk(Tree? sealedChunks, ReadOnlySpan<byte> stored, Span<byte> key)
     {
+        if (stored.IsEmpty)
+            throw new CorruptionException("A posting chunk entry is empty.");
         if (!IsSealed(stored))
             return stored;
         WriteSealKey(ReadSeal(stored), key);

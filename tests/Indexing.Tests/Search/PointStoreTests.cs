@@ -174,6 +174,30 @@ public class PointStoreTests
         Assert.InRange(tree.Header.OverflowPages, 1, 2 * bytes / StorageLimits.PageSize + 2);
     }
 
+    [Fact]
+    public void Apply_CutWhosePieceCodesLongerAlone_KeepsEveryPieceWithinTwoPages()
+    {
+        using var environment = StorageEnvironment.Open(Storage());
+        // Values one apart but for ten jumps of 2^40, all in the second half: the whole block's Rice parameter is
+        // 29, the second piece's own would be 30, a bit more per point, about 500 bytes past the planned share.
+        var points = new List<Point>();
+        var value = 0UL;
+        for (var i = 0; i < 8_200; i++)
+        {
+            value += i > 4_100 && i % 400 == 0 ? 1UL << 40 : 1;
+            points.Add(new Point(value, 0));
+        }
+        Apply(environment, points, []);
+
+        Assert.Equal(points, Stored(environment));
+        using var tx = environment.BeginRead();
+        var cursor = tx.OpenTree("p")!.CreateCursor();
+        var blocks = 0;
+        for (var more = cursor.First(); more; more = cursor.MoveNext(), blocks++)
+            Assert.InRange(PagesOf(cursor.Value.Length), 1, 2);
+        Assert.Equal(2, blocks);
+    }
+
     private static long PagesOf(int valueBytes) => (valueBytes + StorageLimits.OverflowHeaderSize + StorageLimits.PageSize - 1) / StorageLimits.PageSize;
 
     [Fact]

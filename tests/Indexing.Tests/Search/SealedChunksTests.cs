@@ -150,6 +150,18 @@ public class SealedChunksTests
     }
 
     [Fact]
+    public void Apply_NoChunkToSeal_MakesNoSealedTree()
+    {
+        using var index = Open();
+        Commit(index, b => AddMany(b, "b", "short", Sealable - 1));
+
+        using var searcher = index.OpenSearcher();
+        Assert.Null(searcher.Transaction.OpenTree(SearchIndex.SealedTree("Tag")));
+        Assert.Null(searcher.Transaction.OpenTree(SearchIndex.SealedTree("Body")));
+        Assert.Equal(Sealable - 1, searcher.Count(Tag("short")));
+    }
+
+    [Fact]
     public void Apply_BatchesGrowingATerm_SealEachChunkOnceAndExtendOnlyTheOpenOne()
     {
         using var index = Open();
@@ -273,6 +285,7 @@ public class SealedChunksTests
     }
 
     [Theory]
+    [InlineData(new byte[0])]
     [InlineData(new byte[] { 0 })]
     [InlineData(new byte[] { 0, 0x80 })]
     [InlineData(new byte[] { 0, 5, 1 })]
