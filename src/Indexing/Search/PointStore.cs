@@ -22,8 +22,8 @@ namespace Folio.Indexing.Search;
 internal sealed class PointStore(Tree tree)
 {
     /// <summary>
-    /// The largest block value, about four pages of an overflow run: past it a block is cut in two pieces of at
-    /// most <see cref="PieceBytes"/>, or more when one batch grew it past twice that (it stays a quarter page
+    /// The largest block value, about four pages of an overflow run: past it a block is cut in two pieces of about
+    /// <see cref="PieceBytes"/>, or more when one batch grew it past twice that (it stays a quarter page
     /// short of twice that, so a batch's few points do not make it three). Blocks kept in leaves (at most a
     /// quarter page each) grew wherever random values fell, and the leaves split in halves: 4.1 MB of timestamp
     /// blocks took 6.2 MB of pages at 1M benchmark records. A block on pages of its own fills nearly two pages
