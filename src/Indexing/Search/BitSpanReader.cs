@@ -13,6 +13,9 @@ internal ref struct BitSpanReader(ReadOnlySpan<byte> source)
     private readonly long _length = (long)source.Length * 8;
     private long _position;
 
+    /// <summary>How many bits were read (or skipped) so far.</summary>
+    public readonly long BitsRead => _position;
+
     /// <summary>Whether no whole byte is left: the bits after the last value only pad its byte.</summary>
     public readonly bool AtEnd => _length - _position < 8;
 

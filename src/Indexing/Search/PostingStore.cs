@@ -130,6 +130,9 @@ internal sealed class PostingStore
         return chunk;
     }
 
+    // The chunk a chunk entry's value stands for; the sealed tree is opened only for a sealed one.
+    private ReadOnlySpan<byte> StoredChunk(ReadOnlySpan<byte> stored) => Chunk(IsSealed(stored) ? SealedChunks : null, stored, _sealKey);
+
     private static long ReadSeal(ReadOnlySpan<byte> stored)
     {
         var position = 1;
@@ -226,7 +229,7 @@ internal sealed class PostingStore
             var stored = cursor.Value;
             if (IsSealed(stored))
                 seals.Add(ReadSeal(stored));
-            count += PostingsDecoder.Decode(Chunk(IsSealed(stored) ? SealedChunks : null, stored, _sealKey), _ids.AsSpan(count), _frequencies.AsSpan(count));
+            count += PostingsDecoder.Decode(StoredChunk(stored), _ids.AsSpan(count), _frequencies.AsSpan(count));
             more = cursor.MoveNext();
         }
         foreach (var chunkKey in chunkKeys)
@@ -266,7 +269,7 @@ internal sealed class PostingStore
             var chunkKey = cursor.Key.ToArray();
             var stored = cursor.Value;
             var seal = IsSealed(stored) ? ReadSeal(stored) : -1;
-            var count = Decode(Chunk(IsSealed(stored) ? SealedChunks : null, stored, _sealKey));
+            var count = Decode(StoredChunk(stored));
             var kept = 0;
             var lastId = _ids[count - 1];
             for (var i = 0; i < count; i++)

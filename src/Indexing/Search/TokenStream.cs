@@ -1,4 +1,5 @@
 using System.Numerics;
+using System.Runtime.InteropServices;
 
 namespace Folio.Indexing.Search;
 
@@ -50,16 +51,24 @@ internal static class TokenStream
         if (width > MaxWidth)
             throw new ArgumentOutOfRangeException(nameof(termIds), "A term id does not fit a token stream.");
         record.Add((byte)width);
-        var writer = new BitWriter(record);
+        // The stream is written in place at the record's end, into room for its longest form, then cut to its length.
+        var start = record.Count;
+        var room = checked((int)((termIds.Length * (long)(width + 2 + MaxDistanceBits) + 7) / 8));
+        CollectionsMarshal.SetCount(record, start + room);
+        var writer = new BitSpanWriter(CollectionsMarshal.AsSpan(record).Slice(start, room));
         for (var i = 0; i < termIds.Length; i++)
         {
             WriteId(ref writer, (ulong)termIds[i], width);
             WriteDistance(ref writer, distances[i]);
         }
-        writer.Flush();
+        CollectionsMarshal.SetCount(record, start + writer.Finish());
     }
 
-    private static void WriteId(ref BitWriter writer, ulong id, int width)
+    // The most bits a distance takes: the four-bit prefix, then the gamma code of a number below 2^31 (its length
+    // of up to 30 in unary with its zero, then as many bits). An id takes at most its width and two.
+    private const int MaxDistanceBits = 4 + 31 + 30;
+
+    private static void WriteId(ref BitSpanWriter writer, ulong id, int width)
     {
         if (width < ClassFrom)
         {
@@ -78,7 +87,7 @@ internal static class TokenStream
         writer.Write(id, length - 1);
     }
 
-    private static void WriteDistance(ref BitWriter writer, int distance)
+    private static void WriteDistance(ref BitSpanWriter writer, int distance)
     {
         switch (distance)
         {
@@ -94,38 +103,5 @@ internal static class TokenStream
         // The bit length in unary (ones, then a zero), then the bits below the top one.
         writer.Write((1UL << length) - 1, length + 1);
         writer.Write(gamma & ((1u << length) - 1), length);
-    }
-
-    /// <summary>Appends bits to a record, low bits first.</summary>
-    private ref struct BitWriter(List<byte> output)
-    {
-        private ulong _pending;
-        private int _pendingBits;
-
-        public void Write(ulong value, int bits)
-        {
-            if (bits > 32)
-            {
-                Write(value & uint.MaxValue, 32);
-                Write(value >> 32, bits - 32);
-                return;
-            }
-            _pending |= (value & ((1UL << bits) - 1)) << _pendingBits;
-            _pendingBits += bits;
-            while (_pendingBits >= 8)
-            {
-                output.Add((byte)_pending);
-                _pending >>= 8;
-                _pendingBits -= 8;
-            }
-        }
-
-        public void Flush()
-        {
-            if (_pendingBits > 0)
-                output.Add((byte)_pending);
-            _pending = 0;
-            _pendingBits = 0;
-        }
     }
 }

@@ -179,7 +179,7 @@ public class PointStoreTests
     {
         using var environment = StorageEnvironment.Open(Storage());
         // Values one apart but for ten jumps of 2^40, all in the second half: the whole block's Rice parameter is
-        // 29, the second piece's own would be 30, a bit more per point, about 500 bytes past the planned share.
+        // 29, the second piece's own would be 30: a bit more per point, which took that piece to three pages.
         var points = new List<Point>();
         var value = 0UL;
         for (var i = 0; i < 8_200; i++)
