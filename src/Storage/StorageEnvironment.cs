@@ -26,8 +26,9 @@ public sealed partial class StorageEnvironment : IDisposable
     private readonly Lazy<TransactionMerger> _merger;
     private volatile EnvironmentState _state;
     private volatile Exception? _failure;
+    private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private int _writerThread;
-    private bool _disposed;
+    private int _lifecycle;
 
     private StorageEnvironment(StorageOptions options, IStorageFileSystem fileSystem, IDisposable directoryLock, Pager pager)
     {
@@ -87,11 +88,25 @@ public sealed partial class StorageEnvironment : IDisposable
         }
     }
 
+    /// <summary>
+    /// Completes once the environment is closed and its files released: at <see cref="Dispose"/> when no
+    /// read transaction is open, else when the last one that was open ends.
+    /// </summary>
+    public Task Closed => _closed.Task;
+
     /// <summary>Opens a read transaction on the last committed state. Allocates nothing once warm.</summary>
+    /// <exception cref="ObjectDisposedException">The environment is closing or closed.</exception>
     public ReadTransaction BeginRead()
     {
-        ObjectDisposedException.ThrowIf(_disposed, this);
+        ThrowIfClosing();
         var slot = _readers.Take();
+        // Taking the seat is a full fence, and Dispose sets the state before it scans the seats: either
+        // this check sees the close, or the close sees this seat taken and leaves the map to its reader.
+        if (Volatile.Read(ref _lifecycle) != Lifecycle.Open)
+        {
+            slot.Release();
+            throw Disposed();
+        }
         EnvironmentState state;
         while (true)
         {
@@ -109,7 +124,7 @@ public sealed partial class StorageEnvironment : IDisposable
     /// <summary>Opens the write transaction, waiting while another one is open.</summary>
     public WriteTransaction BeginWrite()
     {
-        ObjectDisposedException.ThrowIf(_disposed, this);
+        ThrowIfClosing();
         if (Volatile.Read(ref _writerThread) == Environment.CurrentManagedThreadId)
             throw new InvalidOperationException("This thread already holds the write transaction; a second one would wait for itself forever.");
         _writeLock.Wait();
@@ -119,7 +134,7 @@ public sealed partial class StorageEnvironment : IDisposable
     /// <summary>Opens the write transaction, waiting asynchronously while another one is open.</summary>
     public async ValueTask<WriteTransaction> BeginWriteAsync(CancellationToken cancellationToken = default)
     {
-        ObjectDisposedException.ThrowIf(_disposed, this);
+        ThrowIfClosing();
         await _writeLock.WaitAsync(cancellationToken).ConfigureAwait(false);
         return StartWrite();
     }
@@ -128,6 +143,8 @@ public sealed partial class StorageEnvironment : IDisposable
     {
         try
         {
+            // A writer that waited for the lock while Dispose took it and let it go finds the close here.
+            ThrowIfClosing();
             ThrowIfFailed();
             Volatile.Write(ref _writerThread, Environment.CurrentManagedThreadId);
             _reclaimer.Reclaim(PageBuffers);
@@ -190,35 +207,44 @@ public sealed partial class StorageEnvironment : IDisposable
         return total;
     }
 
-    /// <summary>Stops the background work, applies what the journal holds and closes the files.</summary>
+    /// <summary>
+    /// Stops the background work and applies what the journal holds to the data file, then closes the
+    /// files. Read transactions still open keep their snapshot readable: the files are released (and
+    /// <see cref="Closed"/> completes) when the last of them ends, never under a reader. New reads and
+    /// writes throw <see cref="ObjectDisposedException"/> from the start of the call.
+    /// </summary>
     public void Dispose()
     {
-        if (_disposed)
+        if (Interlocked.CompareExchange(ref _lifecycle, Lifecycle.Closing, Lifecycle.Open) != Lifecycle.Open)
             return;
-        _disposed = true;
         if (_merger.IsValueCreated)
             _merger.Value.Dispose();
         _writeLock.Wait();
-        StopFlusher();
-        if (_failure is null)
+        try
         {
-            try
+            StopFlusher();
+            if (_failure is null)
             {
-                FlushToDataFile();
-                // The data file and its header (synced) now hold every commit, so a later open needs
-                // no journal: leaving the last one would keep up to a journal's worth of disk in use.
-                if (Volatile.Read(ref _lastFlushed) == _state.TransactionId)
-                    _journal.DeleteAll();
-            }
-            catch (Exception e) when (e is IOException or StorageException)
-            {
-                // The journal still holds every commit; the next open replays it.
+                try
+                {
+                    // Applies commits up to the oldest snapshot still read; the journal keeps the rest.
+                    FlushToDataFile();
+                    // The data file and its header (synced) now hold every commit, so a later open needs
+                    // no journal: leaving the last one would keep up to a journal's worth of disk in use.
+                    if (Volatile.Read(ref _lastFlushed) == _state.TransactionId)
+                        _journal.DeleteAll();
+                }
+                catch (Exception e) when (e is IOException or StorageException)
+                {
+                    // The journal still holds every commit; the next open replays it.
+                }
             }
         }
-        _journal.Dispose();
-        Pager.Dispose();
-        _directoryLock.Dispose();
-        _writeLock.Dispose();
+        finally
+        {
+            _writeLock.Release();
+        }
+        ReleaseFilesWhenUnread();
     }
 
     /// <summary>
@@ -227,16 +253,69 @@ public sealed partial class StorageEnvironment : IDisposable
     /// </summary>
     internal void SimulateCrash()
     {
-        if (_disposed)
+        if (Interlocked.CompareExchange(ref _lifecycle, Lifecycle.Closing, Lifecycle.Open) != Lifecycle.Open)
             return;
-        _disposed = true;
         Fail(new ObjectDisposedException(nameof(StorageEnvironment), "The environment was abandoned as if it crashed."));
         if (_merger.IsValueCreated)
             _merger.Value.Dispose();
         StopFlusher();
-        _journal.Dispose();
-        Pager.Dispose();
-        _directoryLock.Dispose();
+        ReleaseFilesWhenUnread();
+    }
+
+    /// <summary>Called by a read transaction's seat once it is free again: the last reader of a closing environment closes its files.</summary>
+    internal void ReaderLeft()
+    {
+        if (Volatile.Read(ref _lifecycle) == Lifecycle.Unmapping)
+            TryReleaseFiles();
+    }
+
+    private void ReleaseFilesWhenUnread()
+    {
+        // Full fence before the scan, paired with the one a seat's release takes before ReaderLeft reads
+        // the state: either this scan sees the seat free, or that reader sees the state and closes.
+        Interlocked.Exchange(ref _lifecycle, Lifecycle.Unmapping);
+        TryReleaseFiles();
+    }
+
+    private void TryReleaseFiles()
+    {
+        if (_readers.AnyTaken())
+            return;
+        if (Interlocked.CompareExchange(ref _lifecycle, Lifecycle.Closed, Lifecycle.Unmapping) != Lifecycle.Unmapping)
+            return;
+        try
+        {
+            _journal.Dispose();
+            Pager.Dispose();
+            _directoryLock.Dispose();
+        }
+        finally
+        {
+            _closed.TrySetResult();
+        }
+    }
+
+    private void ThrowIfClosing()
+    {
+        if (Volatile.Read(ref _lifecycle) != Lifecycle.Open)
+            throw Disposed();
+    }
+
+    private ObjectDisposedException Disposed() =>
+        new(nameof(StorageEnvironment), $"The storage environment in {_fileSystem.Description} is closed or closing (its database or index was deleted, replaced or shut down).");
+
+    /// <summary>Where an environment is between open and its files released.</summary>
+    private static class Lifecycle
+    {
+        public const int Open = 0;
+
+        /// <summary>Refusing new transactions; background work stopping, the journal being applied.</summary>
+        public const int Closing = 1;
+
+        /// <summary>Ready to release the files once no read transaction is open.</summary>
+        public const int Unmapping = 2;
+
+        public const int Closed = 3;
     }
 
     /// <summary>

@@ -37,6 +37,7 @@ public sealed class DocumentIndex : IDisposable
     private int _batchSize = 1_024;
     private long _lastQueriedTicks = DateTime.UtcNow.Ticks;
     private volatile Exception? _failure;
+    private volatile bool _disposed;
 
     /// <summary>Opens (creating if needed) the index in <paramref name="directory"/> and starts its indexer.</summary>
     public DocumentIndex(IndexDefinition definition, DocumentStore store, string directory, ILogger logger, StorageOptions? storage = null)
@@ -94,7 +95,7 @@ public sealed class DocumentIndex : IDisposable
         var deadline = Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
         while (ProcessedEtag < etag)
         {
-            if (_failure is not null)
+            if (_failure is not null || _disposed)
                 return false;
             var remaining = TimeSpan.FromSeconds((double)(deadline - Stopwatch.GetTimestamp()) / Stopwatch.Frequency);
             if (remaining <= TimeSpan.Zero)
@@ -118,11 +119,39 @@ public sealed class DocumentIndex : IDisposable
     public IndexSchema Schema => _search.Schema;
 
     /// <summary>A searcher on the index's last committed batch; also marks the index as used.</summary>
+    /// <exception cref="ObjectDisposedException">The index was dropped (deleted, reset, replaced or retired) or closed.</exception>
     public IndexSearcher OpenSearcher()
     {
         Volatile.Write(ref _lastQueriedTicks, DateTime.UtcNow.Ticks);
         return _search.OpenSearcher();
     }
+
+    /// <summary>
+    /// A searcher on the index's last committed batch, or false when the index was dropped or closed
+    /// since the caller found it (the caller looks its index up again). A searcher it returns stays
+    /// readable until disposed, whatever happens to the index meanwhile.
+    /// </summary>
+    public bool TryOpenSearcher([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out IndexSearcher? searcher)
+    {
+        searcher = null;
+        if (_disposed)
+            return false;
+        try
+        {
+            searcher = OpenSearcher();
+            return true;
+        }
+        catch (ObjectDisposedException)
+        {
+            return false;
+        }
+    }
+
+    /// <summary>Whether the index was dropped or closed; a query holding it looks its index up again.</summary>
+    public bool IsDisposed => _disposed;
+
+    /// <summary>Completes when the index's files are closed: at <see cref="Dispose"/>, or once the last searcher open then ends.</summary>
+    public Task Closed => _search.Environment.Closed;
 
     /// <summary>The most recent errors (at most 500 are kept) and how many there were in all.</summary>
     public (IReadOnlyList<IndexError> Recent, long Total) Errors => ([.. _errors], Interlocked.Read(ref _errorCount));
@@ -130,26 +159,36 @@ public sealed class DocumentIndex : IDisposable
     /// <summary>The most recent batches.</summary>
     public IReadOnlyList<IndexBatchStats> RecentBatches => [.. _batches];
 
-    /// <summary>How many entries the index holds.</summary>
+    /// <summary>How many entries the index holds (0 once it was dropped).</summary>
     public long EntryCount
     {
         get
         {
-            using var searcher = _search.OpenSearcher();
-            return searcher.EntryCount;
+            if (!TryOpenSearcher(out var searcher))
+                return 0;
+            using (searcher)
+                return searcher.EntryCount;
         }
     }
 
     /// <summary>The size of the index's data file.</summary>
     public long SizeOnDisk => _search.Environment.GetStats().DataFilePages * StorageLimits.PageSize;
 
-    /// <summary>Stops the indexer and closes the index.</summary>
+    /// <summary>
+    /// Stops the indexer and closes the index. Searchers already open keep reading their snapshot; the
+    /// files are released when the last of them ends (<see cref="Closed"/>). Waiters for an etag wake and
+    /// are told it was not reached.
+    /// </summary>
     public void Dispose()
     {
+        if (_disposed)
+            return;
+        _disposed = true;
         _stop.Cancel();
         _thread.Join();
         _search.Dispose();
         _stop.Dispose();
+        Progressed();
     }
 
     /// <summary>

@@ -15,6 +15,7 @@ namespace Folio.Indexing.Documents;
 public sealed class IndexStore : IDisposable
 {
     private const string CatalogFile = "indexes.json";
+    private const string DroppedPrefix = ".dropped-";
 
     private readonly DocumentStore _store;
     private readonly string _root;
@@ -321,11 +322,47 @@ public sealed class IndexStore : IDisposable
         }
     }
 
-    private static void Drop(DocumentIndex index)
+    /// <summary>
+    /// Closes an index that left the catalog and deletes its files once no searcher reads them. The
+    /// directory is first renamed to a name no index will take, so a later index that reuses the name
+    /// (after a database is deleted and re-created) is never deleted in its place; a leftover is removed
+    /// at the next start, as any directory the catalog does not name.
+    /// </summary>
+    private void Drop(DocumentIndex index)
     {
         index.Dispose();
-        if (Directory.Exists(index.Directory))
-            Directory.Delete(index.Directory, recursive: true);
+        var directory = index.Directory;
+        if (!Directory.Exists(directory))
+            return;
+        var dropped = Path.Combine(_root, $"{DroppedPrefix}{Guid.NewGuid():N}");
+        try
+        {
+            Directory.Move(directory, dropped);
+            directory = dropped;
+        }
+        catch (IOException)
+        {
+            // Platforms that refuse to rename open files: delete it by its own name after it closes.
+        }
+        _ = index.Closed.ContinueWith(
+            static (_, state) => DeleteDropped(((IndexStore, string))state!),
+            (this, directory),
+            CancellationToken.None,
+            TaskContinuationOptions.ExecuteSynchronously,
+            TaskScheduler.Default);
+    }
+
+    private static void DeleteDropped((IndexStore Store, string Directory) dropped)
+    {
+        try
+        {
+            if (Directory.Exists(dropped.Directory))
+                Directory.Delete(dropped.Directory, recursive: true);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            dropped.Store._logger.LogWarning(e, "The files of a dropped index in {Directory} could not be deleted; the next start removes them", dropped.Directory);
+        }
     }
 
     /// <summary>A directory name for an index name: letters and digits kept, everything else escaped, so no name reaches outside the root.</summary>

@@ -32,12 +32,12 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             return result;
         }
 
-        var index = await ResolveIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
+        var (index, searcher) = await OpenIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
+        using var opened = searcher;
         var compiler = new QueryCompiler(index.Definition, index.Schema, options.Parameters);
         var where = compiler.Compile(query.Where);
         var sort = compiler.Sort(query.OrderBy);
 
-        using var searcher = index.OpenSearcher();
         using var reader = store.OpenReader();
         result.IndexName = index.Name;
         result.IndexEtag = index.ProcessedEtag;
@@ -63,16 +63,28 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
     /// <summary>
     /// Every result of a query, without paging limits, one document (or projection) at a time: the
     /// snapshot stays open while the caller consumes them, and memory does not grow with the count.
+    /// The caller disposes the stream.
     /// </summary>
-    public async Task<IEnumerable<byte[]>> StreamAsync(string text, QueryOptions options, CancellationToken cancellationToken = default)
+    public async Task<QueryStream> StreamAsync(string text, QueryOptions options, CancellationToken cancellationToken = default)
     {
         var query = _parsed.Parse(text);
         if (query.Facets.Count > 0)
             throw new QueryException("Facet queries cannot be streamed; run them as queries.");
         if (query.Where is null && query.OrderBy.Count == 0 && query.From.Collection is not null)
-            return StreamCollection(query);
-        var index = await ResolveIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
-        return StreamIndex(query, index, options);
+            return new QueryStream(StreamCollection(query), owned: null);
+        var (index, searcher) = await OpenIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
+        try
+        {
+            var compiler = new QueryCompiler(index.Definition, index.Schema, options.Parameters);
+            var where = compiler.Compile(query.Where);
+            var sort = compiler.Sort(query.OrderBy);
+            return new QueryStream(StreamIndex(query, searcher, where, sort), searcher);
+        }
+        catch
+        {
+            searcher.Dispose();
+            throw;
+        }
     }
 
     private IEnumerable<byte[]> StreamCollection(RqlQuery query)
@@ -83,12 +95,9 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             yield return Project(query, cursor.Current);
     }
 
-    private IEnumerable<byte[]> StreamIndex(RqlQuery query, DocumentIndex index, QueryOptions options)
+    private IEnumerable<byte[]> StreamIndex(RqlQuery query, IndexSearcher searcher, Query where, IReadOnlyList<SortField> sort)
     {
-        var compiler = new QueryCompiler(index.Definition, index.Schema, options.Parameters);
-        var where = compiler.Compile(query.Where);
-        var sort = compiler.Sort(query.OrderBy);
-        using var searcher = index.OpenSearcher();
+        using var opened = searcher;
         using var reader = store.OpenReader();
         if (sort.Count > 0)
         {
@@ -182,6 +191,24 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
                 return left;
             default:
                 return null;
+        }
+    }
+
+    /// <summary>
+    /// The index a query runs on, with a searcher open on it. An index can be dropped between being found
+    /// and being opened (an auto index retired behind a wider one, a definition replaced, an index reset or
+    /// deleted); the query then looks its index up again, as it would have a moment later.
+    /// </summary>
+    private async Task<(DocumentIndex Index, IndexSearcher Searcher)> OpenIndexAsync(RqlQuery query, QueryOptions options, CancellationToken cancellationToken)
+    {
+        const int attempts = 8;
+        for (var attempt = 1; ; attempt++)
+        {
+            var index = await ResolveIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
+            if (index.TryOpenSearcher(out var searcher))
+                return (index, searcher);
+            if (attempt == attempts)
+                throw new ObjectDisposedException(index.Name, $"The index '{index.Name}' was dropped {attempts} times while the query looked for it; try the query again.");
         }
     }
 

@@ -69,6 +69,13 @@ public static class ExceptionMapper
                     "Database refuses writes",
                     $"The database's storage failed a write or sync and refuses writes until the server restarts; its log has the details under trace id {traceId}.",
                     ProblemTypes.StorageFailed);
+            case ObjectDisposedException:
+                // A database or index went away (deleted, replaced, shut down) while the request used it.
+                return new Problem(
+                    StatusCodes.Status503ServiceUnavailable,
+                    "Closed while in use",
+                    $"The database or index this request used was deleted, replaced or shut down while it ran; try again (trace id {traceId}).",
+                    ProblemTypes.Closed);
             default:
                 return new Problem(
                     StatusCodes.Status500InternalServerError,

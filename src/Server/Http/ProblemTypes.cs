@@ -51,6 +51,9 @@ public static class ProblemTypes
     /// <summary>The disk is full.</summary>
     public const string InsufficientStorage = "urn:folio:problem:insufficient-storage";
 
+    /// <summary>The database or index the request used was deleted, replaced or shut down while it ran; a retry finds what replaced it.</summary>
+    public const string Closed = "urn:folio:problem:closed";
+
     /// <summary>The server failed; its log holds the details under the request's trace id.</summary>
     public const string InternalError = "urn:folio:problem:internal-error";
 

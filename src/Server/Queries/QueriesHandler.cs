@@ -58,7 +58,7 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         var database = databases.Enter(request.DatabaseSpan);
         try
         {
-            var results = await database.Queries.StreamAsync(query, Options(false, null, null), request.Aborted);
+            using var results = await database.Queries.StreamAsync(query, Options(false, null, null), request.Aborted);
             var response = request.Response;
             response.ContentType = JsonWriters.ContentType;
             var writer = JsonWriters.Rent(response.BodyWriter);

@@ -21,9 +21,16 @@ internal sealed class ReaderSlot(StorageEnvironment environment)
     /// <summary>Publishes the snapshot with a full fence, so the flusher's later scan cannot miss it.</summary>
     public void Publish(long snapshot) => Interlocked.Exchange(ref _snapshot, snapshot);
 
+    public bool IsTaken => Volatile.Read(ref _busy) != 0;
+
+    /// <summary>
+    /// Frees the seat with a full fence, then lets the environment close its files if it was waiting for
+    /// the last reader (see <see cref="StorageEnvironment.Dispose"/>).
+    /// </summary>
     public void Release()
     {
         Volatile.Write(ref _snapshot, Idle);
-        Volatile.Write(ref _busy, 0);
+        Interlocked.Exchange(ref _busy, 0);
+        environment.ReaderLeft();
     }
 }

@@ -52,6 +52,17 @@ internal sealed class ReaderTable(StorageEnvironment environment)
         }
     }
 
+    /// <summary>Whether any seat is taken (a reader is open, or is opening and has not yet seen a close).</summary>
+    public bool AnyTaken()
+    {
+        foreach (var slot in _slots)
+        {
+            if (slot.IsTaken)
+                return true;
+        }
+        return false;
+    }
+
     public int ActiveCount()
     {
         var count = 0;
