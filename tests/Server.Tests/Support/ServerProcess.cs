@@ -23,6 +23,8 @@ public sealed partial class ServerProcess : IAsyncDisposable
 
     public HttpClient Client { get; private set; } = null!;
 
+    public bool HasExited => _process.HasExited;
+
     public string Output
     {
         get
