@@ -13,8 +13,9 @@ namespace Folio.Indexing.Documents;
 /// An index over a document store, kept up to date in the background (BASE: writes never wait for
 /// it). Its own thread reads documents and tombstones by etag in batches, while the previous batch
 /// commits; each batch's entries and the etag it reached commit in one transaction, so a crash
-/// neither repeats nor skips a document. Queries read it through <see cref="OpenSearcher"/> and learn
-/// from <see cref="IsStale"/> whether it has caught up.
+/// neither repeats nor skips a document. Queries read it through a searcher
+/// (<see cref="TryOpenSearcher(out IndexSearcher?, out long)"/>) and learn from
+/// <see cref="IsStale(DocumentReader, long)"/> whether that searcher had caught up.
 /// </summary>
 public sealed class DocumentIndex : IDisposable
 {
@@ -76,14 +77,20 @@ public sealed class DocumentIndex : IDisposable
     public Exception? Failure => _failure;
 
     /// <summary>Whether a change of the index's collections is not indexed yet, as <paramref name="reader"/>'s snapshot sees it.</summary>
-    public bool IsStale(DocumentReader reader)
+    public bool IsStale(DocumentReader reader) => IsStale(reader, ProcessedEtag);
+
+    /// <summary>
+    /// Whether a change of the index's collections after <paramref name="indexedEtag"/> (what a searcher's
+    /// snapshot holds, from <see cref="TryOpenSearcher(out IndexSearcher?, out long)"/>) is in
+    /// <paramref name="reader"/>'s snapshot.
+    /// </summary>
+    public bool IsStale(DocumentReader reader, long indexedEtag)
     {
-        var processed = ProcessedEtag;
-        if (processed >= reader.LastEtag)
+        if (indexedEtag >= reader.LastEtag)
             return false;
         foreach (var collection in Definition.Collections)
         {
-            if (reader.ByCollection(collection, processed).MoveNext() || reader.Tombstones(processed, 1, collection).Count > 0)
+            if (reader.ByCollection(collection, indexedEtag).MoveNext() || reader.Tombstones(indexedEtag, 1, collection).Count > 0)
                 return true;
         }
         return false;
@@ -131,9 +138,19 @@ public sealed class DocumentIndex : IDisposable
     /// since the caller found it (the caller looks its index up again). A searcher it returns stays
     /// readable until disposed, whatever happens to the index meanwhile.
     /// </summary>
-    public bool TryOpenSearcher([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out IndexSearcher? searcher)
+    public bool TryOpenSearcher([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out IndexSearcher? searcher) => TryOpenSearcher(out searcher, out _);
+
+    /// <summary>
+    /// <see cref="TryOpenSearcher(out IndexSearcher?)"/>, also telling up to which etag the searcher's
+    /// snapshot has indexed the collections. The etag is read before the snapshot is taken, and the
+    /// indexer moves it only after a batch commits, so the snapshot holds at least that much: a query
+    /// that compares it with the documents may call itself stale when it just caught up, never fresh
+    /// when it is not.
+    /// </summary>
+    public bool TryOpenSearcher([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out IndexSearcher? searcher, out long indexedEtag)
     {
         searcher = null;
+        indexedEtag = ProcessedEtag;
         if (_disposed)
             return false;
         try

@@ -32,7 +32,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             return result;
         }
 
-        var (index, searcher) = await OpenIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
+        var (index, searcher, indexedEtag) = await OpenIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
         using var opened = searcher;
         var compiler = new QueryCompiler(index.Definition, index.Schema, options.Parameters);
         var where = compiler.Compile(query.Where);
@@ -40,8 +40,8 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
 
         using var reader = store.OpenReader();
         result.IndexName = index.Name;
-        result.IndexEtag = index.ProcessedEtag;
-        result.IsStale = index.IsStale(reader);
+        result.IndexEtag = indexedEtag;
+        result.IsStale = index.IsStale(reader, indexedEtag);
         if (query.Facets.Count > 0)
         {
             WriteFacets(query, compiler, index.Definition.IsAuto, searcher, where, result);
@@ -72,7 +72,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             throw new QueryException("Facet queries cannot be streamed; run them as queries.");
         if (query.Where is null && query.OrderBy.Count == 0 && query.From.Collection is not null)
             return new QueryStream(StreamCollection(query), owned: null);
-        var (index, searcher) = await OpenIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
+        var (index, searcher, _) = await OpenIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
         try
         {
             var compiler = new QueryCompiler(index.Definition, index.Schema, options.Parameters);
@@ -197,16 +197,17 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
     /// <summary>
     /// The index a query runs on, with a searcher open on it. An index can be dropped between being found
     /// and being opened (an auto index retired behind a wider one, a definition replaced, an index reset or
-    /// deleted); the query then looks its index up again, as it would have a moment later.
+    /// deleted); the query then looks its index up again, as it would have a moment later. Also returns
+    /// the etag up to which the searcher's snapshot is indexed, for the answer's staleness.
     /// </summary>
-    private async Task<(DocumentIndex Index, IndexSearcher Searcher)> OpenIndexAsync(RqlQuery query, QueryOptions options, CancellationToken cancellationToken)
+    private async Task<(DocumentIndex Index, IndexSearcher Searcher, long IndexedEtag)> OpenIndexAsync(RqlQuery query, QueryOptions options, CancellationToken cancellationToken)
     {
         const int attempts = 8;
         for (var attempt = 1; ; attempt++)
         {
             var index = await ResolveIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
-            if (index.TryOpenSearcher(out var searcher))
-                return (index, searcher);
+            if (index.TryOpenSearcher(out var searcher, out var indexedEtag))
+                return (index, searcher, indexedEtag);
             if (attempt == attempts)
                 throw new ObjectDisposedException(index.Name, $"The index '{index.Name}' was dropped {attempts} times while the query looked for it; try the query again.");
         }
