@@ -90,7 +90,8 @@ public sealed partial class StorageEnvironment : IDisposable
 
     /// <summary>
     /// Completes once the environment is closed and its files released: at <see cref="Dispose"/> when no
-    /// read transaction is open, else when the last one that was open ends.
+    /// read transaction is open, else when the last one that was open ends. Faults with the I/O error
+    /// when closing a file failed (the handles are closed all the same).
     /// </summary>
     public Task Closed => _closed.Task;
 
@@ -283,15 +284,28 @@ public sealed partial class StorageEnvironment : IDisposable
             return;
         if (Interlocked.CompareExchange(ref _lifecycle, Lifecycle.Closed, Lifecycle.Unmapping) != Lifecycle.Unmapping)
             return;
+        // This runs on whichever reader ended last, whose work is done and must not fail for it; and the
+        // directory may be gone by now (a dropped index's is renamed and deleted), so the spare journals'
+        // cleanup by path can fail while the handles still close. What failed goes to Closed.
+        Exception? failure = null;
+        Release(_journal, ref failure);
+        Release(Pager, ref failure);
+        Release(_directoryLock, ref failure);
+        if (failure is null)
+            _closed.TrySetResult();
+        else
+            _closed.TrySetException(failure);
+    }
+
+    private static void Release(IDisposable resource, ref Exception? failure)
+    {
         try
         {
-            _journal.Dispose();
-            Pager.Dispose();
-            _directoryLock.Dispose();
+            resource.Dispose();
         }
-        finally
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
-            _closed.TrySetResult();
+            failure ??= e;
         }
     }
 

@@ -345,15 +345,17 @@ public sealed class IndexStore : IDisposable
             // Platforms that refuse to rename open files: delete it by its own name after it closes.
         }
         _ = index.Closed.ContinueWith(
-            static (_, state) => DeleteDropped(((IndexStore, string))state!),
+            static (closed, state) => DeleteDropped(((IndexStore, string))state!, closed.Exception),
             (this, directory),
             CancellationToken.None,
             TaskContinuationOptions.ExecuteSynchronously,
             TaskScheduler.Default);
     }
 
-    private static void DeleteDropped((IndexStore Store, string Directory) dropped)
+    private static void DeleteDropped((IndexStore Store, string Directory) dropped, Exception? closeFailure)
     {
+        if (closeFailure is not null)
+            dropped.Store._logger.LogDebug(closeFailure, "Closing the files of a dropped index in {Directory} reported an error; they are deleted all the same", dropped.Directory);
         try
         {
             if (Directory.Exists(dropped.Directory))

@@ -165,8 +165,22 @@ internal sealed class JournalWriter : IDisposable
             foreach (var file in _files)
                 file.File.Dispose();
             _files.Clear();
+            // Spares hold only applied transactions, which recovery skips, so one left behind by a failed
+            // delete costs disk, not data; the rest are still tried.
+            IOException? failure = null;
             while (_spares.TryDequeue(out var spare))
-                _fileSystem.Delete(spare);
+            {
+                try
+                {
+                    _fileSystem.Delete(spare);
+                }
+                catch (IOException e)
+                {
+                    failure ??= e;
+                }
+            }
+            if (failure is not null)
+                throw failure;
         }
     }
 

@@ -182,4 +182,50 @@ public class CloseUnderReadersTests
         using var again = reopened.BeginRead();
         AssertAll(again);
     }
+
+    /// <summary>
+    /// Regression: a dropped index's directory is renamed while a searcher still reads it; the last
+    /// reader then released the files and the journal's spare-file cleanup, by its old path, threw
+    /// DirectoryNotFoundException into that reader's Dispose (a streamed query answered 500 at its end).
+    /// </summary>
+    [Fact]
+    public void LastReaderEnding_AfterTheDirectoryWasMoved_ReleasesTheFilesWithoutThrowing()
+    {
+        using var dir = new TempDirectory();
+        var path = System.IO.Path.Combine(dir.Path, "env");
+        var options = StorageOptions.ForPath(path) with { BackgroundFlush = false, JournalFileSize = 64 * 1024 };
+        var env = StorageEnvironment.Open(options);
+        Fill(env, 10);
+        for (var round = 0; round < 200; round++)
+        {
+            using (var tx = env.BeginWrite())
+            {
+                tx.CreateTree("small").Put(Keys.Of(round), Keys.Value(round, 100));
+                tx.Commit();
+            }
+            // Applying the journals retires them; full ones are kept as spares for reuse.
+            if (round % 10 == 9)
+                env.FlushToDataFile();
+        }
+        var read = env.BeginRead();
+        // A commit after the reader's snapshot: the close cannot apply it, so it keeps the journals (and spares).
+        using (var tx = env.BeginWrite())
+        {
+            tx.CreateTree("small").Put(Keys.Of(-1), Keys.Value(-1, 100));
+            tx.Commit();
+        }
+        env.Dispose();
+        var moved = System.IO.Path.Combine(dir.Path, "moved");
+        Directory.Move(path, moved);
+
+        AssertAll(read);
+        read.Dispose();
+
+        Assert.True(env.Closed.IsCompleted);
+        Assert.IsType<DirectoryNotFoundException>(env.Closed.Exception?.InnerException);
+        using var reopened = StorageEnvironment.Open(StorageOptions.ForPath(moved));
+        using var again = reopened.BeginRead();
+        AssertAll(again);
+        Assert.True(again.OpenTree("small")!.TryGet(Keys.Of(-1), out _), "the commit the close could not apply was lost");
+    }
 }
