@@ -14,6 +14,8 @@ namespace Folio.Server.Queries;
 /// </summary>
 public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions options)
 {
+    private const int StreamFlushBytes = 32 * 1024;
+
     /// <summary>
     /// Runs <c>{"Query","QueryParameters"?,"WaitForNonStaleResults"?,"WaitForNonStaleResultsTimeout"?}</c>
     /// and answers <c>{"Results","Includes","TotalResults","SkippedResults","IsStale","IndexName","IndexEtag","DurationInMs"}</c>.
@@ -61,17 +63,24 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
             using var results = await database.Queries.StreamAsync(query, Options(false, null, null), request.Aborted);
             var response = request.Response;
             response.ContentType = JsonWriters.ContentType;
+            // Started before the first result: a failure while streaming then aborts the connection, so
+            // the client sees a cut answer rather than a problem document appended to half an array.
+            await response.StartAsync(request.Aborted);
             var writer = JsonWriters.Rent(response.BodyWriter);
             try
             {
                 writer.WriteStartObject();
                 writer.WriteStartArray("Results"u8);
+                long flushed = 0;
                 foreach (var result in results)
                 {
                     writer.WriteRawValue(result, skipInputValidation: true);
-                    if (writer.BytesPending > 32 * 1024)
+                    // The writer hands full buffers to the pipe by itself (BytesPending stays small), but
+                    // only a flush sends them: without one the whole answer would wait in memory.
+                    if (writer.BytesCommitted + writer.BytesPending - flushed > StreamFlushBytes)
                     {
                         writer.Flush();
+                        flushed = writer.BytesCommitted;
                         await response.BodyWriter.FlushAsync(request.Aborted);
                     }
                 }

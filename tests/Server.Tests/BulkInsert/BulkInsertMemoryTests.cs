@@ -37,7 +37,7 @@ public class BulkInsertMemoryTests
         var content = new CommandStreamContent(documents, i => TestCommands.Put("users/", (int)i, payloadBytes: 900));
         GC.Collect();
         long baselineManaged = GC.GetTotalMemory(forceFullCollection: true);
-        long baselineAnonymous = AnonymousResidentBytes();
+        long baselineAnonymous = MemorySampler.AnonymousResidentBytes();
         using var sampler = new MemorySampler();
 
         var watch = Stopwatch.StartNew();
@@ -56,66 +56,5 @@ public class BulkInsertMemoryTests
         if (peaks.Anonymous > 0)
             Assert.True(peaks.Anonymous < anonymousBound + baselineAnonymous, $"Anonymous resident memory peaked at {peaks.Anonymous / 1048576} MB (baseline {baselineAnonymous / 1048576} MB) while streaming {streamed / 1048576} MB; bound {anonymousBound / 1048576} MB above the baseline.");
         Assert.Equal(documents, (await FolioApi.StatsAsync(server.Client, db)).CountOfDocuments);
-    }
-
-    /// <summary>Resident memory that is not file-backed (heap, stacks, native buffers), from /proc on Linux; 0 elsewhere.</summary>
-    /// <remarks>The working set also counts the mapped data file's pages, which the kernel can drop at will.</remarks>
-    internal static long AnonymousResidentBytes()
-    {
-        const string path = "/proc/self/status";
-        if (!File.Exists(path))
-            return 0;
-        foreach (string line in File.ReadLines(path))
-        {
-            if (line.StartsWith("RssAnon:", StringComparison.Ordinal))
-                return long.Parse(line.AsSpan(8).Trim().TrimEnd("kB").Trim(), CultureInfo.InvariantCulture) * 1024;
-        }
-
-        return 0;
-    }
-
-    /// <summary>Samples memory every few milliseconds on its own task until stopped.</summary>
-    private sealed class MemorySampler : IDisposable
-    {
-        private readonly CancellationTokenSource _stop = new();
-        private readonly Task<Peaks> _sampling;
-
-        public MemorySampler()
-        {
-            _sampling = Task.Run(SampleAsync);
-        }
-
-        public async Task<Peaks> StopAsync()
-        {
-            await _stop.CancelAsync();
-            return await _sampling;
-        }
-
-        public void Dispose() => _stop.Dispose();
-
-        private async Task<Peaks> SampleAsync()
-        {
-            var peaks = default(Peaks);
-            using var timer = new PeriodicTimer(TimeSpan.FromMilliseconds(20));
-            try
-            {
-                do
-                {
-                    peaks = new Peaks(
-                        Math.Max(peaks.Managed, GC.GetTotalMemory(false)),
-                        Math.Max(peaks.Anonymous, AnonymousResidentBytes()),
-                        Math.Max(peaks.WorkingSet, Environment.WorkingSet));
-                }
-                while (await timer.WaitForNextTickAsync(_stop.Token));
-            }
-            catch (OperationCanceledException)
-            {
-                // Stopped.
-            }
-
-            return peaks;
-        }
-
-        public readonly record struct Peaks(long Managed, long Anonymous, long WorkingSet);
     }
 }
