@@ -42,6 +42,17 @@ public class StorageErrorMappingTests
         Assert.True(ExceptionMapper.IsServerFault(problem));
     }
 
+    [Fact]
+    public void ClosedUnderARequest_Maps503_WithoutTheStoragePath()
+    {
+        Problem problem = ExceptionMapper.ToProblem(new ObjectDisposedException("StorageEnvironment", "The storage environment in /secret/path is closed or closing"), "trace-9");
+
+        Assert.Equal(StatusCodes.Status503ServiceUnavailable, problem.Status);
+        Assert.Equal(ProblemTypes.Closed, problem.Type);
+        Assert.Contains("trace-9", problem.Detail, StringComparison.Ordinal);
+        Assert.DoesNotContain("/secret/path", problem.Detail, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData(28)]
     [InlineData(0x70)]
