@@ -1,58 +1,74 @@
+using System.Text;
 using System.Text.Json;
 
 namespace Folio.Indexing.Definitions;
 
 /// <summary>
-/// A path into a JSON document: property names joined by '.', where <c>[]</c> after a name walks
-/// the array's items (<c>Lines[].Product</c>, <c>Tags[]</c>, <c>ShipTo.Country</c>). Arrays met where
-/// no <c>[]</c> was written are walked too when indexing, so <c>Tags</c> on an array means its items;
-/// a projection keeps such an array whole.
+/// A path into a JSON document, the one path language of indexes, projections, facets and includes:
+/// property names joined by '.', each bare (<c>ShipTo.Country</c>, <c>名前</c>, <c>e-mail</c>) or in single
+/// or double quotes when it holds '.', '[', ']', a quote, whitespace or a control character, or is
+/// empty (<c>'Major Genre'</c>, <c>Address.'e-mail.work'</c>, <c>"O'Brien"</c>); inside quotes a
+/// backslash escapes the quote and itself. Arrays are walked wherever the path meets them, so
+/// <c>Tags</c> on an array means its items; <c>[]</c> after a name (<c>Lines[].Product</c>,
+/// <c>Tags[]</c>) says so explicitly and makes a projection return the items of a last array rather than
+/// the array itself.
 /// </summary>
 public sealed class FieldPath
 {
+    // Stored documents were validated on write, so the streaming walk only has to accept what was.
+    private const int MaxStoredDepth = 1024;
+
+    private readonly string[] _names;
+    private readonly byte[][] _utf8Names;
     private readonly bool _walksLastArray;
 
-    private FieldPath(string text, string[] segments, bool walksLastArray)
+    private FieldPath(PathSegment[] segments)
     {
-        Text = text;
         Segments = segments;
-        _walksLastArray = walksLastArray;
+        Text = FieldPathSyntax.Format(segments);
+        _names = new string[segments.Length];
+        _utf8Names = new byte[segments.Length][];
+        for (var i = 0; i < segments.Length; i++)
+        {
+            _names[i] = segments[i].Name;
+            _utf8Names[i] = Encoding.UTF8.GetBytes(segments[i].Name);
+        }
+        _walksLastArray = segments[^1].MarksArray;
     }
 
-    /// <summary>The path as written.</summary>
+    /// <summary>The path in canonical form: names quoted only where they must be. Parsing it gives this path again.</summary>
     public string Text { get; }
 
-    /// <summary>The property names along the path.</summary>
-    public IReadOnlyList<string> Segments { get; }
+    /// <summary>The steps of the path.</summary>
+    public IReadOnlyList<PathSegment> Segments { get; }
 
-    /// <summary>Parses a path; throws <see cref="IndexDefinitionException"/> naming what is wrong.</summary>
-    public static FieldPath Parse(string path)
+    /// <summary>Parses a path.</summary>
+    /// <param name="text">The path, e.g. <c>Lines[].Product</c> or <c>Lines[].'Unit Price'</c>.</param>
+    /// <returns>The parsed path.</returns>
+    /// <exception cref="FieldPathException">The text is not a path; the message says what is wrong and where.</exception>
+    public static FieldPath Parse(string text)
     {
-        if (string.IsNullOrWhiteSpace(path))
-            throw new IndexDefinitionException("A field path must not be empty.");
-        var parts = path.Split('.');
-        var segments = new string[parts.Length];
-        for (var i = 0; i < parts.Length; i++)
-        {
-            var part = parts[i];
-            if (part.EndsWith("[]", StringComparison.Ordinal))
-                part = part[..^2];
-            if (part.Length == 0)
-                throw new IndexDefinitionException($"The field path '{path}' has an empty segment.");
-            foreach (var c in part)
-            {
-                if (c is '[' or ']' or '"' or '\'' || char.IsWhiteSpace(c) || char.IsControl(c))
-                    throw new IndexDefinitionException($"The field path '{path}' has a '{c}' in segment '{part}'; write arrays as Name[] and nest with '.'.");
-            }
-            segments[i] = part;
-        }
-        return new FieldPath(path, segments, path.EndsWith("[]", StringComparison.Ordinal));
+        ArgumentNullException.ThrowIfNull(text);
+        return new FieldPath(FieldPathSyntax.Parse(text));
+    }
+
+    /// <summary>
+    /// The canonical text of a path made of <paramref name="segments"/>: each name bare when it can be, in
+    /// quotes when it must be, so that <see cref="Parse"/> gives back the same segments.
+    /// </summary>
+    /// <param name="segments">At least one segment; names must be well-formed UTF-16.</param>
+    /// <returns>The text, e.g. <c>Lines[].'Unit Price'</c>.</returns>
+    public static string Format(IReadOnlyList<PathSegment> segments)
+    {
+        ArgumentNullException.ThrowIfNull(segments);
+        return FieldPathSyntax.Format(segments);
     }
 
     /// <summary>
     /// The values at this path in <paramref name="root"/> as an index sees them: arrays met on the way or
     /// at the end are walked (nested ones too); objects and empty arrays at the end count as values (the
-    /// field exists with nothing to match); missing properties give none.
+    /// field exists with nothing to match); missing properties give none. A name an object holds twice
+    /// means its last value.
     /// </summary>
     public List<JsonElement> Values(JsonElement root)
     {
@@ -68,9 +84,27 @@ public sealed class FieldPath
     /// </summary>
     public bool Select(JsonElement root, List<JsonElement> values) => Collect(root, 0, forIndex: false, values);
 
+    /// <summary>
+    /// Hands <paramref name="sink"/> every string <see cref="Values"/> would find in the document, in the
+    /// same order, reading the UTF-8 JSON as a stream without building a document: the walk behind
+    /// includes of loaded documents, which runs on every such read.
+    /// </summary>
+    /// <param name="utf8Json">A stored document (valid JSON).</param>
+    /// <param name="sink">Takes the strings.</param>
+    public void CollectStrings(ReadOnlySpan<byte> utf8Json, IPathStringSink sink)
+    {
+        ArgumentNullException.ThrowIfNull(sink);
+        var reader = new Utf8JsonReader(utf8Json, new JsonReaderOptions { MaxDepth = MaxStoredDepth });
+        if (reader.Read())
+            Walk(ref reader, 0, sink);
+    }
+
+    /// <inheritdoc/>
+    public override string ToString() => Text;
+
     private bool Collect(JsonElement element, int depth, bool forIndex, List<JsonElement> values)
     {
-        var atEnd = depth == Segments.Count;
+        var atEnd = depth == _names.Length;
         if (element.ValueKind == JsonValueKind.Array && (!atEnd || forIndex || _walksLastArray))
         {
             if (atEnd && forIndex && element.GetArrayLength() == 0)
@@ -84,10 +118,51 @@ public sealed class FieldPath
             values.Add(element);
             return false;
         }
-        return element.ValueKind == JsonValueKind.Object && element.TryGetProperty(Segments[depth], out var child)
+        return element.ValueKind == JsonValueKind.Object && element.TryGetProperty(_names[depth], out var child)
             && Collect(child, depth + 1, forIndex, values);
     }
 
-    /// <inheritdoc/>
-    public override string ToString() => Text;
+    /// <summary>Consumes the value the reader is on, following the path from <paramref name="depth"/> as <see cref="Collect"/> does for an index.</summary>
+    private void Walk(ref Utf8JsonReader reader, int depth, IPathStringSink sink)
+    {
+        switch (reader.TokenType)
+        {
+            case JsonTokenType.StartArray:
+                while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+                    Walk(ref reader, depth, sink);
+                break;
+            case JsonTokenType.String when depth == _utf8Names.Length:
+                sink.Add(reader.GetString()!);
+                break;
+            case JsonTokenType.StartObject when depth < _utf8Names.Length:
+                WalkProperty(ref reader, depth, sink);
+                break;
+            default:
+                reader.Skip();
+                break;
+        }
+    }
+
+    private void WalkProperty(ref Utf8JsonReader reader, int depth, IPathStringSink sink)
+    {
+        // A name the object holds twice means its last value, as JsonElement.TryGetProperty reads it for
+        // indexing; so the walk keeps a copy of the reader where the last match began (a struct copy, no
+        // allocation) and follows it once the whole object has been read.
+        var name = _utf8Names[depth];
+        var match = default(Utf8JsonReader);
+        var found = false;
+        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+        {
+            var isMatch = reader.ValueTextEquals(name);
+            reader.Read();
+            if (isMatch)
+            {
+                match = reader;
+                found = true;
+            }
+            reader.Skip();
+        }
+        if (found)
+            Walk(ref match, depth + 1, sink);
+    }
 }

@@ -163,7 +163,23 @@ public sealed class IndexDefinition
         }
         if (search && type != IndexFieldType.String)
             throw new IndexDefinitionException($"Field '{fieldName}' cannot be both Search and {type}.");
-        return new IndexFieldDefinition(FieldPath.Parse(path ?? fieldName), type, search, caseSensitive);
+        return new IndexFieldDefinition(ParsePath(fieldName, path), type, search, caseSensitive);
+    }
+
+    private static FieldPath ParsePath(string fieldName, string? path)
+    {
+        try
+        {
+            return FieldPath.Parse(path ?? fieldName);
+        }
+        catch (FieldPathException e) when (path is null)
+        {
+            throw new IndexDefinitionException($"Field '{fieldName}' has no Path, so its name is read as one: {e.Message}");
+        }
+        catch (FieldPathException e)
+        {
+            throw new IndexDefinitionException($"The Path of field '{fieldName}' is not valid: {e.Message}");
+        }
     }
 
     /// <summary>Writes the definition as JSON (the form <see cref="Parse"/> reads).</summary>

@@ -298,7 +298,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         using var parsed = JsonDocument.Parse(document.Json.ToArray());
         foreach (var path in query.Include)
         {
-            foreach (var value in Definitions.FieldPath.Parse(path).Values(parsed.RootElement))
+            foreach (var value in path.Values(parsed.RootElement))
             {
                 if (value.ValueKind != JsonValueKind.String || value.GetString() is not { Length: > 0 } id || result.Includes.ContainsKey(id))
                     continue;

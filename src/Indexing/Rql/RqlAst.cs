@@ -1,3 +1,5 @@
+using Folio.Indexing.Definitions;
+
 namespace Folio.Indexing.Rql;
 
 /// <summary>A parsed query.</summary>
@@ -7,7 +9,7 @@ public sealed record RqlQuery(
     IReadOnlyList<RqlOrder> OrderBy,
     IReadOnlyList<RqlProjection> Select,
     IReadOnlyList<RqlFacet> Facets,
-    IReadOnlyList<string> Include,
+    IReadOnlyList<FieldPath> Include,
     RqlValue? Limit,
     RqlValue? Offset);
 

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Folio.Indexing.Definitions;
 
 namespace Folio.Indexing.Rql;
 
@@ -13,6 +14,9 @@ namespace Folio.Indexing.Rql;
 /// [select f [as alias], … | select facet(f), facet(range, …), …]
 /// [include path, …] [limit n [offset m] | limit m, n] [offset m] (include may also follow limit)
 /// </code>
+/// An include path is a <see cref="FieldPath"/>, bare (<c>include Lines[].Product</c>) or as the text
+/// of a string (<c>include 'Lines[].Product'</c>, as the seeds' clients send it); a name that needs
+/// quotes in the path keeps them inside the string (<c>include "'Ref Ids'"</c>).
 /// </summary>
 public sealed class RqlParser
 {
@@ -55,7 +59,7 @@ public sealed class RqlParser
         var orderBy = new List<RqlOrder>();
         var select = new List<RqlProjection>();
         var facets = new List<RqlFacet>();
-        var include = new List<string>();
+        var include = new List<FieldPath>();
         RqlValue? limit = null, offset = null;
 
         if (TakeKeyword("where"))
@@ -81,11 +85,7 @@ public sealed class RqlParser
                 throw Error("A select of facets cannot also project fields");
         }
         if (TakeKeyword("include"))
-        {
-            do
-                include.Add(ExpectName("a path to include"));
-            while (Take(RqlTokenKind.Comma));
-        }
+            ParseIncludes(include);
         if (TakeKeyword("limit"))
         {
             limit = ParseValue();
@@ -103,11 +103,7 @@ public sealed class RqlParser
             offset = ParseValue();
         // RavenDB users write include after limit as often as before it.
         if (include.Count == 0 && TakeKeyword("include"))
-        {
-            do
-                include.Add(ExpectName("a path to include"));
-            while (Take(RqlTokenKind.Comma));
-        }
+            ParseIncludes(include);
         if (Current.Kind != RqlTokenKind.End)
             throw Error($"Expected where, order by, select, include, limit or the end of the query but found {Current.Describe()}");
         return new RqlQuery(source, where, orderBy, select, facets, include, limit, offset);
@@ -381,6 +377,27 @@ public sealed class RqlParser
         if (Current.Kind is not (RqlTokenKind.Identifier or RqlTokenKind.String) || IsClauseKeyword(Current))
             throw Error($"Expected {what} but found {Current.Describe()}");
         return _tokens[_index++].Text;
+    }
+
+    private void ParseIncludes(List<FieldPath> include)
+    {
+        do
+        {
+            var token = Current;
+            var text = ExpectName("a path to include");
+            try
+            {
+                include.Add(FieldPath.Parse(text));
+            }
+            catch (FieldPathException e)
+            {
+                // A string's quotes are the query's, not the path's, so a name needing quotes repeats them inside.
+                if (token.Kind == RqlTokenKind.String)
+                    throw new RqlParseException($"Invalid include path: {e.Message} A quoted include holds a path whose names keep their own quotes, as in include \"'Unit Price'\".", token.Position);
+                throw new RqlParseException($"Invalid include path: {e.Message}", token.Position + e.Position);
+            }
+        }
+        while (Take(RqlTokenKind.Comma));
     }
 
     private static bool IsClauseKeyword(RqlToken token)

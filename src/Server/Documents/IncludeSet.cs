@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Folio.Indexing.Definitions;
 using Folio.Server.Http;
 using Folio.Storage.Documents;
 using Microsoft.Extensions.Primitives;
@@ -7,15 +8,16 @@ namespace Folio.Server.Documents;
 
 /// <summary>
 /// The <c>include=</c> paths of a read and the ids they found in its results, in first-seen order
-/// without repeats (ids compare case-insensitively, as the store does).
+/// without repeats (ids compare case-insensitively, as the store does). A path is a
+/// <see cref="FieldPath"/>, read as a query's <c>include</c> reads it, so both find the same ids.
 /// </summary>
-public sealed class IncludeSet
+public sealed class IncludeSet : IPathStringSink
 {
-    private readonly IncludePath[] _paths;
+    private readonly FieldPath[] _paths;
     private readonly List<string> _ids = [];
     private readonly HashSet<string> _seen = new(StringComparer.OrdinalIgnoreCase);
 
-    private IncludeSet(IncludePath[] paths)
+    private IncludeSet(FieldPath[] paths)
     {
         _paths = paths;
     }
@@ -32,9 +34,19 @@ public sealed class IncludeSet
         StringValues values = request.Query["include"];
         if (values.Count == 0)
             return null;
-        var paths = new IncludePath[values.Count];
+        var paths = new FieldPath[values.Count];
         for (int i = 0; i < paths.Length; i++)
-            paths[i] = IncludePath.Parse(values[i] ?? string.Empty);
+        {
+            try
+            {
+                paths[i] = FieldPath.Parse(values[i] ?? string.Empty);
+            }
+            catch (FieldPathException e)
+            {
+                throw QueryParameters.Invalid($"The include parameter is not a path: {e.Message}");
+            }
+        }
+
         return new IncludeSet(paths);
     }
 
@@ -42,8 +54,8 @@ public sealed class IncludeSet
     /// <param name="json">The result's stored JSON.</param>
     public void CollectFrom(ReadOnlySpan<byte> json)
     {
-        foreach (IncludePath path in _paths)
-            path.CollectIds(json, this);
+        foreach (FieldPath path in _paths)
+            path.CollectStrings(json, this);
     }
 
     /// <summary>Adds one id unless it is empty, not a possible id, or already there.</summary>

@@ -61,6 +61,10 @@ public static class ExceptionMapper
                 return new Problem(StatusCodes.Status400BadRequest, "Invalid query", query.Message, ProblemTypes.InvalidQuery);
             case IndexNotFoundException missing:
                 return new Problem(StatusCodes.Status404NotFound, "Index not found", missing.Message, ProblemTypes.IndexNotFound);
+            case FieldPathException path:
+                // Definitions and include parameters name their own paths' errors; a path error that gets
+                // here came from a query's field, so the query is what is invalid.
+                return new Problem(StatusCodes.Status400BadRequest, "Invalid query", path.Message, ProblemTypes.InvalidQuery);
             case IndexDefinitionException definition:
                 return new Problem(StatusCodes.Status400BadRequest, "Invalid index definition", definition.Message, ProblemTypes.InvalidIndexDefinition);
             case EnvironmentFailedException:
