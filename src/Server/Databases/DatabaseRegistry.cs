@@ -1,6 +1,6 @@
 using Folio.Indexing.Documents;
 using System.Collections.Concurrent;
-using Folio.Server.Hosting;
+using Folio.Server.Configuration;
 using Folio.Server.Http;
 using Folio.Storage;
 using Folio.Storage.Documents;

@@ -1,7 +1,7 @@
 using System.Buffers.Text;
 using System.Text.Json;
+using Folio.Server.Configuration;
 using Folio.Server.Databases;
-using Folio.Server.Hosting;
 using Folio.Server.Http;
 using Folio.Server.Routing;
 using Folio.Storage.Documents;

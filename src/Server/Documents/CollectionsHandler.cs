@@ -1,6 +1,6 @@
 using System.Text.Json;
+using Folio.Server.Configuration;
 using Folio.Server.Databases;
-using Folio.Server.Hosting;
 using Folio.Server.Http;
 using Folio.Server.Routing;
 using Folio.Storage.Documents;

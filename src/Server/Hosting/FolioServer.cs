@@ -1,3 +1,4 @@
+using Folio.Server.Configuration;
 using Folio.Server.Databases;
 using Folio.Server.Documents;
 using Folio.Server.Logging;

@@ -1,8 +1,8 @@
 using System.Text.Json;
 using Folio.Indexing.Definitions;
 using Folio.Indexing.Documents;
+using Folio.Server.Configuration;
 using Folio.Server.Databases;
-using Folio.Server.Hosting;
 using Folio.Server.Http;
 using Folio.Server.Routing;
 using Folio.Storage.Documents;

@@ -1,8 +1,8 @@
 using System.Globalization;
 using System.Text.Json;
 using Folio.Indexing.Querying;
+using Folio.Server.Configuration;
 using Folio.Server.Databases;
-using Folio.Server.Hosting;
 using Folio.Server.Http;
 using Folio.Server.Routing;
 

@@ -1,5 +1,5 @@
+using Folio.Server.Configuration;
 using Folio.Server.Databases;
-using Folio.Server.Hosting;
 using Folio.Server.Http;
 using Folio.Server.Tests.Support;
 using Microsoft.Extensions.Logging.Abstractions;

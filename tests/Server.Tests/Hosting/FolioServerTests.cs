@@ -1,4 +1,5 @@
 using System.Net;
+using Folio.Server.Configuration;
 using Folio.Server.Hosting;
 using Folio.Server.Tests.Support;
 using Microsoft.AspNetCore.Hosting.Server;
