@@ -1,3 +1,4 @@
+using Folio.Server.Configuration;
 using Folio.Server.Hosting;
 
 namespace Folio.Server;

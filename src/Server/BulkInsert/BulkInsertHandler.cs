@@ -2,8 +2,8 @@ using System.IO.Compression;
 using System.IO.Pipelines;
 using System.Text.Encodings.Web;
 using System.Text.Json;
+using Folio.Server.Configuration;
 using Folio.Server.Databases;
-using Folio.Server.Hosting;
 using Folio.Server.Http;
 using Folio.Server.Routing;
 using Microsoft.AspNetCore.Http.Features;
@@ -48,56 +48,60 @@ public sealed class BulkInsertHandler
     {
         HttpContext context = request.Context;
         bool gzip = IsGzip(request.Request);
-        Database database = _databases.Enter(request.DatabaseSpan);
-        BulkInsertProgress progress = database.BulkInserts.Begin(database.Name);
-        BulkInsertLog.Started(_logger, progress.Id, database.Name, gzip ? "gzip" : "identity");
+        Database database;
+        BulkInsertProgress progress;
         BulkInsertSummary summary;
-        try
+        using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))
         {
-            // The stream is as long as the client's data; memory is bounded by batching, not by the body size.
-            IHttpMaxRequestBodySizeFeature? limit = context.Features.Get<IHttpMaxRequestBodySizeFeature>();
-            if (limit is { IsReadOnly: false })
-                limit.MaxRequestBodySize = null;
-
-            using var run = new BulkInsertRun(database.Store, progress, _options.BulkInsert, _options.MaxJsonDepth, _options.MaxDocumentSizeBytes, _logger);
+            database = lease.Database;
+            progress = database.BulkInserts.Begin(database.Name);
+            BulkInsertLog.Started(_logger, progress.Id, database.Name, gzip ? "gzip" : "identity");
             try
             {
-                summary = gzip ? await RunGzipAsync(run, request) : await run.RunAsync(request.Request.BodyReader, request.Aborted);
-            }
-            catch (BulkInsertCommandException e)
-            {
-                BulkInsertLog.Stopped(_logger, progress.Id, database.Name, progress.Documents, progress.Batches, e.Detail);
-                await DrainBodyAsync(request);
-                await WriteProblemAsync(request, e, progress.Documents);
-                return;
-            }
-            catch (InvalidDataException e)
-            {
-                // The gzip stream is corrupt: nothing after this point can be trusted, as with malformed JSON.
-                string detail = $"The gzip body is corrupt after command {run.CommandsRead}: {e.Message}";
-                BulkInsertLog.Stopped(_logger, progress.Id, database.Name, progress.Documents, progress.Batches, detail);
-                var problem = new BulkInsertCommandException(StatusCodes.Status400BadRequest, "Corrupt gzip body", detail, ProblemTypes.BadRequest, run.CommandsRead, -1, e);
-                await DrainBodyAsync(request);
-                await WriteProblemAsync(request, problem, progress.Documents);
-                return;
-            }
-            catch (Exception e) when (e is IOException or OperationCanceledException or BadHttpRequestException)
-            {
-                BulkInsertLog.Stopped(_logger, progress.Id, database.Name, progress.Documents, progress.Batches, "the client went away or sent a broken body: " + e.Message);
-                if (e is IOException && !context.Response.HasStarted)
+                // The stream is as long as the client's data; memory is bounded by batching, not by the body size.
+                IHttpMaxRequestBodySizeFeature? limit = context.Features.Get<IHttpMaxRequestBodySizeFeature>();
+                if (limit is { IsReadOnly: false })
+                    limit.MaxRequestBodySize = null;
+
+                using var run = new BulkInsertRun(database.Store, progress, _options.BulkInsert, _options.MaxJsonDepth, _options.MaxDocumentSizeBytes, _logger);
+                try
                 {
-                    // A reset connection has nobody to answer; record the outcome the way the dispatcher does for a cancel.
-                    context.Response.StatusCode = Routing.RequestDispatcher.ClientClosedRequest;
+                    summary = gzip ? await RunGzipAsync(run, request) : await run.RunAsync(request.Request.BodyReader, request.Aborted);
+                }
+                catch (BulkInsertCommandException e)
+                {
+                    BulkInsertLog.Stopped(_logger, progress.Id, database.Name, progress.Documents, progress.Batches, e.Detail);
+                    await DrainBodyAsync(request);
+                    await WriteProblemAsync(request, e, progress.Documents);
                     return;
                 }
+                catch (InvalidDataException e)
+                {
+                    // The gzip stream is corrupt: nothing after this point can be trusted, as with malformed JSON.
+                    string detail = $"The gzip body is corrupt after command {run.CommandsRead}: {e.Message}";
+                    BulkInsertLog.Stopped(_logger, progress.Id, database.Name, progress.Documents, progress.Batches, detail);
+                    var problem = new BulkInsertCommandException(StatusCodes.Status400BadRequest, "Corrupt gzip body", detail, ProblemTypes.BadRequest, run.CommandsRead, -1, e);
+                    await DrainBodyAsync(request);
+                    await WriteProblemAsync(request, problem, progress.Documents);
+                    return;
+                }
+                catch (Exception e) when (e is IOException or OperationCanceledException or BadHttpRequestException)
+                {
+                    BulkInsertLog.Stopped(_logger, progress.Id, database.Name, progress.Documents, progress.Batches, "the client went away or sent a broken body: " + e.Message);
+                    if (e is IOException && !context.Response.HasStarted)
+                    {
+                        // A reset connection has nobody to answer; record the outcome the way the dispatcher does for a cancel.
+                        context.Response.StatusCode = Routing.RequestDispatcher.ClientClosedRequest;
+                        return;
+                    }
 
-                throw;
+                    throw;
+                }
             }
-        }
-        finally
-        {
-            database.BulkInserts.End(progress);
-            database.Exit();
+            finally
+            {
+                database.BulkInserts.End(progress);
+            }
         }
 
         BulkInsertLog.Completed(
@@ -112,7 +116,8 @@ public sealed class BulkInsertHandler
             Math.Round(summary.Parse.TotalMilliseconds, 1),
             Math.Round(summary.NetworkWait.TotalMilliseconds, 1),
             Math.Round(summary.CommitWait.TotalMilliseconds, 1));
-        await WriteSummaryAsync(request, summary);
+        request.Response.StatusCode = StatusCodes.Status201Created;
+        await JsonResponse.WriteAsync(request.Response, summary, WriteSummary, request.Aborted);
     }
 
     private static bool IsGzip(HttpRequest request)
@@ -176,12 +181,8 @@ public sealed class BulkInsertHandler
         }
     }
 
-    private static async Task WriteSummaryAsync(FolioRequest request, BulkInsertSummary summary)
+    private static void WriteSummary(Utf8JsonWriter writer, BulkInsertSummary summary)
     {
-        HttpResponse response = request.Response;
-        response.StatusCode = StatusCodes.Status201Created;
-        response.ContentType = JsonWriters.ContentType;
-        Utf8JsonWriter writer = JsonWriters.Rent(response.BodyWriter);
         writer.WriteStartObject();
         writer.WriteNumber("Documents"u8, summary.Documents);
         writer.WriteNumber("Bytes"u8, summary.Bytes);
@@ -194,8 +195,6 @@ public sealed class BulkInsertHandler
         writer.WriteNumber("CommitWaitMs"u8, Math.Round(summary.CommitWait.TotalMilliseconds, 1));
         writer.WriteEndObject();
         writer.WriteEndObject();
-        JsonWriters.Return(writer);
-        await response.BodyWriter.FlushAsync(request.Aborted);
     }
 
     /// <summary>problem+json with the stream position as extension members, so clients need not parse the detail.</summary>

@@ -1,6 +1,6 @@
 using Folio.Indexing.Documents;
 using System.Collections.Concurrent;
-using Folio.Server.Hosting;
+using Folio.Server.Configuration;
 using Folio.Server.Http;
 using Folio.Storage;
 using Folio.Storage.Documents;
@@ -56,8 +56,8 @@ public sealed class DatabaseRegistry : IAsyncDisposable
         _bySpan.TryGetValue(name, out database);
 
     /// <summary>
-    /// Finds a database and takes a lease on it; the caller must call <see cref="Database.Exit"/> when done.
-    /// Allocates nothing when the database exists.
+    /// Finds a database and takes a lease on it; the caller must call <see cref="Database.Exit"/> when done
+    /// (<see cref="Lease"/> does that at the end of a <c>using</c> block). Allocates nothing when the database exists.
     /// </summary>
     /// <param name="name">The name, e.g. <see cref="Routing.FolioRequest.DatabaseSpan"/>.</param>
     /// <returns>The database, leased.</returns>
@@ -68,6 +68,16 @@ public sealed class DatabaseRegistry : IAsyncDisposable
             return database;
         throw NotFound(name);
     }
+
+    /// <summary>
+    /// Finds a database and takes a lease on it that a <c>using</c> block hands back, the form handlers use:
+    /// <c>using (DatabaseLease lease = databases.Lease(request.DatabaseSpan)) { … }</c>.
+    /// Allocates nothing when the database exists.
+    /// </summary>
+    /// <param name="name">The name, in any casing, e.g. <see cref="Routing.FolioRequest.DatabaseSpan"/>.</param>
+    /// <returns>The lease.</returns>
+    /// <exception cref="FolioHttpException">400 for a name no database can have; 404 when there is no such database (or it is being deleted).</exception>
+    public DatabaseLease Lease(ReadOnlySpan<char> name) => new(Enter(name));
 
     /// <summary>The databases now, ordered by name.</summary>
     /// <returns>A snapshot.</returns>

@@ -29,32 +29,29 @@ public sealed class DatabaseStatsHandler
     [FolioRoute("GET", "/databases/{db}/stats")]
     public async ValueTask Get(FolioRequest request)
     {
-        Database database = _databases.Enter(request.DatabaseSpan);
-        HttpResponse response = request.Response;
-        try
+        using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))
         {
-            StorageStats storage = database.Store.Environment.GetStats();
-            using DocumentReader reader = database.Store.OpenReader();
-            response.ContentType = JsonWriters.ContentType;
-            Utf8JsonWriter writer = JsonWriters.Rent(response.BodyWriter);
-            writer.WriteStartObject();
-            writer.WriteNumber("CountOfDocuments"u8, reader.CountOfDocuments);
-            writer.WriteNumber("CountOfIndexes"u8, database.Indexes.All.Count);
-            writer.WriteNumber("LastDocEtag"u8, reader.LastEtag);
-            writer.WriteNumber("SizeOnDisk"u8, storage.DataFilePages * StorageLimits.PageSize);
-            writer.WriteString("DatabaseId"u8, database.Store.DatabaseId);
-            writer.WriteNumber("CountOfTombstones"u8, reader.CountOfTombstones);
-            writer.WriteNumber("JournalBytesWritten"u8, storage.JournalBytesWritten);
-            writer.WriteNumber("MergedTransactions"u8, database.Store.Environment.Merger.MergedTransactions);
-            BulkInsertStats.Write(writer, database.BulkInserts);
-            writer.WriteEndObject();
-            JsonWriters.Return(writer);
-        }
-        finally
-        {
-            database.Exit();
+            StorageStats storage = lease.Database.Store.Environment.GetStats();
+            using DocumentReader reader = lease.Database.Store.OpenReader();
+            JsonResponse.Write(request.Response, (lease.Database, storage, reader), WriteStats);
         }
 
-        await response.BodyWriter.FlushAsync(request.Aborted);
+        await request.Response.BodyWriter.FlushAsync(request.Aborted);
+    }
+
+    private static void WriteStats(Utf8JsonWriter writer, (Database Database, StorageStats Storage, DocumentReader Reader) state)
+    {
+        (Database database, StorageStats storage, DocumentReader reader) = state;
+        writer.WriteStartObject();
+        writer.WriteNumber("CountOfDocuments"u8, reader.CountOfDocuments);
+        writer.WriteNumber("CountOfIndexes"u8, database.Indexes.All.Count);
+        writer.WriteNumber("LastDocEtag"u8, reader.LastEtag);
+        writer.WriteNumber("SizeOnDisk"u8, storage.DataFilePages * StorageLimits.PageSize);
+        writer.WriteString("DatabaseId"u8, database.Store.DatabaseId);
+        writer.WriteNumber("CountOfTombstones"u8, reader.CountOfTombstones);
+        writer.WriteNumber("JournalBytesWritten"u8, storage.JournalBytesWritten);
+        writer.WriteNumber("MergedTransactions"u8, database.Store.Environment.Merger.MergedTransactions);
+        BulkInsertStats.Write(writer, database.BulkInserts);
+        writer.WriteEndObject();
     }
 }

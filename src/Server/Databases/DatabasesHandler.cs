@@ -1,5 +1,5 @@
 using System.Text.Json;
-using Folio.Server.Hosting;
+using Folio.Server.Configuration;
 using Folio.Server.Http;
 using Folio.Server.Routing;
 
@@ -27,25 +27,8 @@ public sealed class DatabasesHandler
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
     [FolioRoute("GET", "/databases")]
-    public async ValueTask List(FolioRequest request)
-    {
-        HttpResponse response = request.Response;
-        response.ContentType = JsonWriters.ContentType;
-        Utf8JsonWriter writer = JsonWriters.Rent(response.BodyWriter);
-        writer.WriteStartObject();
-        writer.WriteStartArray("Databases"u8);
-        foreach (Database database in _databases.List())
-        {
-            writer.WriteStartObject();
-            writer.WriteString("Name"u8, database.Name);
-            writer.WriteEndObject();
-        }
-
-        writer.WriteEndArray();
-        writer.WriteEndObject();
-        JsonWriters.Return(writer);
-        await response.BodyWriter.FlushAsync(request.Aborted);
-    }
+    public async ValueTask List(FolioRequest request) =>
+        await JsonResponse.WriteAsync(request.Response, _databases.List(), WriteList, request.Aborted);
 
     /// <summary><c>PUT /admin/databases</c> with <c>{"Name":"…"}</c>: 201 <c>{"Name"}</c>; 409 when it exists; 400 for a bad name.</summary>
     /// <param name="request">The request.</param>
@@ -58,15 +41,8 @@ public sealed class DatabasesHandler
             name = ReadName(body.Span, _options.MaxJsonDepth);
 
         Database database = await _databases.CreateAsync(name, request.Aborted);
-        HttpResponse response = request.Response;
-        response.StatusCode = StatusCodes.Status201Created;
-        response.ContentType = JsonWriters.ContentType;
-        Utf8JsonWriter writer = JsonWriters.Rent(response.BodyWriter);
-        writer.WriteStartObject();
-        writer.WriteString("Name"u8, database.Name);
-        writer.WriteEndObject();
-        JsonWriters.Return(writer);
-        await response.BodyWriter.FlushAsync(request.Aborted);
+        request.Response.StatusCode = StatusCodes.Status201Created;
+        await JsonResponse.WriteAsync(request.Response, database, WriteCreated, request.Aborted);
     }
 
     /// <summary><c>DELETE /admin/databases?name=</c>: 204 once the database and its files are gone; 404 when there is none.</summary>
@@ -88,6 +64,28 @@ public sealed class DatabasesHandler
         }
 
         request.Response.StatusCode = StatusCodes.Status204NoContent;
+    }
+
+    private static void WriteList(Utf8JsonWriter writer, IReadOnlyList<Database> databases)
+    {
+        writer.WriteStartObject();
+        writer.WriteStartArray("Databases"u8);
+        foreach (Database database in databases)
+        {
+            writer.WriteStartObject();
+            writer.WriteString("Name"u8, database.Name);
+            writer.WriteEndObject();
+        }
+
+        writer.WriteEndArray();
+        writer.WriteEndObject();
+    }
+
+    private static void WriteCreated(Utf8JsonWriter writer, Database database)
+    {
+        writer.WriteStartObject();
+        writer.WriteString("Name"u8, database.Name);
+        writer.WriteEndObject();
     }
 
     private static string ReadName(ReadOnlySpan<byte> json, int maxDepth)

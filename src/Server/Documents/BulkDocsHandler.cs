@@ -1,7 +1,7 @@
 using System.Buffers.Text;
 using System.Text.Json;
+using Folio.Server.Configuration;
 using Folio.Server.Databases;
-using Folio.Server.Hosting;
 using Folio.Server.Http;
 using Folio.Server.Routing;
 using Folio.Storage.Documents;
@@ -34,36 +34,21 @@ public sealed class BulkDocsHandler
     [FolioRoute("POST", "/databases/{db}/bulk_docs")]
     public async ValueTask Post(FolioRequest request)
     {
-        Database database = _databases.Enter(request.DatabaseSpan);
         List<DocumentCommand> commands;
         IReadOnlyList<WriteResult?> results;
-        try
+        using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))
         {
             using (RequestBody body = await RequestBody.ReadAsync(request.Request, _options.MaxRequestBodySizeBytes, request.Aborted))
                 commands = BulkDocsParser.Parse(body.Span, _options.MaxJsonDepth, _options.MaxDocumentSizeBytes);
 
             // An empty batch would still cost a commit and an fsync for nothing.
-            results = commands.Count == 0 ? [] : await database.Store.BatchAsync(commands);
+            results = commands.Count == 0 ? [] : await lease.Database.Store.BatchAsync(commands);
             if (QueryParameters.Optional(request.Request, "waitForIndexesTimeout") is { } wait)
-                await WaitForIndexesAsync(database, results, QueryParameters.Duration(wait), request.Aborted);
-        }
-        finally
-        {
-            database.Exit();
+                await WaitForIndexesAsync(lease.Database, results, QueryParameters.Duration(wait), request.Aborted);
         }
 
-        HttpResponse response = request.Response;
-        response.StatusCode = StatusCodes.Status201Created;
-        response.ContentType = JsonWriters.ContentType;
-        Utf8JsonWriter writer = JsonWriters.Rent(response.BodyWriter);
-        writer.WriteStartObject();
-        writer.WriteStartArray("Results"u8);
-        for (int i = 0; i < commands.Count; i++)
-            WriteResult(writer, commands[i], results[i]);
-        writer.WriteEndArray();
-        writer.WriteEndObject();
-        JsonWriters.Return(writer);
-        await response.BodyWriter.FlushAsync(request.Aborted);
+        request.Response.StatusCode = StatusCodes.Status201Created;
+        await JsonResponse.WriteAsync(request.Response, (commands, results), WriteResults, request.Aborted);
     }
 
     /// <summary>
@@ -106,6 +91,16 @@ public sealed class BulkDocsHandler
                 return true;
         }
         return false;
+    }
+
+    private static void WriteResults(Utf8JsonWriter writer, (List<DocumentCommand> Commands, IReadOnlyList<WriteResult?> Results) batch)
+    {
+        writer.WriteStartObject();
+        writer.WriteStartArray("Results"u8);
+        for (int i = 0; i < batch.Commands.Count; i++)
+            WriteResult(writer, batch.Commands[i], batch.Results[i]);
+        writer.WriteEndArray();
+        writer.WriteEndObject();
     }
 
     private static void WriteResult(Utf8JsonWriter writer, DocumentCommand command, WriteResult? result)

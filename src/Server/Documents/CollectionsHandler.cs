@@ -1,6 +1,6 @@
 using System.Text.Json;
+using Folio.Server.Configuration;
 using Folio.Server.Databases;
-using Folio.Server.Hosting;
 using Folio.Server.Http;
 using Folio.Server.Routing;
 using Folio.Storage.Documents;
@@ -33,16 +33,9 @@ public sealed class CollectionsHandler
             throw QueryParameters.Invalid("The query parameter 'name' must name a collection.");
         PageRequest page = PageRequest.Parse(request.Request, _options.MaxPageSize);
         IncludeSet? includes = IncludeSet.FromQuery(request.Request);
-        Database database = _databases.Enter(request.DatabaseSpan);
-        try
-        {
-            using DocumentReader reader = database.Store.OpenReader();
-            await DocumentResults.WritePageAsync(request, reader, reader.ByCollection(name), page, includes, _options.MaxPageSize);
-        }
-        finally
-        {
-            database.Exit();
-        }
+        using DatabaseLease lease = _databases.Lease(request.DatabaseSpan);
+        using DocumentReader reader = lease.Database.Store.OpenReader();
+        await DocumentResults.WritePageAsync(request, reader, reader.ByCollection(name), page, includes, _options.MaxPageSize);
     }
 
     /// <summary><c>GET</c>: <c>{"CountOfDocuments","Collections":{"Users":12,…}}</c>.</summary>
@@ -51,27 +44,21 @@ public sealed class CollectionsHandler
     [FolioRoute("GET", "/databases/{db}/collections/stats")]
     public async ValueTask GetStats(FolioRequest request)
     {
-        Database database = _databases.Enter(request.DatabaseSpan);
-        HttpResponse response = request.Response;
-        try
-        {
-            using DocumentReader reader = database.Store.OpenReader();
-            response.ContentType = JsonWriters.ContentType;
-            Utf8JsonWriter writer = JsonWriters.Rent(response.BodyWriter);
-            writer.WriteStartObject();
-            writer.WriteNumber("CountOfDocuments"u8, reader.CountOfDocuments);
-            writer.WriteStartObject("Collections"u8);
-            foreach (KeyValuePair<string, long> collection in reader.Collections())
-                writer.WriteNumber(collection.Key, collection.Value);
-            writer.WriteEndObject();
-            writer.WriteEndObject();
-            JsonWriters.Return(writer);
-        }
-        finally
-        {
-            database.Exit();
-        }
+        using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))
+        using (DocumentReader reader = lease.Database.Store.OpenReader())
+            JsonResponse.Write(request.Response, reader, WriteStats);
 
-        await response.BodyWriter.FlushAsync(request.Aborted);
+        await request.Response.BodyWriter.FlushAsync(request.Aborted);
+    }
+
+    private static void WriteStats(Utf8JsonWriter writer, DocumentReader reader)
+    {
+        writer.WriteStartObject();
+        writer.WriteNumber("CountOfDocuments"u8, reader.CountOfDocuments);
+        writer.WriteStartObject("Collections"u8);
+        foreach (KeyValuePair<string, long> collection in reader.Collections())
+            writer.WriteNumber(collection.Key, collection.Value);
+        writer.WriteEndObject();
+        writer.WriteEndObject();
     }
 }

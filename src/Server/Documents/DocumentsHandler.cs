@@ -1,7 +1,7 @@
 using System.IO.Pipelines;
 using System.Text.Json;
+using Folio.Server.Configuration;
 using Folio.Server.Databases;
-using Folio.Server.Hosting;
 using Folio.Server.Http;
 using Folio.Server.Routing;
 using Folio.Storage.Documents;
@@ -60,33 +60,21 @@ public sealed class DocumentsHandler
         string id = QueryParameters.Required(request.Request, "id");
         DocumentIdRules.Validate(id);
         string? expected = ChangeVectorHeaders.IfMatch(request.Request);
-        Database database = _databases.Enter(request.DatabaseSpan);
         WriteResult result;
-        try
+        using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))
         {
             PreparedDocument document;
             using (RequestBody body = await RequestBody.ReadAsync(request.Request, _options.MaxDocumentSizeBytes, request.Aborted))
                 document = PreparedDocument.Parse(body.Span, _options.MaxJsonDepth);
 
             // Not cancelled with the request: once queued, a write completes or fails as a whole.
-            result = await database.Store.PutAsync(id, document, expected);
-        }
-        finally
-        {
-            database.Exit();
+            result = await lease.Database.Store.PutAsync(id, document, expected);
         }
 
         HttpResponse response = request.Response;
         response.StatusCode = StatusCodes.Status201Created;
-        response.ContentType = JsonWriters.ContentType;
         response.Headers.ETag = ChangeVectorHeaders.ETag(result.ChangeVector!);
-        Utf8JsonWriter writer = JsonWriters.Rent(response.BodyWriter);
-        writer.WriteStartObject();
-        writer.WriteString("Id"u8, result.Id);
-        writer.WriteString("ChangeVector"u8, result.ChangeVector);
-        writer.WriteEndObject();
-        JsonWriters.Return(writer);
-        await response.BodyWriter.FlushAsync(request.Aborted);
+        await JsonResponse.WriteAsync(response, result, WritePutResult, request.Aborted);
     }
 
     /// <summary><c>DELETE ?id=</c>; <c>If-Match</c> makes it conditional. Answers 204 whether or not the document existed.</summary>
@@ -98,15 +86,8 @@ public sealed class DocumentsHandler
         string id = QueryParameters.Required(request.Request, "id");
         DocumentIdRules.Validate(id);
         string? expected = ChangeVectorHeaders.IfMatch(request.Request);
-        Database database = _databases.Enter(request.DatabaseSpan);
-        try
-        {
-            await database.Store.DeleteAsync(id, expected);
-        }
-        finally
-        {
-            database.Exit();
-        }
+        using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))
+            await lease.Database.Store.DeleteAsync(id, expected);
 
         request.Response.StatusCode = StatusCodes.Status204NoContent;
     }
@@ -115,9 +96,9 @@ public sealed class DocumentsHandler
     {
         DocumentIdRules.Validate(id);
         HttpResponse response = request.Response;
-        Database database = _databases.Enter(request.DatabaseSpan);
-        try
+        using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))
         {
+            Database database = lease.Database;
             using DocumentReader reader = database.Store.OpenReader();
             if (!reader.TryGet(id, out Document document))
                 throw DocumentNotFound(id);
@@ -144,10 +125,6 @@ public sealed class DocumentsHandler
             OneResultEnd.CopyTo(output[(OneResultStart.Length + json.Length)..]);
             body.Advance(length);
         }
-        finally
-        {
-            database.Exit();
-        }
 
         return FlushAsync(response.BodyWriter, request.Aborted);
     }
@@ -162,18 +139,13 @@ public sealed class DocumentsHandler
         }
 
         IncludeSet? includes = IncludeSet.FromQuery(request.Request);
-        Database database = _databases.Enter(request.DatabaseSpan);
-        try
+        using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))
         {
-            using DocumentReader reader = database.Store.OpenReader();
+            using DocumentReader reader = lease.Database.Store.OpenReader();
             if (ids.Length == 1)
-                WriteOneWithIncludes(request, database, reader, ids[0], includes);
+                WriteOneWithIncludes(request, lease.Database, reader, ids[0], includes);
             else
                 await DocumentResults.WriteManyAsync(request, reader, ids, includes);
-        }
-        finally
-        {
-            database.Exit();
         }
 
         await request.Response.BodyWriter.FlushAsync(request.Aborted);
@@ -203,20 +175,21 @@ public sealed class DocumentsHandler
         string prefix = QueryParameters.Optional(request.Request, "startsWith") ?? string.Empty;
         PageRequest page = PageRequest.Parse(request.Request, _options.MaxPageSize);
         IncludeSet? includes = IncludeSet.FromQuery(request.Request);
-        Database database = _databases.Enter(request.DatabaseSpan);
-        try
-        {
-            using DocumentReader reader = database.Store.OpenReader();
-            await DocumentResults.WritePageAsync(request, reader, reader.ByIdPrefix(prefix), page, includes, _options.MaxPageSize);
-        }
-        finally
-        {
-            database.Exit();
-        }
+        using DatabaseLease lease = _databases.Lease(request.DatabaseSpan);
+        using DocumentReader reader = lease.Database.Store.OpenReader();
+        await DocumentResults.WritePageAsync(request, reader, reader.ByIdPrefix(prefix), page, includes, _options.MaxPageSize);
     }
 
     private static async ValueTask FlushAsync(PipeWriter body, CancellationToken cancellationToken) =>
         await body.FlushAsync(cancellationToken);
+
+    private static void WritePutResult(Utf8JsonWriter writer, WriteResult result)
+    {
+        writer.WriteStartObject();
+        writer.WriteString("Id"u8, result.Id);
+        writer.WriteString("ChangeVector"u8, result.ChangeVector);
+        writer.WriteEndObject();
+    }
 
     private static FolioHttpException DocumentNotFound(string id) =>
         new(StatusCodes.Status404NotFound, "Document not found", $"There is no document with id '{id}'.", ProblemTypes.DocumentNotFound);

@@ -1,3 +1,4 @@
+using Folio.Server.Configuration;
 using Folio.Server.Databases;
 using Folio.Server.Documents;
 using Folio.Server.Logging;
@@ -59,6 +60,7 @@ public sealed class FolioServer : IAsyncDisposable
     /// <param name="setup">Extra handlers and log sink from an embedder, or null.</param>
     /// <returns>A server that is built but not listening yet.</returns>
     /// <exception cref="ServerConfigurationException">The configuration is invalid.</exception>
+    /// <exception cref="InvalidOperationException">A handler declares a route the router refuses (see <see cref="RouteTableBuilder.AddHandler"/>).</exception>
     public static FolioServer Create(string[] args, FolioServerSetup? setup = null)
     {
         WebApplicationBuilder builder = WebApplication.CreateEmptyBuilder(new WebApplicationOptions
@@ -94,7 +96,18 @@ public sealed class FolioServer : IAsyncDisposable
         builder.Services.AddSingleton<DatabaseRegistry>();
 
         WebApplication app = builder.Build();
-        FolioRouter router = BuildRouter(app.Services, setup);
+        FolioRouter router;
+        try
+        {
+            router = BuildRouter(app.Services, setup);
+        }
+        catch
+        {
+            // A refused route table ends the start; release the databases and log files opened so far.
+            app.DisposeAsync().AsTask().GetAwaiter().GetResult();
+            throw;
+        }
+
         var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>(), serilog);
         app.Run(dispatcher.InvokeAsync);
         return new FolioServer(app, options);

@@ -1,3 +1,4 @@
+using Folio.Server.Configuration;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 
 namespace Folio.Server.Hosting;

@@ -1,5 +1,5 @@
 using System.Text.Json;
-using Folio.Server.Hosting;
+using Folio.Server.Configuration;
 
 namespace Folio.Server.Http;
 

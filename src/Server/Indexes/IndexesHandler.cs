@@ -1,8 +1,8 @@
 using System.Text.Json;
 using Folio.Indexing.Definitions;
 using Folio.Indexing.Documents;
+using Folio.Server.Configuration;
 using Folio.Server.Databases;
-using Folio.Server.Hosting;
 using Folio.Server.Http;
 using Folio.Server.Routing;
 using Folio.Storage.Documents;
@@ -41,31 +41,10 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
         if (definitions.Count == 0)
             throw QueryParameters.Invalid("\"Indexes\" is empty.");
 
-        var database = databases.Enter(request.DatabaseSpan);
-        try
-        {
-            database.Indexes.Put(definitions);
-        }
-        finally
-        {
-            database.Exit();
-        }
-        var response = request.Response;
-        response.StatusCode = StatusCodes.Status201Created;
-        response.ContentType = JsonWriters.ContentType;
-        var writer = JsonWriters.Rent(response.BodyWriter);
-        writer.WriteStartObject();
-        writer.WriteStartArray("Results"u8);
-        foreach (var definition in definitions)
-        {
-            writer.WriteStartObject();
-            writer.WriteString("Name"u8, definition.Name);
-            writer.WriteEndObject();
-        }
-        writer.WriteEndArray();
-        writer.WriteEndObject();
-        JsonWriters.Return(writer);
-        await response.BodyWriter.FlushAsync(request.Aborted);
+        using (var lease = databases.Lease(request.DatabaseSpan))
+            lease.Database.Indexes.Put(definitions);
+        request.Response.StatusCode = StatusCodes.Status201Created;
+        await JsonResponse.WriteAsync(request.Response, definitions, WritePutResults, request.Aborted);
     }
 
     /// <summary><c>GET /databases/{db}/indexes[?name=]</c>: the definitions (404 when a named one does not exist).</summary>
@@ -75,26 +54,13 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
     public async ValueTask Get(FolioRequest request)
     {
         var name = QueryParameters.Optional(request.Request, "name");
-        var database = databases.Enter(request.DatabaseSpan);
-        var response = request.Response;
-        try
+        using (var lease = databases.Lease(request.DatabaseSpan))
         {
-            IReadOnlyList<DocumentIndex> indexes = name is null ? database.Indexes.All : [database.Indexes.Get(name) ?? throw NotFound(name)];
-            response.ContentType = JsonWriters.ContentType;
-            var writer = JsonWriters.Rent(response.BodyWriter);
-            writer.WriteStartObject();
-            writer.WriteStartArray("Results"u8);
-            foreach (var index in indexes)
-                index.Definition.WriteTo(writer);
-            writer.WriteEndArray();
-            writer.WriteEndObject();
-            JsonWriters.Return(writer);
+            var store = lease.Database.Indexes;
+            IReadOnlyList<DocumentIndex> indexes = name is null ? store.All : [store.Get(name) ?? throw NotFound(name)];
+            JsonResponse.Write(request.Response, indexes, WriteDefinitions);
         }
-        finally
-        {
-            database.Exit();
-        }
-        await response.BodyWriter.FlushAsync(request.Aborted);
+        await request.Response.BodyWriter.FlushAsync(request.Aborted);
     }
 
     /// <summary><c>DELETE /databases/{db}/indexes?name=</c>: 204, or 404 when there is no such index.</summary>
@@ -113,15 +79,10 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
     private ValueTask OnNamedIndex(FolioRequest request, Func<IndexStore, string, bool> action)
     {
         var name = QueryParameters.Required(request.Request, "name");
-        var database = databases.Enter(request.DatabaseSpan);
-        try
+        using (var lease = databases.Lease(request.DatabaseSpan))
         {
-            if (!action(database.Indexes, name))
+            if (!action(lease.Database.Indexes, name))
                 throw NotFound(name);
-        }
-        finally
-        {
-            database.Exit();
         }
         request.Response.StatusCode = StatusCodes.Status204NoContent;
         return ValueTask.CompletedTask;
@@ -136,39 +97,54 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
     [FolioRoute("GET", "/databases/{db}/indexes/stats")]
     public async ValueTask Stats(FolioRequest request)
     {
-        var database = databases.Enter(request.DatabaseSpan);
-        var response = request.Response;
-        try
+        using (var lease = databases.Lease(request.DatabaseSpan))
+        using (var reader = lease.Database.Store.OpenReader())
+            JsonResponse.Write(request.Response, (lease.Database.Indexes, reader), WriteAllStats);
+        await request.Response.BodyWriter.FlushAsync(request.Aborted);
+    }
+
+    private static void WritePutResults(Utf8JsonWriter writer, List<IndexDefinition> definitions)
+    {
+        writer.WriteStartObject();
+        writer.WriteStartArray("Results"u8);
+        foreach (var definition in definitions)
         {
-            using var reader = database.Store.OpenReader();
-            var replacements = database.Indexes.Replacements;
-            response.ContentType = JsonWriters.ContentType;
-            var writer = JsonWriters.Rent(response.BodyWriter);
             writer.WriteStartObject();
-            writer.WriteStartArray("Results"u8);
-            foreach (var index in database.Indexes.All)
-            {
-                WriteStats(writer, index, reader);
-                if (replacements.TryGetValue(index.Name, out var replacement))
-                {
-                    writer.WritePropertyName("Replacement"u8);
-                    WriteStats(writer, replacement, reader);
-                    writer.WriteEndObject();
-                }
-                else
-                {
-                    writer.WriteEndObject();
-                }
-            }
-            writer.WriteEndArray();
+            writer.WriteString("Name"u8, definition.Name);
             writer.WriteEndObject();
-            JsonWriters.Return(writer);
         }
-        finally
+        writer.WriteEndArray();
+        writer.WriteEndObject();
+    }
+
+    private static void WriteDefinitions(Utf8JsonWriter writer, IReadOnlyList<DocumentIndex> indexes)
+    {
+        writer.WriteStartObject();
+        writer.WriteStartArray("Results"u8);
+        foreach (var index in indexes)
+            index.Definition.WriteTo(writer);
+        writer.WriteEndArray();
+        writer.WriteEndObject();
+    }
+
+    private static void WriteAllStats(Utf8JsonWriter writer, (IndexStore Indexes, DocumentReader Reader) state)
+    {
+        var (indexes, reader) = state;
+        var replacements = indexes.Replacements;
+        writer.WriteStartObject();
+        writer.WriteStartArray("Results"u8);
+        foreach (var index in indexes.All)
         {
-            database.Exit();
+            WriteStats(writer, index, reader);
+            if (replacements.TryGetValue(index.Name, out var replacement))
+            {
+                writer.WritePropertyName("Replacement"u8);
+                WriteStats(writer, replacement, reader);
+            }
+            writer.WriteEndObject();
         }
-        await response.BodyWriter.FlushAsync(request.Aborted);
+        writer.WriteEndArray();
+        writer.WriteEndObject();
     }
 
     /// <summary>Writes an index's statistics, leaving its object open for the caller to add to and close.</summary>

@@ -1,4 +1,4 @@
-using Folio.Server.Hosting;
+using Folio.Server.Configuration;
 using Microsoft.Extensions.Configuration;
 using Serilog;
 using Serilog.Core;

@@ -1,8 +1,8 @@
 using System.Globalization;
 using System.Text.Json;
 using Folio.Indexing.Querying;
+using Folio.Server.Configuration;
 using Folio.Server.Databases;
-using Folio.Server.Hosting;
 using Folio.Server.Http;
 using Folio.Server.Routing;
 
@@ -57,46 +57,39 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
     public async ValueTask Stream(FolioRequest request)
     {
         var query = QueryParameters.Required(request.Request, "query");
-        var database = databases.Enter(request.DatabaseSpan);
+        using var lease = databases.Lease(request.DatabaseSpan);
+        using var results = await lease.Database.Queries.StreamAsync(query, Options(false, null, null), request.Aborted);
+        var response = request.Response;
+        response.ContentType = JsonWriters.ContentType;
+        // Started before the first result: a failure while streaming then aborts the connection, so
+        // the client sees a cut answer rather than a problem document appended to half an array.
+        await response.StartAsync(request.Aborted);
+        var writer = JsonWriters.Rent(response.BodyWriter);
         try
         {
-            using var results = await database.Queries.StreamAsync(query, Options(false, null, null), request.Aborted);
-            var response = request.Response;
-            response.ContentType = JsonWriters.ContentType;
-            // Started before the first result: a failure while streaming then aborts the connection, so
-            // the client sees a cut answer rather than a problem document appended to half an array.
-            await response.StartAsync(request.Aborted);
-            var writer = JsonWriters.Rent(response.BodyWriter);
-            try
+            writer.WriteStartObject();
+            writer.WriteStartArray("Results"u8);
+            long flushed = 0;
+            foreach (var result in results)
             {
-                writer.WriteStartObject();
-                writer.WriteStartArray("Results"u8);
-                long flushed = 0;
-                foreach (var result in results)
+                writer.WriteRawValue(result, skipInputValidation: true);
+                // The writer hands full buffers to the pipe by itself (BytesPending stays small), but
+                // only a flush sends them: without one the whole answer would wait in memory.
+                if (writer.BytesCommitted + writer.BytesPending - flushed > StreamFlushBytes)
                 {
-                    writer.WriteRawValue(result, skipInputValidation: true);
-                    // The writer hands full buffers to the pipe by itself (BytesPending stays small), but
-                    // only a flush sends them: without one the whole answer would wait in memory.
-                    if (writer.BytesCommitted + writer.BytesPending - flushed > StreamFlushBytes)
-                    {
-                        writer.Flush();
-                        flushed = writer.BytesCommitted;
-                        await response.BodyWriter.FlushAsync(request.Aborted);
-                    }
+                    writer.Flush();
+                    flushed = writer.BytesCommitted;
+                    await response.BodyWriter.FlushAsync(request.Aborted);
                 }
-                writer.WriteEndArray();
-                writer.WriteEndObject();
             }
-            finally
-            {
-                JsonWriters.Return(writer);
-            }
-            await response.BodyWriter.FlushAsync(request.Aborted);
+            writer.WriteEndArray();
+            writer.WriteEndObject();
         }
         finally
         {
-            database.Exit();
+            JsonWriters.Return(writer);
         }
+        await response.BodyWriter.FlushAsync(request.Aborted);
     }
 
     private QueryOptions Options(bool wait, TimeSpan? timeout, JsonElement? parameters) => new()
@@ -109,28 +102,20 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
 
     private async ValueTask RunAsync(FolioRequest request, string query, QueryOptions queryOptions)
     {
-        var database = databases.Enter(request.DatabaseSpan);
         QueryResult result;
-        try
-        {
-            result = await database.Queries.RunAsync(query, queryOptions, request.Aborted);
-        }
-        finally
-        {
-            database.Exit();
-        }
+        using (var lease = databases.Lease(request.DatabaseSpan))
+            result = await lease.Database.Queries.RunAsync(query, queryOptions, request.Aborted);
 
         using (result)
-            await WriteAsync(request, result);
+        {
+            if (result.CappedPageSize is { } cap)
+                request.Response.Headers["Folio-Page-Size-Capped"] = cap.ToString(CultureInfo.InvariantCulture);
+            await JsonResponse.WriteAsync(request.Response, result, WriteResult, request.Aborted);
+        }
     }
 
-    private static async ValueTask WriteAsync(FolioRequest request, QueryResult result)
+    private static void WriteResult(Utf8JsonWriter writer, QueryResult result)
     {
-        var response = request.Response;
-        response.ContentType = JsonWriters.ContentType;
-        if (result.CappedPageSize is { } cap)
-            response.Headers["Folio-Page-Size-Capped"] = cap.ToString(CultureInfo.InvariantCulture);
-        var writer = JsonWriters.Rent(response.BodyWriter);
         writer.WriteStartObject();
         writer.WriteStartArray("Results"u8);
         foreach (var item in result.Results)
@@ -155,8 +140,6 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
             writer.WriteBoolean("PageSizeCapped"u8, true);
         }
         writer.WriteEndObject();
-        JsonWriters.Return(writer);
-        await response.BodyWriter.FlushAsync(request.Aborted);
     }
 
     /// <summary>A timeout as a TimeSpan (<c>"00:00:05"</c>) or a number of milliseconds.</summary>

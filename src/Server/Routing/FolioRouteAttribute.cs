@@ -10,7 +10,7 @@ public sealed class FolioRouteAttribute : Attribute
 {
     /// <summary>Declares a route.</summary>
     /// <param name="method">HTTP method, e.g. <c>GET</c>.</param>
-    /// <param name="template">Path template, e.g. <c>/databases/{db}/docs</c>; matched case-insensitively.</param>
+    /// <param name="template">Path template, e.g. <c>/databases/{db}/docs</c> or <c>/studio/{*path}</c>; see <see cref="FolioRouter"/> for the syntax and precedence.</param>
     public FolioRouteAttribute(string method, string template)
     {
         Method = method;

@@ -1,23 +1,52 @@
-using System.Collections.Frozen;
-
 namespace Folio.Server.Routing;
 
 /// <summary>
 /// Folio's route table, built once at start by <see cref="RouteTableBuilder"/> and read-only after.
-/// A lookup is one case-insensitive frozen-dictionary probe for fixed paths, or, for <c>{db}</c>
-/// routes, a prefix check per distinct prefix (one in practice) plus one probe on the text after the
-/// database segment. Its cost depends on the path's length, not on the number of routes, and it
-/// allocates nothing: keys are compared as spans of the request path.
 /// </summary>
+/// <remarks>
+/// <para>
+/// <b>Templates.</b> A template starts with '/' and is segments separated by '/', none empty, with no
+/// trailing '/' (except <c>/</c> itself). A segment is one of:
+/// fixed text (ASCII letters, digits and <c>-_.~</c>), matched ignoring case;
+/// <c>{name}</c>, a parameter that captures one whole, non-empty segment;
+/// <c>{*name}</c>, a catch-all that captures the rest of the path, '/' included, possibly nothing
+/// (<c>/studio/{*path}</c> matches <c>/studio</c>, <c>/studio/</c> and <c>/studio/css/site.css</c>); only the last segment may be one.
+/// A parameter name starts with a letter and goes on with letters, digits and '_'; names are unique in a
+/// template, ignoring case; <c>{db}</c> is the database segment (<see cref="FolioRequest.DatabaseSpan"/>).
+/// Constraints, defaults, optional parameters and text around a parameter in one segment are refused,
+/// as is anything else malformed: <see cref="RouteTableBuilder.Add"/> throws, so the server does not start.
+/// </para>
+/// <para>
+/// <b>Precedence.</b> Routes are compared segment by segment from the left: fixed text beats a parameter,
+/// and a parameter beats a catch-all; the first route in that order that matches the whole path wins. So a
+/// fixed route beats a parameter route that also fits (<c>/databases/stats</c> over <c>/databases/{db}</c>),
+/// <c>/a/b/{x}</c> beats <c>/a/{x}/c</c> for <c>/a/b/c</c>, and a catch-all only gets paths no more specific
+/// route takes (<c>/studio/assets/{*path}</c> over <c>/studio/{*path}</c>). A less specific route is tried
+/// when a more specific one fails to match further on (<c>/a/b/{x}</c> does not take <c>/a/b/c/d</c>, so
+/// <c>/a/{x}/c/d</c> may). The method is chosen after the path: when the most specific path has no handler
+/// for it, the answer is 405 with that path's Allow header, never a less specific route that has one.
+/// Templates that match the same paths (they differ only in case or in parameter names) are one path:
+/// they must name their parameters alike, and one method may be declared once per path.
+/// </para>
+/// <para>
+/// <b>Paths.</b> The path is matched as Kestrel decoded it, so <c>%2D</c> in a segment is a '-'; an
+/// encoded '/' (<c>%2F</c>) stays encoded, so it never splits a segment. One trailing '/' is ignored and
+/// an empty path is <c>/</c>. Parameter values keep the request's case.
+/// </para>
+/// <para>
+/// <b>Cost.</b> A lookup is one case-insensitive frozen-dictionary probe of the path for fixed routes;
+/// otherwise, per parameter, one probe of a fixed prefix per '/' it could end at (the longest prefix at that
+/// point bounds how many) and one probe of the text after the parameter. It depends on the path, not on
+/// the number of routes, and allocates nothing: keys are compared as spans of the request path.
+/// </para>
+/// </remarks>
 public sealed class FolioRouter
 {
-    private readonly FrozenDictionary<string, RouteBucket>.AlternateLookup<ReadOnlySpan<char>> _fixed;
-    private readonly RoutePrefixGroup[] _groups;
+    private readonly RouteNode _root;
 
-    internal FolioRouter(Dictionary<string, RouteBucket> fixedRoutes, RoutePrefixGroup[] groups, int routeCount)
+    internal FolioRouter(RouteNode root, int routeCount)
     {
-        _fixed = fixedRoutes.ToFrozenDictionary(StringComparer.OrdinalIgnoreCase).GetAlternateLookup<ReadOnlySpan<char>>();
-        _groups = groups;
+        _root = root;
         RouteCount = routeCount;
     }
 
@@ -30,39 +59,19 @@ public sealed class FolioRouter
     /// <returns>The match; its database range indexes into <paramref name="path"/>.</returns>
     public RouteMatch Match(string method, string path)
     {
-        ReadOnlySpan<char> span = path.AsSpan();
-        if (span.Length > 1 && span[^1] == '/')
-            span = span[..^1];
-        if (span.IsEmpty)
-            span = "/";
+        ReadOnlySpan<char> span = RoutePath.Normalize(path);
+        if (!_root.TryMatch(span, out RouteBucket? bucket))
+            return default;
 
-        if (_fixed.TryGetValue(span, out RouteBucket? bucket))
-            return Select(bucket, method, 0, 0);
-
-        RoutePrefixGroup[] groups = _groups;
-        for (int i = 0; i < groups.Length; i++)
-        {
-            RoutePrefixGroup group = groups[i];
-            string prefix = group.Prefix;
-            if (span.Length <= prefix.Length || !span.StartsWith(prefix, StringComparison.OrdinalIgnoreCase))
-                continue;
-
-            ReadOnlySpan<char> rest = span[prefix.Length..];
-            int slash = rest.IndexOf('/');
-            int databaseLength = slash < 0 ? rest.Length : slash;
-            if (databaseLength > 0 && group.TryGetBucket(rest[databaseLength..], out bucket))
-                return Select(bucket, method, prefix.Length, databaseLength);
-        }
-
-        return default;
-    }
-
-    private static RouteMatch Select(RouteBucket bucket, string method, int databaseStart, int databaseLength)
-    {
         int slot = HttpMethodSlots.IndexOf(method);
         FolioRequestHandler? handler = slot < 0 ? null : bucket.HandlerAt(slot);
-        return handler is null
-            ? new RouteMatch(RouteMatchKind.MethodNotAllowed, bucket, null, 0, 0)
-            : new RouteMatch(RouteMatchKind.Found, bucket, handler, databaseStart, databaseLength);
+        if (handler is null)
+            return new RouteMatch(RouteMatchKind.MethodNotAllowed, bucket, null, 0, 0);
+
+        RouteTemplate route = bucket.Route;
+        if (!route.HasDatabase)
+            return new RouteMatch(RouteMatchKind.Found, bucket, handler, 0, 0);
+        (int start, int length) = RoutePath.Locate(span, route.DatabaseSegment, toEnd: false);
+        return new RouteMatch(RouteMatchKind.Found, bucket, handler, start, length);
     }
 }

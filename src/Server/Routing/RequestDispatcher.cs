@@ -38,7 +38,7 @@ internal sealed class RequestDispatcher
             switch (match.Kind)
             {
                 case RouteMatchKind.Found:
-                    await match.Handler!(new FolioRequest(context, path, match.DatabaseStart, match.DatabaseLength));
+                    await match.Handler!(new FolioRequest(context, path, match));
                     break;
                 case RouteMatchKind.MethodNotAllowed:
                     context.Response.Headers.Allow = match.Bucket!.Allow;

@@ -3,21 +3,25 @@ namespace Folio.Server.Routing;
 /// <summary>
 /// All routes that share one path template, one handler slot per HTTP method. The router finds a
 /// bucket by path, then picks the handler by method, so a 405 with its Allow header comes for free.
+/// Templates that differ only in the case of their fixed text share a bucket.
 /// </summary>
 public sealed class RouteBucket
 {
     private readonly FolioRequestHandler?[] _handlers = new FolioRequestHandler?[HttpMethodSlots.Count];
 
-    internal RouteBucket(string template)
+    internal RouteBucket(RouteTemplate route)
     {
-        Template = template;
+        Route = route;
     }
 
-    /// <summary>The path template the routes share.</summary>
-    public string Template { get; }
+    /// <summary>The path template the routes share, as the first of them declared it.</summary>
+    public string Template => Route.Text;
 
     /// <summary>Value of the Allow header for this path, e.g. <c>GET, HEAD</c>.</summary>
     public string Allow { get; private set; } = string.Empty;
+
+    /// <summary>The parsed template: its parameters and where they lie in a path.</summary>
+    internal RouteTemplate Route { get; }
 
     internal FolioRequestHandler? HandlerAt(int slot) => _handlers[slot];
 

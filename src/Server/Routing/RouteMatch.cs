@@ -21,9 +21,9 @@ public readonly struct RouteMatch
     /// <summary>The handler to run, when <see cref="Kind"/> is <see cref="RouteMatchKind.Found"/>.</summary>
     public FolioRequestHandler? Handler { get; }
 
-    /// <summary>Index of the captured <c>{db}</c> segment in the path.</summary>
+    /// <summary>Index of the captured <c>{db}</c> segment in the path; 0 unless found.</summary>
     public int DatabaseStart { get; }
 
-    /// <summary>Length of the captured <c>{db}</c> segment; 0 when the route has none.</summary>
+    /// <summary>Length of the captured <c>{db}</c> segment; 0 when the route has none or was not found.</summary>
     public int DatabaseLength { get; }
 }

@@ -1,29 +1,43 @@
-using System.Collections.Frozen;
+using System.Diagnostics.CodeAnalysis;
 
 namespace Folio.Server.Routing;
 
 /// <summary>
-/// The <c>{db}</c> routes sharing one fixed prefix (e.g. <c>/databases/</c>), keyed by the fixed text
-/// after the database segment (e.g. <c>/docs</c>). Every database's requests for one template land
-/// in the same bucket, so the table stays as small as the number of templates whatever the traffic.
+/// The routes that continue after one fixed prefix (e.g. <c>/databases</c>) with a parameter: those
+/// that take the next segment as a <c>{name}</c> and go on in <see cref="Child"/>, and the one catch-all
+/// that takes everything after the prefix. Every database's requests for one template land in the same
+/// bucket, so the table stays as small as the number of templates whatever the traffic.
 /// </summary>
 internal sealed class RoutePrefixGroup
 {
-    private readonly FrozenDictionary<string, RouteBucket>.AlternateLookup<ReadOnlySpan<char>> _bySuffix;
-
-    public RoutePrefixGroup(string prefix, Dictionary<string, RouteBucket> bySuffix)
+    public RoutePrefixGroup(RouteNode? child, RouteBucket? catchAll)
     {
-        Prefix = prefix;
-        _bySuffix = bySuffix.ToFrozenDictionary(StringComparer.OrdinalIgnoreCase).GetAlternateLookup<ReadOnlySpan<char>>();
+        Child = child;
+        CatchAll = catchAll;
     }
 
-    /// <summary>Fixed text before the database segment, ending with '/'.</summary>
-    public string Prefix { get; }
+    /// <summary>Routes whose next segment is a parameter, or null.</summary>
+    public RouteNode? Child { get; }
 
-    /// <summary>Finds the bucket for the text after the database segment, ignoring case.</summary>
-    /// <param name="suffix">Path text after the database segment; empty or starting with '/'.</param>
-    /// <param name="bucket">The bucket, when found.</param>
-    /// <returns>Whether a bucket has this suffix.</returns>
-    public bool TryGetBucket(ReadOnlySpan<char> suffix, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out RouteBucket? bucket) =>
-        _bySuffix.TryGetValue(suffix, out bucket);
+    /// <summary>The route whose catch-all follows the prefix, or null.</summary>
+    public RouteBucket? CatchAll { get; }
+
+    /// <summary>Matches what follows the prefix; a parameter segment is tried before the catch-all because it is more specific.</summary>
+    /// <param name="after">The path after the prefix: empty, or starting with '/'.</param>
+    /// <param name="bucket">The routes of the matched template.</param>
+    /// <returns>Whether a route matches.</returns>
+    public bool TryMatch(ReadOnlySpan<char> after, [NotNullWhen(true)] out RouteBucket? bucket)
+    {
+        if (Child is not null && after.Length > 1)
+        {
+            ReadOnlySpan<char> segmentOn = after[1..];
+            int slash = segmentOn.IndexOf('/');
+            int segmentLength = slash < 0 ? segmentOn.Length : slash;
+            if (segmentLength > 0 && Child.TryMatch(segmentOn[segmentLength..], out bucket))
+                return true;
+        }
+
+        bucket = CatchAll;
+        return bucket is not null;
+    }
 }

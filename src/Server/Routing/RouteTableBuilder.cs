@@ -9,16 +9,18 @@ namespace Folio.Server.Routing;
 /// </summary>
 public sealed class RouteTableBuilder
 {
-    private readonly Dictionary<string, RouteBucket> _fixed = new(StringComparer.OrdinalIgnoreCase);
-    private readonly Dictionary<string, Dictionary<string, RouteBucket>> _byPrefix = new(StringComparer.OrdinalIgnoreCase);
+    // Keyed by shape, so templates that match the same paths share one bucket.
+    private readonly Dictionary<string, RouteBucket> _buckets = new(StringComparer.OrdinalIgnoreCase);
     private int _routeCount;
 
     /// <summary>Adds one route.</summary>
     /// <param name="method">HTTP method, e.g. <c>GET</c>.</param>
-    /// <param name="template">Path template, e.g. <c>/databases/{db}/docs</c>.</param>
+    /// <param name="template">Path template, e.g. <c>/databases/{db}/docs</c>; see <see cref="FolioRouter"/> for the syntax.</param>
     /// <param name="handler">What serves it.</param>
     /// <exception cref="ArgumentException">The method is not one Folio routes, or the template is malformed.</exception>
-    /// <exception cref="InvalidOperationException">The same method and template were added before.</exception>
+    /// <exception cref="InvalidOperationException">
+    /// The same method and path were added before, or a template for the same path names its parameters differently.
+    /// </exception>
     public void Add(string method, string template, FolioRequestHandler handler)
     {
         ArgumentNullException.ThrowIfNull(handler);
@@ -27,24 +29,15 @@ public sealed class RouteTableBuilder
             throw new ArgumentException($"HTTP method '{method}' is not routable.", nameof(method));
 
         RouteTemplate parsed = RouteTemplate.Parse(template);
-        Dictionary<string, RouteBucket> table = _fixed;
-        string key = parsed.Prefix;
-        if (parsed.HasDatabase)
+        if (!_buckets.TryGetValue(parsed.Shape, out RouteBucket? bucket))
         {
-            if (!_byPrefix.TryGetValue(parsed.Prefix, out Dictionary<string, RouteBucket>? group))
-            {
-                group = new Dictionary<string, RouteBucket>(StringComparer.OrdinalIgnoreCase);
-                _byPrefix.Add(parsed.Prefix, group);
-            }
-
-            table = group;
-            key = parsed.Suffix;
+            bucket = new RouteBucket(parsed);
+            _buckets.Add(parsed.Shape, bucket);
         }
-
-        if (!table.TryGetValue(key, out RouteBucket? bucket))
+        else if (!bucket.Route.NamesParametersLike(parsed))
         {
-            bucket = new RouteBucket(parsed.Text);
-            table.Add(key, bucket);
+            throw new InvalidOperationException(
+                $"Route {method} {template} has the path of {bucket.Template} but names its parameters differently; routes for one path must name them alike.");
         }
 
         bucket.Set(slot, handler);
@@ -53,7 +46,10 @@ public sealed class RouteTableBuilder
 
     /// <summary>Adds every route declared with <see cref="FolioRouteAttribute"/> on the handler's public instance methods.</summary>
     /// <param name="handler">A handler object; it serves all its routes for the server's lifetime.</param>
-    /// <exception cref="InvalidOperationException">The handler declares no route, or a route method has the wrong shape.</exception>
+    /// <exception cref="InvalidOperationException">
+    /// The handler declares no route, a route method has the wrong shape, or a route is refused by
+    /// <see cref="Add"/> (the message names the method and says why).
+    /// </exception>
     public void AddHandler(object handler)
     {
         ArgumentNullException.ThrowIfNull(handler);
@@ -70,7 +66,15 @@ public sealed class RouteTableBuilder
                         $"{type.Name}.{method.Name} serves {route.Method} {route.Template} but is not 'ValueTask {method.Name}(FolioRequest request)'.");
                 }
 
-                Add(route.Method, route.Template, bound);
+                try
+                {
+                    Add(route.Method, route.Template, bound);
+                }
+                catch (Exception e) when (e is ArgumentException or InvalidOperationException)
+                {
+                    throw new InvalidOperationException($"{type.Name}.{method.Name} cannot serve {route.Method} {route.Template}: {e.Message}", e);
+                }
+
                 found++;
             }
         }
@@ -83,20 +87,8 @@ public sealed class RouteTableBuilder
     /// <returns>The router.</returns>
     public FolioRouter Build()
     {
-        foreach (RouteBucket bucket in _fixed.Values)
+        foreach (RouteBucket bucket in _buckets.Values)
             bucket.Seal();
-
-        var groups = new RoutePrefixGroup[_byPrefix.Count];
-        int i = 0;
-        foreach (KeyValuePair<string, Dictionary<string, RouteBucket>> entry in _byPrefix)
-        {
-            foreach (RouteBucket bucket in entry.Value.Values)
-                bucket.Seal();
-            groups[i++] = new RoutePrefixGroup(entry.Key, entry.Value);
-        }
-
-        // A longer prefix is more specific, so it gets the first chance at a path.
-        Array.Sort(groups, static (a, b) => b.Prefix.Length.CompareTo(a.Prefix.Length));
-        return new FolioRouter(_fixed, groups, _routeCount);
+        return new FolioRouter(RouteNode.Create(_buckets.Values, depth: 0), _routeCount);
     }
 }

@@ -1,38 +1,101 @@
+using System.Text;
+
 namespace Folio.Server.Routing;
 
 /// <summary>
-/// A parsed route template: fixed text with at most one <c>{db}</c> segment. Keeping templates this
-/// simple is what lets the router find a route with a dictionary lookup instead of a scan.
+/// A parsed route template: fixed segments, <c>{name}</c> parameters that take one whole segment,
+/// and at most one trailing <c>{*name}</c> catch-all (see <see cref="FolioRouter"/> for the syntax and
+/// precedence). A template is kept as the fixed runs between its parameters, which is what lets the
+/// router find a route with dictionary lookups instead of a scan.
 /// </summary>
 internal sealed class RouteTemplate
 {
-    /// <summary>The one parameter the router captures.</summary>
-    public const string DatabaseParameter = "{db}";
+    /// <summary>The parameter <see cref="FolioRequest.DatabaseSpan"/> reads.</summary>
+    public const string DatabaseParameter = "db";
 
-    private RouteTemplate(string text, string prefix, string suffix, bool hasDatabase)
+    private RouteTemplate(string text, string shape, string[] fixedRuns, string[] parameterNames, int[] parameterSegments, bool hasCatchAll)
     {
         Text = text;
-        Prefix = prefix;
-        Suffix = suffix;
-        HasDatabase = hasDatabase;
+        Shape = shape;
+        FixedRuns = fixedRuns;
+        ParameterNames = parameterNames;
+        ParameterSegments = parameterSegments;
+        HasCatchAll = hasCatchAll;
+        DatabaseSegment = -1;
+        for (int i = 0; i < parameterNames.Length; i++)
+        {
+            if (string.Equals(parameterNames[i], DatabaseParameter, StringComparison.OrdinalIgnoreCase))
+                DatabaseSegment = parameterSegments[i];
+        }
     }
 
     /// <summary>The template as declared.</summary>
     public string Text { get; }
 
-    /// <summary>Fixed text before <c>{db}</c> (ends with '/'), or the whole template when it has no parameter.</summary>
-    public string Prefix { get; }
+    /// <summary>
+    /// The template with its parameter names left out (<c>/databases/{}/docs</c>, <c>/studio/{*}</c>):
+    /// templates that match the same paths have the same shape, ignoring case.
+    /// </summary>
+    public string Shape { get; }
 
-    /// <summary>Fixed text after <c>{db}</c> (starts with '/' or is empty); empty when there is no parameter.</summary>
-    public string Suffix { get; }
+    /// <summary>
+    /// The fixed text before each one-segment parameter, without the '/' that precedes the parameter,
+    /// then the fixed text after the last one (before the catch-all's '/' when there is one):
+    /// <c>/databases/{db}/docs</c> is <c>["/databases", "/docs"]</c>, <c>/studio/{*path}</c> is <c>["/studio"]</c>.
+    /// </summary>
+    public string[] FixedRuns { get; }
+
+    /// <summary>Number of one-segment parameters, i.e. <see cref="FixedRuns"/> less one.</summary>
+    public int SegmentParameterCount => FixedRuns.Length - 1;
+
+    /// <summary>Parameter names in path order, the catch-all last.</summary>
+    public string[] ParameterNames { get; }
+
+    /// <summary>For each of <see cref="ParameterNames"/>, the index of the path segment it captures (0 is the first segment).</summary>
+    public int[] ParameterSegments { get; }
+
+    /// <summary>Whether the template ends in <c>{*name}</c>.</summary>
+    public bool HasCatchAll { get; }
 
     /// <summary>Whether the template captures <c>{db}</c>.</summary>
-    public bool HasDatabase { get; }
+    public bool HasDatabase => DatabaseSegment >= 0;
+
+    /// <summary>Index of the path segment <c>{db}</c> captures, or -1.</summary>
+    public int DatabaseSegment { get; }
+
+    /// <summary>Position of a parameter in <see cref="ParameterNames"/>, ignoring case, or -1.</summary>
+    /// <param name="name">The parameter's name, without braces.</param>
+    /// <returns>The position, or -1 when the template has no such parameter.</returns>
+    public int IndexOfParameter(string name)
+    {
+        string[] names = ParameterNames;
+        for (int i = 0; i < names.Length; i++)
+        {
+            if (string.Equals(names[i], name, StringComparison.OrdinalIgnoreCase))
+                return i;
+        }
+
+        return -1;
+    }
+
+    /// <summary>Whether another template of the same shape names its parameters alike (ignoring case).</summary>
+    /// <param name="other">A template with the same <see cref="Shape"/>.</param>
+    /// <returns>True when every parameter has the same name.</returns>
+    public bool NamesParametersLike(RouteTemplate other)
+    {
+        for (int i = 0; i < ParameterNames.Length; i++)
+        {
+            if (!string.Equals(ParameterNames[i], other.ParameterNames[i], StringComparison.OrdinalIgnoreCase))
+                return false;
+        }
+
+        return true;
+    }
 
     /// <summary>Parses and checks a template.</summary>
-    /// <param name="template">E.g. <c>/databases/{db}/docs</c>.</param>
+    /// <param name="template">E.g. <c>/databases/{db}/indexes/{name}</c> or <c>/studio/{*path}</c>.</param>
     /// <returns>The parsed template.</returns>
-    /// <exception cref="ArgumentException">The template is malformed; the message says why.</exception>
+    /// <exception cref="ArgumentException">The template is malformed; the message quotes it and says why.</exception>
     public static RouteTemplate Parse(string template)
     {
         if (string.IsNullOrEmpty(template) || template[0] != '/')
@@ -40,43 +103,88 @@ internal sealed class RouteTemplate
         if (template.Length > 1 && template[^1] == '/')
             throw Invalid(template, "it must not end with '/'");
 
-        int parameterAt = -1;
+        var shape = new StringBuilder(template.Length);
+        var runs = new List<string>();
+        var names = new List<string>();
+        var segments = new List<int>();
+        bool hasCatchAll = false;
+        int runStart = 0;
         int segmentStart = 1;
-        while (segmentStart <= template.Length && template.Length > 1)
+        for (int segmentIndex = 0; template.Length > 1 && segmentStart <= template.Length; segmentIndex++)
         {
             int slash = template.IndexOf('/', segmentStart);
             int segmentEnd = slash < 0 ? template.Length : slash;
             ReadOnlySpan<char> segment = template.AsSpan(segmentStart, segmentEnd - segmentStart);
             if (segment.IsEmpty)
                 throw Invalid(template, "it has an empty segment");
-            if (segment.SequenceEqual(DatabaseParameter))
+            if (hasCatchAll)
+                throw Invalid(template, $"the catch-all {{*{names[^1]}}} must be the last segment");
+
+            if (segment[0] == '{')
             {
-                if (parameterAt >= 0)
-                    throw Invalid(template, "it captures {db} twice");
-                parameterAt = segmentStart;
+                bool catchAll = segment.Length > 1 && segment[1] == '*';
+                string name = ParameterName(template, segment, catchAll);
+                if (names.Exists(n => string.Equals(n, name, StringComparison.OrdinalIgnoreCase)))
+                    throw Invalid(template, $"it names the parameter '{name}' twice");
+                if (catchAll && string.Equals(name, DatabaseParameter, StringComparison.OrdinalIgnoreCase))
+                    throw Invalid(template, "{db} is one database segment and cannot be a catch-all");
+
+                // The run ends before the '/' that precedes the parameter; see FixedRuns.
+                runs.Add(template[runStart..(segmentStart - 1)]);
+                names.Add(name);
+                segments.Add(segmentIndex);
+                shape.Append('/').Append(catchAll ? "{*}" : "{}");
+                hasCatchAll = catchAll;
+                runStart = segmentEnd;
             }
             else
             {
-                foreach (char c in segment)
-                {
-                    if (!IsFixedChar(c))
-                        throw Invalid(template, $"'{c}' is not allowed; only {{db}} may be a parameter and fixed text is letters, digits and -_.~");
-                }
+                CheckFixed(template, segment);
+                shape.Append('/').Append(segment);
             }
 
             segmentStart = segmentEnd + 1;
         }
 
-        if (parameterAt < 0)
-            return new RouteTemplate(template, template, string.Empty, hasDatabase: false);
-        return new RouteTemplate(
-            template,
-            template[..parameterAt],
-            template[(parameterAt + DatabaseParameter.Length)..],
-            hasDatabase: true);
+        if (!hasCatchAll)
+            runs.Add(template[runStart..]);
+        if (template.Length == 1)
+            shape.Append('/');
+
+        return new RouteTemplate(template, shape.ToString(), [.. runs], [.. names], [.. segments], hasCatchAll);
     }
 
-    private static bool IsFixedChar(char c) => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.' or '~';
+    private static string ParameterName(string template, ReadOnlySpan<char> segment, bool catchAll)
+    {
+        if (segment[^1] != '}')
+            throw Invalid(template, "a parameter must be a whole segment, {name} or {*name}");
+        ReadOnlySpan<char> name = segment[(catchAll ? 2 : 1)..^1];
+        if (name.IsEmpty || !char.IsAsciiLetter(name[0]))
+            throw Invalid(template, "a parameter name must start with a letter");
+        foreach (char c in name)
+        {
+            if (!char.IsAsciiLetterOrDigit(c) && c != '_')
+            {
+                throw Invalid(
+                    template,
+                    $"'{c}' is not allowed in a parameter name; names are letters, digits and '_', and constraints, defaults and optional parameters are not supported");
+            }
+        }
+
+        return name.ToString();
+    }
+
+    private static void CheckFixed(string template, ReadOnlySpan<char> segment)
+    {
+        foreach (char c in segment)
+        {
+            if (char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.' or '~')
+                continue;
+            if (c is '{' or '}')
+                throw Invalid(template, "a parameter must be a whole segment, {name} or {*name}");
+            throw Invalid(template, $"'{c}' is not allowed; fixed text is letters, digits and -_.~");
+        }
+    }
 
     private static ArgumentException Invalid(string template, string reason) =>
         new($"Route template '{template}' is invalid: {reason}.", nameof(template));

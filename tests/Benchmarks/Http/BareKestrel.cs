@@ -1,3 +1,4 @@
+using Folio.Server.Configuration;
 using Folio.Server.Hosting;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;

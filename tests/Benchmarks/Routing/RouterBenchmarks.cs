@@ -6,7 +6,7 @@ namespace Folio.Benchmarks.Routing;
 /// <summary>
 /// Route lookup cost as the route table grows: the seeds measured a scanning router costing O(routes)
 /// per request at about 400 routes, so Folio's lookup must stay flat across 10, 100 and 400 routes and
-/// allocate nothing. Run: <c>dotnet run -c Release --project tests/Benchmarks -- --filter '*RouterBenchmarks*' --job short</c>.
+/// allocate nothing, for fixed, <c>{db}</c>, named-parameter and catch-all routes alike. Run: <c>dotnet run -c Release --project tests/Benchmarks -- --filter '*RouterBenchmarks*' --job short</c>.
 /// </summary>
 [MemoryDiagnoser]
 public class RouterBenchmarks
@@ -24,9 +24,11 @@ public class RouterBenchmarks
         builder.Add("GET", "/admin/databases", handler);
         builder.Add("GET", "/databases/{db}/docs", handler);
         builder.Add("PUT", "/databases/{db}/docs", handler);
+        builder.Add("GET", "/databases/{db}/indexes/{name}", handler);
+        builder.Add("GET", "/studio/{*path}", handler);
 
         // The rest mirrors the real API's shape: mostly per-database routes, some fixed admin ones.
-        for (int i = 3; i < RouteCount; i++)
+        for (int i = 5; i < RouteCount; i++)
         {
             if (i % 4 == 0)
                 builder.Add("GET", $"/admin/feature{i}/settings", handler);
@@ -53,4 +55,10 @@ public class RouterBenchmarks
 
     [Benchmark]
     public RouteMatchKind WrongMethod() => _router.Match("DELETE", "/databases/Northwind/docs").Kind;
+
+    [Benchmark]
+    public RouteMatchKind NamedParameterRoute() => _router.Match("GET", "/databases/Northwind/indexes/Orders.ByCompany").Kind;
+
+    [Benchmark]
+    public RouteMatchKind CatchAllRoute() => _router.Match("GET", "/studio/css/site.css").Kind;
 }

@@ -1,5 +1,5 @@
+using Folio.Server.Configuration;
 using Folio.Server.Databases;
-using Folio.Server.Hosting;
 using Folio.Server.Http;
 using Folio.Server.Tests.Support;
 using Microsoft.Extensions.Logging.Abstractions;
@@ -40,6 +40,46 @@ public sealed class DatabaseRegistryTests : IAsyncLifetime
         Database found = _registry.Enter(segment);
         found.Exit();
         Assert.Equal("Northwind", found.Name);
+    }
+
+    [Fact]
+    public async Task Lease_FindsAnyCasingThroughTheCache_WithoutAllocating()
+    {
+        Database created = await _registry.CreateAsync("Northwind", CancellationToken.None);
+        string path = "/databases/NORTHWIND/docs";
+        ReadOnlySpan<char> segment = path.AsSpan(11, 9);
+        using (_registry.Lease(segment))
+        {
+        }
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < 1000; i++)
+        {
+            using DatabaseLease lease = _registry.Lease(segment);
+            Assert.Same(created, lease.Database);
+        }
+
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.Equal(0, allocated);
+        using DatabaseLease northwind = _registry.Lease("northwind");
+        Assert.Equal("Northwind", northwind.Database.Name);
+    }
+
+    [Fact]
+    public async Task Lease_HoldsOffDelete_UntilItsUsingBlockEnds()
+    {
+        await _registry.CreateAsync("Busy", CancellationToken.None);
+        Task<bool> deleting;
+        using (DatabaseLease lease = _registry.Lease("BUSY"))
+        {
+            deleting = _registry.DeleteAsync("busy", CancellationToken.None);
+
+            using (Folio.Storage.Documents.DocumentReader reader = lease.Database.Store.OpenReader())
+                Assert.Equal(0, reader.CountOfDocuments);
+            Assert.False(deleting.IsCompleted);
+        }
+
+        Assert.True(await deleting.WaitAsync(TestTimeouts.Default));
     }
 
     [Fact]

@@ -1,5 +1,7 @@
 using System.Net;
+using Folio.Server.Configuration;
 using Folio.Server.Hosting;
+using Folio.Server.Routing;
 using Folio.Server.Tests.Support;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
@@ -87,5 +89,32 @@ public class FolioServerTests
         var ex = Assert.Throws<ServerConfigurationException>(() => FolioServer.Create(["--MaxJsonDepth=0", "--DataDir=" + Path.GetTempPath()]));
 
         Assert.Contains("MaxJsonDepth", ex.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Create_RefusesToStart_WhenAHandlerDeclaresAMalformedRoute()
+    {
+        string dataDir = RunningServer.NewDataDir();
+        var setup = new FolioServerSetup();
+        setup.AdditionalHandlers.Add(new MalformedRouteHandler());
+        try
+        {
+            var ex = Assert.Throws<InvalidOperationException>(
+                () => FolioServer.Create(["--DataDir=" + dataDir, "--ServerUrl=http://127.0.0.1:0", "--LogToConsole=false", RunningServer.SmallJournals], setup));
+
+            Assert.Contains("MalformedRouteHandler.Get", ex.Message, StringComparison.Ordinal);
+            Assert.Contains("'/databases/{db}/indexes/{name:int}'", ex.Message, StringComparison.Ordinal);
+            Assert.Contains("constraints, defaults and optional parameters are not supported", ex.Message, StringComparison.Ordinal);
+        }
+        finally
+        {
+            RunningServer.DeleteDirectory(dataDir);
+        }
+    }
+
+    private sealed class MalformedRouteHandler
+    {
+        [FolioRoute("GET", "/databases/{db}/indexes/{name:int}")]
+        public ValueTask Get(FolioRequest request) => ValueTask.CompletedTask;
     }
 }

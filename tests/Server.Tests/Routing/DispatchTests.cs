@@ -78,6 +78,35 @@ public class DispatchTests : IClassFixture<ServerFixture>
     }
 
     [Theory]
+    [InlineData("/databases/Northwind/echo/Orders", "db=Northwind name=Orders")]
+    [InlineData("/databases/Northwind/echo/Orders/", "db=Northwind name=Orders")]
+    [InlineData("/databases/North%77ind/echo/Orders%20by%20date", "db=Northwind name=Orders by date")]
+    [InlineData("/databases/Northwind/echo/Orders%2FTotals", "db=Northwind name=Orders%2FTotals")]
+    [InlineData("/databases/Northwind/echo/caf%C3%A9", "db=Northwind name=café")]
+    public async Task NamedParameter_PassesTheSegmentAsKestrelDecodedIt_WhenRouteHasOne(string path, string expected)
+    {
+        using HttpResponseMessage response = await _fixture.Client.GetAsync(path);
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal(expected, await response.Content.ReadAsStringAsync());
+    }
+
+    [Theory]
+    [InlineData("/test/files/css/site.css", "path=css/site.css")]
+    [InlineData("/test/files/a%20b/c", "path=a b/c")]
+    [InlineData("/test/files/", "path=")]
+    [InlineData("/test/files/special", "special")]
+    [InlineData("/TEST/Files/Special/", "special")]
+    [InlineData("/test/files/special/more", "path=special/more")]
+    public async Task CatchAll_TakesWhatNoMoreSpecificRouteTakes_WhenPathFallsUnderIt(string path, string expected)
+    {
+        using HttpResponseMessage response = await _fixture.Client.GetAsync(path);
+
+        Assert.Equal(HttpStatusCode.OK, response.StatusCode);
+        Assert.Equal(expected, await response.Content.ReadAsStringAsync());
+    }
+
+    [Theory]
     [InlineData("/HEALTHZ", "ok")]
     [InlineData("/HealthZ/", "ok")]
     [InlineData("/DataBases/MyDb/ECHO", "db=MyDb")]

@@ -19,6 +19,12 @@ public class RouteTableBuilderTests
         public Task Wrong(FolioRequest request) => Task.CompletedTask;
     }
 
+    private sealed class MalformedTemplate
+    {
+        [FolioRoute("GET", "/files/{*path}/meta")]
+        public ValueTask Serve(FolioRequest request) => ValueTask.CompletedTask;
+    }
+
     private sealed class NoRoutes
     {
         public ValueTask Nothing(FolioRequest request) => ValueTask.CompletedTask;
@@ -48,5 +54,15 @@ public class RouteTableBuilderTests
     public void AddHandler_Throws_WhenHandlerDeclaresNoRoute()
     {
         Assert.Throws<InvalidOperationException>(() => new RouteTableBuilder().AddHandler(new NoRoutes()));
+    }
+
+    [Fact]
+    public void AddHandler_ThrowsNamingMethodTemplateAndReason_WhenTemplateIsMalformed()
+    {
+        var ex = Assert.Throws<InvalidOperationException>(() => new RouteTableBuilder().AddHandler(new MalformedTemplate()));
+
+        Assert.Contains("MalformedTemplate.Serve", ex.Message, StringComparison.Ordinal);
+        Assert.Contains("'/files/{*path}/meta'", ex.Message, StringComparison.Ordinal);
+        Assert.Contains("must be the last segment", ex.Message, StringComparison.Ordinal);
     }
 }

@@ -1,6 +1,6 @@
 using System.Text.Json;
+using Folio.Server.Configuration;
 using Folio.Server.Databases;
-using Folio.Server.Hosting;
 using Folio.Server.Http;
 using Folio.Server.Routing;
 using Microsoft.AspNetCore.Http;
@@ -25,6 +25,29 @@ public sealed class TestHandlers
     {
         request.Response.ContentType = "text/plain";
         await request.Response.WriteAsync("db=" + request.Database, request.Aborted);
+    }
+
+    [FolioRoute("GET", "/databases/{db}/echo/{name}")]
+    public async ValueTask EchoName(FolioRequest request)
+    {
+        string name = request.RouteValue("name").ToString();
+        request.Response.ContentType = "text/plain";
+        await request.Response.WriteAsync($"db={request.Database} name={name}", request.Aborted);
+    }
+
+    [FolioRoute("GET", "/test/files/{*path}")]
+    public async ValueTask EchoPath(FolioRequest request)
+    {
+        string path = request.RouteValue("path").ToString();
+        request.Response.ContentType = "text/plain";
+        await request.Response.WriteAsync("path=" + path, request.Aborted);
+    }
+
+    [FolioRoute("GET", "/test/files/special")]
+    public async ValueTask Special(FolioRequest request)
+    {
+        request.Response.ContentType = "text/plain";
+        await request.Response.WriteAsync("special", request.Aborted);
     }
 
     [FolioRoute("PUT", "/databases/{db}/check")]

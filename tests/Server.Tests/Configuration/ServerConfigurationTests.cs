@@ -1,7 +1,7 @@
-using Folio.Server.Hosting;
+using Folio.Server.Configuration;
 using Microsoft.Extensions.Configuration;
 
-namespace Folio.Server.Tests.Hosting;
+namespace Folio.Server.Tests.Configuration;
 
 public class ServerConfigurationTests
 {

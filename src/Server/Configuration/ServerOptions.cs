@@ -1,4 +1,4 @@
-namespace Folio.Server.Hosting;
+namespace Folio.Server.Configuration;
 
 /// <summary>
 /// The server's settings, bound from appsettings.json, <c>FOLIO_</c> environment variables and the
@@ -12,7 +12,7 @@ public sealed class ServerOptions
     /// <summary>Directory holding databases and logs; a relative path resolves against the working directory.</summary>
     public string DataDir { get; set; } = "data";
 
-    /// <summary>HTTP address to listen on; port 0 asks the OS for a free port (see <see cref="FolioServer.Address"/>).</summary>
+    /// <summary>HTTP address to listen on; port 0 asks the OS for a free port (see <see cref="Hosting.FolioServer.Address"/>).</summary>
     public string ServerUrl { get; set; } = DefaultServerUrl;
 
     /// <summary>Largest single document accepted, in bytes (32 MB by default).</summary>

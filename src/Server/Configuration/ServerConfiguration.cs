@@ -1,6 +1,6 @@
 using Microsoft.Extensions.Configuration;
 
-namespace Folio.Server.Hosting;
+namespace Folio.Server.Configuration;
 
 /// <summary>Where Folio's settings come from and how they become a validated <see cref="ServerOptions"/>.</summary>
 public static class ServerConfiguration

@@ -1,4 +1,4 @@
-namespace Folio.Server.Hosting;
+namespace Folio.Server.Configuration;
 
 /// <summary>Thrown at start when the configured <see cref="ServerOptions"/> cannot be used.</summary>
 public sealed class ServerConfigurationException : Exception
