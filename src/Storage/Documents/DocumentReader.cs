@@ -123,6 +123,26 @@ public sealed class DocumentReader : IDisposable
         return result;
     }
 
+    /// <summary>
+    /// The documents and tombstones changed after <paramref name="afterEtag"/>, merged in etag order: of
+    /// <paramref name="collections"/> when given (names compare case-insensitively), else of every collection.
+    /// The read stops before the change that would pass <paramref name="maxChanges"/> changes, or that would
+    /// start after <paramref name="maxBytes"/> bytes of documents were read; <see cref="DocumentChangeReader.UpToEtag"/>
+    /// then says through which etag the read is complete.
+    /// </summary>
+    public DocumentChangeReader ChangesAfter(long afterEtag, IReadOnlyList<string>? collections = null, int maxChanges = int.MaxValue, long maxBytes = long.MaxValue) =>
+        new(this, afterEtag, collections, maxChanges, maxBytes);
+
+    internal TreeCursor EtagCursor() => Etags.CreateCursor();
+
+    internal TreeCursor TombstoneCursor() => TombstonesTree.CreateCursor();
+
+    internal MultiValueCursor CollectionEtagCursor(byte[] collectionKey) => CollectionEtags.OpenValues(collectionKey);
+
+    internal MultiValueCursor CollectionTombstoneCursor(byte[] collectionKey) => CollectionTombstones.OpenValues(collectionKey);
+
+    internal bool TryGetTombstoneRecord(ReadOnlySpan<byte> etagKey, out ReadOnlySpan<byte> record) => TombstonesTree.TryGet(etagKey, out record);
+
     internal bool TryGetByEtagKey(ReadOnlySpan<byte> etagKey, out Document document)
     {
         if (Etags.TryGet(etagKey, out var idKey))

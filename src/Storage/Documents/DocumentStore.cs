@@ -21,13 +21,14 @@ public sealed partial class DocumentStore : IDisposable
 
     private readonly bool _ownsEnvironment;
     private readonly byte[] _databaseId;
-    private TaskCompletionSource _changed = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private long _lastEtag;
+    private readonly CommitChangeCollector _collector;
+    private CommittedChanges _lastChanges;
 
     private DocumentStore(StorageEnvironment environment, bool ownsEnvironment)
     {
         Environment = environment;
         _ownsEnvironment = ownsEnvironment;
+        _collector = new CommitChangeCollector(this);
         using var tx = environment.BeginWrite();
         tx.CreateTree(DocsTree);
         tx.CreateTree(EtagsTree);
@@ -48,34 +49,40 @@ public sealed partial class DocumentStore : IDisposable
         tx.Commit();
         DatabaseId = Encoding.ASCII.GetString(_databaseId);
         using var reader = OpenReader();
-        _lastEtag = reader.LastEtag;
+        _lastChanges = CommittedChanges.Opened(reader.LastEtag);
     }
 
     /// <summary>The etag of the last committed write (0 when nothing was written yet).</summary>
-    public long LastEtag => Volatile.Read(ref _lastEtag);
+    public long LastEtag => LastChanges.LastEtag;
 
     /// <summary>
-    /// Completes when the next write commits (or at once if one committed since <paramref name="seenEtag"/>):
-    /// how indexers and subscriptions wait for work without polling.
+    /// The last commit that changed documents since the store opened (before any, one that changed nothing
+    /// up to the last etag): what to wait on, through <see cref="CommittedChanges.Next"/>, to learn of every
+    /// later commit in order.
     /// </summary>
-    public Task WaitForChangeAsync(long seenEtag)
+    public CommittedChanges LastChanges => Volatile.Read(ref _lastChanges);
+
+    /// <summary>
+    /// Completes with the last commit once a write committed after <paramref name="seenEtag"/> (at once if one
+    /// already has): how indexers and subscriptions wait for work without polling and without a thread each.
+    /// </summary>
+    public Task<CommittedChanges> WaitForChangeAsync(long seenEtag, CancellationToken cancellationToken = default)
     {
-        var changed = Volatile.Read(ref _changed).Task;
-        return LastEtag > seenEtag ? Task.CompletedTask : changed;
+        var last = LastChanges;
+        if (last.LastEtag > seenEtag)
+            return Task.FromResult(last);
+        return cancellationToken.CanBeCanceled ? last.Next.WaitAsync(cancellationToken) : last.Next;
     }
 
-    /// <summary>Records a committed write and wakes everyone waiting for one.</summary>
-    public void NotifyCommitted(long lastEtag)
+    /// <summary>The collector of the changes <paramref name="transaction"/> makes, published when it commits.</summary>
+    internal CommitChangeCollector ChangesOf(WriteTransaction transaction) => _collector.For(transaction);
+
+    /// <summary>Makes <paramref name="changes"/> the last commit and wakes everyone waiting for it; under the write lock, so in commit order.</summary>
+    internal void Publish(CommittedChanges changes)
     {
-        long current;
-        do
-        {
-            current = Volatile.Read(ref _lastEtag);
-            if (lastEtag <= current)
-                break;
-        }
-        while (Interlocked.CompareExchange(ref _lastEtag, lastEtag, current) != current);
-        Interlocked.Exchange(ref _changed, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).TrySetResult();
+        var previous = _lastChanges;
+        Volatile.Write(ref _lastChanges, changes);
+        previous.Link(changes);
     }
 
     /// <summary>The environment the documents live in.</summary>
@@ -112,7 +119,6 @@ public sealed partial class DocumentStore : IDisposable
     {
         var operation = new BatchOperation(this, [new DocumentCommand(DocumentCommandType.Put, id, document, expectedChangeVector)]);
         await Environment.Merger.EnqueueAsync(operation).ConfigureAwait(false);
-        operation.Notify();
         return operation.Results[0]!;
     }
 
@@ -121,7 +127,6 @@ public sealed partial class DocumentStore : IDisposable
     {
         var operation = new BatchOperation(this, [new DocumentCommand(DocumentCommandType.Delete, id, null, expectedChangeVector)]);
         await Environment.Merger.EnqueueAsync(operation).ConfigureAwait(false);
-        operation.Notify();
         return operation.Results[0];
     }
 
@@ -130,7 +135,6 @@ public sealed partial class DocumentStore : IDisposable
     {
         var operation = new BatchOperation(this, commands);
         await Environment.Merger.EnqueueAsync(operation).ConfigureAwait(false);
-        operation.Notify();
         return operation.Results;
     }
 
@@ -158,15 +162,6 @@ public sealed partial class DocumentStore : IDisposable
                     bytes += (command.Document?.Length ?? 0) + 256;
                 return bytes;
             }
-        }
-
-        public void Notify()
-        {
-            long last = 0;
-            foreach (var result in Results)
-                last = Math.Max(last, result?.Etag ?? 0);
-            if (last > 0)
-                store.NotifyCommitted(last);
         }
 
         public override void Execute(WriteTransaction transaction)

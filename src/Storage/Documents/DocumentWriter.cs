@@ -26,6 +26,7 @@ internal sealed class DocumentWriter
     private readonly Tree _tombstones;
     private readonly MultiValueTree _collectionTombstones;
     private readonly Tree _meta;
+    private readonly CommitChangeCollector _changes;
     private readonly byte[] _etagKey = new byte[8];
     private readonly ArrayBufferWriter<byte> _metadata = new(512);
     private readonly Utf8JsonWriter _metadataWriter;
@@ -46,6 +47,7 @@ internal sealed class DocumentWriter
         _tombstones = transaction.OpenTree(DocumentStore.TombstonesTree)!;
         _collectionTombstones = transaction.OpenMultiValueTree(DocumentStore.CollectionTombstonesTree)!;
         _meta = transaction.OpenTree(DocumentStore.MetaTree)!;
+        _changes = store.ChangesOf(transaction);
         _metadataWriter = new Utf8JsonWriter(_metadata);
     }
 
@@ -96,6 +98,7 @@ internal sealed class DocumentWriter
                 var leftEtag = NextEtag();
                 _tombstones.Put(EtagKey(leftEtag), Tombstone.Encode(Encoding.UTF8.GetString(key), oldCollection));
                 _collectionTombstones.Add(Encoding.UTF8.GetBytes(oldCollection.ToLowerInvariant()), EtagKey(leftEtag));
+                _changes.Add(leftEtag, id, oldCollection, DocumentChangeKind.Delete);
             }
         }
         else
@@ -129,6 +132,7 @@ internal sealed class DocumentWriter
 
         _etags.Put(EtagKey(etag), key);
         _collectionEtags.Add(collectionKey, EtagKey(etag));
+        _changes.Add(etag, id, collection, DocumentChangeKind.Put);
         return new WriteResult(id, collection, changeVector, lastModified, etag, Deleted: false);
     }
 
@@ -154,6 +158,7 @@ internal sealed class DocumentWriter
         var etag = NextEtag();
         _tombstones.Put(EtagKey(etag), Tombstone.Encode(Encoding.UTF8.GetString(key), collection));
         _collectionTombstones.Add(collectionKey, EtagKey(etag));
+        _changes.Add(etag, originalId, collection, DocumentChangeKind.Delete);
         return new WriteResult(originalId, collection, null, DateTime.UtcNow, etag, Deleted: true);
     }
 

@@ -11,6 +11,8 @@ public sealed class WriteTransaction : IDisposable
     private readonly StorageEnvironment _environment;
     private readonly PageTransaction _transaction;
     private readonly int _generation;
+    private ICommitListener? _listener;
+    private List<ICommitListener>? _moreListeners;
 
     internal WriteTransaction(StorageEnvironment environment, PageTransaction transaction)
     {
@@ -80,6 +82,20 @@ public sealed class WriteTransaction : IDisposable
         return _transaction.DeleteTree(name);
     }
 
+    /// <summary>
+    /// Registers <paramref name="listener"/> to be told once this transaction has committed; a rollback
+    /// forgets it. What a transaction wrote is known best while it is written, and this is how it is
+    /// announced once it is durable, in commit order, without anyone waiting for the writer.
+    /// </summary>
+    internal void OnCommitted(ICommitListener listener)
+    {
+        _transaction.EnsureUsable(_generation);
+        if (_listener is null)
+            _listener = listener;
+        else
+            (_moreListeners ??= []).Add(listener);
+    }
+
     /// <summary>Makes the changes durable and visible, and ends the transaction.</summary>
     public void Commit()
     {
@@ -87,6 +103,12 @@ public sealed class WriteTransaction : IDisposable
         try
         {
             _environment.Commit(_transaction);
+            _listener?.Committed();
+            if (_moreListeners is not null)
+            {
+                foreach (var listener in _moreListeners)
+                    listener.Committed();
+            }
         }
         finally
         {

@@ -1,4 +1,4 @@
-namespace Folio.Indexing.Documents;
+namespace Folio.Indexing.Runner;
 
 /// <summary>One indexing batch: what it took in and how long it ran.</summary>
 public sealed record IndexBatchStats(DateTime StartedAt, int Documents, int Deletes, double DurationMs, long UpToEtag)

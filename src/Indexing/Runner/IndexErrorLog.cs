@@ -1,0 +1,25 @@
+using System.Collections.Concurrent;
+using Microsoft.Extensions.Logging;
+
+namespace Folio.Indexing.Runner;
+
+/// <summary>The documents an index could not take: the most recent ones, how many in all, each logged.</summary>
+internal sealed class IndexErrorLog(string index, ILogger logger)
+{
+    private const int MaxKept = 500;
+
+    private readonly ConcurrentQueue<IndexError> _recent = new();
+    private long _total;
+
+    /// <summary>The most recent errors (at most 500) and how many there were in all.</summary>
+    public (IReadOnlyList<IndexError> Recent, long Total) Snapshot => ([.. _recent], Interlocked.Read(ref _total));
+
+    public void Record(IndexError error)
+    {
+        Interlocked.Increment(ref _total);
+        _recent.Enqueue(error);
+        while (_recent.Count > MaxKept)
+            _recent.TryDequeue(out _);
+        logger.LogWarning("Index {Index} could not index {DocumentId}: {Error}", index, error.DocumentId, error.Message);
+    }
+}

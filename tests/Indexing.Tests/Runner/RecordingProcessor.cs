@@ -1,0 +1,60 @@
+using System.Collections.Concurrent;
+using Folio.Indexing.Runner;
+using Folio.Indexing.Search;
+
+namespace Folio.Indexing.Tests.Runner;
+
+/// <summary>
+/// A processor that keeps what it commits in memory, for tests of the runner: each committed batch (in
+/// commit order) and the etag the last one recorded, as an index's storage would.
+/// </summary>
+internal sealed class RecordingProcessor(long storedEtag = 0) : IIndexBatchProcessor
+{
+    private long _storedEtag = storedEtag;
+    private int _created;
+    private int _disposals;
+
+    /// <summary>The batches committed so far, in commit order.</summary>
+    public ConcurrentQueue<RecordingBatch> Committed { get; } = new();
+
+    /// <summary>Documents (by lower-cased id) whose AddDocument records an error instead of taking them.</summary>
+    public HashSet<string> Rejected { get; init; } = [];
+
+    /// <summary>When set, every commit waits for it: holds the runner's thread inside a commit.</summary>
+    public ManualResetEventSlim? CommitGate { get; init; }
+
+    /// <summary>When set, a commit throws it.</summary>
+    public Exception? CommitFailure { get; set; }
+
+    /// <summary>Set once a batch other than the first has had a change added.</summary>
+    public ManualResetEventSlim LaterBatchFilled { get; } = new(false);
+
+    /// <summary>The etag the last commit recorded.</summary>
+    public long StoredEtag => Volatile.Read(ref _storedEtag);
+
+    /// <summary>How many times the processor was disposed.</summary>
+    public int Disposals => Volatile.Read(ref _disposals);
+
+    public IndexSchema Schema { get; } = new IndexSchema().Add("Name", FieldKind.Exact);
+
+    public long SizeOnDisk => 0;
+
+    public Task Closed => Task.CompletedTask;
+
+    public long ReadProcessedEtag() => StoredEtag;
+
+    public IIndexBatch CreateBatch() => new RecordingBatch(this, Interlocked.Increment(ref _created));
+
+    public IndexSearcher OpenSearcher() => throw new NotSupportedException("The recording processor keeps no searchable index.");
+
+    public void Dispose() => Interlocked.Increment(ref _disposals);
+
+    internal void Commit(RecordingBatch batch, long upToEtag)
+    {
+        CommitGate?.Wait();
+        if (CommitFailure is { } failure)
+            throw failure;
+        Committed.Enqueue(batch);
+        Volatile.Write(ref _storedEtag, upToEtag);
+    }
+}
