@@ -1,9 +1,9 @@
 using System.Numerics;
+using Folio.Indexing.Collectors;
 using Folio.Indexing.Queries.Iterators;
 using Folio.Indexing.Scoring;
-using Folio.Indexing.Search;
 
-namespace Folio.Indexing.Collectors;
+namespace Folio.Indexing.Search;
 
 /// <summary>
 /// Walks every match once: counts it, and keeps the best <c>skip + take</c> in a bounded heap by the
