@@ -2,6 +2,7 @@ using System.Buffers.Binary;
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using Folio.Indexing.Definitions;
+using Folio.Indexing.Engines;
 using Folio.Indexing.Search;
 using Folio.Storage;
 using Folio.Storage.Documents;
@@ -14,7 +15,7 @@ namespace Folio.Indexing.Documents;
 /// it). Its own thread reads documents and tombstones by etag in batches, while the previous batch
 /// commits; each batch's entries and the etag it reached commit in one transaction, so a crash
 /// neither repeats nor skips a document. Queries read it through a searcher
-/// (<see cref="TryOpenSearcher(out IndexSearcher?, out long)"/>) and learn from
+/// (<see cref="TryOpenSearcher(out IEngineSearcher?, out long)"/>) and learn from
 /// <see cref="IsStale(DocumentReader, long)"/> whether that searcher had caught up.
 /// </summary>
 public sealed class DocumentIndex : IDisposable
@@ -81,7 +82,7 @@ public sealed class DocumentIndex : IDisposable
 
     /// <summary>
     /// Whether a change of the index's collections after <paramref name="indexedEtag"/> (what a searcher's
-    /// snapshot holds, from <see cref="TryOpenSearcher(out IndexSearcher?, out long)"/>) is in
+    /// snapshot holds, from <see cref="TryOpenSearcher(out IEngineSearcher?, out long)"/>) is in
     /// <paramref name="reader"/>'s snapshot.
     /// </summary>
     public bool IsStale(DocumentReader reader, long indexedEtag)
@@ -127,7 +128,7 @@ public sealed class DocumentIndex : IDisposable
 
     /// <summary>A searcher on the index's last committed batch; also marks the index as used.</summary>
     /// <exception cref="ObjectDisposedException">The index was dropped (deleted, reset, replaced or retired) or closed.</exception>
-    public IndexSearcher OpenSearcher()
+    public IEngineSearcher OpenSearcher()
     {
         Volatile.Write(ref _lastQueriedTicks, DateTime.UtcNow.Ticks);
         return _search.OpenSearcher();
@@ -138,16 +139,16 @@ public sealed class DocumentIndex : IDisposable
     /// since the caller found it (the caller looks its index up again). A searcher it returns stays
     /// readable until disposed, whatever happens to the index meanwhile.
     /// </summary>
-    public bool TryOpenSearcher([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out IndexSearcher? searcher) => TryOpenSearcher(out searcher, out _);
+    public bool TryOpenSearcher([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out IEngineSearcher? searcher) => TryOpenSearcher(out searcher, out _);
 
     /// <summary>
-    /// <see cref="TryOpenSearcher(out IndexSearcher?)"/>, also telling up to which etag the searcher's
+    /// <see cref="TryOpenSearcher(out IEngineSearcher?)"/>, also telling up to which etag the searcher's
     /// snapshot has indexed the collections. The etag is read before the snapshot is taken, and the
     /// indexer moves it only after a batch commits, so the snapshot holds at least that much: a query
     /// that compares it with the documents may call itself stale when it just caught up, never fresh
     /// when it is not.
     /// </summary>
-    public bool TryOpenSearcher([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out IndexSearcher? searcher, out long indexedEtag)
+    public bool TryOpenSearcher([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out IEngineSearcher? searcher, out long indexedEtag)
     {
         searcher = null;
         indexedEtag = ProcessedEtag;

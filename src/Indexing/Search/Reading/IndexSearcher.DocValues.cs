@@ -1,7 +1,7 @@
 using System.Buffers.Binary;
 using System.Text;
+using Folio.Indexing.Collectors;
 using Folio.Indexing.Postings;
-using Folio.Indexing.Queries;
 
 namespace Folio.Indexing.Search;
 
@@ -40,52 +40,8 @@ public sealed partial class IndexSearcher
         return values;
     }
 
-    /// <summary>
-    /// Counts, over the entries <paramref name="query"/> matches, how many have each value of
-    /// <paramref name="field"/> (an entry counts once per distinct value): one pass, not one query per value.
-    /// </summary>
-    public Dictionary<FieldValue, long> CountTerms(Query query, string field)
-    {
-        var counts = new Dictionary<FieldValue, long>();
-        var seen = new HashSet<FieldValue>();
-        var matches = query.CreateIterator(this);
-        while (matches.MoveNext())
-        {
-            var values = GetValues(field, matches.Current);
-            if (values is null)
-                continue;
-            seen.Clear();
-            foreach (var value in values)
-            {
-                if (seen.Add(value))
-                    counts[value] = counts.GetValueOrDefault(value) + 1;
-            }
-        }
-        return counts;
-    }
-
-    /// <summary>Counts, over the entries <paramref name="query"/> matches, how many have a value of <paramref name="field"/> in each range.</summary>
-    public long[] CountRanges(Query query, string field, IReadOnlyList<ValueRange> ranges)
-    {
-        var counts = new long[ranges.Count];
-        var bounds = new (byte[]? Lower, byte[]? Upper)[ranges.Count];
-        for (var r = 0; r < ranges.Count; r++)
-            bounds[r] = (ranges[r].Lower is { } l ? DocValueBound(field, l) : null, ranges[r].Upper is { } u ? DocValueBound(field, u) : null);
-        var reader = Field(field);
-        var matches = query.CreateIterator(this);
-        Span<byte> single = stackalloc byte[SingleValueSize];
-        while (matches.MoveNext())
-        {
-            if (!TryGetDocValues(reader, matches.Current, single, out var encoded))
-                continue;
-            for (var r = 0; r < ranges.Count; r++)
-            {
-                if (AnyValueIn(encoded, bounds[r].Lower, ranges[r].LowerInclusive, bounds[r].Upper, ranges[r].UpperInclusive))
-                    counts[r]++;
-            }
-        }
-        return counts;
-    }
+    /// <inheritdoc/>
+    public IDocValues OpenDocValues(string field) => new FieldDocValues(this, Field(field), field);
 
     /// <summary>A bound compared with doc values: for exact fields the whole normalized value (doc values are never shortened).</summary>
     private byte[]? DocValueBound(string field, FieldValue value)
@@ -94,23 +50,6 @@ public sealed partial class IndexSearcher
         return options.Kind == FieldKind.Exact && value.Type != FieldValueType.Null
             ? Encoding.UTF8.GetBytes(options.NormalizeExact(value.ToString()))
             : EqualityTerm(field, value);
-    }
-
-    private static bool AnyValueIn(ReadOnlySpan<byte> encoded, byte[]? lower, bool lowerInclusive, byte[]? upper, bool upperInclusive)
-    {
-        var position = 0;
-        var count = (int)ByteCoding.ReadVarint(encoded, ref position);
-        for (var i = 0; i < count; i++)
-        {
-            if (encoded[position++] == DocValueType.Null)
-                continue;
-            var value = ByteCoding.ReadBytes(encoded, ref position);
-            var aboveLower = lower is null || (value.SequenceCompareTo(lower) is var l && (l > 0 || (l == 0 && lowerInclusive)));
-            var belowUpper = upper is null || (value.SequenceCompareTo(upper) is var u && (u < 0 || (u == 0 && upperInclusive)));
-            if (aboveLower && belowUpper)
-                return true;
-        }
-        return false;
     }
 
     /// <summary>The sort key of an entry's field: its smallest value's bytes, or null when missing or null.</summary>
@@ -203,4 +142,27 @@ public sealed partial class IndexSearcher
 
     // One value (count 1, type, length varint) of a whole term: the most a single value's doc values take.
     private const int SingleValueSize = 4 + TermEncoding.MaxTermBytes;
+
+    /// <summary>A field's doc values for collectors: each entry's stored encoding less its count, which is a block's own.</summary>
+    private sealed class FieldDocValues(IndexSearcher searcher, FieldReader reader, string field) : IDocValues
+    {
+        public void Read(ReadOnlySpan<long> entryIds, DocValuesBlock values)
+        {
+            values.Clear();
+            Span<byte> single = stackalloc byte[SingleValueSize];
+            foreach (var entryId in entryIds)
+            {
+                if (!searcher.TryGetDocValues(reader, entryId, single, out var encoded))
+                {
+                    values.EndEntry();
+                    continue;
+                }
+                var position = 0;
+                ByteCoding.ReadVarint(encoded, ref position);
+                values.AddEntry(encoded[position..]);
+            }
+        }
+
+        public byte[]? Encode(FieldValue value) => searcher.DocValueBound(field, value);
+    }
 }

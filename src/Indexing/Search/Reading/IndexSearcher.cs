@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using System.Text;
 using Folio.Indexing.Collectors;
+using Folio.Indexing.Engines;
 using Folio.Indexing.Queries;
 using Folio.Indexing.Queries.Iterators;
 using Folio.Storage.Transactions;
@@ -11,10 +12,14 @@ namespace Folio.Indexing.Search;
 /// <summary>
 /// Runs queries on one snapshot of an index (a read transaction): it never sees half a batch, and
 /// what it returns stays consistent however many batches commit meanwhile. Dispose it to let go of
-/// the snapshot.
+/// the snapshot. Folio's engine behind <see cref="IEngineSearcher"/>: entry ids are the index's own, the
+/// same in every snapshot that holds the entry.
 /// </summary>
-public sealed partial class IndexSearcher : IDisposable
+public sealed partial class IndexSearcher : IEngineSearcher
 {
+    /// <summary>How many matches <see cref="Collect"/> hands a collector at once: its doc-value reads for a batch fit in the CPU caches.</summary>
+    internal const int CollectBatchSize = 256;
+
     private readonly SearchIndex _index;
     private readonly ReadTransaction _transaction;
     private readonly Tree _entries;
@@ -52,31 +57,72 @@ public sealed partial class IndexSearcher : IDisposable
     /// <summary>The snapshot's read transaction (for state the caller keeps in the same environment).</summary>
     public ReadTransaction Transaction => _transaction;
 
-    /// <summary>The matching entry ids in order (for callers that walk matches themselves).</summary>
-    public DocIdIterator Iterate(Query query) => query.CreateIterator(this);
+    /// <inheritdoc/>
+    public DocIdIterator Iterate(Query query) => query.Accept<DocIdIterator>(this);
 
-    /// <summary>How many entries match, without materializing them.</summary>
+    /// <inheritdoc/>
     public long Count(Query query)
     {
-        var matches = query.CreateIterator(this);
+        var matches = Iterate(query);
         long count = 0;
         while (matches.MoveNext())
             count++;
         return count;
     }
 
-    /// <summary>
-    /// The page <paramref name="skip"/>..<paramref name="skip"/>+<paramref name="take"/> of the matches
-    /// in <paramref name="sort"/> order (entry id order when none is given), with the total count.
-    /// </summary>
+    /// <inheritdoc/>
     public TopDocs Search(Query query, int skip, int take, IReadOnlyList<SortField>? sort = null)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(skip);
         ArgumentOutOfRangeException.ThrowIfNegative(take);
-        var matches = query.CreateIterator(this);
+        var matches = Iterate(query);
         if (sort is null || sort.Count == 0)
             return FirstInIdOrder(matches, skip, take);
-        return new TopDocsCollector(this, sort, (int)Math.Min(int.MaxValue, (long)skip + take)).Collect(matches, skip);
+        return new TopDocsCollector(this, sort, skip, take).Walk(matches);
+    }
+
+    /// <inheritdoc/>
+    public ITopDocsCollector CreateTopDocsCollector(int skip, int take, IReadOnlyList<SortField>? sort = null)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(skip);
+        ArgumentOutOfRangeException.ThrowIfNegative(take);
+        return new TopDocsCollector(this, sort ?? [], skip, take);
+    }
+
+    /// <inheritdoc/>
+    /// <remarks>
+    /// A top-K collector of this searcher's own, collected alone, walks the matches itself (its numeric-column
+    /// and score-window paths need the iterator, not batches of ids); everything else gets batches of
+    /// <see cref="CollectBatchSize"/> ids.
+    /// </remarks>
+    public void Collect(Query query, ICollector collector)
+    {
+        ArgumentNullException.ThrowIfNull(collector);
+        var matches = Iterate(query);
+        if (collector is TopDocsCollector top && top.Searcher == this)
+        {
+            top.Walk(matches);
+            return;
+        }
+        collector.Begin(this);
+        var needsScores = collector.NeedsScores;
+        var ids = new long[CollectBatchSize];
+        var scores = needsScores ? new float[CollectBatchSize] : [];
+        var count = 0;
+        while (matches.MoveNext())
+        {
+            ids[count] = matches.Current;
+            if (needsScores)
+                scores[count] = matches.Score;
+            if (++count == CollectBatchSize)
+            {
+                collector.Collect(ids, scores);
+                count = 0;
+            }
+        }
+        if (count > 0)
+            collector.Collect(ids.AsSpan(0, count), needsScores ? scores.AsSpan(0, count) : default);
+        collector.Finish();
     }
 
     private TopDocs FirstInIdOrder(DocIdIterator matches, int skip, int take)
@@ -94,7 +140,7 @@ public sealed partial class IndexSearcher : IDisposable
 
     private TreeCursor EntryCursor => _entryCursor ??= _entries.CreateCursor();
 
-    /// <summary>The key an entry was indexed under.</summary>
+    /// <inheritdoc/>
     public string GetKey(long entryId)
     {
         Span<byte> entryKey = stackalloc byte[SearchIndex.MaxEntryKeySize];

@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using System.Runtime.InteropServices;
 using System.Text;
+using Folio.Indexing.Engines;
 using Folio.Storage.Transactions;
 using Folio.Storage.Trees;
 
@@ -8,11 +9,12 @@ namespace Folio.Indexing.Search;
 
 /// <summary>
 /// Adds, updates and deletes entries as one transaction. Terms are gathered per field in memory and
-/// applied to the posting chunks at <see cref="Commit"/>; everything else (positions, lengths, doc
+/// applied to the posting chunks at <see cref="Commit()"/>; everything else (positions, lengths, doc
 /// values, the entry record) is written as each entry is added. The caller may write its own state
-/// (say, the last indexed etag) through <see cref="Transaction"/>: it commits with the batch or not at all.
+/// (say, the last indexed etag) through <see cref="Transaction"/>: it commits with the batch or not at all;
+/// <see cref="Commit(long)"/> does that for the processed etag of <see cref="IEngineBatch"/>.
 /// </summary>
-public sealed partial class IndexBatch : IDisposable
+public sealed partial class IndexBatch : IEngineBatch
 {
     /// <summary>Positions between two values of one multi-valued field, so a phrase never spans values.</summary>
     public const int PositionGapBetweenValues = 100;
@@ -211,6 +213,17 @@ public sealed partial class IndexBatch : IDisposable
         _done = true;
         _transaction.Commit();
         _index.Shapes.Publish(_newShapes);
+    }
+
+    /// <summary>
+    /// Writes <paramref name="processedEtag"/> where <see cref="SearchIndex.ReadProcessedEtag"/> reads it, in the
+    /// batch's transaction, and commits (<see cref="Commit()"/>).
+    /// </summary>
+    public void Commit(long processedEtag)
+    {
+        ThrowIfDone();
+        BinaryPrimitives.WriteInt64LittleEndian(_transaction.CreateTree(SearchIndex.StateTree).Reserve(SearchIndex.ProcessedEtagKey, 8), processedEtag);
+        Commit();
     }
 
     /// <summary>Rolls back unless committed.</summary>
