@@ -1,5 +1,6 @@
 using System.Diagnostics.CodeAnalysis;
 using Folio.Indexing.Definitions;
+using Folio.Indexing.Engines;
 using Folio.Indexing.Runner;
 using Folio.Indexing.Search;
 using Folio.Storage;
@@ -12,7 +13,7 @@ namespace Folio.Indexing.Documents;
 /// An index over a document store, kept up to date in the background (BASE: writes never wait for it) by an
 /// <see cref="IndexRunner"/> that hands batches of changes to the index's <see cref="IIndexBatchProcessor"/>;
 /// each batch's entries and the etag it reached commit in one transaction, so a crash neither repeats nor
-/// skips a document. Queries read it through a searcher (<see cref="TryOpenSearcher(out IndexSearcher?, out long)"/>)
+/// skips a document. Queries read it through a searcher (<see cref="TryOpenSearcher(out IEngineSearcher?, out long)"/>)
 /// and learn from <see cref="IsStale(DocumentReader, long)"/> whether that searcher had caught up.
 /// </summary>
 public sealed class DocumentIndex : IDisposable
@@ -23,7 +24,7 @@ public sealed class DocumentIndex : IDisposable
 
     /// <summary>Opens (creating if needed) the map index of <paramref name="definition"/> in <paramref name="directory"/> and starts its runner.</summary>
     public DocumentIndex(IndexDefinition definition, DocumentStore store, string directory, ILogger logger, StorageOptions? storage = null)
-        : this(definition, store, directory, MapIndexProcessor.Open(definition, storage ?? StorageOptions.ForPath(directory)), logger)
+        : this(definition, store, directory, MapIndexProcessor.Open(definition, storage ?? StorageOptions.ForPath(directory), FolioSearchEngine.Instance), logger)
     {
     }
 
@@ -70,7 +71,7 @@ public sealed class DocumentIndex : IDisposable
 
     /// <summary>
     /// Whether a change of the index's collections after <paramref name="indexedEtag"/> (what a searcher's
-    /// snapshot holds, from <see cref="TryOpenSearcher(out IndexSearcher?, out long)"/>) is in
+    /// snapshot holds, from <see cref="TryOpenSearcher(out IEngineSearcher?, out long)"/>) is in
     /// <paramref name="reader"/>'s snapshot.
     /// </summary>
     public bool IsStale(DocumentReader reader, long indexedEtag) => _runner.IsStale(reader, indexedEtag);
@@ -84,7 +85,7 @@ public sealed class DocumentIndex : IDisposable
 
     /// <summary>A searcher on the index's last committed batch; also marks the index as used.</summary>
     /// <exception cref="ObjectDisposedException">The index was dropped (deleted, reset, replaced or retired) or closed.</exception>
-    public IndexSearcher OpenSearcher()
+    public IEngineSearcher OpenSearcher()
     {
         Volatile.Write(ref _lastQueriedTicks, DateTime.UtcNow.Ticks);
         return _processor.OpenSearcher();
@@ -95,16 +96,16 @@ public sealed class DocumentIndex : IDisposable
     /// since the caller found it (the caller looks its index up again). A searcher it returns stays
     /// readable until disposed, whatever happens to the index meanwhile.
     /// </summary>
-    public bool TryOpenSearcher([NotNullWhen(true)] out IndexSearcher? searcher) => TryOpenSearcher(out searcher, out _);
+    public bool TryOpenSearcher([NotNullWhen(true)] out IEngineSearcher? searcher) => TryOpenSearcher(out searcher, out _);
 
     /// <summary>
-    /// <see cref="TryOpenSearcher(out IndexSearcher?)"/>, also telling up to which etag the searcher's
+    /// <see cref="TryOpenSearcher(out IEngineSearcher?)"/>, also telling up to which etag the searcher's
     /// snapshot has indexed the collections. The etag is read before the snapshot is taken, and the
     /// runner moves it only after a batch commits, so the snapshot holds at least that much: a query
     /// that compares it with the documents may call itself stale when it just caught up, never fresh
     /// when it is not.
     /// </summary>
-    public bool TryOpenSearcher([NotNullWhen(true)] out IndexSearcher? searcher, out long indexedEtag)
+    public bool TryOpenSearcher([NotNullWhen(true)] out IEngineSearcher? searcher, out long indexedEtag)
     {
         searcher = null;
         indexedEtag = ProcessedEtag;

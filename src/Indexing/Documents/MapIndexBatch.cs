@@ -1,5 +1,6 @@
 using System.Text.Json;
 using Folio.Indexing.Definitions;
+using Folio.Indexing.Engines;
 using Folio.Indexing.Runner;
 using Folio.Indexing.Search;
 using Folio.Storage.Documents;
@@ -8,9 +9,9 @@ namespace Folio.Indexing.Documents;
 
 /// <summary>
 /// A map index's batch: each document's entry is extracted as it is added (off the runner's thread), and
-/// the commit applies the deletes, then the entries, then the etag, in one search index transaction.
+/// the commit applies the deletes, then the entries, then the etag, in one commit of the index's engine.
 /// </summary>
-internal sealed class MapIndexBatch(IndexDefinition definition, SearchIndex search) : IIndexBatch
+internal sealed class MapIndexBatch(IndexDefinition definition, IEngineIndex index) : IIndexBatch
 {
     private readonly List<IndexEntry> _entries = [];
     private readonly List<string> _deletes = [];
@@ -45,7 +46,7 @@ internal sealed class MapIndexBatch(IndexDefinition definition, SearchIndex sear
     /// </remarks>
     public void Commit(long upToEtag)
     {
-        using var batch = search.BeginBatch();
+        using var batch = index.BeginBatch();
         foreach (var key in _deletes)
             batch.Delete(key);
         foreach (var entry in _entries)
@@ -60,7 +61,6 @@ internal sealed class MapIndexBatch(IndexDefinition definition, SearchIndex sear
                 batch.Delete(entry.Key);
             }
         }
-        MapIndexProcessor.WriteProcessedEtag(batch.Transaction, upToEtag);
-        batch.Commit();
+        batch.Commit(upToEtag);
     }
 }

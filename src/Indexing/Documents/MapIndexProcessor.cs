@@ -1,56 +1,43 @@
-using System.Buffers.Binary;
 using Folio.Indexing.Definitions;
+using Folio.Indexing.Engines;
 using Folio.Indexing.Runner;
 using Folio.Indexing.Search;
 using Folio.Storage;
-using Folio.Storage.Transactions;
 
 namespace Folio.Indexing.Documents;
 
 /// <summary>
-/// The work of a map index on Folio's search engine: a document becomes one entry of the fields its
-/// definition names, and a batch's entries, deletes and the etag it reached commit in one transaction of the
-/// index's own storage environment.
+/// The work of a map index: a document becomes one entry of the fields its definition names, and a batch's
+/// entries, deletes and the etag it reached commit as one batch of the index's search engine
+/// (<see cref="IEngineBatch.Commit"/>), whichever engine keeps it.
 /// </summary>
 internal sealed class MapIndexProcessor : IIndexBatchProcessor
 {
-    private const string StateTree = "indexing-state";
-    private static readonly byte[] ProcessedKey = "processed-etag"u8.ToArray();
-
     private readonly IndexDefinition _definition;
-    private readonly SearchIndex _search;
+    private readonly IEngineIndex _index;
 
-    private MapIndexProcessor(IndexDefinition definition, SearchIndex search)
+    private MapIndexProcessor(IndexDefinition definition, IEngineIndex index)
     {
         _definition = definition;
-        _search = search;
+        _index = index;
     }
 
-    public IndexSchema Schema => _search.Schema;
+    public IndexSchema Schema => _index.Schema;
 
-    public long SizeOnDisk => _search.Environment.GetStats().DataFilePages * StorageLimits.PageSize;
+    public long SizeOnDisk => _index.SizeOnDisk;
 
-    public Task Closed => _search.Environment.Closed;
+    public Task Closed => _index.Closed;
 
-    /// <summary>Opens (creating if needed) the search index of <paramref name="definition"/> in <paramref name="storage"/>.</summary>
+    /// <summary>Opens (creating if needed) the index of <paramref name="definition"/> in <paramref name="storage"/> on <paramref name="engine"/>.</summary>
     /// <exception cref="UnsupportedFormatException">The index was written in a format this build does not read.</exception>
-    public static MapIndexProcessor Open(IndexDefinition definition, StorageOptions storage) =>
-        new(definition, SearchIndex.Open(storage, definition.ToSchema()));
+    public static MapIndexProcessor Open(IndexDefinition definition, StorageOptions storage, ISearchEngine engine) =>
+        new(definition, engine.Open(storage, definition.ToSchema()));
 
-    public long ReadProcessedEtag()
-    {
-        using var read = _search.Environment.BeginRead();
-        var state = read.OpenTree(StateTree);
-        return state is not null && state.TryGet(ProcessedKey, out var processed) ? BinaryPrimitives.ReadInt64LittleEndian(processed) : 0;
-    }
+    public long ReadProcessedEtag() => _index.ReadProcessedEtag();
 
-    public IIndexBatch CreateBatch() => new MapIndexBatch(_definition, _search);
+    public IIndexBatch CreateBatch() => new MapIndexBatch(_definition, _index);
 
-    public IndexSearcher OpenSearcher() => _search.OpenSearcher();
+    public IEngineSearcher OpenSearcher() => _index.OpenSearcher();
 
-    public void Dispose() => _search.Dispose();
-
-    /// <summary>Records <paramref name="etag"/> as processed in the transaction that commits the batch which reached it.</summary>
-    internal static void WriteProcessedEtag(WriteTransaction transaction, long etag) =>
-        BinaryPrimitives.WriteInt64LittleEndian(transaction.CreateTree(StateTree).Reserve(ProcessedKey, 8), etag);
+    public void Dispose() => _index.Dispose();
 }

@@ -1,6 +1,3 @@
-using Folio.Indexing.Queries.Iterators;
-using Folio.Indexing.Search;
-
 namespace Folio.Indexing.Queries;
 
 /// <summary>Entries that have the field at all (an explicit null counts; a missing field does not).</summary>
@@ -8,7 +5,4 @@ public sealed class ExistsQuery(string field) : Query
 {
     /// <summary>The field.</summary>
     public string Field { get; } = field;
-
-    /// <inheritdoc/>
-    public override DocIdIterator CreateIterator(IndexSearcher searcher) => searcher.Marks(Field, SearchIndex.ExistsTerm);
 }

@@ -1,7 +1,3 @@
-using Folio.Indexing.Queries.Iterators;
-using Folio.Indexing.Scoring;
-using Folio.Indexing.Search;
-
 namespace Folio.Indexing.Queries;
 
 /// <summary>
@@ -16,26 +12,6 @@ public sealed class FullTextQuery(string field, string text, bool requireAll = f
     /// <summary>The search text.</summary>
     public string Text { get; } = text;
 
-    /// <inheritdoc/>
-    public override DocIdIterator CreateIterator(IndexSearcher searcher)
-    {
-        var terms = searcher.AnalyzeDistinct(Field, Text);
-        var scorers = new List<DocIdIterator>(terms.Count);
-        foreach (var term in terms)
-        {
-            var scorer = searcher.Scorer(Field, term);
-            if (scorer is null)
-            {
-                if (requireAll)
-                    return new EmptyIterator();
-                continue;
-            }
-            scorers.Add(scorer);
-        }
-        if (scorers.Count == 0)
-            return new EmptyIterator();
-        if (scorers.Count == 1)
-            return scorers[0];
-        return requireAll ? new AndIterator([.. scorers]) : new OrIterator([.. scorers]);
-    }
+    /// <summary>Whether an entry must have every term of the text rather than any.</summary>
+    public bool RequireAll { get; } = requireAll;
 }

@@ -1,11 +1,36 @@
-using Folio.Indexing.Queries.Iterators;
-using Folio.Indexing.Search;
+using System.Diagnostics;
 
 namespace Folio.Indexing.Queries;
 
-/// <summary>A query over an index: a tree of conditions that compiles to a tree of iterators.</summary>
+/// <summary>
+/// A query over an index: a tree of conditions on fields, the same for every search engine. An engine
+/// translates the tree through an <see cref="IQueryVisitor{TResult}"/>; the kinds of query are the
+/// sealed classes of this namespace and no others (the constructor is not open to other assemblies), so
+/// a visitor that has a method for each handles every tree.
+/// </summary>
 public abstract class Query
 {
-    /// <summary>Builds the iterator of matching entry ids on a searcher's snapshot.</summary>
-    public abstract DocIdIterator CreateIterator(IndexSearcher searcher);
+    private protected Query()
+    {
+    }
+
+    // A type switch rather than a virtual Accept per subclass: a generic virtual method costs a runtime
+    // lookup per call, and this stays one interface call per node, as the virtual CreateIterator was.
+    /// <summary>Calls the method of <paramref name="visitor"/> for this query's kind and returns what it made.</summary>
+    public TResult Accept<TResult>(IQueryVisitor<TResult> visitor) => this switch
+    {
+        TermQuery term => visitor.Visit(term),
+        AndQuery and => visitor.Visit(and),
+        RangeQuery range => visitor.Visit(range),
+        OrQuery or => visitor.Visit(or),
+        NotQuery not => visitor.Visit(not),
+        FullTextQuery fullText => visitor.Visit(fullText),
+        MatchAllQuery all => visitor.Visit(all),
+        TermsInQuery terms => visitor.Visit(terms),
+        ExistsQuery exists => visitor.Visit(exists),
+        PrefixQuery prefix => visitor.Visit(prefix),
+        WildcardQuery wildcard => visitor.Visit(wildcard),
+        PhraseQuery phrase => visitor.Visit(phrase),
+        _ => throw new UnreachableException($"Query kind {GetType().Name} has no visitor method."),
+    };
 }

@@ -1,4 +1,3 @@
-using Folio.Indexing.Queries.Iterators;
 using Folio.Indexing.Search;
 
 namespace Folio.Indexing.Queries;
@@ -15,13 +14,4 @@ public sealed class TermQuery(string field, FieldValue value) : Query
 
     /// <summary>The value.</summary>
     public FieldValue Value { get; } = value;
-
-    /// <inheritdoc/>
-    public override DocIdIterator CreateIterator(IndexSearcher searcher)
-    {
-        if (Value.Type == FieldValueType.Null)
-            return searcher.Marks(Field, SearchIndex.NullTerm);
-        var term = searcher.EqualityTerm(Field, Value);
-        return term is null ? new EmptyIterator() : searcher.Postings(Field, term);
-    }
 }

@@ -1,9 +1,8 @@
-using Folio.Indexing.Queries.Iterators;
 using Folio.Indexing.Search;
 
 namespace Folio.Indexing.Queries;
 
-/// <summary>Entries whose field equals any of several values.</summary>
+/// <summary>Entries whose field equals any of several values (each as <see cref="TermQuery"/> compares).</summary>
 public sealed class TermsInQuery(string field, IReadOnlyList<FieldValue> values) : Query
 {
     /// <summary>The field.</summary>
@@ -11,18 +10,4 @@ public sealed class TermsInQuery(string field, IReadOnlyList<FieldValue> values)
 
     /// <summary>The values.</summary>
     public IReadOnlyList<FieldValue> Values { get; } = values;
-
-    /// <inheritdoc/>
-    public override DocIdIterator CreateIterator(IndexSearcher searcher)
-    {
-        var children = new DocIdIterator[Values.Count];
-        for (var i = 0; i < Values.Count; i++)
-            children[i] = new TermQuery(Field, Values[i]).CreateIterator(searcher);
-        return children.Length switch
-        {
-            0 => new EmptyIterator(),
-            1 => children[0],
-            _ => new OrIterator(children),
-        };
-    }
 }

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Text.Json;
 using Folio.Indexing.Collectors;
 using Folio.Indexing.Documents;
+using Folio.Indexing.Engines;
 using Folio.Indexing.Queries;
 using Folio.Indexing.Rql;
 using Folio.Indexing.Search;
@@ -95,7 +96,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             yield return Project(query, cursor.Current);
     }
 
-    private IEnumerable<byte[]> StreamIndex(RqlQuery query, IndexSearcher searcher, Query where, IReadOnlyList<SortField> sort)
+    private IEnumerable<byte[]> StreamIndex(RqlQuery query, IEngineSearcher searcher, Query where, IReadOnlyList<SortField> sort)
     {
         using var opened = searcher;
         using var reader = store.OpenReader();
@@ -200,7 +201,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
     /// deleted); the query then looks its index up again, as it would have a moment later. Also returns
     /// the etag up to which the searcher's snapshot is indexed, for the answer's staleness.
     /// </summary>
-    private async Task<(DocumentIndex Index, IndexSearcher Searcher, long IndexedEtag)> OpenIndexAsync(RqlQuery query, QueryOptions options, CancellationToken cancellationToken)
+    private async Task<(DocumentIndex Index, IEngineSearcher Searcher, long IndexedEtag)> OpenIndexAsync(RqlQuery query, QueryOptions options, CancellationToken cancellationToken)
     {
         const int attempts = 8;
         for (var attempt = 1; ; attempt++)
@@ -234,45 +235,64 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         return index;
     }
 
-    private static void WriteFacets(RqlQuery query, QueryCompiler compiler, bool auto, IndexSearcher searcher, Query where, QueryResult result)
+    /// <summary>
+    /// Counts the matches and every facet of the query in one walk over the matches (a collector per facet
+    /// under one <see cref="CompositeCollector"/>), then writes each facet as its JSON result.
+    /// </summary>
+    private static void WriteFacets(RqlQuery query, QueryCompiler compiler, bool auto, IEngineSearcher searcher, Query where, QueryResult result)
     {
-        result.TotalResults = searcher.Count(where);
-        foreach (var facet in query.Facets)
+        var count = new CountCollector();
+        var collectors = new ICollector[query.Facets.Count + 1];
+        collectors[0] = count;
+        for (var f = 0; f < query.Facets.Count; f++)
         {
+            var facet = query.Facets[f];
+            if (facet.Ranges.Count == 0)
+            {
+                collectors[f + 1] = new TermFacetCollector(facet.Field.IsId ? Definitions.IndexDefinition.IdField : facet.Field.Path);
+                continue;
+            }
+            var ranges = new List<ValueRange>(facet.Ranges.Count);
+            var numeric = false;
+            foreach (var range in facet.Ranges)
+            {
+                var lower = range.Lower is null ? (FieldValue?)null : compiler.Resolve(range.Lower);
+                var upper = range.Upper is null ? (FieldValue?)null : compiler.Resolve(range.Upper);
+                numeric |= lower?.Type is FieldValueType.Long or FieldValueType.Double || upper?.Type is FieldValueType.Long or FieldValueType.Double;
+                ranges.Add(new ValueRange(lower, range.LowerInclusive, upper, range.UpperInclusive));
+            }
+            collectors[f + 1] = new RangeFacetCollector(auto && numeric ? facet.Field.Path + Definitions.IndexDefinition.NumericSuffix : facet.Field.Path, ranges);
+        }
+        searcher.Collect(where, new CompositeCollector(collectors));
+
+        result.TotalResults = count.Count;
+        for (var f = 0; f < query.Facets.Count; f++)
+        {
+            var facet = query.Facets[f];
             using var stream = new MemoryStream();
             using (var writer = new Utf8JsonWriter(stream))
             {
                 writer.WriteStartObject();
                 writer.WriteString("Name", facet.Field.Path);
                 writer.WriteStartArray("Values");
-                if (facet.Ranges.Count == 0)
+                if (collectors[f + 1] is TermFacetCollector terms)
                 {
-                    var counts = new List<KeyValuePair<FieldValue, long>>(searcher.CountTerms(where, facet.Field.IsId ? Definitions.IndexDefinition.IdField : facet.Field.Path));
+                    var counts = new List<KeyValuePair<FieldValue, long>>(terms.Counts);
                     counts.Sort(static (a, b) => b.Value != a.Value ? b.Value.CompareTo(a.Value) : string.CompareOrdinal(a.Key.ToString(), b.Key.ToString()));
-                    foreach (var (value, count) in counts)
+                    foreach (var (value, valueCount) in counts)
                     {
                         if (value.Type == FieldValueType.Null)
                             continue;
                         writer.WriteStartObject();
                         writer.WriteString("Range", value.ToString());
-                        writer.WriteNumber("Count", count);
+                        writer.WriteNumber("Count", valueCount);
                         writer.WriteEndObject();
                     }
                 }
                 else
                 {
-                    var ranges = new List<ValueRange>(facet.Ranges.Count);
-                    var numeric = false;
-                    foreach (var range in facet.Ranges)
-                    {
-                        var lower = range.Lower is null ? (FieldValue?)null : compiler.Resolve(range.Lower);
-                        var upper = range.Upper is null ? (FieldValue?)null : compiler.Resolve(range.Upper);
-                        numeric |= lower?.Type is FieldValueType.Long or FieldValueType.Double || upper?.Type is FieldValueType.Long or FieldValueType.Double;
-                        ranges.Add(new ValueRange(lower, range.LowerInclusive, upper, range.UpperInclusive));
-                    }
-                    var field = auto && numeric ? facet.Field.Path + Definitions.IndexDefinition.NumericSuffix : facet.Field.Path;
-                    var counts = searcher.CountRanges(where, field, ranges);
-                    for (var i = 0; i < ranges.Count; i++)
+                    var counts = ((RangeFacetCollector)collectors[f + 1]).Counts;
+                    for (var i = 0; i < counts.Count; i++)
                     {
                         writer.WriteStartObject();
                         writer.WriteString("Range", facet.Ranges[i].Text);

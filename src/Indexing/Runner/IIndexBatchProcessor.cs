@@ -1,3 +1,4 @@
+using Folio.Indexing.Engines;
 using Folio.Indexing.Search;
 
 namespace Folio.Indexing.Runner;
@@ -29,5 +30,5 @@ public interface IIndexBatchProcessor : IDisposable
 
     /// <summary>A searcher on the last committed batch; it stays readable until disposed, even once the processor is.</summary>
     /// <exception cref="ObjectDisposedException">The processor was disposed.</exception>
-    IndexSearcher OpenSearcher();
+    IEngineSearcher OpenSearcher();
 }

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using Folio.Indexing.Engines;
 using Folio.Storage;
 using Folio.Storage.Transactions;
 
@@ -15,8 +16,10 @@ namespace Folio.Indexing.Search;
 /// (less what the columns hold), for full-text fields as tokens in order (so an update or delete can take
 /// them back out, and a phrase is checked with one read per candidate), and the key → entry id map (<see cref="KeyStore"/>).
 /// The record's layout is <see cref="EntryRecord"/>.</para>
+/// <para>This is Folio's engine behind <see cref="IEngineIndex"/> (opened through <see cref="FolioSearchEngine"/>):
+/// the processed etag a batch commits with lives in the index's environment, written in the batch's transaction.</para>
 /// </summary>
-public sealed class SearchIndex : IDisposable
+public sealed class SearchIndex : IEngineIndex
 {
     /// <summary>
     /// The on-disk format this build writes and reads. Version 2 added the numeric sort columns, which
@@ -55,6 +58,15 @@ public sealed class SearchIndex : IDisposable
     /// <summary>The shapes entry records name by id (<see cref="EntryShapes"/>).</summary>
     internal const string ShapesTree = "shapes";
     internal static readonly byte[] FormatKey = "format"u8.ToArray();
+
+    /// <summary>
+    /// The tree of the indexer's own state, committed with the batches (<see cref="IndexBatch.Commit(long)"/>): the
+    /// tree and key document indexes have kept their processed etag under, so indexes written before read theirs.
+    /// </summary>
+    internal const string StateTree = "indexing-state";
+
+    /// <summary>The key of the processed etag in <see cref="StateTree"/>.</summary>
+    internal static readonly byte[] ProcessedEtagKey = "processed-etag"u8.ToArray();
     internal static readonly byte[] NextEntryKey = "next-entry"u8.ToArray();
 
     /// <summary>The meta key of the number of entries (the entries tree has a value per block of them).</summary>
@@ -127,11 +139,29 @@ public sealed class SearchIndex : IDisposable
             Directory.Delete(path, recursive: true);
     }
 
+    /// <inheritdoc/>
+    public Task Closed => Environment.Closed;
+
+    /// <inheritdoc/>
+    public long SizeOnDisk => Environment.GetStats().DataFilePages * StorageLimits.PageSize;
+
+    /// <inheritdoc/>
+    public long ReadProcessedEtag()
+    {
+        using var read = Environment.BeginRead();
+        var state = read.OpenTree(StateTree);
+        return state is not null && state.TryGet(ProcessedEtagKey, out var etag) ? BinaryPrimitives.ReadInt64LittleEndian(etag) : 0;
+    }
+
     /// <summary>Starts a batch of adds, updates and deletes that commits as one transaction.</summary>
     public IndexBatch BeginBatch() => new(this, Environment.BeginWrite());
 
     /// <summary>Opens a searcher on the last committed batch.</summary>
     public IndexSearcher OpenSearcher() => new(this, Environment.BeginRead());
+
+    IEngineBatch IEngineIndex.BeginBatch() => BeginBatch();
+
+    IEngineSearcher IEngineIndex.OpenSearcher() => OpenSearcher();
 
     /// <summary>An empty posting-change log for a batch's field, one a finished batch gave back when there is one.</summary>
     internal PendingPostings RentPending() => _pending.Count > 0 ? _pending.Pop() : new PendingPostings();

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using Folio.Indexing.Engines;
 using Folio.Indexing.Runner;
 using Folio.Indexing.Search;
 
@@ -45,7 +46,7 @@ internal sealed class RecordingProcessor(long storedEtag = 0) : IIndexBatchProce
 
     public IIndexBatch CreateBatch() => new RecordingBatch(this, Interlocked.Increment(ref _created));
 
-    public IndexSearcher OpenSearcher() => throw new NotSupportedException("The recording processor keeps no searchable index.");
+    public IEngineSearcher OpenSearcher() => throw new NotSupportedException("The recording processor keeps no searchable index.");
 
     public void Dispose() => Interlocked.Increment(ref _disposals);
 

@@ -1,4 +1,4 @@
-namespace Folio.Indexing.Collectors;
+namespace Folio.Indexing.Search;
 
 /// <summary>The relevance score as a sort key.</summary>
 internal sealed class ScoreSortValues : SortKeyValues

@@ -1,6 +1,4 @@
-using Folio.Indexing.Search;
-
-namespace Folio.Indexing.Collectors;
+namespace Folio.Indexing.Search;
 
 /// <summary>A text field's sort keys (the smallest value's bytes), read from its doc values per candidate.</summary>
 internal sealed class BytesSortValues(IndexSearcher searcher, string field) : SortKeyValues

@@ -1,7 +1,7 @@
-namespace Folio.Indexing.Queries;
+namespace Folio.Indexing.Search;
 
 /// <summary>What a term walk does with a term: take its postings, pass over it, or stop walking.</summary>
-public enum TermVerdict
+internal enum TermVerdict
 {
     /// <summary>Add the term's entries.</summary>
     Take,
@@ -13,7 +13,7 @@ public enum TermVerdict
     Stop,
 
     /// <summary>
-    /// The term was shortened (see <see cref="Search.TermEncoding.MaxTermBytes"/>) and its kept bytes
+    /// The term was shortened (see <see cref="TermEncoding.MaxTermBytes"/>) and its kept bytes
     /// cannot decide: check each of its entries' whole values instead.
     /// </summary>
     Verify,

@@ -1,17 +1,19 @@
 using System.Numerics;
+using Folio.Indexing.Collectors;
+using Folio.Indexing.Engines;
 using Folio.Indexing.Queries.Iterators;
 using Folio.Indexing.Scoring;
-using Folio.Indexing.Search;
 
-namespace Folio.Indexing.Collectors;
+namespace Folio.Indexing.Search;
 
 /// <summary>
 /// Walks every match once: counts it, and keeps the best <c>skip + take</c> in a bounded heap by the
 /// sort keys (numeric fields from their dense columns, text fields from their doc values, or the
 /// score). A match is compared with the worst kept one key by key, reading a key only when the keys
-/// before it tie, and nothing is allocated for a match that does not get in.
+/// before it tie, and nothing is allocated for a match that does not get in. Its searcher walks the matches
+/// through it (<see cref="Walk"/>); in a walk shared with other collectors it takes batches of ids instead.
 /// </summary>
-internal sealed class TopDocsCollector
+internal sealed class TopDocsCollector : ITopDocsCollector
 {
     private const int InitialSlots = 32;
 
@@ -20,6 +22,8 @@ internal sealed class TopDocsCollector
     private readonly SortKeyValues[] _keys;
     private readonly bool[] _descending;
     private readonly int _size;
+    private readonly int _skip;
+    private readonly bool _needsScore;
     private long[] _ids = [];
     private float[] _scores = [];
 
@@ -28,31 +32,45 @@ internal sealed class TopDocsCollector
     private int[] _heap = [];
     private int _count;
     private int _spare;
+    // The matches a batched walk has counted, and its result once it ended.
+    private long _total;
+    private TopDocs? _topDocs;
 
-    public TopDocsCollector(IndexSearcher searcher, IReadOnlyList<SortField> sort, int size)
+    /// <summary>Keeps the page <paramref name="skip"/>..<paramref name="skip"/>+<paramref name="take"/> by <paramref name="sort"/> (entry ids break ties; no keys: id order).</summary>
+    public TopDocsCollector(IndexSearcher searcher, IReadOnlyList<SortField> sort, int skip, int take)
     {
         _searcher = searcher;
         _sort = sort;
-        _size = size;
+        _skip = skip;
+        _size = (int)Math.Min(int.MaxValue, (long)skip + take);
         _keys = new SortKeyValues[sort.Count];
         _descending = new bool[sort.Count];
         for (var i = 0; i < sort.Count; i++)
         {
             var key = sort[i];
+            _needsScore |= key.IsScore;
             _descending[i] = key.Descending;
             _keys[i] = key.IsScore ? new ScoreSortValues()
                 : searcher.IsNumeric(key.Field!) ? new NumericSortValues(searcher.NumericColumn(key.Field!))
                 : new BytesSortValues(searcher, key.Field!);
         }
-        if (size > 0)
+        if (_size > 0)
             Grow();
     }
 
-    public TopDocs Collect(DocIdIterator matches, int skip)
+    /// <summary>The searcher whose snapshot the collector reads sort keys and keys from.</summary>
+    public IndexSearcher Searcher => _searcher;
+
+    /// <inheritdoc/>
+    public TopDocs TopDocs => _topDocs ?? throw new InvalidOperationException("The page is known once the walk has ended.");
+
+    /// <inheritdoc/>
+    public bool NeedsScores => _needsScore;
+
+    /// <summary>Walks every match of <paramref name="matches"/> and returns the page.</summary>
+    public TopDocs Walk(DocIdIterator matches)
     {
-        var needsScore = false;
-        foreach (var key in _sort)
-            needsScore |= key.IsScore;
+        var needsScore = _needsScore;
         long total;
         if (_size == 0)
         {
@@ -60,11 +78,11 @@ internal sealed class TopDocsCollector
             while (matches.MoveNext())
                 total++;
         }
-        else if (_keys[0] is NumericSortValues { Column: { } column } primary)
+        else if (_keys.Length > 0 && _keys[0] is NumericSortValues { Column: { } column } primary)
         {
             total = CollectByColumn(matches, column, primary, needsScore);
         }
-        else if (_sort[0].IsScore && _descending[0] && WindowedDisjunction.TryCreate(matches, _searcher.Scratch) is { } windows)
+        else if (_keys.Length > 0 && _sort[0].IsScore && _descending[0] && WindowedDisjunction.TryCreate(matches, _searcher.Scratch) is { } windows)
         {
             total = CollectByScoreWindows(windows);
         }
@@ -77,8 +95,28 @@ internal sealed class TopDocsCollector
                 Judge(matches.Current, needsScore ? matches.Score : 0, 0, 0);
             }
         }
-        return Hits(total, skip);
+        return _topDocs = Hits(total, _skip);
     }
+
+    /// <inheritdoc/>
+    public void Begin(IEngineSearcher searcher)
+    {
+        if (searcher != _searcher)
+            throw new InvalidOperationException("A top-K collector reads the snapshot of the searcher that made it; collect with that searcher.");
+    }
+
+    /// <inheritdoc/>
+    public void Collect(ReadOnlySpan<long> entryIds, ReadOnlySpan<float> scores)
+    {
+        _total += entryIds.Length;
+        if (_size == 0)
+            return;
+        for (var i = 0; i < entryIds.Length; i++)
+            Judge(entryIds[i], _needsScore ? scores[i] : 0, 0, 0);
+    }
+
+    /// <inheritdoc/>
+    public void Finish() => _topDocs = Hits(_total, _skip);
 
     /// <summary>
     /// The walk when the first key is a numeric column: matches come in id order, so the block of

@@ -1,6 +1,4 @@
-using Folio.Indexing.Search;
-
-namespace Folio.Indexing.Collectors;
+namespace Folio.Indexing.Search;
 
 /// <summary>A numeric field's sort keys, read from its column (missing and null sort before every value).</summary>
 internal sealed class NumericSortValues(NumericColumn? column) : SortKeyValues

@@ -1,4 +1,4 @@
-namespace Folio.Indexing.Collectors;
+namespace Folio.Indexing.Search;
 
 /// <summary>
 /// One sort key's values for the collector's slots (the kept candidates plus the one being judged),

@@ -1,0 +1,168 @@
+using System.Buffers.Binary;
+using System.Text;
+using Folio.Indexing.Collectors;
+using Folio.Indexing.Postings;
+
+namespace Folio.Indexing.Search;
+
+// Doc values: an entry's values of a field as indexed, read from the doc-value tree or, for a single number or exact term, rebuilt from its column.
+public sealed partial class IndexSearcher
+{
+    /// <summary>
+    /// The values of a field of an entry, as indexed: numbers as numbers, exact text normalized,
+    /// stored text as given. Null when the entry does not have the field (full-text fields keep none).
+    /// </summary>
+    public List<FieldValue>? GetValues(string field, long entryId)
+    {
+        var reader = Field(field);
+        Span<byte> single = stackalloc byte[SingleValueSize];
+        if (!TryGetDocValues(reader, entryId, single, out var encoded))
+            return null;
+        var values = new List<FieldValue>();
+        var position = 0;
+        var count = (int)ByteCoding.ReadVarint(encoded, ref position);
+        for (var i = 0; i < count; i++)
+        {
+            var type = encoded[position++];
+            if (type == DocValueType.Null)
+            {
+                values.Add(FieldValue.Null);
+                continue;
+            }
+            var bytes = ByteCoding.ReadBytes(encoded, ref position);
+            values.Add(type switch
+            {
+                DocValueType.Long => FieldValue.From(TermEncoding.DecodeLong(bytes)),
+                DocValueType.Double => FieldValue.From(TermEncoding.DecodeDouble(bytes)),
+                _ => FieldValue.From(Encoding.UTF8.GetString(bytes)),
+            });
+        }
+        return values;
+    }
+
+    /// <inheritdoc/>
+    public IDocValues OpenDocValues(string field) => new FieldDocValues(this, Field(field), field);
+
+    /// <summary>A bound compared with doc values: for exact fields the whole normalized value (doc values are never shortened).</summary>
+    private byte[]? DocValueBound(string field, FieldValue value)
+    {
+        var options = _index.Schema.Get(field);
+        return options.Kind == FieldKind.Exact && value.Type != FieldValueType.Null
+            ? Encoding.UTF8.GetBytes(options.NormalizeExact(value.ToString()))
+            : EqualityTerm(field, value);
+    }
+
+    /// <summary>The sort key of an entry's field: its smallest value's bytes, or null when missing or null.</summary>
+    internal byte[]? SortValue(string field, long entryId)
+    {
+        var reader = Field(field);
+        Span<byte> single = stackalloc byte[SingleValueSize];
+        if (!TryGetDocValues(reader, entryId, single, out var encoded))
+            return null;
+        var position = 0;
+        var count = (int)ByteCoding.ReadVarint(encoded, ref position);
+        scoped ReadOnlySpan<byte> smallest = default;
+        var found = false;
+        for (var i = 0; i < count; i++)
+        {
+            if (encoded[position++] == DocValueType.Null)
+                continue;
+            var value = ByteCoding.ReadBytes(encoded, ref position);
+            if (!found || value.SequenceCompareTo(smallest) < 0)
+                smallest = value;
+            found = true;
+        }
+        return found ? smallest.ToArray() : null;
+    }
+
+    /// <summary>Whether <paramref name="field"/> is declared numeric (an undeclared field is not; using it fails where it is read).</summary>
+    internal bool IsNumeric(string field) => _index.Schema.Fields.TryGetValue(field, out var options) && options.IsNumeric;
+
+    /// <summary>
+    /// A reader of a numeric field's sort keys (with a block cache of its own, so give each walk its
+    /// own); null when the field is not numeric or no entry ever had it.
+    /// </summary>
+    internal NumericColumn? NumericColumn(string field) =>
+        Field(field).Column is { } column ? Folio.Indexing.Search.NumericColumn.ForSortKeys(column, decimals: false) : null;
+
+    private bool AnyDocValue<TState>(FieldReader reader, long entryId, Func<ReadOnlySpan<byte>, TState, bool> check, TState state)
+    {
+        Span<byte> single = stackalloc byte[SingleValueSize];
+        if (!TryGetDocValues(reader, entryId, single, out var encoded))
+            return false;
+        var position = 0;
+        var count = (int)ByteCoding.ReadVarint(encoded, ref position);
+        for (var i = 0; i < count; i++)
+        {
+            if (encoded[position++] == DocValueType.Null)
+                continue;
+            if (check(ByteCoding.ReadBytes(encoded, ref position), state))
+                return true;
+        }
+        return false;
+    }
+
+    /// <summary>
+    /// An entry's doc values for a field, encoded as <see cref="IndexBatch"/> writes them. A numeric field's
+    /// one non-null value is not written there (its sort column holds it, and a million entries' copies
+    /// cost tens of megabytes), nor is an exact field's one value that is its term (the id column holds
+    /// the term's id): either is encoded here into <paramref name="single"/> from its column.
+    /// </summary>
+    private bool TryGetDocValues(FieldReader reader, long entryId, Span<byte> single, out ReadOnlySpan<byte> encoded)
+    {
+        Span<byte> entryKey = stackalloc byte[SearchIndex.MaxEntryKeySize];
+        // An index of single numbers has an empty doc-value tree; no lookup needed to miss there.
+        if (reader.Values is { Count: > 0 } && reader.Values.TryGet(SearchIndex.EntryKey(entryId, entryKey), out encoded))
+            return true;
+        if (reader.ColumnValues is { } column && column.TryGet(entryId, out var sortKey))
+        {
+            single[0] = 1;
+            single[1] = reader.NumberType;
+            single[2] = 8;
+            BinaryPrimitives.WriteUInt64BigEndian(single[3..], sortKey);
+            encoded = single[..SingleNumberSize];
+            return true;
+        }
+        if (reader.IdColumnValues is { } ids && ids.TryGet(entryId, out var termId))
+        {
+            var term = reader.TermOf((long)termId, entryKey);
+            single[0] = 1;
+            single[1] = DocValueType.Text;
+            var length = Varint.Write(single, 2, (ulong)term.Length);
+            term.CopyTo(single[length..]);
+            encoded = single[..(length + term.Length)];
+            return true;
+        }
+        encoded = default;
+        return false;
+    }
+
+    // One value (count 1, type, length 8) of eight big-endian bytes: the doc values of a single number.
+    private const int SingleNumberSize = 11;
+
+    // One value (count 1, type, length varint) of a whole term: the most a single value's doc values take.
+    private const int SingleValueSize = 4 + TermEncoding.MaxTermBytes;
+
+    /// <summary>A field's doc values for collectors: each entry's stored encoding less its count, which is a block's own.</summary>
+    private sealed class FieldDocValues(IndexSearcher searcher, FieldReader reader, string field) : IDocValues
+    {
+        public void Read(ReadOnlySpan<long> entryIds, DocValuesBlock values)
+        {
+            values.Clear();
+            Span<byte> single = stackalloc byte[SingleValueSize];
+            foreach (var entryId in entryIds)
+            {
+                if (!searcher.TryGetDocValues(reader, entryId, single, out var encoded))
+                {
+                    values.EndEntry();
+                    continue;
+                }
+                var position = 0;
+                ByteCoding.ReadVarint(encoded, ref position);
+                values.AddEntry(encoded[position..]);
+            }
+        }
+
+        public byte[]? Encode(FieldValue value) => searcher.DocValueBound(field, value);
+    }
+}

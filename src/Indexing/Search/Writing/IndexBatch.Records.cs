@@ -1,0 +1,119 @@
+using System.Buffers.Binary;
+using System.Runtime.InteropServices;
+
+namespace Folio.Indexing.Search;
+
+// Entry records: a field's terms written into the record of an added entry, and read back out of a stored record when its entry is deleted.
+public sealed partial class IndexBatch
+{
+    /// <summary>
+    /// The id of the entry shape with <paramref name="encoding"/>, naming it first when the index has not
+    /// seen it (<see cref="EntryShapes.InlineId"/> once the index has as many shapes as it names).
+    /// </summary>
+    private int ShapeIdOf(ReadOnlySpan<byte> encoding)
+    {
+        // A batch that began while the previous one was publishing its new shapes may miss one and name
+        // it again under another id: records stay right, and the id limit is far above the shapes in use.
+        if (_index.Shapes.TryGetId(encoding, out var id) || _newShapeIds.GetAlternateLookup<ReadOnlySpan<byte>>().TryGetValue(encoding, out id))
+            return id;
+        var count = _shapes.Count;
+        if (count >= EntryShapes.MaxShapes)
+            return EntryShapes.InlineId;
+        id = (int)count + 1;
+        var position = 0;
+        var shape = EntryShape.Read(encoding, ref position);
+        Span<byte> key = stackalloc byte[EntryShapes.KeySize];
+        _shapes.Put(EntryShapes.Key(id, key), shape.Bytes);
+        _newShapes.Add(id, shape);
+        _newShapeIds.Add(shape.Bytes, id);
+        return id;
+    }
+
+    /// <summary>Writes one field of an entry: its ordinal and flags to the entry's shape, its terms to the record (<see cref="EntryRecord"/>).</summary>
+    private static void WriteField(List<byte> shape, List<byte> record, FieldWriter field, AnalyzedField analyzed, List<long> tokenIds, List<int> tokenDistances)
+    {
+        if (analyzed.IsSingleNumber)
+        {
+            EntryShape.WriteField(shape, field.Ordinal, (byte)(analyzed.Flags | EntryRecord.InColumnFlag));
+            return;
+        }
+        if (!field.UsesTermIds)
+        {
+            EntryShape.WriteField(shape, field.Ordinal, analyzed.Flags);
+            ByteCoding.WriteVarint(record, (ulong)analyzed.Terms.Count);
+            foreach (var term in analyzed.Terms.Keys)
+                ByteCoding.WriteBytes(record, term);
+            return;
+        }
+        if (analyzed.ValueTerm is not null)
+        {
+            EntryShape.WriteField(shape, field.Ordinal, (byte)(analyzed.Flags | EntryRecord.TermIdsFlag | EntryRecord.ValueIdFlag));
+            return;
+        }
+        EntryShape.WriteField(shape, field.Ordinal, (byte)(analyzed.Flags | EntryRecord.TermIdsFlag));
+        var dictionary = field.Dictionary;
+        if ((analyzed.Flags & EntryRecord.PositionsFlag) == 0)
+        {
+            ByteCoding.WriteVarint(record, (ulong)analyzed.Terms.Count);
+            foreach (var term in analyzed.Terms.Keys)
+                ByteCoding.WriteVarint(record, (ulong)dictionary.GetOrAdd(term));
+            return;
+        }
+        var tokens = analyzed.TokensInOrder();
+        tokenIds.Clear();
+        tokenDistances.Clear();
+        var previous = 0;
+        foreach (var (term, position) in tokens)
+        {
+            tokenIds.Add(dictionary.GetOrAdd(term));
+            tokenDistances.Add(position - previous);
+            previous = position;
+        }
+        TokenStream.Write(record, CollectionsMarshal.AsSpan(tokenIds), CollectionsMarshal.AsSpan(tokenDistances));
+    }
+
+    /// <summary>Takes the terms of one field of an entry stored before this batch (read from its record) out of the postings.</summary>
+    private void RemoveTerms(ReadOnlySpan<byte> record, ref int position, byte flags, FieldWriter field, long id)
+    {
+        if ((flags & EntryRecord.InColumnFlag) != 0)
+            return;
+        if ((flags & EntryRecord.ValueIdFlag) != 0)
+        {
+            if (field.IdColumn is null || !field.IdColumn.TryGet(id, out var valueId))
+                throw new Folio.Storage.CorruptionException($"Index entry {id} has no value in the id column of '{field.Name}'.");
+            field.Postings.Remove(field.Dictionary.TermOf((long)valueId), id);
+            return;
+        }
+        _removedTermIds.Clear();
+        if ((flags & (EntryRecord.TermIdsFlag | EntryRecord.PositionsFlag)) == (EntryRecord.TermIdsFlag | EntryRecord.PositionsFlag))
+        {
+            var tokens = new TokenReader(record, position);
+            while (tokens.Remaining > 0)
+                RemoveTerm(field, tokens.Next(), id);
+            position = tokens.End;
+            return;
+        }
+        var count = (int)ByteCoding.ReadVarint(record, ref position);
+        if ((flags & EntryRecord.TermIdsFlag) == 0)
+        {
+            // Only numbers are recorded by their bytes, and numbers are points.
+            for (var i = 0; i < count; i++)
+            {
+                var term = ByteCoding.ReadBytes(record, ref position);
+                if (term.Length != 8)
+                    throw new Folio.Storage.CorruptionException($"Index entry {id} records a number of field '{field.Name}' in {term.Length} bytes.");
+                field.Points.Remove(BinaryPrimitives.ReadUInt64BigEndian(term), id);
+            }
+            return;
+        }
+        for (var i = 0; i < count; i++)
+            RemoveTerm(field, (long)ByteCoding.ReadVarint(record, ref position), id);
+    }
+
+    /// <summary>Takes entry <paramref name="id"/> out of a term's postings, once however often the term repeats in its field.</summary>
+    private void RemoveTerm(FieldWriter field, long termId, long id)
+    {
+        if (_removedTermIds.Add(termId))
+            field.Postings.Remove(field.Dictionary.TermOf(termId), id);
+    }
+}
