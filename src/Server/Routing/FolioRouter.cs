@@ -35,9 +35,11 @@ namespace Folio.Server.Routing;
 /// </para>
 /// <para>
 /// <b>Cost.</b> A lookup is one case-insensitive frozen-dictionary probe of the path for fixed routes;
-/// otherwise, per parameter, one probe of a fixed prefix per '/' it could end at (the longest prefix at that
-/// point bounds how many) and one probe of the text after the parameter. It depends on the path, not on
-/// the number of routes, and allocates nothing: keys are compared as spans of the request path.
+/// otherwise, per parameter, the fixed prefixes that can precede it at that point are compared in turn
+/// when there are at most four (the root usually has one), else looked up once per '/' the path has within
+/// the longest of them, and then the text after the parameter is probed once. The <c>{db}</c> range is
+/// taken while matching. It depends on the path, not on the number of routes, and allocates nothing: keys
+/// are compared as spans of the request path.
 /// </para>
 /// </remarks>
 public sealed class FolioRouter
@@ -60,7 +62,8 @@ public sealed class FolioRouter
     public RouteMatch Match(string method, string path)
     {
         ReadOnlySpan<char> span = RoutePath.Normalize(path);
-        if (!_root.TryMatch(span, out RouteBucket? bucket))
+        Range database = default;
+        if (!_root.TryMatch(span, ref database, out RouteBucket? bucket))
             return default;
 
         int slot = HttpMethodSlots.IndexOf(method);
@@ -68,10 +71,7 @@ public sealed class FolioRouter
         if (handler is null)
             return new RouteMatch(RouteMatchKind.MethodNotAllowed, bucket, null, 0, 0);
 
-        RouteTemplate route = bucket.Route;
-        if (!route.HasDatabase)
-            return new RouteMatch(RouteMatchKind.Found, bucket, handler, 0, 0);
-        (int start, int length) = RoutePath.Locate(span, route.DatabaseSegment, toEnd: false);
+        (int start, int length) = database.GetOffsetAndLength(span.Length);
         return new RouteMatch(RouteMatchKind.Found, bucket, handler, start, length);
     }
 }

@@ -7,15 +7,21 @@ namespace Folio.Server.Routing;
 /// The routes that share everything up to a point of the path: the root (nothing consumed yet) or the
 /// end of a parameter segment. The text left to match either is a route's whole fixed remainder, found
 /// with one lookup, or starts with a fixed prefix that a parameter or catch-all follows; those prefixes
-/// are tried longest first, one lookup per '/' of the text. Neither depends on how many routes there are.
+/// are tried longest first: compared in turn when the node has a few, else looked up at each '/' of the
+/// text. Neither depends on how many routes there are.
 /// </summary>
 internal sealed class RouteNode
 {
     // Prefixes of 64 characters or more are rare enough to probe at every '/' instead of keeping a length set.
     private const int MaxMaskedLength = 63;
 
+    // Up to this many prefixes (the root usually has one, /databases), comparing each costs less than a
+    // lookup per '/'; past it, lookups keep the cost flat however many prefixes a node gathers.
+    private const int MaxComparedPrefixes = 4;
+
     private readonly FrozenDictionary<string, RouteBucket>.AlternateLookup<ReadOnlySpan<char>> _exact;
     private readonly FrozenDictionary<string, RoutePrefixGroup>.AlternateLookup<ReadOnlySpan<char>> _prefixes;
+    private readonly KeyValuePair<string, RoutePrefixGroup>[]? _comparedPrefixes;
     private readonly int _longestPrefix;
     private readonly ulong _prefixLengths;
 
@@ -28,6 +34,12 @@ internal sealed class RouteNode
         {
             _longestPrefix = Math.Max(_longestPrefix, prefix.Length);
             _prefixLengths |= 1UL << Math.Min(prefix.Length, MaxMaskedLength);
+        }
+
+        if (prefixes.Count <= MaxComparedPrefixes)
+        {
+            _comparedPrefixes = [.. prefixes];
+            Array.Sort(_comparedPrefixes, static (a, b) => b.Key.Length.CompareTo(a.Key.Length));
         }
     }
 
@@ -64,23 +76,36 @@ internal sealed class RouteNode
         foreach (KeyValuePair<string, List<RouteBucket>> entry in deeper)
         {
             catchAlls.Remove(entry.Key, out RouteBucket? catchAll);
-            prefixes.Add(entry.Key, new RoutePrefixGroup(Create(entry.Value, depth + 1), catchAll));
+            prefixes.Add(entry.Key, new RoutePrefixGroup(depth, Create(entry.Value, depth + 1), catchAll));
         }
 
         foreach (KeyValuePair<string, RouteBucket> entry in catchAlls)
-            prefixes.Add(entry.Key, new RoutePrefixGroup(null, entry.Value));
+            prefixes.Add(entry.Key, new RoutePrefixGroup(depth, null, entry.Value));
 
         return new RouteNode(exact, prefixes);
     }
 
     /// <summary>Finds the most specific route for the rest of a path.</summary>
     /// <param name="rest">The path after what this node consumed: empty, or starting with '/'.</param>
+    /// <param name="database">Set to the <c>{db}</c> segment, counted from the path's end, when the matched route has one.</param>
     /// <param name="bucket">The routes of the matched template.</param>
     /// <returns>Whether a route matches the whole rest.</returns>
-    public bool TryMatch(ReadOnlySpan<char> rest, [NotNullWhen(true)] out RouteBucket? bucket)
+    public bool TryMatch(ReadOnlySpan<char> rest, ref Range database, [NotNullWhen(true)] out RouteBucket? bucket)
     {
         if (_exact.TryGetValue(rest, out bucket))
             return true;
+
+        if (_comparedPrefixes is not null)
+        {
+            foreach ((string prefix, RoutePrefixGroup group) in _comparedPrefixes)
+            {
+                if (StartsWithSegments(rest, prefix) && group.TryMatch(rest[prefix.Length..], ref database, out bucket))
+                    return true;
+            }
+
+            bucket = null;
+            return false;
+        }
 
         // Candidate prefixes end at the end of the rest (a catch-all that captures nothing) or before a
         // '/'; the longest comes first because it is the more specific route.
@@ -89,7 +114,7 @@ internal sealed class RouteNode
         {
             if ((_prefixLengths & (1UL << Math.Min(end, MaxMaskedLength))) != 0
                 && _prefixes.TryGetValue(rest[..end], out RoutePrefixGroup? group)
-                && group.TryMatch(rest[end..], out bucket))
+                && group.TryMatch(rest[end..], ref database, out bucket))
             {
                 return true;
             }
@@ -100,4 +125,9 @@ internal sealed class RouteNode
         bucket = null;
         return false;
     }
+
+    private static bool StartsWithSegments(ReadOnlySpan<char> rest, string prefix) =>
+        rest.Length >= prefix.Length
+        && (rest.Length == prefix.Length || rest[prefix.Length] == '/')
+        && rest.StartsWith(prefix, StringComparison.OrdinalIgnoreCase);
 }

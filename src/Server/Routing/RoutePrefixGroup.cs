@@ -10,8 +10,11 @@ namespace Folio.Server.Routing;
 /// </summary>
 internal sealed class RoutePrefixGroup
 {
-    public RoutePrefixGroup(RouteNode? child, RouteBucket? catchAll)
+    private readonly int _depth;
+
+    public RoutePrefixGroup(int depth, RouteNode? child, RouteBucket? catchAll)
     {
+        _depth = depth;
         Child = child;
         CatchAll = catchAll;
     }
@@ -24,17 +27,23 @@ internal sealed class RoutePrefixGroup
 
     /// <summary>Matches what follows the prefix; a parameter segment is tried before the catch-all because it is more specific.</summary>
     /// <param name="after">The path after the prefix: empty, or starting with '/'.</param>
+    /// <param name="database">Set to the <c>{db}</c> segment, counted from the path's end, when this group's parameter is the matched route's <c>{db}</c>.</param>
     /// <param name="bucket">The routes of the matched template.</param>
     /// <returns>Whether a route matches.</returns>
-    public bool TryMatch(ReadOnlySpan<char> after, [NotNullWhen(true)] out RouteBucket? bucket)
+    public bool TryMatch(ReadOnlySpan<char> after, ref Range database, [NotNullWhen(true)] out RouteBucket? bucket)
     {
         if (Child is not null && after.Length > 1)
         {
             ReadOnlySpan<char> segmentOn = after[1..];
             int slash = segmentOn.IndexOf('/');
             int segmentLength = slash < 0 ? segmentOn.Length : slash;
-            if (segmentLength > 0 && Child.TryMatch(segmentOn[segmentLength..], out bucket))
+            if (segmentLength > 0 && Child.TryMatch(segmentOn[segmentLength..], ref database, out bucket))
+            {
+                // Every span matched is a suffix of the path, so positions from its end need no offsets passed down.
+                if (bucket.Route.DatabaseIndex == _depth)
+                    database = new Range(^segmentOn.Length, ^(segmentOn.Length - segmentLength));
                 return true;
+            }
         }
 
         bucket = CatchAll;

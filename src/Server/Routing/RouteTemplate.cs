@@ -21,12 +21,7 @@ internal sealed class RouteTemplate
         ParameterNames = parameterNames;
         ParameterSegments = parameterSegments;
         HasCatchAll = hasCatchAll;
-        DatabaseSegment = -1;
-        for (int i = 0; i < parameterNames.Length; i++)
-        {
-            if (string.Equals(parameterNames[i], DatabaseParameter, StringComparison.OrdinalIgnoreCase))
-                DatabaseSegment = parameterSegments[i];
-        }
+        DatabaseIndex = IndexOfParameter(DatabaseParameter);
     }
 
     /// <summary>The template as declared.</summary>
@@ -58,10 +53,13 @@ internal sealed class RouteTemplate
     public bool HasCatchAll { get; }
 
     /// <summary>Whether the template captures <c>{db}</c>.</summary>
-    public bool HasDatabase => DatabaseSegment >= 0;
+    public bool HasDatabase => DatabaseIndex >= 0;
 
-    /// <summary>Index of the path segment <c>{db}</c> captures, or -1.</summary>
-    public int DatabaseSegment { get; }
+    /// <summary>
+    /// Position of <c>{db}</c> in <see cref="ParameterNames"/>, or -1; as <c>{db}</c> is never the
+    /// catch-all, it is also the number of one-segment parameters before it.
+    /// </summary>
+    public int DatabaseIndex { get; }
 
     /// <summary>Position of a parameter in <see cref="ParameterNames"/>, ignoring case, or -1.</summary>
     /// <param name="name">The parameter's name, without braces.</param>

@@ -165,6 +165,45 @@ public class RouteParameterTests
         Assert.Same(handlers[expected], match.Handler);
     }
 
+    [Theory]
+    [InlineData(0, "/a/b/c/d", "deep", "d")]
+    [InlineData(0, "/a/b/c", "deep", "")]
+    [InlineData(0, "/a/b/x", "middle", "x")]
+    [InlineData(0, "/a/x", "shallow", "x")]
+    [InlineData(0, "/a/x/y", "any", "x/y")]
+    [InlineData(0, "/A/B/X/", "middle", "X")]
+    [InlineData(6, "/a/b/c/d", "deep", "d")]
+    [InlineData(6, "/a/b/c", "deep", "")]
+    [InlineData(6, "/a/b/x", "middle", "x")]
+    [InlineData(6, "/a/x", "shallow", "x")]
+    [InlineData(6, "/a/x/y", "any", "x/y")]
+    [InlineData(6, "/A/B/X/", "middle", "X")]
+    public void Match_AppliesTheSamePrecedence_WhetherANodeHasFewOrManyPrefixes(int otherPrefixes, string path, string expected, string value)
+    {
+        // Past a few prefixes a node looks them up at each '/' instead of comparing each in turn.
+        var handlers = new Dictionary<string, FolioRequestHandler>
+        {
+            ["deep"] = _ => ValueTask.CompletedTask,
+            ["middle"] = _ => ValueTask.CompletedTask,
+            ["shallow"] = _ => ValueTask.CompletedTask,
+            ["any"] = _ => ValueTask.CompletedTask,
+        };
+        var builder = new RouteTableBuilder();
+        builder.Add("GET", "/a/b/c/{*v}", handlers["deep"]);
+        builder.Add("GET", "/a/b/{v}", handlers["middle"]);
+        builder.Add("GET", "/a/{v}", handlers["shallow"]);
+        builder.Add("GET", "/a/{*v}", handlers["any"]);
+        for (int i = 0; i < otherPrefixes; i++)
+            builder.Add("GET", $"/other{i}/{{v}}", s_index);
+
+        FolioRouter router = builder.Build();
+        RouteMatch match = router.Match("GET", path);
+
+        Assert.Same(handlers[expected], match.Handler);
+        Assert.Equal(value, new FolioRequest(new DefaultHttpContext(), path, match).RouteValue("v").ToString());
+        Assert.Equal(RouteMatchKind.NotFound, router.Match("GET", "/b/x").Kind);
+    }
+
     [Fact]
     public void Match_LetsACatchAllTakeEverythingElse_WhenItIsAtTheRoot()
     {

@@ -10,7 +10,7 @@ public class RouteTemplateTests
         var template = RouteTemplate.Parse("/databases/{db}/indexes/stats");
 
         Assert.True(template.HasDatabase);
-        Assert.Equal(1, template.DatabaseSegment);
+        Assert.Equal(0, template.DatabaseIndex);
         Assert.Equal(["/databases", "/indexes/stats"], template.FixedRuns);
         Assert.Equal("/databases/{}/indexes/stats", template.Shape);
     }
