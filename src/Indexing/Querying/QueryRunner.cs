@@ -51,9 +51,11 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         {
             var page = searcher.Search(where, skip, take, sort);
             result.TotalResults = page.TotalHits;
-            foreach (var hit in page.Hits)
+            // By index: a foreach over the interface boxes the list's enumerator, once per query.
+            var hits = page.Hits;
+            for (var i = 0; i < hits.Count; i++)
             {
-                if (reader.TryGet(hit.Key, out var document))
+                if (reader.TryGet(hits[i].Key, out var document))
                     AddResult(query, reader, document, result);
             }
         }
