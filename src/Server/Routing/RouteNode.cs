@@ -20,26 +20,28 @@ internal sealed class RouteNode
     private const int MaxComparedPrefixes = 4;
 
     private readonly FrozenDictionary<string, RouteBucket>.AlternateLookup<ReadOnlySpan<char>> _exact;
-    private readonly FrozenDictionary<string, RoutePrefixGroup>.AlternateLookup<ReadOnlySpan<char>> _prefixes;
     private readonly KeyValuePair<string, RoutePrefixGroup>[]? _comparedPrefixes;
+
+    // Used only past MaxComparedPrefixes.
+    private readonly FrozenDictionary<string, RoutePrefixGroup>.AlternateLookup<ReadOnlySpan<char>> _prefixes;
     private readonly int _longestPrefix;
     private readonly ulong _prefixLengths;
 
     private RouteNode(Dictionary<string, RouteBucket> exact, Dictionary<string, RoutePrefixGroup> prefixes)
     {
         _exact = exact.ToFrozenDictionary(StringComparer.OrdinalIgnoreCase).GetAlternateLookup<ReadOnlySpan<char>>();
-        _prefixes = prefixes.ToFrozenDictionary(StringComparer.OrdinalIgnoreCase).GetAlternateLookup<ReadOnlySpan<char>>();
-        _longestPrefix = -1;
-        foreach (string prefix in prefixes.Keys)
-        {
-            _longestPrefix = Math.Max(_longestPrefix, prefix.Length);
-            _prefixLengths |= 1UL << Math.Min(prefix.Length, MaxMaskedLength);
-        }
-
         if (prefixes.Count <= MaxComparedPrefixes)
         {
             _comparedPrefixes = [.. prefixes];
             Array.Sort(_comparedPrefixes, static (a, b) => b.Key.Length.CompareTo(a.Key.Length));
+            return;
+        }
+
+        _prefixes = prefixes.ToFrozenDictionary(StringComparer.OrdinalIgnoreCase).GetAlternateLookup<ReadOnlySpan<char>>();
+        foreach (string prefix in prefixes.Keys)
+        {
+            _longestPrefix = Math.Max(_longestPrefix, prefix.Length);
+            _prefixLengths |= 1UL << Math.Min(prefix.Length, MaxMaskedLength);
         }
     }
 

@@ -52,9 +52,6 @@ internal sealed class RouteTemplate
     /// <summary>Whether the template ends in <c>{*name}</c>.</summary>
     public bool HasCatchAll { get; }
 
-    /// <summary>Whether the template captures <c>{db}</c>.</summary>
-    public bool HasDatabase => DatabaseIndex >= 0;
-
     /// <summary>
     /// Position of <c>{db}</c> in <see cref="ParameterNames"/>, or -1; as <c>{db}</c> is never the
     /// catch-all, it is also the number of one-segment parameters before it.

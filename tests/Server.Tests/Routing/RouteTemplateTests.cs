@@ -9,7 +9,6 @@ public class RouteTemplateTests
     {
         var template = RouteTemplate.Parse("/databases/{db}/indexes/stats");
 
-        Assert.True(template.HasDatabase);
         Assert.Equal(0, template.DatabaseIndex);
         Assert.Equal(["/databases", "/indexes/stats"], template.FixedRuns);
         Assert.Equal("/databases/{}/indexes/stats", template.Shape);
@@ -20,7 +19,7 @@ public class RouteTemplateTests
     {
         var template = RouteTemplate.Parse("/admin/databases");
 
-        Assert.False(template.HasDatabase);
+        Assert.Equal(-1, template.DatabaseIndex);
         Assert.Equal(["/admin/databases"], template.FixedRuns);
         Assert.Empty(template.ParameterNames);
     }
