@@ -33,7 +33,7 @@ public sealed class CollectorAllocationTests : IDisposable
     }
 
     [Fact]
-    public void Collect_FacetsAllocateNothingPerMatch()
+    public void Collect_AllocatesNothingPerMatch_ForFacets()
     {
         using var searcher = _index.OpenSearcher();
         var counting = AllocatedBy(searcher, () => new CountCollector());

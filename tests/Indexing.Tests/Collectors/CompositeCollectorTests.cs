@@ -145,7 +145,7 @@ public sealed class CompositeCollectorTests : IDisposable
     }
 
     [Fact]
-    public void TopDocsCollector_RefusesAnotherSearchersWalk()
+    public void TopDocsCollector_Throws_WhenAnotherSearcherWalks()
     {
         using var first = _index.OpenSearcher();
         using var second = _index.OpenSearcher();

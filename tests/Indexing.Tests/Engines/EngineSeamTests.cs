@@ -46,7 +46,7 @@ public class EngineSeamTests
     [InlineData("Folio.Indexing.Querying")]
     [InlineData("Folio.Indexing.Documents")]
     [InlineData("Folio.Indexing.Runner")]
-    public void DatabaseTier_NamesNoTypeOfFoliosEngine(string namespaceName)
+    public void DatabaseTier_NamesNoType_OfFoliosEngine(string namespaceName)
     {
         Assert.True(typeof(QueryRunner).Assembly.GetTypes().Any(t => t.Namespace == namespaceName), $"no type in {namespaceName}");
         var references = EngineReferences(namespaceName);

@@ -44,7 +44,7 @@ public sealed class FolioEngineTests : IDisposable
     }
 
     [Fact]
-    public void Dispose_WithoutCommit_DiscardsTheEntriesAndTheEtag()
+    public void Dispose_DiscardsTheEntriesAndTheEtag_WithoutCommit()
     {
         using var index = Open();
         Add(index, 3, "a");
@@ -61,7 +61,7 @@ public sealed class FolioEngineTests : IDisposable
     }
 
     [Fact]
-    public void ReadProcessedEtag_ReadsTheEtagDocumentIndexesWroteThemselves()
+    public void ReadProcessedEtag_ReadsTheEtag_DocumentIndexesWroteThemselves()
     {
         using var index = SearchIndex.Open(StorageOptions.ForPath(_directory), Schema);
         using (var batch = index.BeginBatch())
@@ -96,7 +96,7 @@ public sealed class FolioEngineTests : IDisposable
     }
 
     [Fact]
-    public void Add_ThrowsIndexValueException_AndLeavesNoTraceOfTheEntry()
+    public void Add_LeavesNoTraceOfTheEntry_WhenAValueCannotBeIndexed()
     {
         using var index = Open();
         Add(index, 1, "kept");

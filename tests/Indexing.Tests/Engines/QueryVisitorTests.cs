@@ -23,7 +23,7 @@ public class QueryVisitorTests
     ];
 
     [Fact]
-    public void IQueryVisitor_HasAMethodForEachKindOfQuery()
+    public void IQueryVisitor_HasAMethod_ForEachKindOfQuery()
     {
         var kinds = typeof(Query).Assembly.GetTypes().Where(t => t.IsSubclassOf(typeof(Query))).ToHashSet();
         Assert.All(kinds, kind => Assert.True(kind.IsSealed, $"{kind.Name} must be sealed: a visitor translates kinds, not subclasses of them"));
@@ -33,7 +33,7 @@ public class QueryVisitorTests
     }
 
     [Fact]
-    public void Accept_CallsTheMethodOfTheQuerysKind()
+    public void Accept_CallsTheVisitorMethod_OfTheQuerysKind()
     {
         var visitor = new KindNames();
         foreach (var query in OneOfEachKind)
