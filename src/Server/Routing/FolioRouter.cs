@@ -30,7 +30,9 @@ namespace Folio.Server.Routing;
 /// </para>
 /// <para>
 /// <b>Paths.</b> The path is matched as Kestrel decoded it, so <c>%2D</c> in a segment is a '-'; an
-/// encoded '/' (<c>%2F</c>) stays encoded, so it never splits a segment. One trailing '/' is ignored and
+/// encoded '/' (<c>%2F</c>) stays encoded, so it never splits a segment. As <c>%25</c> is decoded, a value
+/// holding <c>%2F</c> may have been sent as <c>%2F</c> or as <c>%252F</c>: a handler that must tell them
+/// apart (a name with '/' in it) reads the raw request target instead. One trailing '/' is ignored and
 /// an empty path is <c>/</c>. Parameter values keep the request's case.
 /// </para>
 /// <para>

@@ -82,6 +82,7 @@ public class DispatchTests : IClassFixture<ServerFixture>
     [InlineData("/databases/Northwind/echo/Orders/", "db=Northwind name=Orders")]
     [InlineData("/databases/North%77ind/echo/Orders%20by%20date", "db=Northwind name=Orders by date")]
     [InlineData("/databases/Northwind/echo/Orders%2FTotals", "db=Northwind name=Orders%2FTotals")]
+    [InlineData("/databases/Northwind/echo/Orders%252FTotals", "db=Northwind name=Orders%2FTotals")]
     [InlineData("/databases/Northwind/echo/caf%C3%A9", "db=Northwind name=café")]
     public async Task NamedParameter_PassesTheSegmentAsKestrelDecodedIt_WhenRouteHasOne(string path, string expected)
     {
