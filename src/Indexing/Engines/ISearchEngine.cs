@@ -22,7 +22,4 @@ public interface ISearchEngine
     /// </summary>
     /// <exception cref="UnsupportedFormatException">The index was written in a format this build does not read; drop and rebuild it.</exception>
     IEngineIndex Open(StorageOptions options, IndexSchema schema);
-
-    /// <summary>Deletes an index's files (it must not be open).</summary>
-    void Drop(string path);
 }

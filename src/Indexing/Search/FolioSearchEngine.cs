@@ -24,7 +24,4 @@ public sealed class FolioSearchEngine : ISearchEngine
 
     /// <inheritdoc/>
     public IEngineIndex Open(StorageOptions options, IndexSchema schema) => SearchIndex.Open(options, schema);
-
-    /// <inheritdoc/>
-    public void Drop(string path) => SearchIndex.Drop(path);
 }

@@ -13,7 +13,7 @@ public sealed class FolioEngineTests : IDisposable
     private readonly string _directory = Path.Combine(Path.GetTempPath(), "folio-engine-" + Guid.NewGuid().ToString("N"));
     private readonly ISearchEngine _engine = FolioSearchEngine.Instance;
 
-    public void Dispose() => _engine.Drop(_directory);
+    public void Dispose() => SearchIndex.Drop(_directory);
 
     private IEngineIndex Open() => _engine.Open(StorageOptions.ForPath(_directory), Schema);
 
