@@ -1,11 +1,11 @@
-using System.Text.Json;
 using Folio.Indexing.Search;
 
 namespace Folio.Indexing.Definitions;
 
 /// <summary>
-/// What an index holds: its name, the collections it reads and its fields. Read from and written as
-/// JSON: <c>{"Name","Collections":[…],"Fields":{"F":{"Path","Type":"String|Long|Double","Search","CaseSensitive"}}}</c>.
+/// What an index holds: its name, the collections it reads and its fields, or, for a map/reduce index, how
+/// its documents group and aggregate (<see cref="Reduce"/>), whose result rows then are what its fields
+/// describe. Its JSON form is <see cref="IndexDefinitionJson"/>'s.
 /// </summary>
 public sealed class IndexDefinition
 {
@@ -21,12 +21,27 @@ public sealed class IndexDefinition
     /// <summary>The field every index keeps with the document id, for <c>id()</c> in queries.</summary>
     public const string IdField = "id()";
 
-    /// <summary>Builds a definition after checking it.</summary>
+    /// <summary>Builds a map index's definition after checking it.</summary>
     public IndexDefinition(string name, IReadOnlyList<string> collections, IReadOnlyDictionary<string, IndexFieldDefinition> fields)
     {
         Name = name;
         Collections = collections;
         Fields = fields;
+        Validate();
+    }
+
+    /// <summary>
+    /// Builds a map/reduce index's definition after checking it. Its <see cref="Fields"/> are those of the
+    /// result rows: each group field (exact, with a numeric twin and a full-text twin <c>search(Name)</c>),
+    /// and each aggregation (a count as a long, the others as doubles).
+    /// </summary>
+    public IndexDefinition(string name, IReadOnlyList<string> collections, ReduceDefinition reduce)
+    {
+        ArgumentNullException.ThrowIfNull(reduce);
+        Name = name;
+        Collections = collections;
+        Reduce = reduce;
+        Fields = RowFields(reduce);
         Validate();
     }
 
@@ -36,8 +51,11 @@ public sealed class IndexDefinition
     /// <summary>The collections whose documents the index reads.</summary>
     public IReadOnlyList<string> Collections { get; }
 
-    /// <summary>The fields by name.</summary>
+    /// <summary>The fields by name: of the documents for a map index, of the result rows for a map/reduce index.</summary>
     public IReadOnlyDictionary<string, IndexFieldDefinition> Fields { get; }
+
+    /// <summary>How a map/reduce index groups and aggregates; null for a map index.</summary>
+    public ReduceDefinition? Reduce { get; }
 
     /// <summary>Whether the server made this index for collection queries.</summary>
     public bool IsAuto => Name.StartsWith(AutoPrefix, StringComparison.OrdinalIgnoreCase);
@@ -74,151 +92,28 @@ public sealed class IndexDefinition
         return schema;
     }
 
-    /// <summary>Reads a definition from JSON; throws <see cref="IndexDefinitionException"/> naming the problem.</summary>
-    public static IndexDefinition Parse(JsonElement json)
+    /// <summary>The name of the full-text twin of a field, which <c>search()</c> on the field reads where the field itself is exact.</summary>
+    public static string SearchTwinName(string field) => $"search({field})";
+
+    private static Dictionary<string, IndexFieldDefinition> RowFields(ReduceDefinition reduce)
     {
-        if (json.ValueKind != JsonValueKind.Object)
-            throw new IndexDefinitionException("An index definition must be a JSON object.");
-        string? name = null;
-        var collections = new List<string>();
         var fields = new Dictionary<string, IndexFieldDefinition>(StringComparer.Ordinal);
-        foreach (var property in json.EnumerateObject())
+        foreach (var group in reduce.GroupBy)
         {
-            switch (property.Name)
-            {
-                case "Name":
-                    name = property.Value.ValueKind == JsonValueKind.String ? property.Value.GetString() : throw new IndexDefinitionException("Name must be a string.");
-                    break;
-                case "Collections":
-                    if (property.Value.ValueKind != JsonValueKind.Array)
-                        throw new IndexDefinitionException("Collections must be an array of collection names.");
-                    foreach (var item in property.Value.EnumerateArray())
-                    {
-                        if (item.ValueKind != JsonValueKind.String || string.IsNullOrWhiteSpace(item.GetString()))
-                            throw new IndexDefinitionException("Collections must hold non-empty strings.");
-                        collections.Add(item.GetString()!);
-                    }
-                    break;
-                case "Fields":
-                    if (property.Value.ValueKind != JsonValueKind.Object)
-                        throw new IndexDefinitionException("Fields must be an object of field definitions.");
-                    foreach (var field in property.Value.EnumerateObject())
-                    {
-                        if (!fields.TryAdd(field.Name, ParseField(field.Name, field.Value)))
-                            throw new IndexDefinitionException($"Field '{field.Name}' is defined twice.");
-                    }
-                    break;
-                case "Reduce":
-                    throw new IndexDefinitionException("Map/reduce indexes (Reduce) are not supported yet.");
-                default:
-                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in the index definition (expected Name, Collections, Fields).");
-            }
+            var path = RowPath(group.Name);
+            fields[group.Name] = new IndexFieldDefinition(path, IndexFieldType.Auto);
+            fields[SearchTwinName(group.Name)] = new IndexFieldDefinition(path, Search: true);
         }
-        return new IndexDefinition(name ?? throw new IndexDefinitionException("The index definition has no Name."), collections, fields);
+        foreach (var aggregation in reduce.Aggregations)
+            fields[aggregation.Name] = new IndexFieldDefinition(RowPath(aggregation.Name), aggregation.Op == AggregationOp.Count ? IndexFieldType.Long : IndexFieldType.Double);
+        return fields;
     }
 
-    private static IndexFieldDefinition ParseField(string fieldName, JsonElement json)
-    {
-        if (json.ValueKind != JsonValueKind.Object)
-            throw new IndexDefinitionException($"Field '{fieldName}' must be an object like {{\"Path\":\"Name\"}}.");
-        string? path = null;
-        var type = IndexFieldType.String;
-        bool search = false, caseSensitive = false;
-        foreach (var property in json.EnumerateObject())
-        {
-            switch (property.Name)
-            {
-                case "Path":
-                    path = property.Value.ValueKind == JsonValueKind.String ? property.Value.GetString() : throw new IndexDefinitionException($"The Path of field '{fieldName}' must be a string.");
-                    break;
-                case "Type":
-                    var text = property.Value.ValueKind == JsonValueKind.String ? property.Value.GetString() : null;
-                    type = text switch
-                    {
-                        "String" or "string" => IndexFieldType.String,
-                        "Long" or "long" => IndexFieldType.Long,
-                        "Double" or "double" => IndexFieldType.Double,
-                        _ => throw new IndexDefinitionException($"Field '{fieldName}' has unknown Type '{text ?? property.Value.GetRawText()}' (expected String, Long or Double)."),
-                    };
-                    break;
-                case "Search":
-                    search = property.Value.ValueKind switch
-                    {
-                        JsonValueKind.True => true,
-                        JsonValueKind.False => false,
-                        _ => throw new IndexDefinitionException($"Search of field '{fieldName}' must be true or false."),
-                    };
-                    break;
-                case "CaseSensitive":
-                    caseSensitive = property.Value.ValueKind switch
-                    {
-                        JsonValueKind.True => true,
-                        JsonValueKind.False => false,
-                        _ => throw new IndexDefinitionException($"CaseSensitive of field '{fieldName}' must be true or false."),
-                    };
-                    break;
-                default:
-                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in field '{fieldName}' (expected Path, Type, Search, CaseSensitive).");
-            }
-        }
-        if (search && type != IndexFieldType.String)
-            throw new IndexDefinitionException($"Field '{fieldName}' cannot be both Search and {type}.");
-        return new IndexFieldDefinition(ParsePath(fieldName, path), type, search, caseSensitive);
-    }
-
-    private static FieldPath ParsePath(string fieldName, string? path)
-    {
-        try
-        {
-            return FieldPath.Parse(path ?? fieldName);
-        }
-        catch (FieldPathException e) when (path is null)
-        {
-            throw new IndexDefinitionException($"Field '{fieldName}' has no Path, so its name is read as one: {e.Message}");
-        }
-        catch (FieldPathException e)
-        {
-            throw new IndexDefinitionException($"The Path of field '{fieldName}' is not valid: {e.Message}");
-        }
-    }
-
-    /// <summary>Writes the definition as JSON (the form <see cref="Parse"/> reads).</summary>
-    public void WriteTo(Utf8JsonWriter writer)
-    {
-        writer.WriteStartObject();
-        writer.WriteString("Name", Name);
-        writer.WriteStartArray("Collections");
-        foreach (var collection in Collections)
-            writer.WriteStringValue(collection);
-        writer.WriteEndArray();
-        writer.WriteStartObject("Fields");
-        foreach (var (name, field) in Fields)
-        {
-            writer.WriteStartObject(name);
-            writer.WriteString("Path", field.Path.Text);
-            if (field.Type != IndexFieldType.String)
-                writer.WriteString("Type", field.Type.ToString());
-            if (field.Search)
-                writer.WriteBoolean("Search", true);
-            if (field.CaseSensitive)
-                writer.WriteBoolean("CaseSensitive", true);
-            writer.WriteEndObject();
-        }
-        writer.WriteEndObject();
-        writer.WriteEndObject();
-    }
-
-    /// <summary>The definition as JSON text.</summary>
-    public string ToJson()
-    {
-        using var stream = new MemoryStream();
-        using (var writer = new Utf8JsonWriter(stream))
-            WriteTo(writer);
-        return System.Text.Encoding.UTF8.GetString(stream.ToArray());
-    }
+    // A row's property is one name, whatever it holds: a group field named "a.b" is the property "a.b".
+    private static FieldPath RowPath(string name) => FieldPath.Parse(FieldPath.Format([new PathSegment(name)]));
 
     /// <summary>Whether two definitions index the same thing (what decides if a PUT rebuilds).</summary>
-    public bool SameAs(IndexDefinition other) => string.Equals(ToJson(), other.ToJson(), StringComparison.Ordinal);
+    public bool SameAs(IndexDefinition other) => string.Equals(IndexDefinitionJson.ToJson(this), IndexDefinitionJson.ToJson(other), StringComparison.Ordinal);
 
     private void Validate()
     {

@@ -1,6 +1,7 @@
 using System.Diagnostics.CodeAnalysis;
 using Folio.Indexing.Definitions;
 using Folio.Indexing.Engines;
+using Folio.Indexing.MapReduce;
 using Folio.Indexing.Runner;
 using Folio.Indexing.Search;
 using Folio.Storage;
@@ -22,9 +23,9 @@ public sealed class DocumentIndex : IDisposable
     private readonly IndexRunner _runner;
     private long _lastQueriedTicks = DateTime.UtcNow.Ticks;
 
-    /// <summary>Opens (creating if needed) the map index of <paramref name="definition"/> in <paramref name="directory"/> and starts its runner.</summary>
+    /// <summary>Opens (creating if needed) the map or map/reduce index of <paramref name="definition"/> in <paramref name="directory"/> and starts its runner.</summary>
     public DocumentIndex(IndexDefinition definition, DocumentStore store, string directory, ILogger logger, StorageOptions? storage = null)
-        : this(definition, store, directory, MapIndexProcessor.Open(definition, storage ?? StorageOptions.ForPath(directory), FolioSearchEngine.Instance), logger)
+        : this(definition, store, directory, OpenProcessor(definition, storage ?? StorageOptions.ForPath(directory)), logger)
     {
     }
 
@@ -47,6 +48,9 @@ public sealed class DocumentIndex : IDisposable
             throw;
         }
     }
+
+    /// <summary>What a map/reduce index holds (null for a map index).</summary>
+    public MapReduceStats? MapReduce => (_processor as MapReduceProcessor)?.Stats;
 
     /// <summary>The definition.</summary>
     public IndexDefinition Definition { get; }
@@ -155,4 +159,8 @@ public sealed class DocumentIndex : IDisposable
     /// are told it was not reached.
     /// </summary>
     public void Dispose() => _runner.Dispose();
+
+    private static IIndexBatchProcessor OpenProcessor(IndexDefinition definition, StorageOptions storage) => definition.Reduce is null
+        ? MapIndexProcessor.Open(definition, storage, FolioSearchEngine.Instance)
+        : MapReduceProcessor.Open(definition, storage, FolioSearchEngine.Instance);
 }

@@ -294,7 +294,7 @@ public sealed class IndexStore : IDisposable
     {
         var directory = Path.Combine(_root, $"{SafeName(definition.Name)}-{Interlocked.Increment(ref _generation)}");
         Directory.CreateDirectory(directory);
-        File.WriteAllText(Path.Combine(directory, "definition.json"), definition.ToJson());
+        File.WriteAllText(Path.Combine(directory, "definition.json"), IndexDefinitionJson.ToJson(definition));
         return Open(definition, directory);
     }
 
@@ -317,7 +317,7 @@ public sealed class IndexStore : IDisposable
             _logger.LogWarning("Index {Index} is rebuilt from the documents: {Reason}", definition.Name, e.Message);
             Directory.Delete(directory, recursive: true);
             Directory.CreateDirectory(directory);
-            File.WriteAllText(Path.Combine(directory, "definition.json"), definition.ToJson());
+            File.WriteAllText(Path.Combine(directory, "definition.json"), IndexDefinitionJson.ToJson(definition));
             return Open(definition, directory);
         }
     }
@@ -410,7 +410,7 @@ public sealed class IndexStore : IDisposable
         writer.WriteString("Directory", Path.GetFileName(index.Directory));
         writer.WriteBoolean("Replacing", replacing);
         writer.WritePropertyName("Definition");
-        index.Definition.WriteTo(writer);
+        IndexDefinitionJson.Write(writer, index.Definition);
         writer.WriteEndObject();
     }
 
@@ -424,7 +424,7 @@ public sealed class IndexStore : IDisposable
             _generation = catalog.RootElement.GetProperty("Generation").GetInt64();
             foreach (var entry in catalog.RootElement.GetProperty("Indexes").EnumerateArray())
             {
-                var definition = IndexDefinition.Parse(entry.GetProperty("Definition"));
+                var definition = IndexDefinitionJson.Parse(entry.GetProperty("Definition"));
                 var directory = Path.Combine(_root, entry.GetProperty("Directory").GetString()!);
                 known.Add(Path.GetFileName(directory));
                 var index = OpenOrRebuild(definition, directory);

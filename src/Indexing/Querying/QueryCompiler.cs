@@ -169,6 +169,9 @@ internal sealed class QueryCompiler(IndexDefinition definition, IndexSchema sche
             return IndexStore.SearchFieldName(field.Path);
         if (definition.Fields.TryGetValue(field.Path, out var defined) && defined.Search)
             return field.Path;
+        // A map/reduce index's group fields are exact, each with a full-text twin.
+        if (schema.Fields.ContainsKey(IndexDefinition.SearchTwinName(field.Path)))
+            return IndexDefinition.SearchTwinName(field.Path);
         throw new QueryException($"search() needs a full-text field; '{field.Path}' of index '{definition.Name}' is not one (set \"Search\": true).");
     }
 
@@ -181,8 +184,11 @@ internal sealed class QueryCompiler(IndexDefinition definition, IndexSchema sche
             return numeric ? field.Path + IndexDefinition.NumericSuffix : field.Path;
         if (!schema.Fields.ContainsKey(field.Path))
             throw new QueryException($"Index '{definition.Name}' has no field '{field.Path}'.");
-        return field.Path;
+        return numeric && HasNumericTwin(field.Path) ? field.Path + IndexDefinition.NumericSuffix : field.Path;
     }
+
+    /// <summary>Whether <paramref name="field"/> keeps its numbers in a twin too (auto indexes' fields, map/reduce group fields), which numeric conditions, sorts and ranges read.</summary>
+    public bool HasNumericTwin(string field) => definition.IsAuto || schema.Fields.ContainsKey(field + IndexDefinition.NumericSuffix);
 
     private static bool IsNumber(FieldValue value) => value.Type is FieldValueType.Long or FieldValueType.Double;
 

@@ -1,13 +1,19 @@
 namespace Folio.Indexing.Querying;
 
 /// <summary>
-/// A page of query results (documents or projections as JSON), the documents they include, and how the
-/// query ran. Dispose it once the results are written: they live in pooled buffers.
+/// A page of query results (documents or projections as JSON, or the facets of a facet query), the
+/// documents they include, and how the query ran. Dispose it once the results are written: they live in pooled buffers.
 /// </summary>
 public sealed class QueryResult : IDisposable
 {
+    // Made by the first facet: most queries have none, and a list per query would be garbage.
+    private List<FacetResult>? _facets;
+
     /// <summary>The results, each a complete JSON value.</summary>
     public QueryResultList Results { get; } = new();
+
+    /// <summary>The facets of a facet query, in the order the query named them; empty for any other query.</summary>
+    public IReadOnlyList<FacetResult> Facets => _facets ?? (IReadOnlyList<FacetResult>)[];
 
     /// <summary>Included documents by id.</summary>
     public Dictionary<string, byte[]> Includes { get; } = new(StringComparer.OrdinalIgnoreCase);
@@ -32,6 +38,9 @@ public sealed class QueryResult : IDisposable
 
     /// <summary>The page size used when the query asked for more than the cap (null when it was not capped).</summary>
     public int? CappedPageSize { get; set; }
+
+    /// <summary>Adds a facet to the answer, after those added before.</summary>
+    public void AddFacet(FacetResult facet) => (_facets ??= []).Add(facet);
 
     /// <summary>Gives the results' buffers back to the pool.</summary>
     public void Dispose() => Results.Dispose();

@@ -3,6 +3,7 @@ using System.Text.Json;
 using Folio.Indexing.Collectors;
 using Folio.Indexing.Documents;
 using Folio.Indexing.Engines;
+using Folio.Indexing.MapReduce;
 using Folio.Indexing.Queries;
 using Folio.Indexing.Rql;
 using Folio.Indexing.Search;
@@ -45,7 +46,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         result.IsStale = index.IsStale(reader, indexedEtag);
         if (query.Facets.Count > 0)
         {
-            WriteFacets(query, compiler, index.Definition.IsAuto, searcher, where, result);
+            CountFacets(query, compiler, searcher, where, result);
         }
         else
         {
@@ -53,10 +54,18 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             result.TotalResults = page.TotalHits;
             // By index: a foreach over the interface boxes the list's enumerator, once per query.
             var hits = page.Hits;
+            var rows = searcher as IRowSource;
             for (var i = 0; i < hits.Count; i++)
             {
-                if (reader.TryGet(hits[i].Key, out var document))
-                    AddResult(query, reader, document, result);
+                if (rows is not null)
+                {
+                    if (rows.TryGetRow(hits[i].Key, out var row))
+                        AddResult(query, reader, row, null, result);
+                }
+                else if (reader.TryGet(hits[i].Key, out var document))
+                {
+                    AddResult(query, reader, document.Json, document.IdString, result);
+                }
             }
         }
         result.DurationInMs = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
@@ -95,7 +104,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         using var reader = store.OpenReader();
         var cursor = reader.ByCollection(query.From.Collection!);
         while (cursor.MoveNext())
-            yield return Project(query, cursor.Current);
+            yield return Project(query, cursor.Current.Json, cursor.Current.IdString);
     }
 
     private IEnumerable<byte[]> StreamIndex(RqlQuery query, IEngineSearcher searcher, Query where, IReadOnlyList<SortField> sort)
@@ -108,17 +117,25 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             var all = searcher.Search(where, 0, int.MaxValue, sort);
             foreach (var hit in all.Hits)
             {
-                if (reader.TryGet(hit.Key, out var document))
-                    yield return Project(query, document);
+                if (ProjectHit(query, searcher, reader, hit.Key) is { } projected)
+                    yield return projected;
             }
             yield break;
         }
         var matches = searcher.Iterate(where);
         while (matches.MoveNext())
         {
-            if (reader.TryGet(searcher.GetKey(matches.Current), out var document))
-                yield return Project(query, document);
+            if (ProjectHit(query, searcher, reader, searcher.GetKey(matches.Current)) is { } projected)
+                yield return projected;
         }
+    }
+
+    /// <summary>The projected row (a map/reduce index's) or document a hit names, or null when it is gone.</summary>
+    private static byte[]? ProjectHit(RqlQuery query, IEngineSearcher searcher, DocumentReader reader, string key)
+    {
+        if (searcher is IRowSource rows)
+            return rows.TryGetRow(key, out var row) ? Project(query, row, null) : null;
+        return reader.TryGet(key, out var document) ? Project(query, document.Json, document.IdString) : null;
     }
 
     private static (int Skip, int Take) Paging(RqlQuery query, QueryOptions options, QueryResult result)
@@ -150,7 +167,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             var cursor = reader.ByCollection(collection);
             cursor.Skip(skip);
             while (result.Results.Count < take && cursor.MoveNext())
-                AddResult(query, reader, cursor.Current, result);
+                AddResult(query, reader, cursor.Current.Json, cursor.Current.IdString, result);
             return true;
         }
         var ids = IdLookups(query.Where, options.Parameters);
@@ -166,7 +183,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
                 if (!reader.TryGet(id, out var document) || !string.Equals(document.CollectionString, collection, StringComparison.OrdinalIgnoreCase))
                     continue;
                 if (matched++ >= skip && result.Results.Count < take)
-                    AddResult(query, reader, document, result);
+                    AddResult(query, reader, document.Json, document.IdString, result);
             }
             result.TotalResults = matched;
         }
@@ -239,9 +256,9 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
 
     /// <summary>
     /// Counts the matches and every facet of the query in one walk over the matches (a collector per facet
-    /// under one <see cref="CompositeCollector"/>), then writes each facet as its JSON result.
+    /// under one <see cref="CompositeCollector"/>), then adds each facet's values to the result.
     /// </summary>
-    private static void WriteFacets(RqlQuery query, QueryCompiler compiler, bool auto, IEngineSearcher searcher, Query where, QueryResult result)
+    private static void CountFacets(RqlQuery query, QueryCompiler compiler, IEngineSearcher searcher, Query where, QueryResult result)
     {
         var count = new CountCollector();
         var collectors = new ICollector[query.Facets.Count + 1];
@@ -263,7 +280,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
                 numeric |= lower?.Type is FieldValueType.Long or FieldValueType.Double || upper?.Type is FieldValueType.Long or FieldValueType.Double;
                 ranges.Add(new ValueRange(lower, range.LowerInclusive, upper, range.UpperInclusive));
             }
-            collectors[f + 1] = new RangeFacetCollector(auto && numeric ? facet.Field.Path + Definitions.IndexDefinition.NumericSuffix : facet.Field.Path, ranges);
+            collectors[f + 1] = new RangeFacetCollector(numeric && compiler.HasNumericTwin(facet.Field.Path) ? facet.Field.Path + Definitions.IndexDefinition.NumericSuffix : facet.Field.Path, ranges);
         }
         searcher.Collect(where, new CompositeCollector(collectors));
 
@@ -271,71 +288,58 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         for (var f = 0; f < query.Facets.Count; f++)
         {
             var facet = query.Facets[f];
-            using var stream = new MemoryStream();
-            using (var writer = new Utf8JsonWriter(stream))
+            List<FacetValue> values;
+            if (collectors[f + 1] is TermFacetCollector terms)
             {
-                writer.WriteStartObject();
-                writer.WriteString("Name", facet.Field.Path);
-                writer.WriteStartArray("Values");
-                if (collectors[f + 1] is TermFacetCollector terms)
+                values = new List<FacetValue>(terms.Counts.Count);
+                foreach (var (value, valueCount) in terms.Counts)
                 {
-                    var counts = new List<KeyValuePair<FieldValue, long>>(terms.Counts);
-                    counts.Sort(static (a, b) => b.Value != a.Value ? b.Value.CompareTo(a.Value) : string.CompareOrdinal(a.Key.ToString(), b.Key.ToString()));
-                    foreach (var (value, valueCount) in counts)
-                    {
-                        if (value.Type == FieldValueType.Null)
-                            continue;
-                        writer.WriteStartObject();
-                        writer.WriteString("Range", value.ToString());
-                        writer.WriteNumber("Count", valueCount);
-                        writer.WriteEndObject();
-                    }
+                    if (value.Type != FieldValueType.Null)
+                        values.Add(new FacetValue(value.ToString(), valueCount));
                 }
-                else
-                {
-                    var counts = ((RangeFacetCollector)collectors[f + 1]).Counts;
-                    for (var i = 0; i < counts.Count; i++)
-                    {
-                        writer.WriteStartObject();
-                        writer.WriteString("Range", facet.Ranges[i].Text);
-                        writer.WriteNumber("Count", counts[i]);
-                        writer.WriteEndObject();
-                    }
-                }
-                writer.WriteEndArray();
-                writer.WriteEndObject();
+                values.Sort(static (a, b) => b.Count != a.Count ? b.Count.CompareTo(a.Count) : string.CompareOrdinal(a.Range, b.Range));
             }
-            result.Results.Add(stream.ToArray());
+            else
+            {
+                var counts = ((RangeFacetCollector)collectors[f + 1]).Counts;
+                values = new List<FacetValue>(counts.Count);
+                for (var i = 0; i < counts.Count; i++)
+                    values.Add(new FacetValue(facet.Ranges[i].Text, counts[i]));
+            }
+            result.AddFacet(new FacetResult(facet.Field.Path, values));
         }
     }
 
-    private void AddResult(RqlQuery query, DocumentReader reader, Document document, QueryResult result)
+    private static void AddResult(RqlQuery query, DocumentReader reader, ReadOnlySpan<byte> json, string? id, QueryResult result)
     {
         if (query.Select.Count == 0)
-            result.Results.Add(document.Json);
+            result.Results.Add(json);
         else
-            result.Results.Add(Project(query, document));
+            result.Results.Add(Project(query, json, id));
         if (query.Include.Count == 0)
             return;
-        using var parsed = JsonDocument.Parse(document.Json.ToArray());
+        using var parsed = JsonDocument.Parse(json.ToArray());
         foreach (var path in query.Include)
         {
             foreach (var value in path.Values(parsed.RootElement))
             {
-                if (value.ValueKind != JsonValueKind.String || value.GetString() is not { Length: > 0 } id || result.Includes.ContainsKey(id))
+                if (value.ValueKind != JsonValueKind.String || value.GetString() is not { Length: > 0 } included || result.Includes.ContainsKey(included))
                     continue;
-                if (reader.TryGet(id, out var included))
-                    result.Includes[included.IdString] = included.Json.ToArray();
+                if (reader.TryGet(included, out var document))
+                    result.Includes[document.IdString] = document.Json.ToArray();
             }
         }
     }
 
-    /// <summary>The document itself, or the object of its projected fields (with <c>@metadata.@id</c>).</summary>
-    private static byte[] Project(RqlQuery query, Document document)
+    /// <summary>
+    /// The document (or a map/reduce index's row, which has no <paramref name="id"/>) itself, or the object
+    /// of its projected fields (with <c>@metadata.@id</c> when it has an id).
+    /// </summary>
+    private static byte[] Project(RqlQuery query, ReadOnlySpan<byte> json, string? id)
     {
         if (query.Select.Count == 0)
-            return document.Json.ToArray();
-        using var parsed = JsonDocument.Parse(document.Json.ToArray());
+            return json.ToArray();
+        using var parsed = JsonDocument.Parse(json.ToArray());
         using var stream = new MemoryStream();
         var values = new List<JsonElement>();
         using (var writer = new Utf8JsonWriter(stream))
@@ -346,7 +350,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
                 writer.WritePropertyName(projection.Alias);
                 if (projection.Field.IsId)
                 {
-                    writer.WriteStringValue(document.IdString);
+                    writer.WriteStringValue(id);
                     continue;
                 }
                 values.Clear();
@@ -367,7 +371,8 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
                 }
             }
             writer.WriteStartObject("@metadata");
-            writer.WriteString("@id", document.IdString);
+            if (id is not null)
+                writer.WriteString("@id", id);
             writer.WriteBoolean("@projection", true);
             writer.WriteEndObject();
             writer.WriteEndObject();

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Text.Json;
 using Folio.Server.Http;
+using Folio.Server.Wire;
 using Folio.Storage.Documents;
 
 namespace Folio.Server.BulkInsert;
@@ -228,11 +229,14 @@ public sealed class BulkInsertParser : IDisposable
                     return true;
                 }
 
-                _phase = reader.ValueTextEquals("Type"u8) ? Phase.ExpectType
-                    : reader.ValueTextEquals("Id"u8) ? Phase.ExpectId
-                    : reader.ValueTextEquals("Document"u8) ? Phase.ExpectDocument
-                    : reader.ValueTextEquals("ChangeVector"u8) ? Phase.ExpectChangeVector
-                    : Phase.ExpectSkippedValue;
+                _phase = CommandShape.Property(ref reader) switch
+                {
+                    CommandProperty.Type => Phase.ExpectType,
+                    CommandProperty.Id => Phase.ExpectId,
+                    CommandProperty.Document => Phase.ExpectDocument,
+                    CommandProperty.ChangeVector => Phase.ExpectChangeVector,
+                    _ => Phase.ExpectSkippedValue,
+                };
                 return false;
 
             case Phase.ExpectType:
@@ -316,18 +320,13 @@ public sealed class BulkInsertParser : IDisposable
 
     private void ReadType(ref Utf8JsonReader reader)
     {
-        if (reader.TokenType == JsonTokenType.String && (reader.ValueTextEquals("PUT"u8) || reader.ValueTextEquals("put"u8)))
+        if (CommandShape.Type(ref reader) == CommandType.Put)
         {
             _sawType = true;
             return;
         }
 
         string? type = reader.TokenType == JsonTokenType.String ? SafeString(ref reader) : null;
-        if (string.Equals(type, "PUT", StringComparison.OrdinalIgnoreCase))
-        {
-            _sawType = true;
-            return;
-        }
 
         throw Invalid(type is null
             ? $"Command {_commandIndex} (at byte {_commandStart}): \"Type\" must be \"PUT\"."

@@ -1,5 +1,6 @@
 using System.Text.Json;
 using Folio.Server.Http;
+using Folio.Server.Wire;
 using Folio.Storage.Documents;
 
 namespace Folio.Server.Documents;
@@ -59,55 +60,54 @@ public static class BulkDocsParser
         if (reader.TokenType != JsonTokenType.StartObject)
             throw Invalid($"Command {index} must be a JSON object.");
 
-        string? type = null;
+        var type = CommandType.Unknown;
+        string? typeText = null;
         string? id = null;
         string? changeVector = null;
         ReadOnlySpan<byte> document = default;
         bool hasDocument = false;
         while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
         {
-            if (reader.ValueTextEquals("Type"u8))
+            var property = CommandShape.Property(ref reader);
+            reader.Read();
+            switch (property)
             {
-                reader.Read();
-                type = reader.TokenType == JsonTokenType.String ? reader.GetString() : throw Invalid($"Command {index}: \"Type\" must be \"PUT\" or \"DELETE\".");
-            }
-            else if (reader.ValueTextEquals("Id"u8))
-            {
-                reader.Read();
-                id = reader.TokenType == JsonTokenType.String ? reader.GetString() : throw Invalid($"Command {index}: \"Id\" must be a string.");
-            }
-            else if (reader.ValueTextEquals("ChangeVector"u8))
-            {
-                reader.Read();
-                changeVector = reader.TokenType switch
-                {
-                    JsonTokenType.String => reader.GetString(),
-                    JsonTokenType.Null => null,
-                    _ => throw Invalid($"Command {index}: \"ChangeVector\" must be a string or null."),
-                };
-            }
-            else if (reader.ValueTextEquals("Document"u8))
-            {
-                reader.Read();
-                if (reader.TokenType != JsonTokenType.StartObject)
-                    throw Invalid($"Command {index}: \"Document\" must be a JSON object.");
-                int start = (int)reader.TokenStartIndex;
-                reader.Skip();
-                document = json[start..(int)reader.BytesConsumed];
-                hasDocument = true;
-            }
-            else
-            {
-                // Clients may send fields Folio does not use; they do not change what the command does.
-                reader.Read();
-                reader.Skip();
+                case CommandProperty.Type:
+                    if (reader.TokenType != JsonTokenType.String)
+                        throw Invalid($"Command {index}: \"Type\" must be \"PUT\" or \"DELETE\".");
+                    type = CommandShape.Type(ref reader);
+                    typeText = reader.GetString();
+                    break;
+                case CommandProperty.Id:
+                    id = reader.TokenType == JsonTokenType.String ? reader.GetString() : throw Invalid($"Command {index}: \"Id\" must be a string.");
+                    break;
+                case CommandProperty.ChangeVector:
+                    changeVector = reader.TokenType switch
+                    {
+                        JsonTokenType.String => reader.GetString(),
+                        JsonTokenType.Null => null,
+                        _ => throw Invalid($"Command {index}: \"ChangeVector\" must be a string or null."),
+                    };
+                    break;
+                case CommandProperty.Document:
+                    if (reader.TokenType != JsonTokenType.StartObject)
+                        throw Invalid($"Command {index}: \"Document\" must be a JSON object.");
+                    int start = (int)reader.TokenStartIndex;
+                    reader.Skip();
+                    document = json[start..(int)reader.BytesConsumed];
+                    hasDocument = true;
+                    break;
+                default:
+                    // Clients may send fields Folio does not use; they do not change what the command does.
+                    reader.Skip();
+                    break;
             }
         }
 
         if (id is null)
             throw Invalid($"Command {index} has no \"Id\".");
         ValidateId(id, index);
-        if (string.Equals(type, "PUT", StringComparison.OrdinalIgnoreCase))
+        if (type == CommandType.Put)
         {
             if (!hasDocument)
                 throw Invalid($"Command {index} (PUT {id}) has no \"Document\".");
@@ -133,10 +133,10 @@ public static class BulkDocsParser
             return new DocumentCommand(DocumentCommandType.Put, id, prepared, changeVector);
         }
 
-        if (string.Equals(type, "DELETE", StringComparison.OrdinalIgnoreCase))
+        if (type == CommandType.Delete)
             return new DocumentCommand(DocumentCommandType.Delete, id, null, changeVector);
 
-        throw Invalid($"Command {index}: \"Type\" must be \"PUT\" or \"DELETE\"" + (type is null ? "; it is missing." : $"; it is \"{type}\"."));
+        throw Invalid($"Command {index}: \"Type\" must be \"PUT\" or \"DELETE\"" + (typeText is null ? "; it is missing." : $"; it is \"{typeText}\"."));
     }
 
     private static void ValidateId(string id, int index)

@@ -30,7 +30,7 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
         {
             try
             {
-                definitions.Add(IndexDefinition.Parse(item));
+                definitions.Add(IndexDefinitionJson.Parse(item));
             }
             catch (IndexDefinitionException e)
             {
@@ -122,7 +122,7 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
         writer.WriteStartObject();
         writer.WriteStartArray("Results"u8);
         foreach (var index in indexes)
-            index.Definition.WriteTo(writer);
+            IndexDefinitionJson.Write(writer, index.Definition);
         writer.WriteEndArray();
         writer.WriteEndObject();
     }
@@ -153,7 +153,7 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
         var stale = index.IsStale(reader);
         writer.WriteStartObject();
         writer.WriteString("Name"u8, index.Name);
-        writer.WriteString("Type"u8, index.Definition.IsAuto ? "Auto" : "Static");
+        writer.WriteString("Type"u8, index.Definition.IsAuto ? "Auto" : index.Definition.Reduce is null ? "Static" : "MapReduce");
         writer.WriteString("State"u8, index.Failure is not null ? "Error" : stale ? "Stale" : "UpToDate");
         if (index.Failure is { } failure)
             writer.WriteString("Failure"u8, failure.Message);
@@ -167,6 +167,14 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
         foreach (var collection in index.Definition.Collections)
             writer.WriteStringValue(collection);
         writer.WriteEndArray();
+        if (index.MapReduce is { } reduce)
+        {
+            writer.WriteStartObject("MapReduce"u8);
+            writer.WriteNumber("MapEntries"u8, reduce.MapEntries);
+            writer.WriteNumber("Groups"u8, reduce.Groups);
+            writer.WriteNumber("LastReduceInMs"u8, Math.Round(reduce.LastReduceMs, 3));
+            writer.WriteEndObject();
+        }
         var (recent, total) = index.Errors;
         writer.WriteNumber("ErrorsCount"u8, total);
         writer.WriteStartArray("Errors"u8);

@@ -120,6 +120,8 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         writer.WriteStartArray("Results"u8);
         foreach (var item in result.Results)
             writer.WriteRawValue(item.Span, skipInputValidation: true);
+        foreach (var facet in result.Facets)
+            WriteFacet(writer, facet);
         writer.WriteEndArray();
         writer.WriteStartObject("Includes"u8);
         foreach (var (id, document) in result.Includes)
@@ -139,6 +141,23 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
             writer.WriteNumber("PageSize"u8, capped);
             writer.WriteBoolean("PageSizeCapped"u8, true);
         }
+        writer.WriteEndObject();
+    }
+
+    /// <summary>A facet as <c>{"Name","Values":[{"Range","Count"}…]}</c>, the shape the seeds' clients read.</summary>
+    private static void WriteFacet(Utf8JsonWriter writer, FacetResult facet)
+    {
+        writer.WriteStartObject();
+        writer.WriteString("Name"u8, facet.Name);
+        writer.WriteStartArray("Values"u8);
+        foreach (var value in facet.Values)
+        {
+            writer.WriteStartObject();
+            writer.WriteString("Range"u8, value.Range);
+            writer.WriteNumber("Count"u8, value.Count);
+            writer.WriteEndObject();
+        }
+        writer.WriteEndArray();
         writer.WriteEndObject();
     }
 

@@ -12,8 +12,8 @@ public sealed class IndexDefinitionPathTests
 
         Assert.Equal([new PathSegment("IMDB Rating")], definition.Fields["Rating"].Path.Segments);
         Assert.Equal([new PathSegment("Details"), new PathSegment("Major Genre")], definition.Fields["Genre"].Path.Segments);
-        Assert.Contains("\"Path\":\"\\u0027IMDB Rating\\u0027\"", definition.ToJson(), StringComparison.Ordinal);
-        Assert.True(definition.SameAs(Parse(definition.ToJson())));
+        Assert.Contains("\"Path\":\"\\u0027IMDB Rating\\u0027\"", IndexDefinitionJson.ToJson(definition), StringComparison.Ordinal);
+        Assert.True(definition.SameAs(Parse(IndexDefinitionJson.ToJson(definition))));
     }
 
     [Fact]
@@ -35,6 +35,6 @@ public sealed class IndexDefinitionPathTests
     private static IndexDefinition Parse(string json)
     {
         using var document = JsonDocument.Parse(json);
-        return IndexDefinition.Parse(document.RootElement);
+        return IndexDefinitionJson.Parse(document.RootElement);
     }
 }

@@ -1,4 +1,5 @@
 using System.Text;
+using System.Text.Json;
 using Folio.Indexing.Definitions;
 using Folio.Indexing.Documents;
 using Folio.Indexing.Querying;
@@ -52,10 +53,33 @@ public sealed class FacetAnswerTests : IDisposable
     private async Task<(long Total, List<string> Facets)> FacetsAsync(string rql)
     {
         using var result = await _runner.RunAsync(rql, new QueryOptions { WaitForNonStaleResults = true });
+        Assert.Empty(result.Results);
         var facets = new List<string>();
-        foreach (var facet in result.Results)
-            facets.Add(Encoding.UTF8.GetString(facet.Span));
+        foreach (var facet in result.Facets)
+            facets.Add(ToJson(facet));
         return (result.TotalResults, facets);
+    }
+
+    /// <summary>The facet in the server's answer shape, written with the default escaping the captured bytes used.</summary>
+    private static string ToJson(FacetResult facet)
+    {
+        using var stream = new MemoryStream();
+        using (var writer = new Utf8JsonWriter(stream))
+        {
+            writer.WriteStartObject();
+            writer.WriteString("Name", facet.Name);
+            writer.WriteStartArray("Values");
+            foreach (var value in facet.Values)
+            {
+                writer.WriteStartObject();
+                writer.WriteString("Range", value.Range);
+                writer.WriteNumber("Count", value.Count);
+                writer.WriteEndObject();
+            }
+            writer.WriteEndArray();
+            writer.WriteEndObject();
+        }
+        return Encoding.UTF8.GetString(stream.ToArray());
     }
 
     [Fact]
@@ -92,7 +116,7 @@ public sealed class FacetAnswerTests : IDisposable
     public async Task RunAsync_AnswersFacetsByteForByte_OnAStaticIndexWithTypedFields()
     {
         await SeedAsync();
-        _indexes.Put([IndexDefinition.Parse(System.Text.Json.JsonDocument.Parse(
+        _indexes.Put([IndexDefinitionJson.Parse(System.Text.Json.JsonDocument.Parse(
             """{"Name":"Products/Facets","Collections":["Products"],"Fields":{"Tags":{"Path":"Tags[]"},"Price":{"Path":"Price","Type":"Double"},"Brand":{"Path":"Brand","CaseSensitive":true}}}""").RootElement)]);
         var (total, facets) = await FacetsAsync("from index 'Products/Facets' select facet(Tags), facet(Brand), facet(Price), facet(Price < 10, Price between 10 and 600, Price > 600)");
         Assert.Equal(5, total);

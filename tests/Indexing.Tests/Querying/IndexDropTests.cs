@@ -36,7 +36,7 @@ public sealed class IndexDropTests : IDisposable
             Directory.Delete(_root, recursive: true);
     }
 
-    private static IndexDefinition Definition(string json) => IndexDefinition.Parse(JsonDocument.Parse(json).RootElement);
+    private static IndexDefinition Definition(string json) => IndexDefinitionJson.Parse(JsonDocument.Parse(json).RootElement);
 
     private static readonly IndexDefinition Static = Definition("""{"Name":"Items/ByKind","Collections":["Items"],"Fields":{"Kind":{"Path":"Kind"}}}""");
 

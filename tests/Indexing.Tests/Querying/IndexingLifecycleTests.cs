@@ -20,7 +20,7 @@ public sealed class IndexingLifecycleTests : IDisposable
             Directory.Delete(_root, recursive: true);
     }
 
-    private static IndexDefinition Definition(string json) => IndexDefinition.Parse(JsonDocument.Parse(json).RootElement);
+    private static IndexDefinition Definition(string json) => IndexDefinitionJson.Parse(JsonDocument.Parse(json).RootElement);
 
     private static Task Put(DocumentStore store, string id, string json) => store.PutAsync(id, PreparedDocument.Parse(Encoding.UTF8.GetBytes(json)));
 
@@ -50,6 +50,31 @@ public sealed class IndexingLifecycleTests : IDisposable
             Assert.Equal(1, batches.Sum(b => b.Documents));
             var result = await new QueryRunner(store, indexes).RunAsync("from index 'Users/ByAge' where Age >= 0", new QueryOptions());
             Assert.Equal(51, result.TotalResults);
+        }
+    }
+
+    [Fact]
+    public async Task Restart_KeepsAutoIndexes_WhoseFieldsHaveNumericTwins()
+    {
+        var data = Path.Combine(_root, "data");
+        var indexRoot = Path.Combine(_root, "indexes");
+        using (var store = DocumentStore.Open(StorageOptions.ForPath(data)))
+        using (var indexes = new IndexStore(store, indexRoot, NullLoggerFactory.Instance))
+        {
+            await Put(store, "users/1", """{"Age":30}""");
+            var result = await new QueryRunner(store, indexes).RunAsync("from Users where Age > 20", new QueryOptions { WaitForNonStaleResults = true });
+            Assert.Equal(1, result.TotalResults);
+        }
+
+        // The catalog stores the auto index's fields with "Type":"Auto"; reading it back must accept that.
+        using (var store = DocumentStore.Open(StorageOptions.ForPath(data)))
+        using (var indexes = new IndexStore(store, indexRoot, NullLoggerFactory.Instance))
+        {
+            var auto = Assert.Single(indexes.All);
+            Assert.Equal(IndexFieldType.Auto, auto.Definition.Fields["Age"].Type);
+            var result = await new QueryRunner(store, indexes).RunAsync("from Users where Age > 20", new QueryOptions { WaitForNonStaleResults = true });
+            Assert.Equal(auto.Name, result.IndexName);
+            Assert.Equal(1, result.TotalResults);
         }
     }
 

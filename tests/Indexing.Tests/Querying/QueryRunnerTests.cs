@@ -141,15 +141,14 @@ public sealed class QueryRunnerTests : IDisposable
     }
 
     [Fact]
-    public async Task Facets_CountValuesAndRanges()
+    public async Task RunAsync_CountsValuesAndRanges_ForFacets()
     {
         await Seed();
         var result = await _runner.RunAsync("from Orders select facet(Company), facet(Total < 100, Total between 100 and 200, Total > 200)", new QueryOptions { WaitForNonStaleResults = true });
-        var company = JsonDocument.Parse(result.Results[0]).RootElement;
-        Assert.Equal("Company", company.GetProperty("Name").GetString());
-        Assert.Equal(2, company.GetProperty("Values")[0].GetProperty("Count").GetInt64());
-        var totals = JsonDocument.Parse(result.Results[1]).RootElement.GetProperty("Values");
-        Assert.Equal([2L, 1L, 1L], totals.EnumerateArray().Select(v => v.GetProperty("Count").GetInt64()));
+        Assert.Equal(2, result.Facets.Count);
+        Assert.Equal("Company", result.Facets[0].Name);
+        Assert.Equal(2, result.Facets[0].Values[0].Count);
+        Assert.Equal([2L, 1L, 1L], result.Facets[1].Values.Select(v => v.Count));
     }
 
     [Fact]
@@ -218,7 +217,7 @@ public sealed class QueryRunnerTests : IDisposable
         await Assert.ThrowsAsync<QueryException>(() => _runner.RunAsync("from Orders where Total = $missing", new QueryOptions()));
     }
 
-    private static IndexDefinition Definition(string json) => IndexDefinition.Parse(JsonDocument.Parse(json).RootElement);
+    private static IndexDefinition Definition(string json) => IndexDefinitionJson.Parse(JsonDocument.Parse(json).RootElement);
 
     private static async Task WaitUntil(Func<bool> condition)
     {

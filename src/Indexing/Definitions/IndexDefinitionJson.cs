@@ -1,0 +1,179 @@
+using System.Text.Json;
+
+namespace Folio.Indexing.Definitions;
+
+/// <summary>
+/// The one JSON form of an index definition,
+/// <c>{"Name","Collections":[…],"Fields":{"F":{"Path","Type":"String|Long|Double|Auto","Search","CaseSensitive"}}}</c>
+/// or, for a map/reduce index, <c>{"Name","Collections","Reduce":{…}}</c> (<see cref="ReduceDefinitionJson"/>):
+/// what <c>PUT …/indexes</c> accepts and <c>GET …/indexes</c> answers, and what the index catalog stores,
+/// so a definition reads back after a restart exactly as it was given. The definition is a document of its
+/// own, not an answer shape; the HTTP tier writes the envelopes around it.
+/// </summary>
+public static class IndexDefinitionJson
+{
+    /// <summary>Reads a definition from JSON; throws <see cref="IndexDefinitionException"/> naming the problem.</summary>
+    public static IndexDefinition Parse(JsonElement json)
+    {
+        if (json.ValueKind != JsonValueKind.Object)
+            throw new IndexDefinitionException("An index definition must be a JSON object.");
+        string? name = null;
+        var collections = new List<string>();
+        var fields = new Dictionary<string, IndexFieldDefinition>(StringComparer.Ordinal);
+        var hasFields = false;
+        ReduceDefinition? reduce = null;
+        foreach (var property in json.EnumerateObject())
+        {
+            switch (property.Name)
+            {
+                case "Name":
+                    name = property.Value.ValueKind == JsonValueKind.String ? property.Value.GetString() : throw new IndexDefinitionException("Name must be a string.");
+                    break;
+                case "Collections":
+                    if (property.Value.ValueKind != JsonValueKind.Array)
+                        throw new IndexDefinitionException("Collections must be an array of collection names.");
+                    foreach (var item in property.Value.EnumerateArray())
+                    {
+                        if (item.ValueKind != JsonValueKind.String || string.IsNullOrWhiteSpace(item.GetString()))
+                            throw new IndexDefinitionException("Collections must hold non-empty strings.");
+                        collections.Add(item.GetString()!);
+                    }
+                    break;
+                case "Fields":
+                    if (property.Value.ValueKind != JsonValueKind.Object)
+                        throw new IndexDefinitionException("Fields must be an object of field definitions.");
+                    hasFields = true;
+                    foreach (var field in property.Value.EnumerateObject())
+                    {
+                        if (!fields.TryAdd(field.Name, ParseField(field.Name, field.Value)))
+                            throw new IndexDefinitionException($"Field '{field.Name}' is defined twice.");
+                    }
+                    break;
+                case "Reduce":
+                    reduce = ReduceDefinitionJson.Parse(property.Value);
+                    break;
+                case "OutputCollection":
+                    throw new IndexDefinitionException("OutputCollection (writing a map/reduce index's results as documents) is not supported yet.");
+                default:
+                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in the index definition (expected Name, Collections, Fields or Reduce).");
+            }
+        }
+        if (name is null)
+            throw new IndexDefinitionException("The index definition has no Name.");
+        if (reduce is null)
+            return new IndexDefinition(name, collections, fields);
+        if (hasFields)
+            throw new IndexDefinitionException("A map/reduce index takes its fields from Reduce (its GroupBy fields and Aggregations); remove Fields.");
+        return new IndexDefinition(name, collections, reduce);
+    }
+
+    private static IndexFieldDefinition ParseField(string fieldName, JsonElement json)
+    {
+        if (json.ValueKind != JsonValueKind.Object)
+            throw new IndexDefinitionException($"Field '{fieldName}' must be an object like {{\"Path\":\"Name\"}}.");
+        string? path = null;
+        var type = IndexFieldType.String;
+        bool search = false, caseSensitive = false;
+        foreach (var property in json.EnumerateObject())
+        {
+            switch (property.Name)
+            {
+                case "Path":
+                    path = property.Value.ValueKind == JsonValueKind.String ? property.Value.GetString() : throw new IndexDefinitionException($"The Path of field '{fieldName}' must be a string.");
+                    break;
+                case "Type":
+                    var text = property.Value.ValueKind == JsonValueKind.String ? property.Value.GetString() : null;
+                    type = text switch
+                    {
+                        "String" or "string" => IndexFieldType.String,
+                        "Long" or "long" => IndexFieldType.Long,
+                        "Double" or "double" => IndexFieldType.Double,
+                        "Auto" or "auto" => IndexFieldType.Auto,
+                        _ => throw new IndexDefinitionException($"Field '{fieldName}' has unknown Type '{text ?? property.Value.GetRawText()}' (expected String, Long, Double or Auto)."),
+                    };
+                    break;
+                case "Search":
+                    search = property.Value.ValueKind switch
+                    {
+                        JsonValueKind.True => true,
+                        JsonValueKind.False => false,
+                        _ => throw new IndexDefinitionException($"Search of field '{fieldName}' must be true or false."),
+                    };
+                    break;
+                case "CaseSensitive":
+                    caseSensitive = property.Value.ValueKind switch
+                    {
+                        JsonValueKind.True => true,
+                        JsonValueKind.False => false,
+                        _ => throw new IndexDefinitionException($"CaseSensitive of field '{fieldName}' must be true or false."),
+                    };
+                    break;
+                default:
+                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in field '{fieldName}' (expected Path, Type, Search, CaseSensitive).");
+            }
+        }
+        if (search && type != IndexFieldType.String)
+            throw new IndexDefinitionException($"Field '{fieldName}' cannot be both Search and {type}.");
+        return new IndexFieldDefinition(ParsePath(fieldName, path), type, search, caseSensitive);
+    }
+
+    private static FieldPath ParsePath(string fieldName, string? path)
+    {
+        try
+        {
+            return FieldPath.Parse(path ?? fieldName);
+        }
+        catch (FieldPathException e) when (path is null)
+        {
+            throw new IndexDefinitionException($"Field '{fieldName}' has no Path, so its name is read as one: {e.Message}");
+        }
+        catch (FieldPathException e)
+        {
+            throw new IndexDefinitionException($"The Path of field '{fieldName}' is not valid: {e.Message}");
+        }
+    }
+
+    /// <summary>Writes <paramref name="definition"/> in the form <see cref="Parse"/> reads.</summary>
+    public static void Write(Utf8JsonWriter writer, IndexDefinition definition)
+    {
+        ArgumentNullException.ThrowIfNull(writer);
+        ArgumentNullException.ThrowIfNull(definition);
+        writer.WriteStartObject();
+        writer.WriteString("Name", definition.Name);
+        writer.WriteStartArray("Collections");
+        foreach (var collection in definition.Collections)
+            writer.WriteStringValue(collection);
+        writer.WriteEndArray();
+        if (definition.Reduce is { } reduce)
+        {
+            writer.WritePropertyName("Reduce");
+            ReduceDefinitionJson.Write(writer, reduce);
+            writer.WriteEndObject();
+            return;
+        }
+        writer.WriteStartObject("Fields");
+        foreach (var (name, field) in definition.Fields)
+        {
+            writer.WriteStartObject(name);
+            writer.WriteString("Path", field.Path.Text);
+            if (field.Type != IndexFieldType.String)
+                writer.WriteString("Type", field.Type.ToString());
+            if (field.Search)
+                writer.WriteBoolean("Search", true);
+            if (field.CaseSensitive)
+                writer.WriteBoolean("CaseSensitive", true);
+            writer.WriteEndObject();
+        }
+        writer.WriteEndObject();
+        writer.WriteEndObject();
+    }
+
+    /// <summary><paramref name="definition"/> as JSON text.</summary>
+    public static string ToJson(IndexDefinition definition)
+    {
+        using var stream = new MemoryStream();
+        using (var writer = new Utf8JsonWriter(stream))
+            Write(writer, definition);
+        return System.Text.Encoding.UTF8.GetString(stream.ToArray());
+    }
+}

@@ -1,0 +1,167 @@
+using System.Diagnostics;
+using Folio.Indexing.Definitions;
+using Folio.Indexing.Documents;
+using Folio.Indexing.Engines;
+using Folio.Indexing.Runner;
+using Folio.Indexing.Search;
+using Folio.Storage;
+
+namespace Folio.Indexing.MapReduce;
+
+/// <summary>
+/// The work of a map/reduce index: documents map to entries kept in a <see cref="ReduceStore"/>, a batch
+/// re-reduces only the groups it touched, and each group's row is indexed in the index's search engine
+/// (keyed by the group key) so queries filter, sort, page and facet the rows like any index. The reduce
+/// store is the truth: it commits first, the engine second, each with the batch's etag; when they disagree
+/// at open (a crash between the two commits), the engine's rows are rebuilt from the store. A searcher and
+/// the rows it reads are taken together, between commits, so a query never mixes two batches.
+/// </summary>
+internal sealed class MapReduceProcessor : IIndexBatchProcessor
+{
+    private readonly IndexDefinition _definition;
+    private readonly ReduceStore _store;
+    private readonly StorageOptions _engineOptions;
+    private readonly ISearchEngine _engine;
+    private readonly Lock _publish = new();
+    private IEngineIndex _index;
+    private long _lastReduceTicks;
+
+    private MapReduceProcessor(IndexDefinition definition, ReduceStore store, ISearchEngine engine, StorageOptions engineOptions)
+    {
+        _definition = definition;
+        _store = store;
+        _engine = engine;
+        _engineOptions = engineOptions;
+        _index = engine.Open(engineOptions, definition.ToSchema());
+    }
+
+    public ReduceDefinition Reduce => _store.Reduce;
+
+    public IndexSchema Schema => _index.Schema;
+
+    public long SizeOnDisk => _store.SizeOnDisk + _index.SizeOnDisk;
+
+    public Task Closed => Task.WhenAll(_store.Closed, _index.Closed);
+
+    /// <summary>How many map entries and groups the index holds, and how long the last batch's reduce took.</summary>
+    public MapReduceStats Stats
+    {
+        get
+        {
+            var (entries, groups) = _store.ReadCounts();
+            return new MapReduceStats(entries, groups, TimeSpan.FromTicks(Interlocked.Read(ref _lastReduceTicks)).TotalMilliseconds);
+        }
+    }
+
+    /// <summary>Opens (creating if needed) the map/reduce index of <paramref name="definition"/> in <paramref name="storage"/>, its rows on <paramref name="engine"/>.</summary>
+    /// <exception cref="UnsupportedFormatException">The index was written in a format this build does not read.</exception>
+    public static MapReduceProcessor Open(IndexDefinition definition, StorageOptions storage, ISearchEngine engine)
+    {
+        var reduce = definition.Reduce ?? throw new ArgumentException($"Index '{definition.Name}' is not a map/reduce index.", nameof(definition));
+        var store = new ReduceStore(Under(storage, "reduce"), reduce);
+        MapReduceProcessor? processor = null;
+        try
+        {
+            processor = new MapReduceProcessor(definition, store, engine, Under(storage, "rows"));
+            processor.Reconcile();
+            return processor;
+        }
+        catch
+        {
+            if (processor is null)
+                store.Dispose();
+            else
+                processor.Dispose();
+            throw;
+        }
+    }
+
+    public long ReadProcessedEtag() => _store.ReadEtag();
+
+    public IIndexBatch CreateBatch() => new MapReduceBatch(this);
+
+    public IEngineSearcher OpenSearcher()
+    {
+        lock (_publish)
+        {
+            var searcher = _index.OpenSearcher();
+            try
+            {
+                return new MapReduceSearcher(searcher, _store.OpenRows());
+            }
+            catch
+            {
+                searcher.Dispose();
+                throw;
+            }
+        }
+    }
+
+    public void Dispose()
+    {
+        _index.Dispose();
+        _store.Dispose();
+    }
+
+    /// <summary>Applies one batch: retract, add, re-reduce the touched groups, then commit the store and the engine's rows with <paramref name="etag"/>.</summary>
+    internal void Commit(List<(string Key, List<MapEntry> Entries)> documents, List<string> deletes, long etag, List<IndexError> errors)
+    {
+        var started = Stopwatch.GetTimestamp();
+        var rows = new List<(string Key, byte[] Row)>();
+        var removed = new List<string>();
+        using var update = _store.BeginUpdate();
+        foreach (var key in deletes)
+            update.Retract(key);
+        foreach (var (key, entries) in documents)
+        {
+            update.Retract(key);
+            update.Add(key, entries);
+        }
+        update.Finish(etag, rows, removed);
+
+        using var batch = _index.BeginBatch();
+        foreach (var key in removed)
+            batch.Delete(key);
+        foreach (var (key, row) in rows)
+            AddRow(batch, key, row, errors);
+        Interlocked.Exchange(ref _lastReduceTicks, Stopwatch.GetElapsedTime(started).Ticks);
+        lock (_publish)
+        {
+            update.Commit();
+            batch.Commit(etag);
+        }
+    }
+
+    private void AddRow(IEngineBatch batch, string key, byte[] row, List<IndexError> errors)
+    {
+        try
+        {
+            batch.Add(DocumentFieldExtractor.Extract(_definition, key, row));
+        }
+        catch (IndexValueException e)
+        {
+            errors.Add(new IndexError(DateTime.UtcNow, key, e.Message));
+            batch.Delete(key);
+        }
+    }
+
+    /// <summary>Rebuilds the engine's rows from the store when a crash came between the two commits of a batch.</summary>
+    private void Reconcile()
+    {
+        var etag = _store.ReadEtag();
+        if (_index.ReadProcessedEtag() == etag)
+            return;
+        _index.Dispose();
+        _index.Closed.GetAwaiter().GetResult();
+        if (_engineOptions.Path is { } path && System.IO.Directory.Exists(path))
+            System.IO.Directory.Delete(path, recursive: true);
+        _index = _engine.Open(_engineOptions, _definition.ToSchema());
+        using var batch = _index.BeginBatch();
+        var errors = new List<IndexError>();
+        _store.ForEachRow((key, row) => AddRow(batch, key, row.ToArray(), errors));
+        batch.Commit(etag);
+    }
+
+    private static StorageOptions Under(StorageOptions storage, string folder) =>
+        storage.Path is null ? storage : storage with { Path = Path.Combine(storage.Path, folder) };
+}
