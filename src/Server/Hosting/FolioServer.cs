@@ -29,6 +29,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(CollectionsHandler),
         typeof(BulkDocsHandler),
         typeof(BulkInsert.BulkInsertHandler),
+        typeof(Wire.OpenApiHandler),
     ];
 
     private readonly WebApplication _app;
@@ -41,6 +42,9 @@ public sealed class FolioServer : IAsyncDisposable
         Options = options;
         _logger = app.Services.GetRequiredService<ILogger<FolioServer>>();
     }
+
+    /// <summary>The handler classes every server registers, so tests can compare their routes with the wire contract.</summary>
+    internal static IReadOnlyList<Type> BuiltInHandlers => s_builtInHandlers;
 
     /// <summary>The validated options the server runs with.</summary>
     public ServerOptions Options { get; }

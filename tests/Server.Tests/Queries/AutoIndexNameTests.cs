@@ -39,7 +39,7 @@ public sealed class AutoIndexNameTests
 
     private static async Task<JsonElement> QueryAsync(HttpClient client, string db, string rql)
     {
-        using var response = await client.PostAsync($"/databases/{db}/queries", Json(JsonSerializer.Serialize(new { Query = rql, WaitForNonStaleResults = true })));
+        using var response = await client.PostAsync($"/databases/{db}/queries", FolioApi.Json(JsonSerializer.Serialize(new { Query = rql, WaitForNonStaleResults = true })));
         var body = await response.Content.ReadAsStringAsync();
         Assert.True(response.StatusCode == HttpStatusCode.OK, $"{rql} answered {(int)response.StatusCode}: {body}");
         return JsonDocument.Parse(body).RootElement.Clone();

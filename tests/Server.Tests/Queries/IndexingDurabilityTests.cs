@@ -175,21 +175,21 @@ public sealed class IndexingDurabilityTests(ITestOutputHelper output)
             body.Append($$"""{"Type":"PUT","Id":"items/{{i}}","Document":{"Key":"k-{{i}}","Num":{{i}},"Tags":["t{{i % TagKinds}}","all"],"Pad":"{{Pad}}","@metadata":{"@collection":"Items"}""").Append("}}");
         }
         body.Append("]}");
-        using var response = await client.PostAsync($"/databases/{db}/bulk_docs", Json(body.ToString()));
+        using var response = await client.PostAsync($"/databases/{db}/bulk_docs", FolioApi.Json(body.ToString()));
         Assert.True(response.StatusCode == HttpStatusCode.Created, $"bulk_docs answered {(int)response.StatusCode}: {await response.Content.ReadAsStringAsync()}");
         return count;
     }
 
     private static async Task PutIndexAsync(HttpClient client, string db)
     {
-        using var response = await client.PutAsync($"/databases/{db}/indexes", Json(IndexDefinitionJson));
+        using var response = await client.PutAsync($"/databases/{db}/indexes", FolioApi.Json(IndexDefinitionJson));
         Assert.Equal(HttpStatusCode.Created, response.StatusCode);
     }
 
     private static async Task<JsonElement> QueryAsync(HttpClient client, string db, string rql)
     {
         var request = JsonSerializer.Serialize(new { Query = rql, WaitForNonStaleResults = true, WaitForNonStaleResultsTimeout = "00:02:00" });
-        using var response = await client.PostAsync($"/databases/{db}/queries", Json(request));
+        using var response = await client.PostAsync($"/databases/{db}/queries", FolioApi.Json(request));
         var body = await response.Content.ReadAsStringAsync();
         Assert.True(response.StatusCode == HttpStatusCode.OK, $"{rql} answered {(int)response.StatusCode}: {body}");
         var result = JsonDocument.Parse(body).RootElement.Clone();

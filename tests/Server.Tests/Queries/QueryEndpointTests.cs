@@ -27,7 +27,7 @@ public sealed class QueryEndpointTests : IAsyncLifetime
     private async Task<JsonElement> QueryAsync(string query, object? parameters = null, bool wait = true)
     {
         var body = JsonSerializer.Serialize(new { Query = query, QueryParameters = parameters, WaitForNonStaleResults = wait });
-        using var response = await Client.PostAsync($"/databases/{_db}/queries", Json(body));
+        using var response = await Client.PostAsync($"/databases/{_db}/queries", FolioApi.Json(body));
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         return JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.Clone();
     }
@@ -78,7 +78,7 @@ public sealed class QueryEndpointTests : IAsyncLifetime
     [InlineData("from Orders where Total = $nope", "nope")]
     public async Task BadQueries_Answer400ProblemWithWhere(string query, string expected)
     {
-        using var response = await Client.PostAsync($"/databases/{_db}/queries", Json(JsonSerializer.Serialize(new { Query = query })));
+        using var response = await Client.PostAsync($"/databases/{_db}/queries", FolioApi.Json(JsonSerializer.Serialize(new { Query = query })));
         var problem = await ProblemAssert.IsProblemAsync(response, HttpStatusCode.BadRequest, ProblemTypes.InvalidQuery);
         Assert.Contains(expected, problem.GetProperty("detail").GetString());
         await AssertServingAsync(Client);
@@ -87,14 +87,14 @@ public sealed class QueryEndpointTests : IAsyncLifetime
     [Fact]
     public async Task UnknownIndex_Answers404()
     {
-        using var response = await Client.PostAsync($"/databases/{_db}/queries", Json("""{"Query":"from index 'Missing'"}"""));
+        using var response = await Client.PostAsync($"/databases/{_db}/queries", FolioApi.Json("""{"Query":"from index 'Missing'"}"""));
         await ProblemAssert.IsProblemAsync(response, HttpStatusCode.NotFound, ProblemTypes.IndexNotFound);
     }
 
     [Fact]
     public async Task Indexes_PutGetStatsResetDelete()
     {
-        using (var put = await Client.PutAsync($"/databases/{_db}/indexes", Json("""{"Indexes":[{"Name":"Orders/Totals","Collections":["Orders"],"Fields":{"Total":{"Path":"Total","Type":"Long"},"Company":{"Path":"Company"}}}]}""")))
+        using (var put = await Client.PutAsync($"/databases/{_db}/indexes", FolioApi.Json("""{"Indexes":[{"Name":"Orders/Totals","Collections":["Orders"],"Fields":{"Total":{"Path":"Total","Type":"Long"},"Company":{"Path":"Company"}}}]}""")))
             Assert.Equal(HttpStatusCode.Created, put.StatusCode);
         var found = await QueryAsync("from index 'Orders/Totals' where Total between 100 and 200");
         Assert.Equal(11, found.GetProperty("TotalResults").GetInt64());
@@ -125,7 +125,7 @@ public sealed class QueryEndpointTests : IAsyncLifetime
     [InlineData("""{"Indexes":[{"Name":"x","Collections":["A"],"Fields":{"F":{"Path":"F"}}},{"Name":"X","Collections":["A"],"Fields":{"F":{"Path":"F"}}}]}""", "twice")]
     public async Task BadDefinitions_Answer400NamingTheProblem_AndChangeNothing(string body, string expected)
     {
-        using var response = await Client.PutAsync($"/databases/{_db}/indexes", Json(body));
+        using var response = await Client.PutAsync($"/databases/{_db}/indexes", FolioApi.Json(body));
         var problem = await ProblemAssert.IsProblemAsync(response, HttpStatusCode.BadRequest, ProblemTypes.InvalidIndexDefinition);
         Assert.Contains(expected, problem.GetProperty("detail").GetString());
         var indexes = await GetJsonAsync(Client, $"/databases/{_db}/indexes");
@@ -135,12 +135,12 @@ public sealed class QueryEndpointTests : IAsyncLifetime
     [Fact]
     public async Task BulkDocs_WaitForIndexes_ReturnsOnlyOnceIndexed()
     {
-        using (var put = await Client.PutAsync($"/databases/{_db}/indexes", Json("""{"Indexes":[{"Name":"Notes","Collections":["Orders"],"Fields":{"Notes":{"Path":"Notes","Search":true}}}]}""")))
+        using (var put = await Client.PutAsync($"/databases/{_db}/indexes", FolioApi.Json("""{"Indexes":[{"Name":"Notes","Collections":["Orders"],"Fields":{"Notes":{"Path":"Notes","Search":true}}}]}""")))
             Assert.Equal(HttpStatusCode.Created, put.StatusCode);
         for (var round = 0; round < 5; round++)
         {
             var body = $$$"""{"Commands":[{"Type":"PUT","Id":"orders/new{{{round}}}","Document":{"Notes":"unicorn{{{round}}}"}}]}""";
-            using (var response = await Client.PostAsync($"/databases/{_db}/bulk_docs?waitForIndexesTimeout=00:00:30", Json(body)))
+            using (var response = await Client.PostAsync($"/databases/{_db}/bulk_docs?waitForIndexesTimeout=00:00:30", FolioApi.Json(body)))
                 Assert.Equal(HttpStatusCode.Created, response.StatusCode);
             var immediate = await QueryAsync($"from index 'Notes' where search(Notes, 'unicorn{round}')", wait: false);
             Assert.Equal(1, immediate.GetProperty("TotalResults").GetInt64());

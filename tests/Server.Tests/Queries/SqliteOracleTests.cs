@@ -143,7 +143,7 @@ public sealed class SqliteOracleTests(ITestOutputHelper output)
                 body.Append(document.Json, 0, document.Json.Length - 1).Append(",\"@metadata\":{\"@collection\":\"Orders\"}}}");
             }
             body.Append("]}");
-            using var response = await client.PostAsync($"/databases/{db}/bulk_docs", Json(body.ToString()));
+            using var response = await client.PostAsync($"/databases/{db}/bulk_docs", FolioApi.Json(body.ToString()));
             Assert.True(response.StatusCode == HttpStatusCode.Created, $"bulk_docs at document {start} answered {(int)response.StatusCode}: {await response.Content.ReadAsStringAsync()}");
         }
     }
@@ -172,7 +172,7 @@ public sealed class SqliteOracleTests(ITestOutputHelper output)
     private static async Task<FolioAnswer> QueryAsync(HttpClient client, string db, string rql, bool wait = true)
     {
         var request = JsonSerializer.Serialize(new { Query = rql, WaitForNonStaleResults = wait, WaitForNonStaleResultsTimeout = "00:00:25" });
-        using var response = await client.PostAsync($"/databases/{db}/queries", Json(request));
+        using var response = await client.PostAsync($"/databases/{db}/queries", FolioApi.Json(request));
         var body = await response.Content.ReadAsStringAsync();
         if (response.StatusCode != HttpStatusCode.OK)
             return new FolioAnswer(response.StatusCode, body, false, -1, []);

@@ -1,0 +1,106 @@
+using System.Text;
+using Folio.Server.Tests.Support;
+
+namespace Folio.Server.Tests.Wire;
+
+/// <summary>The server and database routes answer as the wire contract says, for good and bad input.</summary>
+public sealed class DatabaseConformanceTests(WireFixture fixture) : WireTests(fixture)
+{
+    private const string Databases = "/admin/databases";
+
+    [Fact]
+    [Exercises("GET /healthz", "GET /openapi/v1.json")]
+    public async Task ServerRoutes_AnswerAsDocumented_WhenAsked()
+    {
+        Assert.Equal(200, (await Wire.GetAsync("/healthz", "/healthz")).Status);
+        Assert.Equal(200, (await Wire.GetAsync("/openapi/v1.json", "/openapi/v1.json")).Status);
+
+        AssertExercised();
+    }
+
+    [Fact]
+    [Exercises("GET /databases", "PUT /admin/databases", "DELETE /admin/databases")]
+    public async Task DatabaseRoutes_AnswerAsDocumented_ForGoodAndBadInput()
+    {
+        string name = FolioApi.NewDatabaseName();
+        Assert.Equal(201, (await Wire.SendAsync(HttpMethod.Put, Databases, Databases, $$"""{"Name":"{{name}}","Ignored":[1]}""")).Status);
+        WireAnswer list = await Wire.GetAsync("/databases", "/databases");
+        Assert.Contains(list.Body.GetProperty("Databases").EnumerateArray(), d => d.GetProperty("Name").GetString() == name);
+
+        Assert.Equal(409, (await Wire.SendAsync(HttpMethod.Put, Databases, Databases, $$"""{"Name":"{{name.ToUpperInvariant()}}"}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Put, Databases, Databases, """{"Name":"a..b"}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Put, Databases, Databases, """{"Nom":"x"}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Put, Databases, Databases, """{"Name":""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Put, Databases, Databases, "[1]")).Status);
+        Assert.Equal(413, (await Wire.SendAsync(HttpMethod.Put, Databases, Databases, LargeObject(70 * 1024))).Status);
+
+        Assert.Equal(204, (await Wire.SendAsync(HttpMethod.Delete, Databases, $"{Databases}?name={name}")).Status);
+        Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Delete, Databases, $"{Databases}?name={name}")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Delete, Databases, Databases)).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Delete, Databases, $"{Databases}?name=a..b")).Status);
+
+        AssertExercised();
+    }
+
+    [Fact]
+    [Exercises("GET /databases/{db}/stats", "GET /databases/{db}/collections/stats")]
+    public async Task DatabaseStats_AnswerAsDocumented_ForGoodAndBadInput()
+    {
+        const string Stats = "/databases/{db}/stats";
+        const string CollectionStats = "/databases/{db}/collections/stats";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        await FolioApi.StoreAsync(Server.Client, db, "users/1", """{"Name":"Ann"}""");
+        await FolioApi.StoreAsync(Server.Client, db, "orders/1", """{"Total":3,"@metadata":{"@collection":"Orders","Source":"test"}}""");
+        await Server.Client.DeleteAsync(FolioApi.DocsUri(db, "users/1"));
+
+        WireAnswer stats = await Wire.GetAsync(Stats, $"/databases/{db}/stats");
+        Assert.Equal(1, stats.Body.GetProperty("CountOfDocuments").GetInt64());
+        Assert.Equal(1, stats.Body.GetProperty("CountOfTombstones").GetInt64());
+        WireAnswer collections = await Wire.GetAsync(CollectionStats, $"/databases/{db}/collections/stats");
+        Assert.Equal(1, collections.Body.GetProperty("Collections").GetProperty("Orders").GetInt64());
+
+        Assert.Equal(404, (await Wire.GetAsync(Stats, "/databases/no-such-db/stats")).Status);
+        Assert.Equal(400, (await Wire.GetAsync(Stats, "/databases/a..b/stats")).Status);
+        Assert.Equal(404, (await Wire.GetAsync(CollectionStats, "/databases/no-such-db/collections/stats")).Status);
+        Assert.Equal(400, (await Wire.GetAsync(CollectionStats, "/databases/.hidden/collections/stats")).Status);
+
+        AssertExercised();
+    }
+
+    [Fact]
+    public async Task DatabaseStats_ListRunningBulkInsert_AsDocumented()
+    {
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var content = new GatedContent("""[{"Type":"PUT","Id":"users/1","Document":{"Name":"Ann"}}""", gate.Task, """,{"Type":"PUT","Id":"users/2","Document":{}}]""");
+        Task<WireAnswer> insert = Wire.SendAsync(HttpMethod.Post, "/databases/{db}/bulk_insert", $"/databases/{db}/bulk_insert", content);
+        await Server.Log.WaitForAsync(
+            e => e.MessageTemplate.Text.StartsWith("Bulk insert {BulkInsertId} into {Database} started", StringComparison.Ordinal) && CapturingSink.Scalar(e, "Database") as string == db,
+            "for the bulk insert to start");
+
+        WireAnswer stats = await Wire.GetAsync("/databases/{db}/stats", $"/databases/{db}/stats");
+        gate.SetResult();
+
+        Assert.Equal(1, stats.Body.GetProperty("BulkInsertsInProgress").GetInt32());
+        Assert.Single(stats.Body.GetProperty("BulkInserts").EnumerateArray());
+        Assert.Equal(201, (await insert).Status);
+    }
+
+    /// <summary>Sends the head of a body, waits for the gate, then the rest: a bulk insert that is running while the test looks.</summary>
+    private sealed class GatedContent(string head, Task gate, string rest) : HttpContent
+    {
+        protected override async Task SerializeToStreamAsync(Stream stream, System.Net.TransportContext? context)
+        {
+            await stream.WriteAsync(Encoding.UTF8.GetBytes(head));
+            await stream.FlushAsync();
+            await gate;
+            await stream.WriteAsync(Encoding.UTF8.GetBytes(rest));
+        }
+
+        protected override bool TryComputeLength(out long length)
+        {
+            length = 0;
+            return false;
+        }
+    }
+}
