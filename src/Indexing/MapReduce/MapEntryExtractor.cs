@@ -102,7 +102,8 @@ internal sealed class MapEntryExtractor(ReduceDefinition reduce)
             List<MapNumber>? found = null;
             foreach (var value in _values)
             {
-                if (value.ValueKind == JsonValueKind.Null)
+                // Aggregations read scalars: a path ending on an object or an empty array has nothing to add.
+                if (value.ValueKind is JsonValueKind.Null or JsonValueKind.Object or JsonValueKind.Array)
                     continue;
                 present[a]++;
                 if (aggregation.Op == AggregationOp.Count)
@@ -269,8 +270,6 @@ internal sealed class MapEntryExtractor(ReduceDefinition reduce)
     {
         JsonValueKind.String => "a string",
         JsonValueKind.True or JsonValueKind.False => "a boolean",
-        JsonValueKind.Object => "an object",
-        JsonValueKind.Array => "an array",
         _ => "a value",
     };
 }

@@ -60,6 +60,12 @@ public sealed class ServerOptions
     /// <summary>How long a slow client is given before the data-rate minimums apply; Kestrel needs more than one second.</summary>
     public TimeSpan MinDataRateGracePeriod { get; set; } = TimeSpan.FromSeconds(5);
 
+    /// <summary>How long an auto index may go unqueried before it is retired.</summary>
+    public TimeSpan AutoIndexIdleTimeout { get; set; } = TimeSpan.FromMinutes(30);
+
+    /// <summary>How often each database checks whether a rebuilt index can replace the old one and whether auto indexes went idle.</summary>
+    public TimeSpan IndexMaintenanceInterval { get; set; } = TimeSpan.FromMilliseconds(250);
+
     /// <summary>How long in-flight requests may run on after a shutdown signal before connections are cut.</summary>
     public TimeSpan ShutdownTimeout { get; set; } = TimeSpan.FromSeconds(15);
 

@@ -27,6 +27,7 @@ public sealed class DatabaseRegistry : IAsyncDisposable
     private readonly ILogger _logger;
     private readonly ILoggerFactory _loggers;
     private readonly long _journalFileSize;
+    private readonly IndexStoreOptions _indexOptions;
     private bool _disposed;
 
     /// <summary>Creates the registry and opens every database found under <see cref="RootDirectory"/>.</summary>
@@ -39,6 +40,7 @@ public sealed class DatabaseRegistry : IAsyncDisposable
         _logger = logger;
         _loggers = loggers ?? Microsoft.Extensions.Logging.Abstractions.NullLoggerFactory.Instance;
         _journalFileSize = options.JournalFileSizeBytes;
+        _indexOptions = new IndexStoreOptions { AutoIndexIdleTimeout = options.AutoIndexIdleTimeout, MaintenanceInterval = options.IndexMaintenanceInterval };
         _bySpan = _databases.GetAlternateLookup<ReadOnlySpan<char>>();
         RootDirectory = Path.Combine(options.DataDir, DatabasesFolder);
         Directory.CreateDirectory(RootDirectory);
@@ -196,7 +198,7 @@ public sealed class DatabaseRegistry : IAsyncDisposable
         DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(directory) with { JournalFileSize = _journalFileSize });
         try
         {
-            return new Database(name, directory, store, new IndexStore(store, Path.Combine(directory, IndexesFolder), _loggers));
+            return new Database(name, directory, store, new IndexStore(store, Path.Combine(directory, IndexesFolder), _loggers, _indexOptions));
         }
         catch
         {

@@ -36,6 +36,8 @@ public sealed class BulkDocsHandler
     {
         List<DocumentCommand> commands;
         IReadOnlyList<WriteResult?> results;
+        // Read before the batch commits: a bad value must refuse the request without writing anything.
+        TimeSpan? wait = QueryParameters.Optional(request.Request, "waitForIndexesTimeout") is { } waitText ? QueryParameters.Duration(waitText) : null;
         using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))
         {
             using (RequestBody body = await RequestBody.ReadAsync(request.Request, _options.MaxRequestBodySizeBytes, request.Aborted))
@@ -43,8 +45,8 @@ public sealed class BulkDocsHandler
 
             // An empty batch would still cost a commit and an fsync for nothing.
             results = commands.Count == 0 ? [] : await lease.Database.Store.BatchAsync(commands);
-            if (QueryParameters.Optional(request.Request, "waitForIndexesTimeout") is { } wait)
-                await WaitForIndexesAsync(lease.Database, results, QueryParameters.Duration(wait), request.Aborted);
+            if (wait is { } timeout)
+                await WaitForIndexesAsync(lease.Database, results, timeout, request.Aborted);
         }
 
         request.Response.StatusCode = StatusCodes.Status201Created;

@@ -140,6 +140,7 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
             {
                 writer.WritePropertyName("Replacement"u8);
                 WriteStats(writer, replacement, reader);
+                writer.WriteEndObject();
             }
             writer.WriteEndObject();
         }

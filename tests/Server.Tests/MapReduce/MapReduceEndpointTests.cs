@@ -21,7 +21,7 @@ public sealed class MapReduceEndpointTests : IAsyncLifetime
         var commands = new List<object>();
         for (var i = 1; i <= 40; i++)
             commands.Add(new { Type = "PUT", Id = $"orders/{i}", Document = new { Company = $"companies/{i % 4}", Freight = i, Lines = new[] { new { Product = $"p/{i % 3}", Quantity = i } } } });
-        using var response = await Client.PostAsync($"/databases/{_db}/bulk_docs", Json(JsonSerializer.Serialize(new { Commands = commands })));
+        using var response = await Client.PostAsync($"/databases/{_db}/bulk_docs", FolioApi.Json(JsonSerializer.Serialize(new { Commands = commands })));
         Assert.Equal(HttpStatusCode.Created, response.StatusCode);
     }
 
@@ -29,14 +29,14 @@ public sealed class MapReduceEndpointTests : IAsyncLifetime
 
     private async Task<JsonElement> QueryAsync(string query)
     {
-        using var response = await Client.PostAsync($"/databases/{_db}/queries", Json(JsonSerializer.Serialize(new { Query = query, WaitForNonStaleResults = true })));
+        using var response = await Client.PostAsync($"/databases/{_db}/queries", FolioApi.Json(JsonSerializer.Serialize(new { Query = query, WaitForNonStaleResults = true })));
         Assert.Equal(HttpStatusCode.OK, response.StatusCode);
         return JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.Clone();
     }
 
     private async Task PutIndexAsync(string definition)
     {
-        using var response = await Client.PutAsync($"/databases/{_db}/indexes", Json($$"""{"Indexes":[{{definition}}]}"""));
+        using var response = await Client.PutAsync($"/databases/{_db}/indexes", FolioApi.Json($$"""{"Indexes":[{{definition}}]}"""));
         Assert.Equal(HttpStatusCode.Created, response.StatusCode);
     }
 
@@ -78,7 +78,7 @@ public sealed class MapReduceEndpointTests : IAsyncLifetime
     [InlineData("""{"GroupBy":["Company"],"Aggregations":{"Company":{"Op":"Count"}}}""", "named like a GroupBy field")]
     public async Task PutIndex_Answers400NamingTheProblem_WhenTheReduceIsBad(string reduce, string message)
     {
-        using var response = await Client.PutAsync($"/databases/{_db}/indexes", Json($$"""{"Indexes":[{"Name":"Bad","Collections":["Orders"],"Reduce":{{reduce}}}]}"""));
+        using var response = await Client.PutAsync($"/databases/{_db}/indexes", FolioApi.Json($$"""{"Indexes":[{"Name":"Bad","Collections":["Orders"],"Reduce":{{reduce}}}]}"""));
         var problem = await ProblemAssert.IsProblemAsync(response, HttpStatusCode.BadRequest, ProblemTypes.InvalidIndexDefinition);
         Assert.Contains(message, problem.GetProperty("detail").GetString(), StringComparison.Ordinal);
         var indexes = await GetJsonAsync(Client, $"/databases/{_db}/indexes");

@@ -40,7 +40,8 @@ public sealed class BulkConformanceTests(WireFixture fixture) : WireTests(fixtur
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, uri, """{"Commands":[{"Type":"PUT","Id":"a/1","Document":{"@metadata":[]}}]}""")).Status);
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, uri, """{"Commands":[""")).Status);
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, uri, """{"Commands":{}}""")).Status);
-        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, $"{uri}?waitForIndexesTimeout=soon", """{"Commands":[]}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, $"{uri}?waitForIndexesTimeout=soon", """{"Commands":[{"Type":"PUT","Id":"users/refused","Document":{"Name":"No"}}]}""")).Status);
+        Assert.Null(await FolioApi.LoadAsync(Server.Client, db, "users/refused"));
         Assert.Equal(413, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, uri, $$"""{"Commands":[{"Type":"PUT","Id":"a/1","Document":{{LargeObject(WireFixture.MaxDocumentBytes + 1024)}}}]}""")).Status);
         Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, "/databases/no-such-db/bulk_docs", """{"Commands":[]}""")).Status);
 

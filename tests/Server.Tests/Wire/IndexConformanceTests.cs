@@ -1,3 +1,4 @@
+using System.Text.Json;
 using Folio.Server.Tests.Support;
 
 namespace Folio.Server.Tests.Wire;
@@ -29,7 +30,9 @@ public sealed class IndexConformanceTests(WireFixture fixture) : WireTests(fixtu
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Put, Indexes, uri, """{"Indexes":[]}""")).Status);
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Put, Indexes, uri, """[{"Name":"A"}]""")).Status);
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Put, Indexes, uri, """{"Indexes":[{"Name":"A","Collections":["A"],"Fields":{"F":{"Type":"Date"}}}]}""")).Status);
-        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Put, Indexes, uri, """{"Indexes":[{"Name":"A","Collections":["A"],"Reduce":{"GroupBy":["F"]}}]}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Put, Indexes, uri, """{"Indexes":[{"Name":"A","Collections":["A"],"Reduce":{"GroupBy":["F"],"Aggregations":{"S":{"Op":"Sum"}}}}]}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Put, Indexes, uri, """{"Indexes":[{"Name":"A","Collections":["A"],"Fields":{"F":{}},"Reduce":{"GroupBy":["F"]}}]}""")).Status);
+        Assert.Equal(201, (await Wire.SendAsync(HttpMethod.Put, Indexes, uri, MapReduceDefinition)).Status);
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Put, Indexes, uri, """{"Indexes":[{"Name":"A","Collections":[],"Fields":{"F":{}}}]}""")).Status);
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Put, Indexes, uri, """{"Indexes":[""")).Status);
         Assert.Equal(413, (await Wire.SendAsync(HttpMethod.Put, Indexes, uri, LargeObject(WireFixture.MaxDocumentBytes + 1024))).Status);
@@ -46,10 +49,17 @@ public sealed class IndexConformanceTests(WireFixture fixture) : WireTests(fixtu
         string uri = $"/databases/{db}/indexes";
 
         WireAnswer all = await Wire.GetAsync(Indexes, uri);
-        Assert.Equal(2, all.Body.GetProperty("Results").GetArrayLength());
+        Assert.Equal(3, all.Body.GetProperty("Results").GetArrayLength());
         Assert.Equal(200, (await Wire.GetAsync(Indexes, $"{uri}?name=products/search")).Status);
         WireAnswer stats = await Wire.GetAsync(Stats, $"{uri}/stats");
-        Assert.Equal(2, stats.Body.GetProperty("Results").GetArrayLength());
+        Assert.Equal(3, stats.Body.GetProperty("Results").GetArrayLength());
+
+        // What GET answers, a PUT takes back unchanged: the auto index's Auto fields and the map/reduce index's Reduce.
+        foreach (JsonElement definition in all.Body.GetProperty("Results").EnumerateArray())
+        {
+            string copy = definition.GetRawText().Replace("\"Auto/", "\"Copy/", StringComparison.Ordinal);
+            Assert.Equal(201, (await Wire.SendAsync(HttpMethod.Put, Indexes, uri, $$"""{"Indexes":[{{copy}}]}""")).Status);
+        }
 
         Assert.Equal(404, (await Wire.GetAsync(Indexes, $"{uri}?name=Nope")).Status);
         Assert.Equal(400, (await Wire.GetAsync(Indexes, $"{uri}?name=a&name=b")).Status);
@@ -80,7 +90,9 @@ public sealed class IndexConformanceTests(WireFixture fixture) : WireTests(fixtu
         AssertExercised();
     }
 
-    /// <summary>A database with products, the static index over them, and an auto index made by a query; both caught up.</summary>
+    private const string MapReduceDefinition = """{"Indexes":[{"Name":"Products/ByTag","Collections":["Products"],"Reduce":{"GroupBy":["Tags"],"Aggregations":{"Count":{"Op":"Count"},"Stock":{"Op":"Sum","Path":"Stock"}}}}]}""";
+
+    /// <summary>A database with products, the static index over them, a map/reduce index, and an auto index made by a query; all caught up.</summary>
     private async Task<string> SeedAsync()
     {
         string db = await FolioApi.CreateDatabaseAsync(Server.Client);
@@ -88,7 +100,9 @@ public sealed class IndexConformanceTests(WireFixture fixture) : WireTests(fixtu
             await FolioApi.StoreAsync(Server.Client, db, $"products/{i}", $$"""{"Name":"Chai {{i}}","Code":"C{{i}}","PricePerUnit":{{i}}.5,"Stock":{{i}},"Tags":["tea"]}""");
         using (HttpResponseMessage put = await Server.Client.PutAsync($"/databases/{db}/indexes", FolioApi.Json(Definition)))
             Assert.Equal(201, (int)put.StatusCode);
-        foreach (string query in new[] { "from index 'Products/Search' where Price > 1", "from Products where Code = 'C1'" })
+        using (HttpResponseMessage put = await Server.Client.PutAsync($"/databases/{db}/indexes", FolioApi.Json(MapReduceDefinition)))
+            Assert.Equal(201, (int)put.StatusCode);
+        foreach (string query in new[] { "from index 'Products/Search' where Price > 1", "from Products where Code = 'C1'", "from index 'Products/ByTag' where Count > 0" })
         {
             string body = System.Text.Json.JsonSerializer.Serialize(new { Query = query, WaitForNonStaleResults = true });
             using HttpResponseMessage answer = await Server.Client.PostAsync($"/databases/{db}/queries", FolioApi.Json(body));

@@ -1,0 +1,175 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Net;
+using System.Text;
+using System.Text.Json;
+using Folio.Server.Tests.Queries;
+using Folio.Server.Tests.Support;
+using Xunit.Abstractions;
+
+namespace Folio.Server.Tests.MapReduce;
+
+/// <summary>
+/// Folio's map/reduce indexes against SQLite on the same generated Orders (<see cref="OracleDataset"/>:
+/// arrays, nulls, missing fields, mixed types, non-ASCII text), loaded over HTTP: every group of every
+/// random definition (<see cref="ReduceSpec"/>) must have the same entry count and aggregates as SQLite's
+/// <c>GROUP BY</c> (<see cref="MapReduceOracle"/>), before and after random updates and deletes.
+/// </summary>
+public sealed class MapReduceOracleTests(ITestOutputHelper output)
+{
+    private const int BatchSize = 1_000;
+
+    [Fact]
+    public Task Definitions_MatchSqlite_OnFiftyThousandOrders() => RunAsync(seed: 19_001, documents: 50_000, definitions: 8, perRound: 4);
+
+    [Theory]
+    [Trait("Category", "Slow")]
+    [InlineData(1)]
+    [InlineData(2)]
+    public Task Definitions_MatchSqlite_ForMoreSeedsAndDefinitions(int seed) => RunAsync(seed, documents: 60_000, definitions: 120, perRound: 8);
+
+    private async Task RunAsync(int seed, int documents, int definitions, int perRound)
+    {
+        var clock = Stopwatch.StartNew();
+        var data = OracleDataset.Generate(seed, documents);
+        var oracleLoad = Task.Run(() => new MapReduceOracle(data.Documents));
+        var random = new Random(seed);
+        var specs = Enumerable.Range(0, definitions).Select(n => ReduceSpec.Random(random, n)).ToList();
+        await using var server = await RunningServer.StartAsync();
+        var db = await FolioApi.CreateDatabaseAsync(server.Client);
+        await LoadAsync(server.Client, db, data.Documents.Select(d => (d.Id, (string?)d.Json)).ToList());
+        using var oracle = await oracleLoad;
+        output.WriteLine($"seed {seed}: {documents} documents loaded at {clock.Elapsed.TotalSeconds:F1}s");
+
+        var failures = new List<string>();
+        for (var start = 0; start < specs.Count; start += perRound)
+        {
+            var round = specs.Skip(start).Take(perRound).ToList();
+            using (var put = await server.Client.PutAsync($"/databases/{db}/indexes", FolioApi.Json($"{{\"Indexes\":[{string.Join(',', round.Select(s => s.ToDefinitionJson()))}]}}")))
+                Assert.Equal(HttpStatusCode.Created, put.StatusCode);
+            await CheckAsync(server.Client, db, oracle, round, "built", failures);
+
+            await MutateAsync(server.Client, db, oracle, data, random, updates: 400, deletes: 200);
+            await CheckAsync(server.Client, db, oracle, round, "after updates and deletes", failures);
+
+            foreach (var spec in round)
+            {
+                using var delete = await server.Client.DeleteAsync($"/databases/{db}/indexes?name={Uri.EscapeDataString(spec.Name)}");
+                Assert.Equal(HttpStatusCode.NoContent, delete.StatusCode);
+            }
+            output.WriteLine($"definitions {start}..{start + round.Count - 1} checked at {clock.Elapsed.TotalSeconds:F1}s");
+        }
+        Assert.True(failures.Count == 0, $"{failures.Count} differences, the first:\n" + string.Join("\n", failures.Take(10)));
+    }
+
+    private static async Task CheckAsync(HttpClient client, string db, MapReduceOracle oracle, List<ReduceSpec> specs, string when, List<string> failures)
+    {
+        foreach (var spec in specs)
+        {
+            var rows = await RowsAsync(client, db, spec.Name);
+            var expected = oracle.Expected(spec);
+            var seen = new HashSet<string>(StringComparer.Ordinal);
+            foreach (var row in rows)
+            {
+                var key = MapReduceOracle.KeyOf(row, spec);
+                if (!seen.Add(key))
+                {
+                    failures.Add($"{spec.Name} ({spec}) {when}: group {Show(key)} answered twice");
+                    continue;
+                }
+                if (!expected.TryGetValue(key, out var values))
+                {
+                    failures.Add($"{spec.Name} ({spec}) {when}: group {Show(key)} is not in SQLite's answer: {row.GetRawText()}");
+                    continue;
+                }
+                for (var a = 0; a < spec.Aggregations.Count; a++)
+                {
+                    var actual = row.GetProperty(spec.Aggregations[a].Name);
+                    if (!Same(values[a], actual))
+                        failures.Add($"{spec.Name} ({spec}) {when}: group {Show(key)}, {spec.Aggregations[a].Name}: SQLite {values[a] ?? "null"}, Folio {actual.GetRawText()}");
+                }
+            }
+            foreach (var key in expected.Keys)
+            {
+                if (!seen.Contains(key))
+                    failures.Add($"{spec.Name} ({spec}) {when}: group {Show(key)} is missing");
+            }
+        }
+    }
+
+    private static bool Same(object? expected, JsonElement actual)
+    {
+        if (expected is null)
+            return actual.ValueKind == JsonValueKind.Null;
+        if (actual.ValueKind != JsonValueKind.Number)
+            return false;
+        var want = Convert.ToDouble(expected, CultureInfo.InvariantCulture);
+        var got = actual.GetDouble();
+        return Math.Abs(want - got) <= 1e-9 * Math.Max(1, Math.Abs(want));
+    }
+
+    private static string Show(string key) => key.Replace('\u0001', '|');
+
+    /// <summary>Every row of the index once it caught up: a waiting query first, then the stream of all rows.</summary>
+    private static async Task<List<JsonElement>> RowsAsync(HttpClient client, string db, string index)
+    {
+        var query = $"from index '{index}'";
+        var deadline = Stopwatch.StartNew();
+        while (true)
+        {
+            var stats = await FolioApi.GetJsonAsync(client, $"/databases/{db}/indexes/stats");
+            var entry = stats.GetProperty("Results").EnumerateArray().Single(i => i.GetProperty("Name").GetString() == index);
+            Assert.False(entry.TryGetProperty("Failure", out var failure), $"Index {index} failed: {failure}");
+            if (!entry.GetProperty("IsStale").GetBoolean())
+                break;
+            Assert.True(deadline.Elapsed < TimeSpan.FromMinutes(5), $"Index {index} is still stale: {entry.GetRawText()}");
+            await Task.Delay(50);
+        }
+        using var stream = await client.GetAsync($"/databases/{db}/streams/queries?query={Uri.EscapeDataString(query)}");
+        Assert.Equal(HttpStatusCode.OK, stream.StatusCode);
+        using var rows = JsonDocument.Parse(await stream.Content.ReadAsStringAsync());
+        return rows.RootElement.GetProperty("Results").EnumerateArray().Select(r => r.Clone()).ToList();
+    }
+
+    /// <summary>Replaces random documents with the content of other generated ones and deletes others, on both sides.</summary>
+    private static async Task MutateAsync(HttpClient client, string db, MapReduceOracle oracle, OracleDataset data, Random random, int updates, int deletes)
+    {
+        var changes = new List<(string Id, string? Json)>();
+        for (var i = 0; i < updates; i++)
+        {
+            var id = $"orders/{random.Next(1, data.Documents.Count + 1)}";
+            changes.Add((id, data.Documents[random.Next(data.Documents.Count)].Json));
+        }
+        for (var i = 0; i < deletes; i++)
+            changes.Add(($"orders/{random.Next(1, data.Documents.Count + 1)}", null));
+        await LoadAsync(client, db, changes);
+        foreach (var (id, json) in changes)
+        {
+            if (json is null)
+                oracle.Delete(id);
+            else
+                oracle.Put(id, json);
+        }
+    }
+
+    /// <summary>Sends puts (and deletes, for a null body) through bulk_docs, a thousand a request, in order.</summary>
+    private static async Task LoadAsync(HttpClient client, string db, List<(string Id, string? Json)> changes)
+    {
+        for (var start = 0; start < changes.Count; start += BatchSize)
+        {
+            var body = new StringBuilder("{\"Commands\":[");
+            for (var i = start; i < Math.Min(start + BatchSize, changes.Count); i++)
+            {
+                if (i > start)
+                    body.Append(',');
+                var (id, json) = changes[i];
+                body.Append(json is null
+                    ? $"{{\"Type\":\"DELETE\",\"Id\":{JsonSerializer.Serialize(id)}}}"
+                    : $"{{\"Type\":\"PUT\",\"Id\":{JsonSerializer.Serialize(id)},\"Document\":{json}}}");
+            }
+            body.Append("]}");
+            using var response = await client.PostAsync($"/databases/{db}/bulk_docs", FolioApi.Json(body.ToString()));
+            Assert.Equal(HttpStatusCode.Created, response.StatusCode);
+        }
+    }
+}
