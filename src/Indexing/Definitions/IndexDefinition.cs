@@ -138,6 +138,8 @@ public sealed class IndexDefinition
                         "String" or "string" => IndexFieldType.String,
                         "Long" or "long" => IndexFieldType.Long,
                         "Double" or "double" => IndexFieldType.Double,
+                        // What the catalog holds for an auto index's fields; Validate refuses it for any other index.
+                        "Auto" => IndexFieldType.Auto,
                         _ => throw new IndexDefinitionException($"Field '{fieldName}' has unknown Type '{text ?? property.Value.GetRawText()}' (expected String, Long or Double)."),
                     };
                     break;
@@ -235,10 +237,12 @@ public sealed class IndexDefinition
             throw new IndexDefinitionException($"Index '{Name}' names no Collections.");
         if (Fields.Count == 0)
             throw new IndexDefinitionException($"Index '{Name}' has no Fields.");
-        foreach (var name in Fields.Keys)
+        foreach (var (name, field) in Fields)
         {
             if (string.IsNullOrWhiteSpace(name) || name.Length > MaxNameLength || name.EndsWith(NumericSuffix, StringComparison.Ordinal) || name == IdField)
                 throw new IndexDefinitionException($"Field name '{name}' is empty, too long or ends with the reserved '{NumericSuffix}', or is the reserved '{IdField}'.");
+            if (field.Type == IndexFieldType.Auto && !IsAuto)
+                throw new IndexDefinitionException($"Field '{name}' has Type Auto, which only the server's auto indexes use (expected String, Long or Double).");
         }
     }
 }
