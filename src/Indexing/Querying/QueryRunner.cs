@@ -35,7 +35,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
 
         var (index, searcher, indexedEtag) = await OpenIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
         using var opened = searcher;
-        var compiler = new QueryCompiler(index.Definition, index.Schema, options.Parameters);
+        var compiler = new QueryCompiler(index.Definition, options.Parameters);
         var where = compiler.Compile(query.Where);
         var sort = compiler.Sort(query.OrderBy);
 
@@ -45,7 +45,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         result.IsStale = index.IsStale(reader, indexedEtag);
         if (query.Facets.Count > 0)
         {
-            WriteFacets(query, compiler, index.Definition.IsAuto, searcher, where, result);
+            WriteFacets(query, compiler, searcher, where, result);
         }
         else
         {
@@ -78,7 +78,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         var (index, searcher, _) = await OpenIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
         try
         {
-            var compiler = new QueryCompiler(index.Definition, index.Schema, options.Parameters);
+            var compiler = new QueryCompiler(index.Definition, options.Parameters);
             var where = compiler.Compile(query.Where);
             var sort = compiler.Sort(query.OrderBy);
             return new QueryStream(StreamIndex(query, searcher, where, sort), searcher);
@@ -241,7 +241,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
     /// Counts the matches and every facet of the query in one walk over the matches (a collector per facet
     /// under one <see cref="CompositeCollector"/>), then writes each facet as its JSON result.
     /// </summary>
-    private static void WriteFacets(RqlQuery query, QueryCompiler compiler, bool auto, IEngineSearcher searcher, Query where, QueryResult result)
+    private static void WriteFacets(RqlQuery query, QueryCompiler compiler, IEngineSearcher searcher, Query where, QueryResult result)
     {
         var count = new CountCollector();
         var collectors = new ICollector[query.Facets.Count + 1];
@@ -251,7 +251,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             var facet = query.Facets[f];
             if (facet.Ranges.Count == 0)
             {
-                collectors[f + 1] = new TermFacetCollector(facet.Field.IsId ? Definitions.IndexDefinition.IdField : facet.Field.Path);
+                collectors[f + 1] = new TermFacetCollector(compiler.IndexField(facet.Field, numeric: false));
                 continue;
             }
             var ranges = new List<ValueRange>(facet.Ranges.Count);
@@ -263,7 +263,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
                 numeric |= lower?.Type is FieldValueType.Long or FieldValueType.Double || upper?.Type is FieldValueType.Long or FieldValueType.Double;
                 ranges.Add(new ValueRange(lower, range.LowerInclusive, upper, range.UpperInclusive));
             }
-            collectors[f + 1] = new RangeFacetCollector(auto && numeric ? facet.Field.Path + Definitions.IndexDefinition.NumericSuffix : facet.Field.Path, ranges);
+            collectors[f + 1] = new RangeFacetCollector(compiler.IndexField(facet.Field, numeric), ranges);
         }
         searcher.Collect(where, new CompositeCollector(collectors));
 
@@ -275,7 +275,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             using (var writer = new Utf8JsonWriter(stream))
             {
                 writer.WriteStartObject();
-                writer.WriteString("Name", facet.Field.Path);
+                writer.WriteString("Name", facet.Field.Name);
                 writer.WriteStartArray("Values");
                 if (collectors[f + 1] is TermFacetCollector terms)
                 {
@@ -344,13 +344,13 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             foreach (var projection in query.Select)
             {
                 writer.WritePropertyName(projection.Alias);
-                if (projection.Field.IsId)
+                if (projection.Field.Path is not { } path)
                 {
                     writer.WriteStringValue(document.IdString);
                     continue;
                 }
                 values.Clear();
-                var isList = Definitions.FieldPath.Parse(projection.Field.Path).Select(parsed.RootElement, values);
+                var isList = path.Select(parsed.RootElement, values);
                 if (!isList)
                 {
                     if (values.Count == 0)
