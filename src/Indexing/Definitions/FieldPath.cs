@@ -21,6 +21,7 @@ public sealed class FieldPath
     private readonly string[] _names;
     private readonly byte[][] _utf8Names;
     private readonly bool _walksLastArray;
+    private string? _queryText;
 
     private FieldPath(PathSegment[] segments)
     {
@@ -39,6 +40,13 @@ public sealed class FieldPath
     /// <summary>The path in canonical form: names quoted only where they must be. Parsing it gives this path again.</summary>
     public string Text { get; }
 
+    /// <summary>
+    /// The path as a query writes it: each name bare when a query takes it bare (letters, digits, '_' and
+    /// '@', not starting with a digit) and in quotes otherwise (<c>Address.'e-mail'</c>, <c>'2nd'</c>).
+    /// Parsing it, as a query's field or as a path, gives this path again.
+    /// </summary>
+    public string QueryText => _queryText ??= FieldPathSyntax.Format(Segments, static name => !FieldPathSyntax.IsQueryBare(name));
+
     /// <summary>The steps of the path.</summary>
     public IReadOnlyList<PathSegment> Segments { get; }
 
@@ -51,6 +59,13 @@ public sealed class FieldPath
         ArgumentNullException.ThrowIfNull(text);
         return new FieldPath(FieldPathSyntax.Parse(text));
     }
+
+    /// <summary>
+    /// The path made of <paramref name="segments"/>, for a reader that has split the text itself (a query's
+    /// field, whose quoted names follow the query's escapes); throws <see cref="ArgumentException"/> for no
+    /// segment or a name with an unpaired surrogate.
+    /// </summary>
+    internal static FieldPath FromSegments(PathSegment[] segments) => new(segments);
 
     /// <summary>
     /// The canonical text of a path made of <paramref name="segments"/>: each name bare when it can be, in

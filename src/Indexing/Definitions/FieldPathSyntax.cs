@@ -26,6 +26,19 @@ internal static class FieldPathSyntax
         return false;
     }
 
+    /// <summary>Whether a query can write <paramref name="name"/> without quotes: letters, digits, '_' and '@', not starting with a digit.</summary>
+    public static bool IsQueryBare(string name)
+    {
+        if (name.Length == 0 || char.IsDigit(name[0]))
+            return false;
+        foreach (var c in name)
+        {
+            if (!char.IsLetterOrDigit(c) && c is not ('_' or '@'))
+                return false;
+        }
+        return true;
+    }
+
     /// <summary>Parses <paramref name="text"/> into its segments; throws <see cref="FieldPathException"/>.</summary>
     public static PathSegment[] Parse(string text)
     {
@@ -61,8 +74,12 @@ internal static class FieldPathSyntax
         }
     }
 
-    /// <summary>The canonical text of <paramref name="segments"/>: names bare where they can be, quoted where they must be.</summary>
-    public static string Format(IReadOnlyList<PathSegment> segments)
+    /// <summary>
+    /// The text of <paramref name="segments"/>: names bare where they can be, quoted where they must be and, when
+    /// <paramref name="alsoQuote"/> is given, where it says so too (a text that still parses to the same segments).
+    /// Without it the text is the canonical one.
+    /// </summary>
+    public static string Format(IReadOnlyList<PathSegment> segments, Func<string, bool>? alsoQuote = null)
     {
         if (segments.Count == 0)
             throw new ArgumentException("A path has at least one segment.", nameof(segments));
@@ -71,20 +88,34 @@ internal static class FieldPathSyntax
         {
             if (i > 0)
                 text.Append('.');
-            AppendName(text, segments[i].Name);
+            AppendName(text, segments[i].Name, forceQuotes: alsoQuote?.Invoke(segments[i].Name) ?? false);
             if (segments[i].MarksArray)
                 text.Append("[]");
         }
         return text.ToString();
     }
 
-    /// <summary>Appends <paramref name="name"/> bare, or in quotes when it must be (single quotes unless only double ones spare escapes).</summary>
-    public static void AppendName(StringBuilder text, string name)
+    /// <summary>The index of the first unpaired surrogate in <paramref name="name"/>, or -1: no JSON property name holds one.</summary>
+    public static int IndexOfUnpairedSurrogate(string name)
+    {
+        for (var i = 0; i < name.Length; i++)
+        {
+            if (!char.IsSurrogate(name[i]))
+                continue;
+            if (!char.IsHighSurrogate(name[i]) || i + 1 == name.Length || !char.IsLowSurrogate(name[i + 1]))
+                return i;
+            i++;
+        }
+        return -1;
+    }
+
+    /// <summary>Appends <paramref name="name"/> bare, or in quotes when it must be or <paramref name="forceQuotes"/> asks (single quotes unless only double ones spare escapes).</summary>
+    public static void AppendName(StringBuilder text, string name, bool forceQuotes = false)
     {
         ArgumentNullException.ThrowIfNull(name);
         if (IndexOfUnpairedSurrogate(name) is var bad and >= 0)
             throw new ArgumentException($"The name '{name}' has an unpaired surrogate at position {bad}, which no JSON property name holds.", nameof(name));
-        if (!NeedsQuotes(name))
+        if (!forceQuotes && !NeedsQuotes(name))
         {
             text.Append(name);
             return;
@@ -162,19 +193,6 @@ internal static class FieldPathSyntax
         if (char.IsHighSurrogate(c) && i + 1 < text.Length && char.IsLowSurrogate(text[i + 1]))
             return 2;
         throw Error(text, i, $"has an unpaired surrogate ({Describe(c)})", "no JSON property name holds one");
-    }
-
-    private static int IndexOfUnpairedSurrogate(string name)
-    {
-        for (var i = 0; i < name.Length; i++)
-        {
-            if (!char.IsSurrogate(name[i]))
-                continue;
-            if (!char.IsHighSurrogate(name[i]) || i + 1 == name.Length || !char.IsLowSurrogate(name[i + 1]))
-                return i;
-            i++;
-        }
-        return -1;
     }
 
     /// <summary>The name from <paramref name="start"/> to the next '.' or '[' written as it should be, for an error's advice.</summary>

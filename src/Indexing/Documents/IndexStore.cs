@@ -147,15 +147,18 @@ public sealed class IndexStore : IDisposable
     /// asked for, or a new one with those fields plus the fields of the collection's other auto indexes
     /// (which it replaces once it has caught up). Returns the index and whether it was just created.
     /// </summary>
-    public (DocumentIndex Index, bool Created) GetOrCreateAutoIndex(string collection, IReadOnlyCollection<string> exactFields, IReadOnlyCollection<string> searchFields)
+    /// <param name="collection">The collection queried.</param>
+    /// <param name="exactFields">The paths the query compares, sorts or facets on.</param>
+    /// <param name="searchFields">The paths the query searches with <c>search()</c>.</param>
+    public (DocumentIndex Index, bool Created) GetOrCreateAutoIndex(string collection, IReadOnlyCollection<FieldPath> exactFields, IReadOnlyCollection<FieldPath> searchFields)
     {
         lock (_lock)
         {
-            var wanted = new SortedSet<string>(StringComparer.Ordinal);
+            var wanted = new HashSet<string>(StringComparer.Ordinal);
             foreach (var field in exactFields)
-                wanted.Add(field);
+                wanted.Add(AutoIndexNaming.FieldName(field));
             foreach (var field in searchFields)
-                wanted.Add(SearchFieldName(field));
+                wanted.Add(AutoIndexNaming.SearchFieldName(field));
 
             var sameCollection = new List<DocumentIndex>();
             foreach (var index in _active.Values)
@@ -174,15 +177,15 @@ public sealed class IndexStore : IDisposable
                     fields.TryAdd(fieldName, field);
             }
             foreach (var field in exactFields)
-                fields.TryAdd(field, new IndexFieldDefinition(FieldPath.Parse(field), IndexFieldType.Auto));
+                fields.TryAdd(AutoIndexNaming.FieldName(field), new IndexFieldDefinition(field, IndexFieldType.Auto));
             foreach (var field in searchFields)
-                fields.TryAdd(SearchFieldName(field), new IndexFieldDefinition(FieldPath.Parse(field), Search: true));
+                fields.TryAdd(AutoIndexNaming.SearchFieldName(field), new IndexFieldDefinition(field, Search: true));
 
             var ordered = new List<string>(fields.Count);
             foreach (var (fieldName, field) in fields)
-                ordered.Add(field.Search ? $"Search({field.Path.Text})" : fieldName);
+                ordered.Add(field.Search ? $"Search({AutoIndexNaming.FieldName(field.Path)})" : fieldName);
             ordered.Sort(StringComparer.Ordinal);
-            var name = AutoIndexName(collection, ordered);
+            var name = AutoIndexNaming.IndexName(collection, ordered);
             var definition = new IndexDefinition(name, [collection], fields);
             var created = Create(definition);
             _active[name] = created;
@@ -197,27 +200,7 @@ public sealed class IndexStore : IDisposable
         }
     }
 
-    /// <summary>
-    /// <c>Auto/{Collection}/By{Field}And{Field}…</c>. Queries (and widening, which keeps every field a
-    /// collection's auto indexes had) can ask for more fields than fit in an index name; such a name is
-    /// cut and ends with a hash of the whole name instead, so the query still gets its index.
-    /// </summary>
-    internal static string AutoIndexName(string collection, IReadOnlyList<string> orderedFields)
-    {
-        var name = $"{IndexDefinition.AutoPrefix}{collection}/By{string.Join("And", orderedFields)}";
-        if (name.Length <= IndexDefinition.MaxNameLength)
-            return name;
-        var hash = Convert.ToHexString(System.Security.Cryptography.SHA256.HashData(Encoding.UTF8.GetBytes(name)), 0, 8);
-        var keep = IndexDefinition.MaxNameLength - hash.Length - 1;
-        if (char.IsHighSurrogate(name[keep - 1]))
-            keep--;
-        return $"{name[..keep]}~{hash}";
-    }
-
-    /// <summary>The index field an auto index keeps for <c>search(<paramref name="path"/>, …)</c>.</summary>
-    public static string SearchFieldName(string path) => $"search({path})";
-
-    private static bool Covers(IndexDefinition definition, SortedSet<string> wanted)
+    private static bool Covers(IndexDefinition definition, HashSet<string> wanted)
     {
         foreach (var field in wanted)
         {

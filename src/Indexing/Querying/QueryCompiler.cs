@@ -13,7 +13,7 @@ namespace Folio.Indexing.Querying;
 /// index. On an auto index every field is kept twice: as exact text and, when numeric, as a number,
 /// so a comparison with a number compares numerically and one with a string compares as text.
 /// </summary>
-internal sealed class QueryCompiler(IndexDefinition definition, IndexSchema schema, JsonElement? parameters)
+internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? parameters)
 {
     public Query Compile(RqlExpression? where) => where is null ? MatchAllQuery.Instance : CompileExpression(where);
 
@@ -33,24 +33,27 @@ internal sealed class QueryCompiler(IndexDefinition definition, IndexSchema sche
         return sort;
     }
 
-    /// <summary>The fields (exact and full-text) a collection query needs an auto index to have.</summary>
-    public static (SortedSet<string> Exact, SortedSet<string> Search) FieldsOf(RqlQuery query)
+    /// <summary>The paths a collection query needs an auto index to keep, exact and full-text (a path may repeat).</summary>
+    public static (List<FieldPath> Exact, List<FieldPath> Search) FieldsOf(RqlQuery query)
     {
-        var exact = new SortedSet<string>(StringComparer.Ordinal);
-        var search = new SortedSet<string>(StringComparer.Ordinal);
+        var exact = new List<FieldPath>();
+        var search = new List<FieldPath>();
         if (query.Where is not null)
             Collect(query.Where, exact, search);
         foreach (var order in query.OrderBy)
         {
-            if (order.Field is { IsId: false } field)
-                exact.Add(field.Path);
+            if (order.Field?.Path is { } path)
+                exact.Add(path);
         }
         foreach (var facet in query.Facets)
-            exact.Add(facet.Field.Path);
+        {
+            if (facet.Field.Path is { } path)
+                exact.Add(path);
+        }
         return (exact, search);
     }
 
-    private static void Collect(RqlExpression expression, SortedSet<string> exact, SortedSet<string> search)
+    private static void Collect(RqlExpression expression, List<FieldPath> exact, List<FieldPath> search)
     {
         switch (expression)
         {
@@ -61,20 +64,20 @@ internal sealed class QueryCompiler(IndexDefinition definition, IndexSchema sche
             case RqlNot not:
                 Collect(not.Inner, exact, search);
                 break;
-            case RqlFunction { Name: "search" } function:
-                search.Add(function.Field.Path);
+            case RqlFunction { Name: "search", Field.Path: { } path }:
+                search.Add(path);
                 break;
-            case RqlFunction function when !function.Field.IsId:
-                exact.Add(function.Field.Path);
+            case RqlFunction { Field.Path: { } path }:
+                exact.Add(path);
                 break;
-            case RqlComparison { Field.IsId: false } comparison:
-                exact.Add(comparison.Field.Path);
+            case RqlComparison { Field.Path: { } path }:
+                exact.Add(path);
                 break;
-            case RqlBetween { Field.IsId: false } between:
-                exact.Add(between.Field.Path);
+            case RqlBetween { Field.Path: { } path }:
+                exact.Add(path);
                 break;
-            case RqlIn { Field.IsId: false } @in:
-                exact.Add(@in.Field.Path);
+            case RqlIn { Field.Path: { } path }:
+                exact.Add(path);
                 break;
         }
     }
@@ -134,7 +137,7 @@ internal sealed class QueryCompiler(IndexDefinition definition, IndexSchema sche
     {
         var value = Resolve(comparison.Value);
         if (value.Type == FieldValueType.Null && comparison.Operator is not ("=" or "!="))
-            throw new QueryException($"'{comparison.Field.Path} {comparison.Operator} null' compares with null; use = null or != null.");
+            throw new QueryException($"'{comparison.Field} {comparison.Operator} null' compares with null; use = null or != null.");
         var field = IndexField(comparison.Field, IsNumber(value));
         return comparison.Operator switch
         {
@@ -165,30 +168,38 @@ internal sealed class QueryCompiler(IndexDefinition definition, IndexSchema sche
 
     private string SearchField(RqlField field)
     {
+        if (field.Path is null)
+            throw new QueryException("search() needs a full-text field, not id().");
         if (definition.IsAuto)
-            return IndexStore.SearchFieldName(field.Path);
-        if (definition.Fields.TryGetValue(field.Path, out var defined) && defined.Search)
-            return field.Path;
+            return AutoIndexNaming.SearchFieldName(field.Path);
+        if (definition.Fields.TryGetValue(field.Name, out var defined) && defined.Search)
+            return field.Name;
         // A map/reduce index's group fields are exact, each with a full-text twin.
-        if (schema.Fields.ContainsKey(IndexDefinition.SearchTwinName(field.Path)))
-            return IndexDefinition.SearchTwinName(field.Path);
-        throw new QueryException($"search() needs a full-text field; '{field.Path}' of index '{definition.Name}' is not one (set \"Search\": true).");
+        if (definition.Fields.ContainsKey(IndexDefinition.SearchTwinName(field.Name)))
+            return IndexDefinition.SearchTwinName(field.Name);
+        throw new QueryException($"search() needs a full-text field; '{field.Name}' of index '{definition.Name}' is not one (set \"Search\": true).");
     }
 
-    /// <summary>The index field a condition on <paramref name="field"/> reads: the numeric twin on auto indexes when the value is a number.</summary>
-    private string IndexField(RqlField field, bool numeric)
+    /// <summary>
+    /// The index field a condition, a sort key or a facet on <paramref name="field"/> reads. An auto index
+    /// keeps each path under <see cref="AutoIndexNaming.FieldName"/>, and a numeric twin read when the value
+    /// is a number; a static index's fields are named by their definition, so the field's
+    /// <see cref="RqlField.Name"/> picks one (<c>'Major Genre'</c> is the field named <c>Major Genre</c>).
+    /// </summary>
+    public string IndexField(RqlField field, bool numeric)
     {
-        if (field.IsId)
+        if (field.Path is null)
             return IndexDefinition.IdField;
         if (definition.IsAuto)
-            return numeric ? field.Path + IndexDefinition.NumericSuffix : field.Path;
-        if (!schema.Fields.ContainsKey(field.Path))
-            throw new QueryException($"Index '{definition.Name}' has no field '{field.Path}'.");
-        return numeric && HasNumericTwin(field.Path) ? field.Path + IndexDefinition.NumericSuffix : field.Path;
+        {
+            var name = AutoIndexNaming.FieldName(field.Path);
+            return numeric ? name + IndexDefinition.NumericSuffix : name;
+        }
+        if (!definition.Fields.TryGetValue(field.Name, out var defined))
+            throw new QueryException($"Index '{definition.Name}' has no field '{field.Name}'.");
+        // Fields of type Auto (a map/reduce index's group fields) keep their numbers in a twin too.
+        return numeric && defined.Type == IndexFieldType.Auto ? field.Name + IndexDefinition.NumericSuffix : field.Name;
     }
-
-    /// <summary>Whether <paramref name="field"/> keeps its numbers in a twin too (auto indexes' fields, map/reduce group fields), which numeric conditions, sorts and ranges read.</summary>
-    public bool HasNumericTwin(string field) => definition.IsAuto || schema.Fields.ContainsKey(field + IndexDefinition.NumericSuffix);
 
     private static bool IsNumber(FieldValue value) => value.Type is FieldValueType.Long or FieldValueType.Double;
 

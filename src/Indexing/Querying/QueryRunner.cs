@@ -36,7 +36,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
 
         var (index, searcher, indexedEtag) = await OpenIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
         using var opened = searcher;
-        var compiler = new QueryCompiler(index.Definition, index.Schema, options.Parameters);
+        var compiler = new QueryCompiler(index.Definition, options.Parameters);
         var where = compiler.Compile(query.Where);
         var sort = compiler.Sort(query.OrderBy);
 
@@ -87,7 +87,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         var (index, searcher, _) = await OpenIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
         try
         {
-            var compiler = new QueryCompiler(index.Definition, index.Schema, options.Parameters);
+            var compiler = new QueryCompiler(index.Definition, options.Parameters);
             var where = compiler.Compile(query.Where);
             var sort = compiler.Sort(query.OrderBy);
             return new QueryStream(StreamIndex(query, searcher, where, sort), searcher);
@@ -268,7 +268,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             var facet = query.Facets[f];
             if (facet.Ranges.Count == 0)
             {
-                collectors[f + 1] = new TermFacetCollector(facet.Field.IsId ? Definitions.IndexDefinition.IdField : facet.Field.Path);
+                collectors[f + 1] = new TermFacetCollector(compiler.IndexField(facet.Field, numeric: false));
                 continue;
             }
             var ranges = new List<ValueRange>(facet.Ranges.Count);
@@ -280,7 +280,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
                 numeric |= lower?.Type is FieldValueType.Long or FieldValueType.Double || upper?.Type is FieldValueType.Long or FieldValueType.Double;
                 ranges.Add(new ValueRange(lower, range.LowerInclusive, upper, range.UpperInclusive));
             }
-            collectors[f + 1] = new RangeFacetCollector(numeric && compiler.HasNumericTwin(facet.Field.Path) ? facet.Field.Path + Definitions.IndexDefinition.NumericSuffix : facet.Field.Path, ranges);
+            collectors[f + 1] = new RangeFacetCollector(compiler.IndexField(facet.Field, numeric), ranges);
         }
         searcher.Collect(where, new CompositeCollector(collectors));
 
@@ -306,7 +306,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
                 for (var i = 0; i < counts.Count; i++)
                     values.Add(new FacetValue(facet.Ranges[i].Text, counts[i]));
             }
-            result.AddFacet(new FacetResult(facet.Field.Path, values));
+            result.AddFacet(new FacetResult(facet.Field.Name, values));
         }
     }
 
@@ -348,13 +348,13 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             foreach (var projection in query.Select)
             {
                 writer.WritePropertyName(projection.Alias);
-                if (projection.Field.IsId)
+                if (projection.Field.Path is not { } path)
                 {
                     writer.WriteStringValue(id);
                     continue;
                 }
                 values.Clear();
-                var isList = Definitions.FieldPath.Parse(projection.Field.Path).Select(parsed.RootElement, values);
+                var isList = path.Select(parsed.RootElement, values);
                 if (!isList)
                 {
                     if (values.Count == 0)

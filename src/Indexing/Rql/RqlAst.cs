@@ -16,14 +16,29 @@ public sealed record RqlQuery(
 /// <summary>What a query reads: a collection, or a named index.</summary>
 public sealed record RqlSource(string? Collection, string? IndexName);
 
-/// <summary>A field reference: a path, or <c>id()</c>.</summary>
-public sealed record RqlField(string Path, int Position)
+/// <summary>
+/// A field reference: a path (the same <see cref="FieldPath"/> index definitions use), or <c>id()</c>.
+/// </summary>
+/// <param name="Path">The path; null for <c>id()</c>.</param>
+/// <param name="Position">Where the reference starts in the query text.</param>
+public sealed record RqlField(FieldPath? Path, int Position)
 {
     /// <summary>Whether this is the document id (<c>id()</c>).</summary>
-    public bool IsId => Path == IdPath;
+    public bool IsId => Path is null;
 
-    /// <summary>The path that stands for <c>id()</c>.</summary>
-    public const string IdPath = "id()";
+    /// <summary>
+    /// The field's name where a name is wanted rather than a path: the property of a projection without an
+    /// alias, the name of a facet, the field of a static index. A path of one property without <c>[]</c>
+    /// gives that property's name as the document spells it (<c>'Major Genre'</c> gives <c>Major Genre</c>,
+    /// <c>'a.b'</c> gives <c>a.b</c>), a longer one its canonical text (<c>Address.City</c>,
+    /// <c>Lines[].'Unit Price'</c>), <c>id()</c> gives <c>id()</c>.
+    /// </summary>
+    public string Name => Path is null ? IdText : Path.Segments is [{ MarksArray: false } only] ? only.Name : Path.Text;
+
+    /// <summary>The field as a query writes it: <c>id()</c> or the path's <see cref="FieldPath.QueryText"/>.</summary>
+    public override string ToString() => Path?.QueryText ?? IdText;
+
+    private const string IdText = "id()";
 }
 
 /// <summary>A literal or a parameter.</summary>

@@ -1,11 +1,17 @@
 using System.Text;
+using Folio.Indexing.Definitions;
 
 namespace Folio.Indexing.Rql;
 
 /// <summary>
-/// Splits a query into tokens. Identifiers take letters, digits, '_', '@', '.', and '[]' (field paths
-/// like <c>Lines[].Product</c> are one token); strings are single- or double-quoted with the quote
-/// doubled or backslash-escaped inside; <c>$name</c> is a parameter.
+/// Splits a query into tokens. Names joined by '.' are one token, each name bare (letters, digits, '_'
+/// and '@', not starting with a digit) or single- or double-quoted, each maybe followed by <c>[]</c>:
+/// all bare is an <see cref="RqlTokenKind.Identifier"/> (<c>where</c>, <c>Lines[].Product</c>), one quoted
+/// name alone a <see cref="RqlTokenKind.String"/> (a value, or a field's name where the grammar names a
+/// field; the parser decides), anything else with quotes a <see cref="RqlTokenKind.Path"/>
+/// (<c>Address.'e-mail'</c>, <c>'Sales Lines'[].'Unit Price'</c>). Quoted text is the same everywhere: the
+/// quote doubled or backslash-escaped inside, <c>\n</c>, <c>\t</c>, <c>\r</c>, and a backslash before any
+/// other character is that character. <c>$name</c> is a parameter; <c>--</c> starts a comment.
 /// </summary>
 internal static class RqlLexer
 {
@@ -30,9 +36,9 @@ internal static class RqlLexer
             }
             var start = i;
             var c = text[i];
-            if (c is '\'' or '"')
+            if (c is '\'' or '"' || IsIdentifierStart(c))
             {
-                tokens.Add(new RqlToken(RqlTokenKind.String, ReadString(text, ref i), start));
+                tokens.Add(ReadNames(text, ref i));
             }
             else if (char.IsAsciiDigit(c) || (c == '-' && i + 1 < text.Length && char.IsAsciiDigit(text[i + 1])))
             {
@@ -49,12 +55,6 @@ internal static class RqlLexer
                 if (i == start + 1)
                     throw new RqlParseException("Expected a parameter name after '$'", start);
                 tokens.Add(new RqlToken(RqlTokenKind.Parameter, text[(start + 1)..i], start));
-            }
-            else if (IsIdentifierStart(c))
-            {
-                while (i < text.Length && (IsIdentifierPart(text[i]) || (text[i] == '[' && i + 1 < text.Length && text[i + 1] == ']')))
-                    i += text[i] == '[' ? 2 : 1;
-                tokens.Add(new RqlToken(RqlTokenKind.Identifier, text[start..i], start));
             }
             else
             {
@@ -86,7 +86,7 @@ internal static class RqlLexer
                         tokens.Add(new RqlToken(RqlTokenKind.Operator, op == "<>" ? "!=" : op, start));
                         break;
                     default:
-                        throw new RqlParseException($"Unexpected character '{c}'", start);
+                        throw new RqlParseException($"Unexpected character '{c}' (a name holding anything but letters, digits, '_' and '@', or starting with a digit, goes in quotes, as in 'e-mail')", start);
                 }
             }
         }
@@ -94,7 +94,48 @@ internal static class RqlLexer
 
     private static bool IsIdentifierStart(char c) => char.IsLetter(c) || c is '_' or '@';
 
-    private static bool IsIdentifierPart(char c) => char.IsLetterOrDigit(c) || c is '_' or '@' or '.';
+    private static bool IsIdentifierPart(char c) => char.IsLetterOrDigit(c) || c is '_' or '@';
+
+    /// <summary>Reads names joined by '.' from <paramref name="i"/>, which is on a quote or a letter, '_' or '@'.</summary>
+    private static RqlToken ReadNames(string text, ref int i)
+    {
+        var start = i;
+        var segments = new List<PathSegment>(1);
+        var quoted = false;
+        while (true)
+        {
+            string name;
+            if (text[i] is '\'' or '"')
+            {
+                name = ReadString(text, ref i);
+                quoted = true;
+            }
+            else
+            {
+                var nameStart = i;
+                while (i < text.Length && IsIdentifierPart(text[i]))
+                    i++;
+                name = text[nameStart..i];
+            }
+            var marksArray = false;
+            if (i < text.Length && text[i] == '[')
+            {
+                if (i + 1 >= text.Length || text[i + 1] != ']')
+                    throw new RqlParseException("Expected ']' after '[' (a path steps into arrays with [] and takes no index; a name holding '[' goes in quotes)", i + 1);
+                marksArray = true;
+                i += 2;
+            }
+            segments.Add(new PathSegment(name, marksArray));
+            if (i >= text.Length || text[i] != '.')
+                break;
+            i++;
+            if (i >= text.Length || !(text[i] is '\'' or '"' || IsIdentifierPart(text[i])))
+                throw new RqlParseException("Expected a name after '.' (a name holding anything but letters, digits, '_' and '@' goes in quotes)", i);
+        }
+        if (quoted && segments.Count == 1 && !segments[0].MarksArray)
+            return new RqlToken(RqlTokenKind.String, segments[0].Name, start);
+        return new RqlToken(quoted ? RqlTokenKind.Path : RqlTokenKind.Identifier, text[start..i], start, [.. segments]);
+    }
 
     private static string ReadString(string text, ref int i)
     {
@@ -125,7 +166,11 @@ internal static class RqlLexer
                     i++;
                     continue;
                 }
-                return value.ToString();
+                var result = value.ToString();
+                // No JSON text holds one, so it could match nothing; as a field name it could not even be written back.
+                if (FieldPathSyntax.IndexOfUnpairedSurrogate(result) >= 0)
+                    throw new RqlParseException("The string holds an unpaired surrogate, which no JSON text holds", start);
+                return result;
             }
             value.Append(c);
         }

@@ -30,7 +30,7 @@ public class ParsedQueryCacheTests
         {
             var query = cache.Parse($"from Orders where Number = {i}");
             var comparison = Assert.IsType<RqlComparison>(query.Where);
-            Assert.Equal("Number", comparison.Field.Path);
+            Assert.Equal("Number", comparison.Field.Name);
             Assert.Equal(i, Convert.ToInt64(Assert.IsType<RqlLiteral>(comparison.Value).Value, System.Globalization.CultureInfo.InvariantCulture));
         }
     }

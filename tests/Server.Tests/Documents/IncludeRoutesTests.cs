@@ -53,11 +53,14 @@ public sealed class IncludeRoutesTests : IClassFixture<ServerFixture>, IAsyncLif
     [InlineData("Matrix", "Matrix", "cells/1 cells/2 cells/3")]
     [InlineData("Matrix[]", "'Matrix[]'", "cells/1 cells/2 cells/3")]
     [InlineData("'Ref Ids'", "\"'Ref Ids'\"", "refs/1 refs/2")]
+    [InlineData("'Ref Ids'", "'Ref Ids'", "refs/1 refs/2")]
+    [InlineData("'Ref Ids'[]", "'Ref Ids'[]", "refs/1 refs/2")]
     [InlineData("\"Ref Ids\"[]", "'\"Ref Ids\"[]'", "refs/1 refs/2")]
     [InlineData("\"a.b\"", "'\"a.b\"'", "dots/1")]
     [InlineData("a.b", "a.b", "plain/1")]
     [InlineData("Address.'e-mail'", "\"Address.'e-mail'\"", "mails/1")]
     [InlineData("Address.e-mail", "'Address.e-mail'", "mails/1")]
+    [InlineData("Address.'e-mail'", "Address.'e-mail'", "mails/1")]
     [InlineData("名前", "名前", "names/1")]
     [InlineData("Missing", "Missing", "")]
     [InlineData("Nowhere.At.All", "Nowhere.At.All", "")]
@@ -74,15 +77,14 @@ public sealed class IncludeRoutesTests : IClassFixture<ServerFixture>, IAsyncLif
     }
 
     [Fact]
-    public async Task Include_UnquotedNameWithSpace_Answers400OnBothRoutes()
+    public async Task Include_UnquotedNameWithSpace_Answers400OnTheGetRoute()
     {
+        // A query's include 'Ref Ids' is a string that is no path's text, so it names the one property
+        // (a case of the theory above); the parameter is a path and its name needs quotes.
         using HttpResponseMessage get = await _client.GetAsync($"{FolioApi.DocsUri(_db, "posts/1")}&include={Uri.EscapeDataString("Ref Ids")}");
-        using HttpResponseMessage query = await _client.PostAsync($"/databases/{_db}/queries", FolioApi.Json(QueryBody("from Posts where id() = 'posts/1' include 'Ref Ids'")));
 
         JsonElement getProblem = await ProblemAssert.IsProblemAsync(get, HttpStatusCode.BadRequest, ProblemTypes.InvalidParameter);
-        JsonElement queryProblem = await ProblemAssert.IsProblemAsync(query, HttpStatusCode.BadRequest, ProblemTypes.InvalidQuery);
         Assert.Contains("The path 'Ref Ids' has a space in a bare name at position 3; write the name in quotes: 'Ref Ids'.", getProblem.GetProperty("detail").GetString(), StringComparison.Ordinal);
-        Assert.Contains("The path 'Ref Ids' has a space in a bare name at position 3", queryProblem.GetProperty("detail").GetString(), StringComparison.Ordinal);
     }
 
     private async Task<JsonElement> QueryAsync(string rql)

@@ -1,0 +1,118 @@
+using System.Globalization;
+
+namespace Folio.Indexing.Rql;
+
+/// <summary>The where clause: conditions joined by and, or, not and parentheses, and the values they compare with.</summary>
+public sealed partial class RqlParser
+{
+    private RqlExpression ParseOr()
+    {
+        var left = ParseAnd();
+        while (TakeKeyword("or"))
+            left = new RqlBinary(false, left, ParseAnd());
+        return left;
+    }
+
+    private RqlExpression ParseAnd()
+    {
+        var left = ParseUnary();
+        while (TakeKeyword("and"))
+            left = new RqlBinary(true, left, ParseUnary());
+        return left;
+    }
+
+    private RqlExpression ParseUnary()
+    {
+        if (TakeKeyword("not"))
+            return new RqlNot(ParseUnary());
+        if (Take(RqlTokenKind.OpenParen))
+        {
+            var inner = ParseOr();
+            Expect(RqlTokenKind.CloseParen, "')'");
+            return inner;
+        }
+        return ParseCondition();
+    }
+
+    private RqlExpression ParseCondition()
+    {
+        if (Current.Kind == RqlTokenKind.Identifier && Peek(1).Kind == RqlTokenKind.OpenParen && !Current.IsKeyword("id"))
+            return ParseFunction();
+
+        var field = ParseField();
+        if (Current.Kind == RqlTokenKind.Operator)
+        {
+            var op = Current.Text;
+            _index++;
+            return new RqlComparison(field, op, ParseValue());
+        }
+        if (TakeKeyword("between"))
+        {
+            var low = ParseValue();
+            ExpectKeyword("and");
+            return new RqlBetween(field, low, ParseValue());
+        }
+        if (TakeKeyword("in"))
+        {
+            Expect(RqlTokenKind.OpenParen, "'(' to open the list of values");
+            var values = new List<RqlValue>();
+            if (Current.Kind != RqlTokenKind.CloseParen)
+            {
+                do
+                    values.Add(ParseValue());
+                while (Take(RqlTokenKind.Comma));
+            }
+            Expect(RqlTokenKind.CloseParen, "')' to close the list of values");
+            return new RqlIn(field, values);
+        }
+        throw Error($"Expected an operator (=, !=, <, <=, >, >=, between, in) after {field} but found {Current.Describe()}");
+    }
+
+    private RqlExpression ParseFunction()
+    {
+        var nameToken = Current;
+        var name = nameToken.Text.ToLowerInvariant();
+        if (name is not ("exists" or "search" or "startswith" or "endswith"))
+            throw new RqlParseException($"Unknown function '{nameToken.Text}' (expected search, startsWith, endsWith, exists or id)", nameToken.Position);
+        _index++;
+        Expect(RqlTokenKind.OpenParen, "'('");
+        var field = ParseField();
+        RqlValue? argument = null;
+        if (name != "exists")
+        {
+            Expect(RqlTokenKind.Comma, $"',' and the second argument of {nameToken.Text}()");
+            argument = ParseValue();
+        }
+        Expect(RqlTokenKind.CloseParen, $"')' to close {nameToken.Text}()");
+        return new RqlFunction(name, field, argument);
+    }
+
+    private RqlValue ParseValue()
+    {
+        var token = Current;
+        switch (token.Kind)
+        {
+            case RqlTokenKind.String:
+                _index++;
+                return new RqlLiteral(token.Text, token.Position);
+            case RqlTokenKind.Parameter:
+                _index++;
+                return new RqlParameter(token.Text, token.Position);
+            case RqlTokenKind.Number:
+                _index++;
+                if (long.TryParse(token.Text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var integer))
+                    return new RqlLiteral(integer, token.Position);
+                if (double.TryParse(token.Text, NumberStyles.Float, CultureInfo.InvariantCulture, out var real))
+                    return new RqlLiteral(real, token.Position);
+                throw new RqlParseException($"'{token.Text}' is not a number", token.Position);
+            case RqlTokenKind.Identifier when token.IsKeyword("true") || token.IsKeyword("false"):
+                _index++;
+                return new RqlLiteral(token.IsKeyword("true"), token.Position);
+            case RqlTokenKind.Identifier when token.IsKeyword("null"):
+                _index++;
+                return new RqlLiteral(null, token.Position);
+            default:
+                throw Error($"Expected a value (a 'string', a number, true, false, null or a $parameter) but found {token.Describe()}");
+        }
+    }
+}
