@@ -21,4 +21,11 @@ public interface IDocValues
     /// with values byte by byte; null when the value cannot be one of the field's values.
     /// </summary>
     byte[]? Encode(FieldValue value);
+
+    /// <summary>
+    /// A text value (its <see cref="DocValue.Bytes"/>) as the data spells it most often, where the field folds case
+    /// (an entry with <c>DFW</c> and one with <c>dfw</c> hold one value); null when the value is spelled as held, or
+    /// the field keeps no spellings. Answers for the index as a whole, not for the matches of a query.
+    /// </summary>
+    string? Spelling(ReadOnlySpan<byte> value);
 }

@@ -7,27 +7,34 @@ namespace Folio.Indexing.Collectors;
 /// Counts, over the matches, how many have a value of a field in each of several ranges: an entry counts
 /// once per range any of its values falls in; nulls fall in none. Bounds compare with the values byte by
 /// byte in the doc values' form (<see cref="IDocValues.Encode"/>); a bound that cannot be one of the field's
-/// values (text on a numeric field) leaves its side of the range open.
+/// values (text on a numeric field) leaves its side of the range open. With a <see cref="FacetAggregator"/>, each
+/// range also gathers the numbers of the entries counted in it (range <c>r</c> is the aggregator's slot <c>r</c>).
 /// </summary>
 public sealed class RangeFacetCollector : ICollector
 {
     private readonly IReadOnlyList<ValueRange> _ranges;
     private readonly long[] _counts;
     private readonly DocValuesBlock _values = new();
+    private readonly FacetAggregator? _aggregator;
     private IDocValues? _docValues;
     private byte[]?[] _lower = [];
     private byte[]?[] _upper = [];
     private bool _finished;
 
-    /// <summary>Counts the values of <paramref name="field"/> in each of <paramref name="ranges"/>.</summary>
-    public RangeFacetCollector(string field, IReadOnlyList<ValueRange> ranges)
+    /// <summary>Counts the values of <paramref name="field"/> in each of <paramref name="ranges"/>, aggregating numbers per range with <paramref name="aggregator"/> when given.</summary>
+    public RangeFacetCollector(string field, IReadOnlyList<ValueRange> ranges, FacetAggregator? aggregator = null)
     {
         ArgumentException.ThrowIfNullOrEmpty(field);
         ArgumentNullException.ThrowIfNull(ranges);
         Field = field;
         _ranges = ranges;
         _counts = new long[ranges.Count];
+        _aggregator = aggregator;
+        _aggregator?.EnsureSlots(ranges.Count);
     }
+
+    /// <summary>The aggregator of the ranges' numbers, if any.</summary>
+    public FacetAggregator? Aggregator => _aggregator;
 
     /// <summary>The field counted.</summary>
     public string Field { get; }
@@ -52,6 +59,7 @@ public sealed class RangeFacetCollector : ICollector
             _upper[r] = _ranges[r].Upper is { } upper ? docValues.Encode(upper) : null;
         }
         _docValues = docValues;
+        _aggregator?.Begin(searcher);
     }
 
     /// <inheritdoc/>
@@ -59,6 +67,7 @@ public sealed class RangeFacetCollector : ICollector
     {
         var docValues = _docValues ?? throw new InvalidOperationException("Begin was not called.");
         docValues.Read(entryIds, _values);
+        _aggregator?.Read(entryIds);
         for (var i = 0; i < entryIds.Length; i++)
         {
             var values = _values[i];
@@ -66,8 +75,10 @@ public sealed class RangeFacetCollector : ICollector
                 continue;
             for (var r = 0; r < _counts.Length; r++)
             {
-                if (AnyValueIn(values, _lower[r], _ranges[r].LowerInclusive, _upper[r], _ranges[r].UpperInclusive))
-                    _counts[r]++;
+                if (!AnyValueIn(values, _lower[r], _ranges[r].LowerInclusive, _upper[r], _ranges[r].UpperInclusive))
+                    continue;
+                _counts[r]++;
+                _aggregator?.Add(r, i);
             }
         }
     }

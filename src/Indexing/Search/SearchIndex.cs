@@ -43,10 +43,11 @@ public sealed class SearchIndex : IEngineIndex
     /// a front-coded key's two lengths in one byte when they are small (<see cref="FrontCoding"/>); version 18 seals
     /// full posting chunks into a tree of their own (<see cref="PostingStore"/>); version 19 keeps sort keys in blocks
     /// of 4,096 entries (<see cref="NumericColumn.BlockSize"/>); version 20 writes point blocks as bit streams
-    /// (<see cref="PointBlock"/>). Older indexes
+    /// (<see cref="PointBlock"/>); version 21 remembers how a case-folding exact field's values were spelled
+    /// (<see cref="SpellingVariant"/>, <see cref="SpellingsTree"/>). Older indexes
     /// are refused like newer ones and must be rebuilt.
     /// </summary>
-    public const int FormatVersion = 20;
+    public const int FormatVersion = 21;
 
     /// <summary>The longest entry key, in UTF-8 bytes: a tree key's limit less the two bytes of its length (<see cref="KeyStore.TreeKey"/>).</summary>
     public const int MaxKeyBytes = Folio.Storage.StorageLimits.MaxKeySize - 2;
@@ -238,6 +239,12 @@ public sealed class SearchIndex : IEngineIndex
 
     /// <summary>An exact field's column of term ids, one per entry whose one value is its one term (instead of a doc value).</summary>
     internal static string IdColumnTree(string field) => "o:" + field;
+
+    /// <summary>
+    /// A case-folding exact field's spelling variants (<see cref="SpellingVariant"/>) → how many entries spell their
+    /// term so (an int64); the entries that spell it as the term itself are the term's postings less these.
+    /// </summary>
+    internal static string SpellingsTree(string field) => "f:" + field;
 
     internal static byte[] NextTermIdKey(string field) => System.Text.Encoding.UTF8.GetBytes("next-term:" + field);
 

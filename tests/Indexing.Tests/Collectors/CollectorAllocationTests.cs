@@ -47,4 +47,24 @@ public sealed class CollectorAllocationTests : IDisposable
         // Blocks, dictionaries and 60 decoded values: a few dozen kilobytes, where a byte per match would be 20 KB more.
         Assert.InRange(facets - counting, 0, 64 * 1024);
     }
+
+    [Fact]
+    public void Collect_AllocatesNothingPerMatch_ForAggregationsAndDrillingSideways()
+    {
+        using var searcher = _index.OpenSearcher();
+        var counting = AllocatedBy(searcher, () => new CountCollector());
+        var sideways = AllocatedBy(searcher, () => new DrillSidewaysCollector(
+            new CompositeCollector(
+            [
+                new CountCollector(),
+                new TermFacetCollector("Tag", new FacetAggregator(["Num"])),
+                new RangeFacetCollector("Num", [new ValueRange(null, false, FieldValue.From(25L), false)], new FacetAggregator(["Num"])),
+            ]),
+            [
+                (new TermQuery("Tag", FieldValue.From("t1")), new TermFacetCollector("Tag", new FacetAggregator(["Num"]))),
+                (new RangeQuery("Num", FieldValue.From(10L), true, null, false), new TermFacetCollector("Num")),
+            ]));
+        // Per walk: the collectors' blocks, batches, per-value slots and two iterators; nothing grows with the 20,000 matches.
+        Assert.InRange(sideways - counting, 0, 128 * 1024);
+    }
 }

@@ -125,7 +125,8 @@ public sealed partial class IndexSearcher
         }
         if (reader.IdColumnValues is { } ids && ids.TryGet(entryId, out var termId))
         {
-            var term = reader.TermOf((long)termId, entryKey);
+            // An entry spelled otherwise names its term's spelling variant; doc values hold the term.
+            var term = SpellingVariant.TermOf(reader.TermOf((long)termId, entryKey));
             single[0] = 1;
             single[1] = DocValueType.Text;
             var length = Varint.Write(single, 2, (ulong)term.Length);
@@ -135,6 +136,38 @@ public sealed partial class IndexSearcher
         }
         encoded = default;
         return false;
+    }
+
+    /// <summary>
+    /// A case-folding exact field's value (its doc value's bytes) as its entries spell it most often; null when they
+    /// spell it as it is (or the field keeps no spellings). Ties go to the spelling first in byte order.
+    /// </summary>
+    private string? MostFrequentSpelling(FieldReader reader, ReadOnlySpan<byte> value)
+    {
+        if (reader.Spellings is not { Count: > 0 } spellings || reader.Terms is null || value.Length > TermEncoding.MaxTermBytes)
+            return null;
+        Span<byte> prefix = stackalloc byte[TermEncoding.MaxTermBytes + 8];
+        prefix = prefix[..SpellingVariant.WritePrefix(value, prefix)];
+        var cursor = spellings.CreateCursor();
+        if (!cursor.Seek(prefix))
+            return null;
+        byte[]? best = null;
+        long bestCount = 0, spelledOtherwise = 0;
+        for (; cursor.IsValid && cursor.Key.StartsWith(prefix); cursor.MoveNext())
+        {
+            var count = BinaryPrimitives.ReadInt64LittleEndian(cursor.Value);
+            var spelling = cursor.Key[prefix.Length..];
+            spelledOtherwise += count;
+            if (best is null || count > bestCount || (count == bestCount && spelling.SequenceCompareTo(best) < 0))
+            {
+                best = spelling.ToArray();
+                bestCount = count;
+            }
+        }
+        if (best is null)
+            return null;
+        var asIs = PostingStore.DocumentFrequency(reader.Terms, TermEncoding.TermKey(value)) - spelledOtherwise;
+        return asIs > bestCount || (asIs == bestCount && value.SequenceCompareTo(best) < 0) ? null : Encoding.UTF8.GetString(best);
     }
 
     // One value (count 1, type, length 8) of eight big-endian bytes: the doc values of a single number.
@@ -164,5 +197,7 @@ public sealed partial class IndexSearcher
         }
 
         public byte[]? Encode(FieldValue value) => searcher.DocValueBound(field, value);
+
+        public string? Spelling(ReadOnlySpan<byte> value) => searcher.MostFrequentSpelling(reader, value);
     }
 }

@@ -52,6 +52,10 @@ public sealed partial class IndexBatch
         private readonly List<byte> _encodedDocValues = [];
         private readonly Stack<TermInfo> _spareTerms = new();
         private readonly List<(byte[] Term, int Position)> _tokens = [];
+        // Case-folding exact fields remember each term's first spelling when it differs (SpellingVariant).
+        private readonly bool _keepsSpellings;
+        private TermInfo? _lastTerm;
+        private bool _lastTermIsNew;
         private bool _tokensOutOfOrder;
         private int _valueCount;
         private int _nextPosition;
@@ -60,6 +64,7 @@ public sealed partial class IndexBatch
         public AnalyzedField(FieldOptions options, HashSet<byte[]> batchTerms)
         {
             _options = options;
+            _keepsSpellings = options is { Kind: FieldKind.Exact, CaseSensitive: false, Analyzer: null };
             _batchTerms = batchTerms.GetAlternateLookup<ReadOnlySpan<byte>>();
             _termsBySpan = Terms.GetAlternateLookup<ReadOnlySpan<byte>>();
         }
@@ -83,6 +88,9 @@ public sealed partial class IndexBatch
         /// by a custom analyzer): its doc value is then the term's id, kept in the field's id column.
         /// </summary>
         public byte[]? ValueTerm { get; private set; }
+
+        /// <summary>What the term dictionary names <see cref="ValueTerm"/> by: the term, or its spelling variant.</summary>
+        public byte[]? ValueKey { get; private set; }
 
         /// <summary>The encoded doc values; valid until the next entry is analyzed.</summary>
         public ReadOnlySpan<byte> DocValues => CollectionsMarshal.AsSpan(_encodedDocValues);
@@ -112,10 +120,15 @@ public sealed partial class IndexBatch
                 case FieldKind.Exact:
                     var exact = Text(value);
                     var sink = new TermSink(this, positions: false);
+                    _lastTerm = null;
                     _options.EffectiveAnalyzer.Analyze(exact, ref sink);
                     // Doc values keep the whole normalized value, not the (possibly shortened) term: sorting,
                     // range counting and GetValues need every byte.
-                    AddDocValue(DocValueType.Text, Encoding.UTF8.GetBytes(_options.NormalizeExact(exact)));
+                    var normalized = _options.NormalizeExact(exact);
+                    var normalizedBytes = Encoding.UTF8.GetBytes(normalized);
+                    AddDocValue(DocValueType.Text, normalizedBytes);
+                    if (_keepsSpellings && _lastTermIsNew && _lastTerm is { } first && !string.Equals(normalized, exact, StringComparison.Ordinal))
+                        RememberSpelling(first, normalizedBytes, exact);
                     break;
                 case FieldKind.FullText:
                     Flags |= EntryRecord.PositionsFlag;
@@ -140,8 +153,11 @@ public sealed partial class IndexBatch
         {
             if (_options.Kind == FieldKind.Exact && _docValueCount == 1 && Terms.Count == 1)
             {
-                foreach (var term in Terms.Keys)
+                foreach (var (term, info) in Terms)
+                {
                     ValueTerm = SingleDocValue().SequenceEqual(term) ? term : null;
+                    ValueKey = ValueTerm is null ? null : info.Variant ?? term;
+                }
             }
             if (_docValues.Count > 0 && !IsSingleNumber && ValueTerm is null)
             {
@@ -180,6 +196,8 @@ public sealed partial class IndexBatch
             Length = 0;
             SortKey = null;
             ValueTerm = null;
+            ValueKey = null;
+            _lastTerm = null;
             InUse = false;
         }
 
@@ -204,7 +222,8 @@ public sealed partial class IndexBatch
 
         internal void AddTerm(ReadOnlySpan<byte> term, int? position)
         {
-            if (!_termsBySpan.TryGetValue(term, out var info))
+            _lastTermIsNew = !_termsBySpan.TryGetValue(term, out var info) || info is null;
+            if (info is null)
             {
                 info = _spareTerms.Count > 0 ? _spareTerms.Pop() : new TermInfo();
                 if (!_batchTerms.TryGetValue(term, out var shared))
@@ -215,6 +234,7 @@ public sealed partial class IndexBatch
                 info.Term = shared;
                 Terms.Add(shared, info);
             }
+            _lastTerm = info;
             info.Frequency++;
             if (position is { } p)
             {
@@ -222,6 +242,29 @@ public sealed partial class IndexBatch
                 _tokens.Add((info.Term, p));
                 Length++;
             }
+        }
+
+        /// <summary>
+        /// Keeps <paramref name="spelling"/> as the spelling of a term the entry has just met first, when the term is
+        /// the whole normalized value and its variant fits (<see cref="SpellingVariant"/>); the variant array is the
+        /// batch's shared one, so an entry spelled like an earlier one allocates nothing.
+        /// </summary>
+        private void RememberSpelling(TermInfo info, ReadOnlySpan<byte> normalized, string spelling)
+        {
+            if (!info.Term.AsSpan().SequenceEqual(normalized) || Encoding.UTF8.GetMaxByteCount(spelling.Length) > 2 * TermEncoding.MaxTermBytes)
+                return;
+            Span<byte> spelled = stackalloc byte[2 * TermEncoding.MaxTermBytes];
+            var spelledLength = Encoding.UTF8.GetBytes(spelling, spelled);
+            Span<byte> variant = stackalloc byte[TermEncoding.MaxTermBytes];
+            var length = SpellingVariant.Write(info.Term, spelled[..spelledLength], variant);
+            if (length == 0)
+                return;
+            if (!_batchTerms.TryGetValue(variant[..length], out var shared))
+            {
+                shared = variant[..length].ToArray();
+                _batchTerms.Set.Add(shared);
+            }
+            info.Variant = shared;
         }
 
         /// <summary>The tokens of a field with positions, by position (an analyzer may emit them out of order).</summary>
@@ -294,10 +337,17 @@ public sealed partial class IndexBatch
         /// <summary>The term's bytes as the batch shares them.</summary>
         public byte[] Term { get; set; } = [];
 
+        /// <summary>The term's spelling variant when the entry first spelled it otherwise (<see cref="SpellingVariant"/>), as the batch shares it.</summary>
+        public byte[]? Variant { get; set; }
+
+        /// <summary>What the term dictionary names this term of the entry by.</summary>
+        public byte[] DictionaryKey => Variant ?? Term;
+
         public void Clear()
         {
             Frequency = 0;
             Term = [];
+            Variant = null;
         }
     }
 }

@@ -50,6 +50,8 @@ public sealed partial class IndexBatch
         private readonly PostingStore _markPostings;
         private readonly Func<PendingPoints> _rentPoints;
         private readonly bool _fullText;
+        // The batch's changes to the count of entries per spelling variant (SpellingVariant), written at Flush.
+        private readonly Dictionary<byte[], long> _spellings = new(ByteArrayComparer.Instance);
         private TermDictionary? _dictionary;
         private PendingPoints? _points;
 
@@ -127,6 +129,13 @@ public sealed partial class IndexBatch
         /// <summary>The batch's changes to the field's exists and null marks.</summary>
         public PendingPostings Marks { get; }
 
+        /// <summary>Changes by <paramref name="delta"/> how many entries spell a term as <paramref name="variant"/> says.</summary>
+        public void CountSpelling(byte[] variant, int delta)
+        {
+            ref var count = ref System.Runtime.InteropServices.CollectionsMarshal.GetValueRefOrAddDefault(_spellings, variant, out _);
+            count += delta;
+        }
+
         public void Flush()
         {
             // A numeric field has no terms tree unless it held text terms once, whose deletes still change it.
@@ -135,11 +144,39 @@ public sealed partial class IndexBatch
                     withFrequencies: _fullText), _dictionary);
             _points?.Apply(new PointStore(_transaction.CreateTree(SearchIndex.PointsTree(Name))));
             Marks.Apply(_markPostings, null);
+            FlushSpellings();
             _dictionary?.Flush();
             Norms?.Flush();
             Column?.Flush();
             IdColumn?.Flush();
             Stats.Write(_meta.Reserve(SearchIndex.FieldStatsKey(Name), 16));
+        }
+
+        /// <summary>
+        /// Writes the spelling counts the batch changed; a variant no entry spells any more leaves the tree and the
+        /// term dictionary, as a term without postings does.
+        /// </summary>
+        private void FlushSpellings()
+        {
+            if (_spellings.Count == 0)
+                return;
+            var tree = _transaction.CreateTree(SearchIndex.SpellingsTree(Name));
+            foreach (var (variant, delta) in _spellings)
+            {
+                if (delta == 0)
+                    continue;
+                var count = (tree.TryGet(variant, out var stored) ? BinaryPrimitives.ReadInt64LittleEndian(stored) : 0) + delta;
+                if (count < 0)
+                    throw new Folio.Storage.CorruptionException($"The spelling counts of field '{Name}' went below zero.");
+                if (count > 0)
+                {
+                    BinaryPrimitives.WriteInt64LittleEndian(tree.Reserve(variant, 8), count);
+                    continue;
+                }
+                tree.Delete(variant);
+                Dictionary.Remove(variant);
+            }
+            _spellings.Clear();
         }
     }
 }

@@ -55,8 +55,8 @@ public sealed partial class IndexBatch
         if ((analyzed.Flags & EntryRecord.PositionsFlag) == 0)
         {
             ByteCoding.WriteVarint(record, (ulong)analyzed.Terms.Count);
-            foreach (var term in analyzed.Terms.Keys)
-                ByteCoding.WriteVarint(record, (ulong)dictionary.GetOrAdd(term));
+            foreach (var info in analyzed.Terms.Values)
+                ByteCoding.WriteVarint(record, (ulong)dictionary.GetOrAdd(info.DictionaryKey));
             return;
         }
         var tokens = analyzed.TokensInOrder();
@@ -81,7 +81,7 @@ public sealed partial class IndexBatch
         {
             if (field.IdColumn is null || !field.IdColumn.TryGet(id, out var valueId))
                 throw new Folio.Storage.CorruptionException($"Index entry {id} has no value in the id column of '{field.Name}'.");
-            field.Postings.Remove(field.Dictionary.TermOf((long)valueId), id);
+            field.Postings.Remove(TermOfKey(field, field.Dictionary.TermOf((long)valueId), -1), id);
             return;
         }
         _removedTermIds.Clear();
@@ -114,6 +114,44 @@ public sealed partial class IndexBatch
     private void RemoveTerm(FieldWriter field, long termId, long id)
     {
         if (_removedTermIds.Add(termId))
-            field.Postings.Remove(field.Dictionary.TermOf(termId), id);
+            field.Postings.Remove(TermOfKey(field, field.Dictionary.TermOf(termId), -1), id);
+    }
+
+    /// <summary>
+    /// Takes back the spellings an entry added in this batch counted: its field's records still name the variants
+    /// (<see cref="SpellingVariant"/>), while its postings are taken back from the logs as a whole.
+    /// </summary>
+    private void RetractNewSpellings(ReadOnlySpan<byte> record, int position, byte flags, FieldWriter field, long id)
+    {
+        if ((flags & EntryRecord.TermIdsFlag) == 0 || (flags & (EntryRecord.PositionsFlag | EntryRecord.InColumnFlag)) != 0)
+            return;
+        if ((flags & EntryRecord.ValueIdFlag) != 0)
+        {
+            if (field.IdColumn is not null && field.IdColumn.TryGet(id, out var valueId))
+                TermOfKey(field, field.Dictionary.TermOf((long)valueId), -1);
+            return;
+        }
+        var count = (int)ByteCoding.ReadVarint(record, ref position);
+        for (var i = 0; i < count; i++)
+            TermOfKey(field, field.Dictionary.TermOf((long)ByteCoding.ReadVarint(record, ref position)), -1);
+    }
+
+    /// <summary>
+    /// The term a dictionary key stands for: the key itself, or a spelling variant's term, whose count changes by
+    /// <paramref name="delta"/> (the term as the batch shares it, so removing many entries allocates once per term).
+    /// </summary>
+    private byte[] TermOfKey(FieldWriter field, byte[] key, int delta)
+    {
+        if (!SpellingVariant.IsVariant(key))
+            return key;
+        field.CountSpelling(key, delta);
+        var lookup = _terms.GetAlternateLookup<ReadOnlySpan<byte>>();
+        var term = SpellingVariant.TermOf(key);
+        if (!lookup.TryGetValue(term, out var shared))
+        {
+            shared = term.ToArray();
+            _terms.Add(shared);
+        }
+        return shared;
     }
 }

@@ -108,7 +108,11 @@ public sealed partial class IndexBatch : IEngineBatch
             else
             {
                 foreach (var (term, info) in analyzed.Terms)
+                {
                     field.Postings.Add(term, id, info.Frequency);
+                    if (info.Variant is { } variant)
+                        field.CountSpelling(variant, 1);
+                }
             }
             field.Marks.Add(SearchIndex.ExistsTerm, id, 1);
             if ((analyzed.Flags & EntryRecord.NullFlag) != 0)
@@ -122,8 +126,8 @@ public sealed partial class IndexBatch : IEngineBatch
                 field.Values.Put(entryKey, analyzed.DocValues);
             if (field.Column is not null && analyzed.SortKey is { } sortKey)
                 field.Column.Set(id, sortKey);
-            if (analyzed.ValueTerm is not null)
-                field.IdColumn!.Set(id, (ulong)field.Dictionary.GetOrAdd(analyzed.ValueTerm));
+            if (analyzed.ValueKey is not null)
+                field.IdColumn!.Set(id, (ulong)field.Dictionary.GetOrAdd(analyzed.ValueKey));
         }
         var record = _record;
         record.Clear();
@@ -163,6 +167,7 @@ public sealed partial class IndexBatch : IEngineBatch
             if (id >= _firstIdOfBatch)
             {
                 // Added by this batch: its postings are still additions in the logs, taken back in one pass.
+                RetractNewSpellings(record, position, flags, field, id);
                 EntryRecord.SkipTerms(record, ref position, flags);
                 field.Postings.RemoveAdditionsOf(id);
                 field.Marks.RemoveAdditionsOf(id);
