@@ -49,6 +49,12 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
         {
             if (facet.Field.Path is { } path)
                 exact.Add(path);
+            // An auto index keeps every exact field's numbers in a twin, which facet aggregations read.
+            foreach (var aggregation in facet.Aggregations)
+            {
+                if (aggregation.Field.Path is { } aggregated)
+                    exact.Add(aggregated);
+            }
         }
         return (exact, search);
     }
@@ -204,4 +210,26 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
     private static bool IsNumber(FieldValue value) => value.Type is FieldValueType.Long or FieldValueType.Double;
 
     public FieldValue Resolve(RqlValue value) => ParameterValues.Resolve(value, parameters);
+
+    /// <summary>The query's parameters, for values that are more than a field value (a facet's options object).</summary>
+    public JsonElement? Parameters => parameters;
+
+    /// <summary>
+    /// The index field whose numbers an aggregation of <paramref name="field"/> reads: an auto index's (and a map/reduce
+    /// group field's) numeric twin, or a static field declared Long or Double. A field of text has no numbers to add.
+    /// </summary>
+    public string NumericIndexField(RqlField field, string what)
+    {
+        if (field.Path is null)
+            throw new QueryException($"{what} aggregates a field's numbers, not id().");
+        if (definition.IsAuto)
+            return IndexField(field, numeric: true);
+        var name = IndexField(field, numeric: false);
+        return definition.Fields[name].Type switch
+        {
+            IndexFieldType.Long or IndexFieldType.Double => name,
+            IndexFieldType.Auto => name + IndexDefinition.NumericSuffix,
+            _ => throw new QueryException($"{what} needs numbers, but the field '{field.Name}' of index '{definition.Name}' holds text; declare it \"Type\": \"Double\" (or Long)."),
+        };
+    }
 }

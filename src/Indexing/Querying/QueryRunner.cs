@@ -24,7 +24,8 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
     public async Task<QueryResult> RunAsync(string text, QueryOptions options, CancellationToken cancellationToken = default)
     {
         var started = Stopwatch.GetTimestamp();
-        var query = _parsed.Parse(text);
+        // A stored facet setup is read at every run (it may have changed since the text was parsed).
+        var query = FacetSetups.Expand(_parsed.Parse(text), store, options.Parameters);
         var result = new QueryResult();
         var (skip, take) = Paging(query, options, result);
 
@@ -255,60 +256,11 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
     }
 
     /// <summary>
-    /// Counts the matches and every facet of the query in one walk over the matches (a collector per facet
-    /// under one <see cref="CompositeCollector"/>), then adds each facet's values to the result.
+    /// Counts the matches and every facet of the query in one walk over the matches (<see cref="FacetCounter"/>:
+    /// a collector per facet, with its aggregations, and drilling sideways for multi-select facets).
     /// </summary>
-    private static void CountFacets(RqlQuery query, QueryCompiler compiler, IEngineSearcher searcher, Query where, QueryResult result)
-    {
-        var count = new CountCollector();
-        var collectors = new ICollector[query.Facets.Count + 1];
-        collectors[0] = count;
-        for (var f = 0; f < query.Facets.Count; f++)
-        {
-            var facet = query.Facets[f];
-            if (facet.Ranges.Count == 0)
-            {
-                collectors[f + 1] = new TermFacetCollector(compiler.IndexField(facet.Field, numeric: false));
-                continue;
-            }
-            var ranges = new List<ValueRange>(facet.Ranges.Count);
-            var numeric = false;
-            foreach (var range in facet.Ranges)
-            {
-                var lower = range.Lower is null ? (FieldValue?)null : compiler.Resolve(range.Lower);
-                var upper = range.Upper is null ? (FieldValue?)null : compiler.Resolve(range.Upper);
-                numeric |= lower?.Type is FieldValueType.Long or FieldValueType.Double || upper?.Type is FieldValueType.Long or FieldValueType.Double;
-                ranges.Add(new ValueRange(lower, range.LowerInclusive, upper, range.UpperInclusive));
-            }
-            collectors[f + 1] = new RangeFacetCollector(compiler.IndexField(facet.Field, numeric), ranges);
-        }
-        searcher.Collect(where, new CompositeCollector(collectors));
-
-        result.TotalResults = count.Count;
-        for (var f = 0; f < query.Facets.Count; f++)
-        {
-            var facet = query.Facets[f];
-            List<FacetValue> values;
-            if (collectors[f + 1] is TermFacetCollector terms)
-            {
-                values = new List<FacetValue>(terms.Counts.Count);
-                foreach (var (value, valueCount) in terms.Counts)
-                {
-                    if (value.Type != FieldValueType.Null)
-                        values.Add(new FacetValue(value.ToString(), valueCount));
-                }
-                values.Sort(static (a, b) => b.Count != a.Count ? b.Count.CompareTo(a.Count) : string.CompareOrdinal(a.Range, b.Range));
-            }
-            else
-            {
-                var counts = ((RangeFacetCollector)collectors[f + 1]).Counts;
-                values = new List<FacetValue>(counts.Count);
-                for (var i = 0; i < counts.Count; i++)
-                    values.Add(new FacetValue(facet.Ranges[i].Text, counts[i]));
-            }
-            result.AddFacet(new FacetResult(facet.Field.Name, values));
-        }
-    }
+    private static void CountFacets(RqlQuery query, QueryCompiler compiler, IEngineSearcher searcher, Query where, QueryResult result) =>
+        FacetCounter.Count(query, compiler, searcher, where, result);
 
     private static void AddResult(RqlQuery query, DocumentReader reader, ReadOnlySpan<byte> json, string? id, QueryResult result)
     {

@@ -93,8 +93,57 @@ public enum RqlOrderType
 /// <summary>One projected field: <c>path [as alias]</c>.</summary>
 public sealed record RqlProjection(RqlField Field, string Alias);
 
-/// <summary>A facet: counts per value of a field, or per range when <see cref="Ranges"/> is not empty.</summary>
-public sealed record RqlFacet(RqlField Field, IReadOnlyList<RqlFacetRange> Ranges, string Text);
+/// <summary>
+/// A facet: counts per value of a field, or per range when <see cref="Ranges"/> is not empty, with aggregations
+/// per value or range and options; or, when <see cref="SetupId"/> is set, the facets of a stored setup document.
+/// </summary>
+public sealed record RqlFacet(RqlField Field, IReadOnlyList<RqlFacetRange> Ranges, string Text)
+{
+    /// <summary>The numbers aggregated per value or range (<c>sum(Price)</c>, …), in the order written.</summary>
+    public IReadOnlyList<RqlFacetAggregation> Aggregations { get; init; } = [];
+
+    /// <summary>The <c>$parameter</c> holding the facet's options (<c>{"PageSize":10,"TermSortMode":"CountDesc",…}</c>), if any.</summary>
+    public RqlValue? Options { get; init; }
+
+    /// <summary>The name the answer gives the facet (<c>facet(Brand) as Brands</c>); null for the field's name.</summary>
+    public string? Alias { get; init; }
+
+    /// <summary>
+    /// The id of a stored facet setup (<c>facet(id('facets/Search'))</c>): the query runs that document's facets, and
+    /// <see cref="Field"/> is a placeholder.
+    /// </summary>
+    public RqlValue? SetupId { get; init; }
+
+    /// <summary>The facet's name in the answer: its alias, or its field's <see cref="RqlField.Name"/>.</summary>
+    public string Name => Alias ?? Field.Name;
+}
+
+/// <summary>One aggregation of a facet: <c>sum</c>, <c>min</c>, <c>max</c> or <c>avg</c> of a field's numbers, optionally named (<c>sum(Price) as Revenue</c>).</summary>
+public sealed record RqlFacetAggregation(RqlFacetAggregationOp Op, RqlField Field, string? Alias)
+{
+    /// <summary>The name the answer's values carry for this field: the alias, or the field's <see cref="RqlField.Name"/>.</summary>
+    public string Name => Alias ?? Field.Name;
+}
+
+/// <summary>What a facet aggregation computes over the numbers of the matches under a value or range.</summary>
+[Flags]
+public enum RqlFacetAggregationOp
+{
+    /// <summary>Nothing.</summary>
+    None = 0,
+
+    /// <summary>The sum (0 without numbers).</summary>
+    Sum = 1,
+
+    /// <summary>The smallest number.</summary>
+    Min = 2,
+
+    /// <summary>The largest number.</summary>
+    Max = 4,
+
+    /// <summary>The sum divided by how many numbers there are.</summary>
+    Average = 8,
+}
 
 /// <summary>One range of a range facet (<c>Price &lt; 200</c>, <c>Price between 200 and 600</c>).</summary>
 public sealed record RqlFacetRange(RqlValue? Lower, bool LowerInclusive, RqlValue? Upper, bool UpperInclusive, string Text);

@@ -63,50 +63,138 @@ public sealed partial class RqlParser
         return new RqlProjection(field, alias);
     }
 
+    /// <summary>
+    /// <c>facet(field [, aggregation…] [, $options]) [as name]</c>, <c>facet(range, … [, aggregation…] [, $options]) [as name]</c>
+    /// or <c>facet(id('setup'))</c>. The field or the ranges come first; aggregations are <c>sum|min|max|avg(field) [as name]</c>.
+    /// </summary>
     private RqlFacet ParseFacet()
     {
         var start = Current.Position;
         _index++;
         Expect(RqlTokenKind.OpenParen, "'('");
+        if (Current.IsKeyword("id") && Peek(1).Kind == RqlTokenKind.OpenParen && Peek(2).Kind is RqlTokenKind.String or RqlTokenKind.Parameter)
+            return ParseFacetSetup(start);
         var ranges = new List<RqlFacetRange>();
+        var aggregations = new List<RqlFacetAggregation>();
         RqlField? field = null;
+        RqlValue? options = null;
         do
         {
+            if (FacetAggregationOp(Current) is { } op && Peek(1).Kind == RqlTokenKind.OpenParen)
+            {
+                if (field is null)
+                    throw Error("facet() starts with the field or the ranges it counts, then its aggregations");
+                aggregations.Add(ParseFacetAggregation(op));
+                continue;
+            }
+            if (Current.Kind == RqlTokenKind.Parameter)
+            {
+                if (field is null || options is not null)
+                    throw Error(field is null ? "facet() starts with the field or the ranges it counts, then its options" : "facet() takes one $parameter of options");
+                options = ParseValue();
+                continue;
+            }
+            if (aggregations.Count > 0 || options is not null || (field is not null && ranges.Count == 0))
+                throw Error($"Expected an aggregation (sum, min, max, avg), a $parameter of options or ')' in facet() but found {Current.Describe()}");
             var rangeStart = Current.Position;
             var current = ParseField();
             if (field is not null && !string.Equals(field.ToString(), current.ToString(), StringComparison.Ordinal))
                 throw new RqlParseException($"All ranges of one facet must be on the same field ({field}, not {current})", current.Position);
             field = current;
-            if (Current.Kind == RqlTokenKind.CloseParen)
-                break;
-            RqlFacetRange range;
-            if (TakeKeyword("between"))
-            {
-                var low = ParseValue();
-                ExpectKeyword("and");
-                var high = ParseValue();
-                range = new RqlFacetRange(low, true, high, true, _text[rangeStart..Current.Position].TrimEnd());
-            }
-            else if (Current.Kind == RqlTokenKind.Operator && Current.Text is "<" or "<=" or ">" or ">=")
-            {
-                var op = Current.Text;
-                _index++;
-                var value = ParseValue();
-                var text = _text[rangeStart..Current.Position].TrimEnd();
-                range = op[0] == '<'
-                    ? new RqlFacetRange(null, false, value, op == "<=", text)
-                    : new RqlFacetRange(value, op == ">=", null, false, text);
-            }
-            else
-            {
-                throw Error($"Expected a range (<, <=, >, >=, between) or ')' in facet() but found {Current.Describe()}");
-            }
-            ranges.Add(range);
+            if (Current.Kind is RqlTokenKind.CloseParen or RqlTokenKind.Comma && ranges.Count == 0)
+                continue;
+            ranges.Add(ParseFacetRange(rangeStart));
         }
         while (Take(RqlTokenKind.Comma));
         var end = Current.Position + 1;
         Expect(RqlTokenKind.CloseParen, "')' to close facet()");
-        return new RqlFacet(field!, ranges, _text[start..end]);
+        return new RqlFacet(field!, ranges, _text[start..end]) { Aggregations = aggregations, Options = options, Alias = ParseFacetAlias() };
+    }
+
+    /// <summary>The rest of a range after its field: <c>between a and b</c>, or one of <c>&lt; &lt;= &gt; &gt;=</c> and a value.</summary>
+    private RqlFacetRange ParseFacetRange(int rangeStart)
+    {
+        if (TakeKeyword("between"))
+        {
+            var low = ParseValue();
+            ExpectKeyword("and");
+            var high = ParseValue();
+            return new RqlFacetRange(low, true, high, true, _text[rangeStart..Current.Position].TrimEnd());
+        }
+        if (Current.Kind == RqlTokenKind.Operator && Current.Text is "<" or "<=" or ">" or ">=")
+        {
+            var op = Current.Text;
+            _index++;
+            var value = ParseValue();
+            var text = _text[rangeStart..Current.Position].TrimEnd();
+            return op[0] == '<'
+                ? new RqlFacetRange(null, false, value, op == "<=", text)
+                : new RqlFacetRange(value, op == ">=", null, false, text);
+        }
+        throw Error($"Expected a range (<, <=, >, >=, between) or ')' in facet() but found {Current.Describe()}");
+    }
+
+    /// <summary><c>facet(id('facets/Search'))</c> (or <c>id($setup)</c>): the facets a stored setup document lists.</summary>
+    private RqlFacet ParseFacetSetup(int start)
+    {
+        var idToken = Current;
+        _index += 2;
+        var id = ParseValue();
+        Expect(RqlTokenKind.CloseParen, "')' to close id()");
+        var end = Current.Position + 1;
+        Expect(RqlTokenKind.CloseParen, "')' to close facet() (a facet setup takes nothing more)");
+        if (Current.IsKeyword("as"))
+            throw Error("The facets of a setup are named by the setup document (DisplayFieldName), not by 'as'");
+        return new RqlFacet(new RqlField(null, idToken.Position), [], _text[start..end]) { SetupId = id };
+    }
+
+    private RqlFacetAggregation ParseFacetAggregation(RqlFacetAggregationOp op)
+    {
+        var name = Current.Text;
+        _index++;
+        Expect(RqlTokenKind.OpenParen, "'('");
+        var field = ParseField();
+        if (field.IsId)
+            throw new RqlParseException($"{name}() aggregates a field's numbers, not id()", field.Position);
+        Expect(RqlTokenKind.CloseParen, $"')' to close {name}()");
+        string? alias = null;
+        if (TakeKeyword("as"))
+            alias = ExpectName("a name for the aggregated field");
+        return new RqlFacetAggregation(op, field, alias);
+    }
+
+    private string? ParseFacetAlias() => TakeKeyword("as") ? ExpectName("a facet name") : null;
+
+    private static RqlFacetAggregationOp? FacetAggregationOp(RqlToken token) =>
+        token.Kind != RqlTokenKind.Identifier ? null : token.Text.ToLowerInvariant() switch
+        {
+            "sum" => RqlFacetAggregationOp.Sum,
+            "min" => RqlFacetAggregationOp.Min,
+            "max" => RqlFacetAggregationOp.Max,
+            "avg" or "average" => RqlFacetAggregationOp.Average,
+            _ => null,
+        };
+
+    /// <summary>
+    /// Reads a stored facet setup's range facet (its <c>Ranges</c>, each as RQL writes a range: <c>Price &lt; 200</c>,
+    /// <c>Price between 200 and 600</c>) as <c>facet(…)</c> would; throws <see cref="RqlParseException"/> naming the range.
+    /// </summary>
+    public static RqlFacet ParseFacetRanges(IReadOnlyList<string> ranges)
+    {
+        ArgumentNullException.ThrowIfNull(ranges);
+        if (ranges.Count == 0)
+            throw new RqlParseException("A range facet needs at least one range", 0);
+        foreach (var range in ranges)
+        {
+            // Each range alone, so an error names its own text and a range cannot smuggle in more arguments.
+            var parser = new RqlParser("facet(" + range + ")");
+            var single = parser.ParseFacet();
+            if (parser.Current.Kind != RqlTokenKind.End || single.Ranges.Count != 1 || single.Aggregations.Count > 0 || single.Options is not null)
+                throw new RqlParseException($"'{range}' is not one range (Price < 200, Price between 200 and 600, Price >= 600)", 0);
+        }
+        var all = new RqlParser("facet(" + string.Join(", ", ranges) + ")");
+        var facet = all.ParseFacet();
+        return facet;
     }
 
     private void ParseIncludes(List<FieldPath> include)

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text.Json;
 using Folio.Indexing.Querying;
+using Folio.Indexing.Rql;
 using Folio.Server.Configuration;
 using Folio.Server.Databases;
 using Folio.Server.Http;
@@ -144,7 +145,11 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         writer.WriteEndObject();
     }
 
-    /// <summary>A facet as <c>{"Name","Values":[{"Range","Count"}…]}</c>, the shape the seeds' clients read.</summary>
+    /// <summary>
+    /// A facet in the seeds' clients' shape: <c>{"Name","Values":[{"Range","Count"}…],"RemainingTerms","RemainingTermsCount","RemainingHits"}</c>,
+    /// each value with <c>Name</c> and the aggregations asked for (<c>Sum</c>, <c>Min</c>, <c>Max</c>, <c>Average</c>) when the
+    /// facet aggregates, and a term facet with Folio's <c>MissingCount</c>.
+    /// </summary>
     private static void WriteFacet(Utf8JsonWriter writer, FacetResult facet)
     {
         writer.WriteStartObject();
@@ -155,10 +160,35 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
             writer.WriteStartObject();
             writer.WriteString("Range"u8, value.Range);
             writer.WriteNumber("Count"u8, value.Count);
+            if (value.Name is not null)
+                writer.WriteString("Name"u8, value.Name);
+            WriteAggregate(writer, "Sum"u8, value.Aggregations, RqlFacetAggregationOp.Sum, value.Sum);
+            WriteAggregate(writer, "Min"u8, value.Aggregations, RqlFacetAggregationOp.Min, value.Min);
+            WriteAggregate(writer, "Max"u8, value.Aggregations, RqlFacetAggregationOp.Max, value.Max);
+            WriteAggregate(writer, "Average"u8, value.Aggregations, RqlFacetAggregationOp.Average, value.Average);
             writer.WriteEndObject();
         }
         writer.WriteEndArray();
+        writer.WriteStartArray("RemainingTerms"u8);
+        foreach (var term in facet.RemainingTerms)
+            writer.WriteStringValue(term);
+        writer.WriteEndArray();
+        writer.WriteNumber("RemainingTermsCount"u8, facet.RemainingTermsCount);
+        writer.WriteNumber("RemainingHits"u8, facet.RemainingHits);
+        if (facet.MissingCount is { } missing)
+            writer.WriteNumber("MissingCount"u8, missing);
         writer.WriteEndObject();
+    }
+
+    /// <summary>An aggregation the facet asked for: its number, or null when no match under the value had a number.</summary>
+    private static void WriteAggregate(Utf8JsonWriter writer, ReadOnlySpan<byte> name, RqlFacetAggregationOp asked, RqlFacetAggregationOp op, double? value)
+    {
+        if ((asked & op) == 0)
+            return;
+        if (value is { } number)
+            writer.WriteNumber(name, number);
+        else
+            writer.WriteNull(name);
     }
 
     /// <summary>A timeout as a TimeSpan (<c>"00:00:05"</c>) or a number of milliseconds.</summary>

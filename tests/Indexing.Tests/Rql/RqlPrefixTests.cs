@@ -16,6 +16,7 @@ public sealed class RqlPrefixTests
         "from Orders where 'Sales Lines'[].'Unit Price' between 10 and 20 and \"名前\" in ('a', 'b', $p) select facet('Major Genre'), facet('IMDB Rating' < 5, 'IMDB Rating' between 5 and 7, 'IMDB Rating' >= 7)",
         "from index 'Movies/ByGenre' where '2nd' = 1 and '@id' != null and '🎬' = 'x' and 'back\\\\slash' = '' and 'It''s' = 1 order by score(), Name asc include Lines[].Product, \"'a.b'\", Refs.'c d'",
         "from 'My Things' where id() in ('a/1', 'a/2') and '' = 1 -- a comment\n select id() as Id, Tags[], '[x]'[] limit 1, 2",
+        "from Products select facet(Brand, sum(Price), min('Unit Price') as Cheapest, avg(Lines[].Qty), $o) as Brands, facet(Price < 10, Price >= 10, max(Stock), $p), facet(id('facets/x')), facet(id($s))",
     ];
 
     [Theory]

@@ -118,6 +118,8 @@ public sealed partial class ContractTests : IClassFixture<ServerFixture>
 
         Assert.Empty(Contract.ValidateComponent("FacetValue", Json("""{"Range":"a","Count":1,"Sum":3.5}""")));
         Assert.NotEmpty(Contract.ValidateComponent("FacetValue", Json("""{"Range":"a"}""")));
+        Assert.Empty(Contract.ValidateComponent("FacetValue", Json("""{"Range":null,"Count":1,"Name":"Price","Sum":0,"Min":null}""")));
+        Assert.NotEmpty(Contract.ValidateComponent("FacetResult", Json("""{"Name":"Brand","Values":[]}""")));
         Assert.NotEmpty(Contract.ValidateComponent("Problem", Json("""{"type":"urn:folio:problem:nope","title":"t","status":400}""")));
         Assert.NotEmpty(Contract.ValidateComponent("Document", Json("""{"Name":"no metadata"}""")));
         Assert.NotEmpty(Contract.ValidateComponent("Metadata", Json("""{"@collection":"a","@id":"a/1","@change-vector":"A:1-x","@last-modified":"yesterday"}""")));

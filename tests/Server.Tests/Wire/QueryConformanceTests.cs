@@ -33,11 +33,30 @@ public sealed class QueryConformanceTests(WireFixture fixture) : WireTests(fixtu
         JsonElement ranges = (await QueryAsync(uri, "from Orders where Total > 0 select facet(Total < 100, Total between 100 and 500, Total > 500), facet(Company)")).Body.GetProperty("Results");
         Assert.Equal(2, ranges.GetArrayLength());
         Assert.Equal([9L, 41L, 10L], ranges[0].GetProperty("Values").EnumerateArray().Select(v => v.GetProperty("Count").GetInt64()));
+        JsonElement paged = (await QueryAsync(uri, "from Orders where Company = 'companies/1' select facet(Company, sum(Total), min(Total), max(Total), avg(Total), $o), facet(Total < 100, Total >= 100, max(Total) as Largest, $s)",
+            new { o = new { PageSize = 1, Start = 0, TermSortMode = "ValueAsc", IncludeRemainingTerms = true, Sideways = true }, s = new { Sideways = true } })).Body.GetProperty("Results");
+        Assert.Equal(2, paged[0].GetProperty("RemainingTermsCount").GetInt64());
+        Assert.Equal(2, paged[0].GetProperty("RemainingTerms").GetArrayLength());
+        // Sideways: the Company facet counts every company's 20 orders as if Company = 'companies/1' were absent.
+        Assert.Equal(40, paged[0].GetProperty("RemainingHits").GetInt64());
+        Assert.Equal(0, paged[0].GetProperty("MissingCount").GetInt64());
+        Assert.Equal(6300, paged[0].GetProperty("Values")[0].GetProperty("Sum").GetInt64());
+        Assert.Equal("Largest", paged[1].GetProperty("Values")[1].GetProperty("Name").GetString());
+        using (HttpResponseMessage put = await FolioApi.PutAsync(Server.Client, db, "things/1", """{"Kind":null,"Size":null}"""))
+            Assert.Equal(201, (int)put.StatusCode);
+        JsonElement nulls = (await QueryAsync(uri, "from Things select facet(Kind, min(Size))")).Body.GetProperty("Results");
+        Assert.Equal(JsonValueKind.Null, nulls[0].GetProperty("Values")[0].GetProperty("Range").ValueKind);
+        Assert.Equal(JsonValueKind.Null, nulls[0].GetProperty("Values")[0].GetProperty("Min").ValueKind);
+        using (HttpResponseMessage put = await FolioApi.PutAsync(Server.Client, db, "facets/orders", """{"Facets":[{"FieldName":"Company","Aggregations":{"Sum":"Total"}}],"RangeFacets":[{"Ranges":["Total < 100"]}]}"""))
+            Assert.Equal(201, (int)put.StatusCode);
+        Assert.Equal(2, (await QueryAsync(uri, "from Orders select facet(id('facets/orders'))")).Body.GetProperty("Results").GetArrayLength());
 
         Assert.Equal(404, (await QueryAsync(uri, "from index 'No/Such/Index'")).Status);
         Assert.Equal(404, (await QueryAsync("/databases/no-such-db/queries", "from Orders")).Status);
         Assert.Equal(400, (await QueryAsync(uri, "from Orders where")).Status);
         Assert.Equal(400, (await QueryAsync(uri, "from Orders where Company = $missing")).Status);
+        Assert.Equal(400, (await QueryAsync(uri, "from Orders select facet(Company, $o)", new { o = new { TermSortMode = "Sideways" } })).Status);
+        Assert.Equal(400, (await QueryAsync(uri, "from Orders select facet(id('facets/none'))")).Status);
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Queries, uri, """{"query":"from Orders"}""")).Status);
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Queries, uri, """{"Query":"from Orders","QueryParameters":[1]}""")).Status);
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Queries, uri, """{"Query":"from Orders","WaitForNonStaleResultsTimeout":true}""")).Status);

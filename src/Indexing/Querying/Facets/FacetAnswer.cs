@@ -1,0 +1,92 @@
+using Folio.Indexing.Collectors;
+using Folio.Indexing.Rql;
+using Folio.Indexing.Search;
+
+namespace Folio.Indexing.Querying;
+
+/// <summary>
+/// Turns a facet's counts into its answer: a term facet's values ordered and paged as its options say, with what is
+/// left after the page summed up; a range facet's ranges in the order written; each with its aggregations.
+/// </summary>
+internal static class FacetAnswer
+{
+    public static FacetResult Terms(FacetPlan plan, TermFacetCollector collector)
+    {
+        var options = plan.Options;
+        var terms = new FacetTerm[collector.Terms.Count];
+        for (var i = 0; i < terms.Length; i++)
+            terms[i] = collector.Terms[i];
+        Array.Sort(terms, Comparer(options.SortMode));
+        var start = Math.Min(options.Start, terms.Length);
+        var end = start + Math.Min(options.PageSize, terms.Length - start);
+        var values = new List<FacetValue>((end - start) * Math.Max(1, plan.Groups.Count));
+        for (var i = start; i < end; i++)
+            AddValues(values, plan, collector.Aggregator, Display(collector, terms[i]), terms[i].Count, terms[i].Slot);
+        long remainingHits = 0;
+        var remainingTerms = options.IncludeRemainingTerms ? new List<string?>(terms.Length - end) : null;
+        for (var i = end; i < terms.Length; i++)
+        {
+            remainingHits += terms[i].Count;
+            remainingTerms?.Add(Display(collector, terms[i]));
+        }
+        return new FacetResult(plan.Facet.Name, values)
+        {
+            RemainingTerms = remainingTerms ?? [],
+            RemainingTermsCount = terms.Length - end,
+            RemainingHits = remainingHits,
+            MissingCount = collector.Missing,
+        };
+    }
+
+    public static FacetResult Ranges(FacetPlan plan, RangeFacetCollector collector)
+    {
+        var counts = collector.Counts;
+        var values = new List<FacetValue>(counts.Count * Math.Max(1, plan.Groups.Count));
+        for (var r = 0; r < counts.Count; r++)
+            AddValues(values, plan, collector.Aggregator, plan.Facet.Ranges[r].Text, counts[r], r);
+        return new FacetResult(plan.Facet.Name, values);
+    }
+
+    /// <summary>
+    /// A value as the answer shows it: null for an explicit null, text in the spelling the data uses most (a
+    /// case-folding field holds it lower-cased), a number as its shortest round-tripping text.
+    /// </summary>
+    private static string? Display(TermFacetCollector collector, FacetTerm term) => term.Kind switch
+    {
+        DocValueKind.Null => null,
+        DocValueKind.Text => collector.Spelling(term) ?? term.Value.Text,
+        _ => term.Value.ToString(),
+    };
+
+    /// <summary>The value of one term or range: one without aggregations, else one per aggregated name.</summary>
+    private static void AddValues(List<FacetValue> values, FacetPlan plan, FacetAggregator? aggregator, string? range, long count, int slot)
+    {
+        if (aggregator is null)
+        {
+            values.Add(new FacetValue(range, count));
+            return;
+        }
+        foreach (var group in plan.Groups)
+        {
+            var stats = aggregator.Stats(slot, group.Field);
+            var any = stats.Count > 0;
+            values.Add(new FacetValue(range, count)
+            {
+                Name = group.Name,
+                Aggregations = group.Ops,
+                Sum = (group.Ops & RqlFacetAggregationOp.Sum) != 0 ? stats.Sum : null,
+                Min = (group.Ops & RqlFacetAggregationOp.Min) != 0 && any ? stats.Min : null,
+                Max = (group.Ops & RqlFacetAggregationOp.Max) != 0 && any ? stats.Max : null,
+                Average = (group.Ops & RqlFacetAggregationOp.Average) != 0 && any ? stats.Sum / stats.Count : null,
+            });
+        }
+    }
+
+    private static Comparison<FacetTerm> Comparer(FacetTermSortMode mode) => mode switch
+    {
+        FacetTermSortMode.ValueAsc => FacetTerm.CompareValues,
+        FacetTermSortMode.ValueDesc => static (x, y) => FacetTerm.CompareValues(y, x),
+        FacetTermSortMode.CountAsc => static (x, y) => x.Count != y.Count ? x.Count.CompareTo(y.Count) : FacetTerm.CompareValues(x, y),
+        _ => static (x, y) => x.Count != y.Count ? y.Count.CompareTo(x.Count) : FacetTerm.CompareValues(x, y),
+    };
+}
