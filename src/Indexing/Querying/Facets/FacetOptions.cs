@@ -3,7 +3,7 @@ using System.Text.Json;
 namespace Folio.Indexing.Querying;
 
 /// <summary>How a term facet's values are ordered.</summary>
-public enum FacetTermSortMode
+internal enum FacetTermSortMode
 {
     /// <summary>Most matches first, ties by value (Folio's default).</summary>
     CountDesc,
@@ -29,7 +29,7 @@ public enum FacetTermSortMode
 /// <param name="SortMode">How the values are ordered.</param>
 /// <param name="IncludeRemainingTerms">Whether the answer lists the values after the page.</param>
 /// <param name="Sideways">Whether the facet counts as if the query's top-level <c>and</c> conditions on its own field were absent (multi-select).</param>
-public sealed record FacetOptions(int Start, int PageSize, FacetTermSortMode SortMode, bool IncludeRemainingTerms, bool Sideways)
+internal sealed record FacetOptions(int Start, int PageSize, FacetTermSortMode SortMode, bool IncludeRemainingTerms, bool Sideways)
 {
     /// <summary>Every value, most frequent first, counted over the query's matches.</summary>
     public static FacetOptions Default { get; } = new(0, int.MaxValue, FacetTermSortMode.CountDesc, false, false);
