@@ -44,7 +44,7 @@ public sealed class SearchIndex : IEngineIndex
     /// full posting chunks into a tree of their own (<see cref="PostingStore"/>); version 19 keeps sort keys in blocks
     /// of 4,096 entries (<see cref="NumericColumn.BlockSize"/>); version 20 writes point blocks as bit streams
     /// (<see cref="PointBlock"/>); version 21 remembers how a case-folding exact field's values were spelled
-    /// (<see cref="SpellingVariant"/>, <see cref="SpellingsTree"/>). Older indexes
+    /// (<see cref="SpellingVariant"/>). Older indexes
     /// are refused like newer ones and must be rebuilt.
     /// </summary>
     public const int FormatVersion = 21;
@@ -239,12 +239,6 @@ public sealed class SearchIndex : IEngineIndex
 
     /// <summary>An exact field's column of term ids, one per entry whose one value is its one term (instead of a doc value).</summary>
     internal static string IdColumnTree(string field) => "o:" + field;
-
-    /// <summary>
-    /// A case-folding exact field's spelling variants (<see cref="SpellingVariant"/>) → how many entries spell their
-    /// term so (an int64); the entries that spell it as the term itself are the term's postings less these.
-    /// </summary>
-    internal static string SpellingsTree(string field) => "f:" + field;
 
     internal static byte[] NextTermIdKey(string field) => System.Text.Encoding.UTF8.GetBytes("next-term:" + field);
 

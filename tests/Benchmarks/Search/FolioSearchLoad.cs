@@ -114,7 +114,6 @@ internal static class FolioSearchLoad
             names.Add(SearchIndex.TermIdsTree(field));
             names.Add(SearchIndex.IdTermsTree(field));
             names.Add(SearchIndex.IdColumnTree(field));
-            names.Add(SearchIndex.SpellingsTree(field));
             names.Add(SearchIndex.NormsTree(field));
         }
         var parts = new List<string>();

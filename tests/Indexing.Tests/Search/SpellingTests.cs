@@ -81,6 +81,8 @@ public sealed class SpellingTests : IDisposable
         Assert.Empty(Values("City"));
         using var searcher = _index.OpenSearcher();
         Assert.Equal(0, searcher.Count(new TermQuery("City", FieldValue.From("paris"))));
+        // No spelling outlives its entries in the term dictionary, not even one added and taken back in one batch.
+        Assert.Equal(0, ((IndexSearcher)searcher).Transaction.OpenTree(SearchIndex.TermIdsTree("City"))!.Count);
     }
 
     [Fact]

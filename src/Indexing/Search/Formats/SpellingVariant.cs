@@ -7,8 +7,8 @@ namespace Folio.Indexing.Search;
 /// holds, beside plain terms, variants made of 0xFF, the term's length (a varint), the term and the spelling
 /// (<c>dfw</c> spelled <c>DFW</c>). An entry whose value was spelled otherwise than its term names the variant's id
 /// where it would name the term's (in its record, or the field's id column), so a delete knows which spelling to
-/// take back with no byte more per entry, and the field's spellings tree (<see cref="SearchIndex.SpellingsTree"/>)
-/// counts the entries per variant: facets answer a value in its most frequent spelling.
+/// take back with no byte more per entry, and the dictionary counts the entries per variant beside its id
+/// (<see cref="TermDictionary.CountSpelling"/>): facets answer a value in its most frequent spelling.
 /// </summary>
 /// <remarks>
 /// 0xFF never occurs in UTF-8, and a text term (whole, or shortened with its 0xFE marker) starts with UTF-8, so

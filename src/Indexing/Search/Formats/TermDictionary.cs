@@ -12,7 +12,8 @@ namespace Folio.Indexing.Search;
 /// </summary>
 /// <remarks>
 /// Two trees: term key → id (a varint) and id (8 bytes, big-endian) → term. Lookups are cached for the
-/// batch, which asks for the same terms over and over.
+/// batch, which asks for the same terms over and over. A spelling variant's id is followed by how many entries
+/// spell its term so (a varint, <see cref="SpellingVariant"/>), so its count costs no tree and no key of its own.
 /// </remarks>
 internal sealed class TermDictionary
 {
@@ -87,6 +88,65 @@ internal sealed class TermDictionary
         _terms.Delete(idKey);
         _termOf.Remove(id);
         _idOf.GetAlternateLookup<ReadOnlySpan<byte>>().Remove(term);
+    }
+
+    /// <summary>
+    /// Changes by <paramref name="delta"/> how many entries spell a term as <paramref name="variant"/> (which has an id:
+    /// the entries counted name it); a variant no entry spells any more loses its id, as a term without postings does.
+    /// </summary>
+    public void CountSpelling(byte[] variant, long delta)
+    {
+        var id = GetOrAdd(variant);
+        var key = TermEncoding.TermKey(variant);
+        var count = delta;
+        if (_ids.TryGet(key, out var stored))
+        {
+            var position = 0;
+            Varint.Read(stored, ref position);
+            if (position < stored.Length)
+                count += (long)Varint.Read(stored, ref position);
+        }
+        if (count < 0)
+            throw new Folio.Storage.CorruptionException("A spelling variant's count went below zero.");
+        if (count == 0)
+        {
+            Remove(variant);
+            return;
+        }
+        if (delta == 0)
+            return;
+        Span<byte> value = stackalloc byte[20];
+        var length = Varint.Write(value, 0, (ulong)id);
+        length = Varint.Write(value, length, (ulong)count);
+        _ids.Put(key, value[..length]);
+    }
+
+    /// <summary>
+    /// A searcher's read of the spelling variants of <paramref name="term"/> in the dictionary tree <paramref name="ids"/>:
+    /// each spelling (its bytes) with how many entries spell the term so, in byte order; empty when there are none.
+    /// </summary>
+    public static List<(byte[] Spelling, long Count)> Spellings(Tree ids, ReadOnlySpan<byte> term)
+    {
+        var spellings = new List<(byte[], long)>();
+        Span<byte> prefix = stackalloc byte[TermEncoding.MaxTermBytes + 8];
+        prefix = prefix[..SpellingVariant.WritePrefix(term, prefix)];
+        Span<byte> escaped = stackalloc byte[TermEncoding.MaxTermKeyLength(prefix.Length)];
+        // A term key is the escaped term and two zero bytes; every variant's key starts with the escaped prefix.
+        escaped = escaped[..(TermEncoding.TermKey(prefix, escaped) - 2)];
+        Span<byte> variant = stackalloc byte[TermEncoding.MaxTermKeyLength(TermEncoding.MaxTermBytes)];
+        var cursor = ids.CreateCursor();
+        for (var more = cursor.Seek(escaped); more && cursor.Key.StartsWith(escaped); more = cursor.MoveNext())
+        {
+            if (!TermEncoding.TryDecodeKey(cursor.Key, variant, out var length, out _))
+                continue;
+            var value = cursor.Value;
+            var position = 0;
+            Varint.Read(value, ref position);
+            var count = position < value.Length ? (long)Varint.Read(value, ref position) : 0;
+            if (count > 0)
+                spellings.Add((variant[prefix.Length..length].ToArray(), count));
+        }
+        return spellings;
     }
 
     /// <summary>Keeps the next id with the batch.</summary>

@@ -144,30 +144,21 @@ public sealed partial class IndexSearcher
     /// </summary>
     private string? MostFrequentSpelling(FieldReader reader, ReadOnlySpan<byte> value)
     {
-        if (reader.Spellings is not { Count: > 0 } spellings || reader.Terms is null || value.Length > TermEncoding.MaxTermBytes)
+        if (reader.TermIds is not { } ids || reader.Terms is null || value.Length > TermEncoding.MaxTermBytes)
             return null;
-        Span<byte> prefix = stackalloc byte[TermEncoding.MaxTermBytes + 8];
-        prefix = prefix[..SpellingVariant.WritePrefix(value, prefix)];
-        var cursor = spellings.CreateCursor();
-        if (!cursor.Seek(prefix))
+        var spellings = TermDictionary.Spellings(ids, value);
+        if (spellings.Count == 0)
             return null;
         byte[]? best = null;
         long bestCount = 0, spelledOtherwise = 0;
-        for (; cursor.IsValid && cursor.Key.StartsWith(prefix); cursor.MoveNext())
+        foreach (var (spelling, count) in spellings)
         {
-            var count = BinaryPrimitives.ReadInt64LittleEndian(cursor.Value);
-            var spelling = cursor.Key[prefix.Length..];
             spelledOtherwise += count;
-            if (best is null || count > bestCount || (count == bestCount && spelling.SequenceCompareTo(best) < 0))
-            {
-                best = spelling.ToArray();
-                bestCount = count;
-            }
+            if (best is null || count > bestCount || (count == bestCount && spelling.AsSpan().SequenceCompareTo(best) < 0))
+                (best, bestCount) = (spelling, count);
         }
-        if (best is null)
-            return null;
         var asIs = PostingStore.DocumentFrequency(reader.Terms, TermEncoding.TermKey(value)) - spelledOtherwise;
-        return asIs > bestCount || (asIs == bestCount && value.SequenceCompareTo(best) < 0) ? null : Encoding.UTF8.GetString(best);
+        return asIs > bestCount || (asIs == bestCount && value.SequenceCompareTo(best) < 0) ? null : Encoding.UTF8.GetString(best!);
     }
 
     // One value (count 1, type, length 8) of eight big-endian bytes: the doc values of a single number.

@@ -201,25 +201,8 @@ public sealed partial class IndexSearcher : IEngineSearcher
         private Tree? _termIds;
         private Tree? _idTerms;
         private Tree? _idColumn;
-        private bool _spellingsOpened;
-        private Tree? _spellings;
-
         /// <summary>The term dictionary's term → id tree.</summary>
         public Tree? TermIds => OpenIdTrees()._termIds;
-
-        /// <summary>A case-folding exact field's spelling counts (<see cref="SearchIndex.SpellingsTree"/>), opened when facets first ask.</summary>
-        public Tree? Spellings
-        {
-            get
-            {
-                if (!_spellingsOpened)
-                {
-                    _spellings = Transaction.OpenTree(SearchIndex.SpellingsTree(Name));
-                    _spellingsOpened = true;
-                }
-                return _spellings;
-            }
-        }
 
         /// <summary>The sort column read for doc values, made on first use (it keeps a block cache).</summary>
         public NumericColumn? ColumnValues => Column is null ? null : _columnValues ??= Folio.Indexing.Search.NumericColumn.ForSortKeys(Column, decimals: false);

@@ -50,7 +50,8 @@ public sealed partial class IndexBatch
         private readonly PostingStore _markPostings;
         private readonly Func<PendingPoints> _rentPoints;
         private readonly bool _fullText;
-        // The batch's changes to the count of entries per spelling variant (SpellingVariant), written at Flush.
+        // The batch's changes to the count of entries per spelling variant (SpellingVariant), written at Flush. A variant
+        // added and taken back in the batch stays with a change of 0, so Flush drops the id it was given.
         private readonly Dictionary<byte[], long> _spellings = new(ByteArrayComparer.Instance);
         private TermDictionary? _dictionary;
         private PendingPoints? _points;
@@ -152,30 +153,11 @@ public sealed partial class IndexBatch
             Stats.Write(_meta.Reserve(SearchIndex.FieldStatsKey(Name), 16));
         }
 
-        /// <summary>
-        /// Writes the spelling counts the batch changed; a variant no entry spells any more leaves the tree and the
-        /// term dictionary, as a term without postings does.
-        /// </summary>
+        /// <summary>Writes the spelling counts the batch changed into the term dictionary (<see cref="TermDictionary.CountSpelling"/>).</summary>
         private void FlushSpellings()
         {
-            if (_spellings.Count == 0)
-                return;
-            var tree = _transaction.CreateTree(SearchIndex.SpellingsTree(Name));
             foreach (var (variant, delta) in _spellings)
-            {
-                if (delta == 0)
-                    continue;
-                var count = (tree.TryGet(variant, out var stored) ? BinaryPrimitives.ReadInt64LittleEndian(stored) : 0) + delta;
-                if (count < 0)
-                    throw new Folio.Storage.CorruptionException($"The spelling counts of field '{Name}' went below zero.");
-                if (count > 0)
-                {
-                    BinaryPrimitives.WriteInt64LittleEndian(tree.Reserve(variant, 8), count);
-                    continue;
-                }
-                tree.Delete(variant);
-                Dictionary.Remove(variant);
-            }
+                Dictionary.CountSpelling(variant, delta);
             _spellings.Clear();
         }
     }
