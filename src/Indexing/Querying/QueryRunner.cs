@@ -25,6 +25,9 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
     {
         var started = Stopwatch.GetTimestamp();
         var query = _parsed.Parse(text);
+        var plan = query.GroupBy.Count > 0 ? GroupByPlan.Create(query) : null;
+        if (plan is not null)
+            query = plan.Query;
         var result = new QueryResult();
         var (skip, take) = Paging(query, options, result);
 
@@ -34,7 +37,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             return result;
         }
 
-        var (index, searcher, indexedEtag) = await OpenIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
+        var (index, searcher, indexedEtag) = await OpenIndexAsync(query, plan, options, cancellationToken).ConfigureAwait(false);
         using var opened = searcher;
         var compiler = new QueryCompiler(index.Definition, options.Parameters);
         var where = compiler.Compile(query.Where);
@@ -82,9 +85,12 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         var query = _parsed.Parse(text);
         if (query.Facets.Count > 0)
             throw new QueryException("Facet queries cannot be streamed; run them as queries.");
+        var plan = query.GroupBy.Count > 0 ? GroupByPlan.Create(query) : null;
+        if (plan is not null)
+            query = plan.Query;
         if (query.Where is null && query.OrderBy.Count == 0 && query.From.Collection is not null)
             return new QueryStream(StreamCollection(query), owned: null);
-        var (index, searcher, _) = await OpenIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
+        var (index, searcher, _) = await OpenIndexAsync(query, plan, options, cancellationToken).ConfigureAwait(false);
         try
         {
             var compiler = new QueryCompiler(index.Definition, options.Parameters);
@@ -220,12 +226,12 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
     /// deleted); the query then looks its index up again, as it would have a moment later. Also returns
     /// the etag up to which the searcher's snapshot is indexed, for the answer's staleness.
     /// </summary>
-    private async Task<(DocumentIndex Index, IEngineSearcher Searcher, long IndexedEtag)> OpenIndexAsync(RqlQuery query, QueryOptions options, CancellationToken cancellationToken)
+    private async Task<(DocumentIndex Index, IEngineSearcher Searcher, long IndexedEtag)> OpenIndexAsync(RqlQuery query, GroupByPlan? plan, QueryOptions options, CancellationToken cancellationToken)
     {
         const int attempts = 8;
         for (var attempt = 1; ; attempt++)
         {
-            var index = await ResolveIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
+            var index = await ResolveIndexAsync(query, plan, options, cancellationToken).ConfigureAwait(false);
             if (index.TryOpenSearcher(out var searcher, out var indexedEtag))
                 return (index, searcher, indexedEtag);
             if (attempt == attempts)
@@ -233,7 +239,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         }
     }
 
-    private async Task<DocumentIndex> ResolveIndexAsync(RqlQuery query, QueryOptions options, CancellationToken cancellationToken)
+    private async Task<DocumentIndex> ResolveIndexAsync(RqlQuery query, GroupByPlan? plan, QueryOptions options, CancellationToken cancellationToken)
     {
         DocumentIndex index;
         var cutoff = store.LastEtag;
@@ -243,8 +249,9 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         }
         else
         {
-            var (exact, search) = QueryCompiler.FieldsOf(query);
-            var (auto, created) = indexes.GetOrCreateAutoIndex(query.From.Collection!, exact, search);
+            var (auto, created) = plan is not null
+                ? indexes.GetOrCreateAutoMapReduce(plan.Collection, plan.GroupBy, plan.Aggregations)
+                : GetOrCreateAutoIndex(query);
             index = auto;
             if (created && !options.WaitForNonStaleResults)
                 await index.WaitForEtagAsync(cutoff, options.AutoIndexWait, cancellationToken).ConfigureAwait(false);
@@ -252,6 +259,12 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         if (options.WaitForNonStaleResults)
             await index.WaitForEtagAsync(cutoff, options.WaitTimeout, cancellationToken).ConfigureAwait(false);
         return index;
+    }
+
+    private (DocumentIndex Index, bool Created) GetOrCreateAutoIndex(RqlQuery query)
+    {
+        var (exact, search) = QueryCompiler.FieldsOf(query);
+        return indexes.GetOrCreateAutoIndex(query.From.Collection!, exact, search);
     }
 
     /// <summary>
