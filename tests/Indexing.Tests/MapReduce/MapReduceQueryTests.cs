@@ -138,6 +138,16 @@ public sealed class MapReduceQueryTests : IDisposable
     }
 
     [Fact]
+    public async Task RunAsync_CountsTheRows_WhenThePageIsEmpty()
+    {
+        await SeedAsync();
+        _indexes.Put([Definition(ByCompany)]);
+        using var result = await _runner.RunAsync("from index 'Orders/ByCompany' limit 0", new QueryOptions { WaitForNonStaleResults = true, WaitTimeout = TimeSpan.FromSeconds(30) });
+        Assert.Empty(result.Results);
+        Assert.Equal(3, result.TotalResults);
+    }
+
+    [Fact]
     public async Task RunAsync_RecordsAnErrorAndSkipsTheValue_WhenANumericAggregationMeetsText()
     {
         await Put("orders/1", """{"Company":"c","Freight":"free"}""");
