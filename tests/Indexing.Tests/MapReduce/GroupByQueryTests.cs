@@ -1,11 +1,7 @@
-using System.Text;
 using System.Text.Json;
-using Folio.Indexing.Documents;
 using Folio.Indexing.Querying;
 using Folio.Indexing.Rql;
-using Folio.Storage;
-using Folio.Storage.Documents;
-using Microsoft.Extensions.Logging.Abstractions;
+using Folio.Indexing.Tests.Support;
 
 namespace Folio.Indexing.Tests.MapReduce;
 
@@ -16,36 +12,13 @@ namespace Folio.Indexing.Tests.MapReduce;
 /// </summary>
 public sealed class GroupByQueryTests : IDisposable
 {
-    private readonly string _root = Path.Combine(Path.GetTempPath(), "folio-groupby-" + Guid.NewGuid().ToString("N"));
-    private readonly DocumentStore _store = DocumentStore.Open(StorageOptions.InMemory());
-    private readonly IndexStore _indexes;
-    private readonly QueryRunner _runner;
+    private readonly InMemoryDatabase _db = new();
 
-    public GroupByQueryTests()
-    {
-        _indexes = new IndexStore(_store, _root, NullLoggerFactory.Instance, new IndexStoreOptions { InMemory = true });
-        _runner = new QueryRunner(_store, _indexes);
-    }
+    public void Dispose() => _db.Dispose();
 
-    public void Dispose()
-    {
-        _indexes.Dispose();
-        _store.Dispose();
-        if (Directory.Exists(_root))
-            Directory.Delete(_root, recursive: true);
-    }
+    private Task Put(string id, string json) => _db.PutAsync(id, json);
 
-    private Task Put(string id, string json) => _store.PutAsync(id, PreparedDocument.Parse(Encoding.UTF8.GetBytes(json)));
-
-    private async Task<(List<string> Rows, string? Index)> Query(string rql)
-    {
-        using var result = await _runner.RunAsync(rql, new QueryOptions { WaitForNonStaleResults = true });
-        Assert.False(result.IsStale);
-        var rows = new List<string>();
-        foreach (var row in result.Results)
-            rows.Add(Encoding.UTF8.GetString(row.Span));
-        return (rows, result.IndexName);
-    }
+    private Task<(List<string> Rows, string? Index)> Query(string rql) => _db.QueryAsync(rql);
 
     private async Task SeedAsync()
     {
@@ -95,7 +68,7 @@ public sealed class GroupByQueryTests : IDisposable
         ], rows);
 
         await Put("orders/2", """{"Company":"companies/1","Lines":[{"Product":"p/3","Quantity":1}]}""");
-        await _store.DeleteAsync("orders/3");
+        await _db.Store.DeleteAsync("orders/3");
         (rows, _) = await Query(query);
         Assert.Equal(
         [
@@ -117,7 +90,7 @@ public sealed class GroupByQueryTests : IDisposable
         Assert.Equal("Auto/Orders/ByCountAndMin(Freight)AndSum(Freight)ReducedByCompany", widened);
         Assert.Equal(["""{"Freight":30,"Count":1,"@metadata":{"@projection":true}}"""], rows);
         // Plain auto indexes on the collection are not mistaken for the grouped ones, and the other way round.
-        var plain = await _runner.RunAsync("from Orders where Company = 'companies/1'", new QueryOptions { WaitForNonStaleResults = true });
+        var plain = await _db.Runner.RunAsync("from Orders where Company = 'companies/1'", new QueryOptions { WaitForNonStaleResults = true });
         Assert.Equal(2, plain.TotalResults);
         Assert.DoesNotContain("Reduced", plain.IndexName, StringComparison.Ordinal);
     }
@@ -131,7 +104,7 @@ public sealed class GroupByQueryTests : IDisposable
     public async Task RunAsync_RefusesWithAMessage_WhenTheQueryCannotBeGrouped(string rql, string message)
     {
         await SeedAsync();
-        var error = await Assert.ThrowsAsync<QueryException>(() => _runner.RunAsync(rql, new QueryOptions { WaitForNonStaleResults = true }));
+        var error = await Assert.ThrowsAsync<QueryException>(() => _db.Runner.RunAsync(rql, new QueryOptions { WaitForNonStaleResults = true }));
         Assert.Contains(message, error.Message, StringComparison.Ordinal);
     }
 
