@@ -1,0 +1,106 @@
+using System.Globalization;
+using System.Text;
+
+namespace Folio.Benchmarks.MapReduce;
+
+/// <summary>The tables mapreduce-load prints at its end (markdown), with progress lines on stderr as the rows come in.</summary>
+public sealed class MapReduceReport
+{
+    private readonly StringBuilder _builds = new();
+    private readonly StringBuilder _updates = new();
+    private readonly List<string> _notes = [];
+    private readonly List<string> _checks = [];
+    private readonly Dictionary<string, double> _rates = new(StringComparer.Ordinal);
+
+    /// <summary>Starts the tables.</summary>
+    public MapReduceReport()
+    {
+        _builds.AppendLine("| step | store | orders | rows, entries, groups | seconds | orders/s | server CPU s | load avg |");
+        _builds.AppendLine("|---|---|---:|---|---:|---:|---:|---:|");
+        _updates.AppendLine("| store | group size (entries) | updates | until current p50 ms | p99 ms | max ms | write p50 ms | re-aggregate p50 ms | re-aggregate p99 ms | server CPU ms/update | load avg |");
+        _updates.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    }
+
+    /// <summary>Mismatches against the oracle; the command fails when there are any.</summary>
+    public List<string> Failures { get; } = [];
+
+    /// <summary>Adds a timed build or load step; <paramref name="rateKey"/> keeps its orders/s for the ratios.</summary>
+    public void AddBuild(string step, string store, long orders, string detail, TimeSpan elapsed, TimeSpan? serverCpu, string loadAverage, string? rateKey = null)
+    {
+        double rate = orders / elapsed.TotalSeconds;
+        if (rateKey is not null)
+            _rates[rateKey] = rate;
+        string cpu = serverCpu is { } c ? c.TotalSeconds.ToString("0.0", CultureInfo.InvariantCulture) : "";
+        string line = string.Create(CultureInfo.InvariantCulture,
+            $"| {step} | {store} | {orders:N0} | {detail} | {elapsed.TotalSeconds:0.00} | {rate:N0} | {cpu} | {loadAverage} |");
+        _builds.AppendLine(line);
+        Console.Error.WriteLine("  " + line);
+    }
+
+    /// <summary>Adds one store's per-update costs for one group size (times in milliseconds, unsorted; sorted here).</summary>
+    public void AddUpdates(string store, int groupSize, double[] untilCurrent, double[] writes, double[]? reaggregate, double serverCpuMs, string loadAverage, string? rateKey = null)
+    {
+        Array.Sort(untilCurrent);
+        Array.Sort(writes);
+        double p50 = Percentile(untilCurrent, 0.50);
+        if (rateKey is not null)
+            _rates[rateKey] = p50;
+        string again = "", againP99 = "";
+        if (reaggregate is not null)
+        {
+            Array.Sort(reaggregate);
+            again = Percentile(reaggregate, 0.50).ToString("0.000", CultureInfo.InvariantCulture);
+            againP99 = Percentile(reaggregate, 0.99).ToString("0.000", CultureInfo.InvariantCulture);
+        }
+
+        string cpu = double.IsNaN(serverCpuMs) ? "" : serverCpuMs.ToString("0.00", CultureInfo.InvariantCulture);
+        string line = string.Create(CultureInfo.InvariantCulture,
+            $"| {store} | {groupSize:N0} | {untilCurrent.Length} | {p50:0.000} | {Percentile(untilCurrent, 0.99):0.000} | {untilCurrent[^1]:0.000} | {Percentile(writes, 0.50):0.000} | {again} | {againP99} | {cpu} | {loadAverage} |");
+        _updates.AppendLine(line);
+        Console.Error.WriteLine("  " + line);
+    }
+
+    /// <summary>A note printed under the tables (batch statistics, checks).</summary>
+    public void Note(string note)
+    {
+        _notes.Add(note);
+        Console.Error.WriteLine("  " + note);
+    }
+
+    /// <summary>A correctness check's summary.</summary>
+    public void Check(string summary)
+    {
+        _checks.Add(summary);
+        Console.Error.WriteLine("  " + summary);
+    }
+
+    /// <summary>A kept rate (orders/s) or median (ms), if that step ran.</summary>
+    public double? Rate(string key) => _rates.TryGetValue(key, out double rate) ? rate : null;
+
+    /// <summary>The nearest-rank percentile of sorted values.</summary>
+    public static double Percentile(double[] sorted, double p)
+    {
+        if (sorted.Length == 0)
+            return double.NaN;
+        int rank = (int)Math.Ceiling(p * sorted.Length);
+        return sorted[Math.Clamp(rank - 1, 0, sorted.Length - 1)];
+    }
+
+    /// <summary>Writes the tables, the ratios against the targets, the notes and the checks to stdout.</summary>
+    public void Print(IEnumerable<string> ratios)
+    {
+        Console.WriteLine();
+        Console.WriteLine(_builds.ToString());
+        Console.WriteLine(_updates.ToString());
+        foreach (string ratio in ratios)
+            Console.WriteLine("- " + ratio);
+        Console.WriteLine();
+        foreach (string note in _notes)
+            Console.WriteLine("- " + note);
+        Console.WriteLine();
+        foreach (string check in _checks)
+            Console.WriteLine("- check " + check);
+        foreach (string failure in Failures)
+            Console.WriteLine("- MISMATCH " + failure);
+    }
+}
