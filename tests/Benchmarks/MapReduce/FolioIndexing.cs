@@ -68,6 +68,17 @@ public static class FolioIndexing
         }
     }
 
+    /// <summary>The index's last batch as its stats report it: the batch's commit time and, for a map/reduce index, its last reduce time (ms).</summary>
+    public static async Task<(double BatchMs, double ReduceMs)> LastBatchAsync(HttpClient client, string name)
+    {
+        using JsonDocument stats = JsonDocument.Parse(await client.GetStringAsync($"{DatabasePath}/indexes/stats"));
+        JsonElement index = Find(stats, name);
+        JsonElement batches = index.GetProperty("RecentBatches");
+        double batch = batches.GetArrayLength() == 0 ? double.NaN : batches[batches.GetArrayLength() - 1].GetProperty("DurationInMs").GetDouble();
+        double reduce = index.TryGetProperty("MapReduce", out JsonElement r) ? r.GetProperty("LastReduceInMs").GetDouble() : double.NaN;
+        return (batch, reduce);
+    }
+
     /// <summary>Every row of a map/reduce index, by its group value, through the streaming query endpoint.</summary>
     public static async Task<Dictionary<string, GroupTotals>> ReadRowsAsync(HttpClient client, GroupedIndex index)
     {

@@ -5,7 +5,7 @@ namespace Folio.Benchmarks.MapReduce;
 
 /// <summary>
 /// <c>dotnet run -c Release --project tests/Benchmarks -- mapreduce-load [--quick] [--orders 1000000] [--pouch-orders 100000]
-/// [--group-sizes 10000,100000,1000000] [--updates 200] [--warmup 10] [--skip-build] [--skip-pouchdb] [--skip-incremental] [--keep]</c>:
+/// [--group-sizes 10000,100000,1000000] [--updates 200] [--sqlite-updates 50] [--warmup 10] [--skip-build] [--skip-pouchdb] [--skip-incremental] [--keep]</c>:
 /// the map/reduce benchmarks of issue 19. Part 1 (<see cref="BuildPhase"/>): orders with ~4 lines each loaded
 /// into SQLite, Folio (Folio.Server.dll as a child process) and PouchDB Server; Folio's map/reduce indexes by
 /// company and by product timed until not stale next to static indexes over the same fields, SQLite's
@@ -19,24 +19,25 @@ public static class MapReduceLoadCommand
     public const string Command = "mapreduce-load";
 
     /// <summary>What to run, and how much.</summary>
-    public sealed record Options(int Orders, int PouchOrders, int[] GroupSizes, int Updates, int Warmup, bool SkipBuild, bool SkipIncremental, bool Keep);
+    public sealed record Options(int Orders, int PouchOrders, int[] GroupSizes, int Updates, int SqliteUpdates, int Warmup, bool SkipBuild, bool SkipIncremental, bool Keep);
 
-    private const string Usage = "Options: --quick --orders N --pouch-orders N --group-sizes A,B,C --updates N --warmup N --skip-build --skip-pouchdb --skip-incremental --keep";
+    private const string Usage = "Options: --quick --orders N --pouch-orders N --group-sizes A,B,C --updates N --sqlite-updates N --warmup N --skip-build --skip-pouchdb --skip-incremental --keep";
 
     /// <summary>Runs the command.</summary>
     public static int Run(string[] args)
     {
-        var options = new Options(1_000_000, 100_000, [10_000, 100_000, 1_000_000], 200, 10, false, false, false);
+        var options = new Options(1_000_000, 100_000, [10_000, 100_000, 1_000_000], 200, 50, 10, false, false, false);
         for (int i = 0; i < args.Length; i++)
         {
             options = args[i] switch
             {
                 // About a minute: the same steps on small data.
-                "--quick" => options with { Orders = 20_000, PouchOrders = 2_000, GroupSizes = [1_000, 10_000, 100_000], Updates = 50, Warmup = 5 },
+                "--quick" => options with { Orders = 20_000, PouchOrders = 2_000, GroupSizes = [1_000, 10_000, 100_000], Updates = 50, SqliteUpdates = 50, Warmup = 5 },
                 "--orders" => options with { Orders = Number(args[++i]) },
                 "--pouch-orders" => options with { PouchOrders = Number(args[++i]) },
                 "--group-sizes" => options with { GroupSizes = Array.ConvertAll(args[++i].Split(','), Number) },
                 "--updates" => options with { Updates = Number(args[++i]) },
+                "--sqlite-updates" => options with { SqliteUpdates = Number(args[++i]) },
                 "--warmup" => options with { Warmup = Number(args[++i]) },
                 "--skip-build" => options with { SkipBuild = true },
                 "--skip-pouchdb" => options with { PouchOrders = 0 },
