@@ -7,7 +7,7 @@ namespace Folio.Benchmarks.MapReduce;
 /// <summary>
 /// Part 1 of mapreduce-load: the same orders in SQLite (load, then <c>GROUP BY</c>), in Folio (bulk_docs, then each
 /// index built alone until not stale: static by company, map/reduce by company, static by product, map/reduce by
-/// product) and in PouchDB Server (<c>_bulk_docs</c>, then each view built by its first grouped query), one store
+/// product; then, <c>--repeat</c> times in all, each reset and rebuilt in the same order) and in PouchDB Server (<c>_bulk_docs</c>, then each view built by its first grouped query), one store
 /// after the other so none shares the cores with another. Folio's and PouchDB's rows are checked against SQLite's.
 /// </summary>
 public sealed class BuildPhase(MapReduceLoadCommand.Options options, string work, MapReduceReport report)
@@ -60,10 +60,14 @@ public sealed class BuildPhase(MapReduceLoadCommand.Options options, string work
             report.AddBuild("load (bulk_docs, batches of 1,000, 4 connections)", "Folio", options.Orders, "", watch.Elapsed, folio.CpuTime - cpu, BenchServers.LoadAverage());
             long etag = await FolioIndexing.LastEtagAsync(client);
 
-            await BuildAsync(folio, client, "static index: Company exact, Freight double", MapReduceIndexes.StaticCompanyName, MapReduceIndexes.StaticCompanyJson, etag, "folio-static-company");
-            await BuildAsync(folio, client, "map/reduce by Company: Count, Sum(Freight), Sum(Lines[].Quantity)", MapReduceIndexes.ByCompany.Name, MapReduceIndexes.ByCompanyJson, etag, "folio-mr-company");
-            await BuildAsync(folio, client, "static index: Lines[].Product exact, Lines[].Quantity long", MapReduceIndexes.StaticProductName, MapReduceIndexes.StaticProductJson, etag, "folio-static-product");
-            await BuildAsync(folio, client, "map/reduce by Lines[].Product: Count, Sum(Quantity), Sum(PricePerUnit)", MapReduceIndexes.ByProduct.Name, MapReduceIndexes.ByProductJson, etag, "folio-mr-product");
+            // Each index built alone; later runs reset each in the same order (its data thrown away, rebuilt from the documents).
+            for (int run = 1; run <= options.Repeat; run++)
+            {
+                await BuildAsync(folio, client, "static index: Company exact, Freight double", MapReduceIndexes.StaticCompanyName, MapReduceIndexes.StaticCompanyJson, etag, run, "folio-static-company");
+                await BuildAsync(folio, client, "map/reduce by Company: Count, Sum(Freight), Sum(Lines[].Quantity)", MapReduceIndexes.ByCompany.Name, MapReduceIndexes.ByCompanyJson, etag, run, "folio-mr-company");
+                await BuildAsync(folio, client, "static index: Lines[].Product exact, Lines[].Quantity long", MapReduceIndexes.StaticProductName, MapReduceIndexes.StaticProductJson, etag, run, "folio-static-product");
+                await BuildAsync(folio, client, "map/reduce by Lines[].Product: Count, Sum(Quantity), Sum(PricePerUnit)", MapReduceIndexes.ByProduct.Name, MapReduceIndexes.ByProductJson, etag, run, "folio-mr-product");
+            }
 
             report.Check(GroupCheck.Compare("Folio Orders/ByCompany vs SQLite", await FolioIndexing.ReadRowsAsync(client, MapReduceIndexes.ByCompany), companies, report.Failures));
             report.Check(GroupCheck.Compare("Folio Orders/ByProduct vs SQLite", await FolioIndexing.ReadRowsAsync(client, MapReduceIndexes.ByProduct), products, report.Failures));
@@ -74,17 +78,18 @@ public sealed class BuildPhase(MapReduceLoadCommand.Options options, string work
             Directory.Delete(data, recursive: true);
     }
 
-    private async Task BuildAsync(HttpServerProcess folio, HttpClient client, string step, string name, string json, long etag, string rateKey)
+    private async Task BuildAsync(HttpServerProcess folio, HttpClient client, string step, string name, string json, long etag, int run, string rateKey)
     {
-        Console.Error.WriteLine($"Folio: building {name}");
-        IndexBuild build = await FolioIndexing.BuildAsync(folio, client, name, json, etag);
+        Console.Error.WriteLine($"Folio: building {name}, run {run}");
+        IndexBuild build = await FolioIndexing.BuildAsync(folio, client, name, json, etag, reset: run > 1);
         string detail = build.MapEntries > 0
             ? string.Create(CultureInfo.InvariantCulture, $"{build.MapEntries:N0} map entries, {build.Groups:N0} groups")
             : string.Create(CultureInfo.InvariantCulture, $"{build.Entries:N0} entries");
         if (build.Errors > 0)
             report.Failures.Add($"{name} recorded {build.Errors} index errors.");
-        report.AddBuild($"{step} (PUT index → not stale)", "Folio", options.Orders, detail, build.Elapsed, build.ServerCpu, build.LoadAverage, rateKey);
-        report.Note($"Folio {name}: {build.Batches}");
+        string how = run == 1 ? "PUT index → not stale" : $"run {run}: reset → not stale";
+        report.AddBuild($"{step} ({how})", "Folio", options.Orders, detail, build.Elapsed, build.ServerCpu, build.LoadAverage, rateKey);
+        report.Note($"Folio {name}, run {run}: {build.Batches}");
     }
 
     private async Task RunPouchDbAsync(SqliteOrders sqlite)

@@ -23,15 +23,18 @@ public static class FolioIndexing
     }
 
     /// <summary>
-    /// Creates the index of <paramref name="definitionJson"/> and times it until its stats say it is not stale
-    /// and it processed <paramref name="etag"/> (polled every 50 ms), with the server's CPU time over the same span.
+    /// Creates the index of <paramref name="definitionJson"/> (or, with <paramref name="reset"/>, throws the existing
+    /// one's data away and rebuilds it) and times it until its stats say it is not stale and it processed
+    /// <paramref name="etag"/> (polled every 50 ms), with the server's CPU time over the same span.
     /// </summary>
-    public static async Task<IndexBuild> BuildAsync(HttpServerProcess server, HttpClient client, string name, string definitionJson, long etag)
+    public static async Task<IndexBuild> BuildAsync(HttpServerProcess server, HttpClient client, string name, string definitionJson, long etag, bool reset = false)
     {
         TimeSpan cpu = server.CpuTime;
         var watch = Stopwatch.StartNew();
         using (var content = new StringContent($"{{\"Indexes\":[{definitionJson}]}}", Encoding.UTF8, "application/json"))
-        using (HttpResponseMessage response = await client.PutAsync($"{DatabasePath}/indexes", content))
+        using (HttpResponseMessage response = reset
+            ? await client.PostAsync($"{DatabasePath}/indexes/reset?name={Uri.EscapeDataString(name)}", null)
+            : await client.PutAsync($"{DatabasePath}/indexes", content))
         {
             if (!response.IsSuccessStatusCode)
                 throw new InvalidOperationException($"Creating {name} answered {(int)response.StatusCode}: {await response.Content.ReadAsStringAsync()}");

@@ -5,7 +5,7 @@ namespace Folio.Benchmarks.MapReduce;
 
 /// <summary>
 /// <c>dotnet run -c Release --project tests/Benchmarks -- mapreduce-load [--quick] [--orders 1000000] [--pouch-orders 100000]
-/// [--group-sizes 10000,100000,1000000] [--updates 200] [--sqlite-updates 50] [--warmup 10] [--skip-build] [--skip-pouchdb] [--skip-incremental] [--keep]</c>:
+/// [--group-sizes 10000,100000,1000000] [--repeat 2] [--updates 200] [--sqlite-updates 50] [--warmup 10] [--skip-build] [--skip-pouchdb] [--skip-incremental] [--keep]</c>:
 /// the map/reduce benchmarks of issue 19. Part 1 (<see cref="BuildPhase"/>): orders with ~4 lines each loaded
 /// into SQLite, Folio (Folio.Server.dll as a child process) and PouchDB Server; Folio's map/reduce indexes by
 /// company and by product timed until not stale next to static indexes over the same fields, SQLite's
@@ -19,23 +19,24 @@ public static class MapReduceLoadCommand
     public const string Command = "mapreduce-load";
 
     /// <summary>What to run, and how much.</summary>
-    public sealed record Options(int Orders, int PouchOrders, int[] GroupSizes, int Updates, int SqliteUpdates, int Warmup, bool SkipBuild, bool SkipIncremental, bool Keep);
+    public sealed record Options(int Orders, int PouchOrders, int[] GroupSizes, int Repeat, int Updates, int SqliteUpdates, int Warmup, bool SkipBuild, bool SkipIncremental, bool Keep);
 
-    private const string Usage = "Options: --quick --orders N --pouch-orders N --group-sizes A,B,C --updates N --sqlite-updates N --warmup N --skip-build --skip-pouchdb --skip-incremental --keep";
+    private const string Usage = "Options: --quick --orders N --pouch-orders N --group-sizes A,B,C --repeat N --updates N --sqlite-updates N --warmup N --skip-build --skip-pouchdb --skip-incremental --keep";
 
     /// <summary>Runs the command.</summary>
     public static int Run(string[] args)
     {
-        var options = new Options(1_000_000, 100_000, [10_000, 100_000, 1_000_000], 200, 50, 10, false, false, false);
+        var options = new Options(1_000_000, 100_000, [10_000, 100_000, 1_000_000], 2, 200, 50, 10, false, false, false);
         for (int i = 0; i < args.Length; i++)
         {
             options = args[i] switch
             {
                 // About a minute: the same steps on small data.
-                "--quick" => options with { Orders = 20_000, PouchOrders = 2_000, GroupSizes = [1_000, 10_000, 100_000], Updates = 50, SqliteUpdates = 50, Warmup = 5 },
+                "--quick" => options with { Orders = 20_000, PouchOrders = 2_000, GroupSizes = [1_000, 10_000, 100_000], Repeat = 1, Updates = 50, SqliteUpdates = 50, Warmup = 5 },
                 "--orders" => options with { Orders = Number(args[++i]) },
                 "--pouch-orders" => options with { PouchOrders = Number(args[++i]) },
                 "--group-sizes" => options with { GroupSizes = Array.ConvertAll(args[++i].Split(','), Number) },
+                "--repeat" => options with { Repeat = Number(args[++i]) },
                 "--updates" => options with { Updates = Number(args[++i]) },
                 "--sqlite-updates" => options with { SqliteUpdates = Number(args[++i]) },
                 "--warmup" => options with { Warmup = Number(args[++i]) },
@@ -89,25 +90,27 @@ public static class MapReduceLoadCommand
             if (report.Rate(mr) is not { } rate)
                 continue;
             if (report.Rate("folio-static-company") is { } staticCompany)
-                yield return Ratio($"Folio map/reduce {what} ÷ static index (Company, Freight) build rate", rate / staticCompany, "≥ 0.50", rate / staticCompany >= 0.5);
+                yield return Ratio($"Folio map/reduce {what} ÷ static index (Company, Freight) build rate (means of {options.Repeat} runs)", rate / staticCompany, "≥ 0.50", rate / staticCompany >= 0.5);
             string twin = mr == "folio-mr-company" ? "folio-static-company" : "folio-static-product";
             if (mr != "folio-mr-company" && report.Rate(twin) is { } staticTwin)
-                yield return Ratio($"Folio map/reduce {what} ÷ static index over the same fields (Lines[].Product, Lines[].Quantity)", rate / staticTwin, "(no target)", null);
+                yield return Ratio($"Folio map/reduce {what} ÷ static index over the same fields (Lines[].Product, Lines[].Quantity)", rate / staticTwin, "no target", null);
             string pouch = mr == "folio-mr-company" ? "pouch-company" : "pouch-product";
             if (report.Rate(pouch) is { } pouchRate)
                 yield return Ratio($"Folio map/reduce {what} ÷ PouchDB view build rate ({options.Orders:N0} vs {Math.Min(options.PouchOrders, options.Orders):N0} orders)", rate / pouchRate, "≥ 3", rate / pouchRate >= 3);
             string sqlite = mr == "folio-mr-company" ? "sqlite-company" : "sqlite-product";
             if (report.Rate(sqlite) is { } sqliteRate)
-                yield return Ratio($"Folio map/reduce {what} build ÷ SQLite GROUP BY (first run) rate", rate / sqliteRate, "(no target)", null);
+                yield return Ratio($"Folio map/reduce {what} build ÷ SQLite GROUP BY (first run) rate", rate / sqliteRate, "no target", null);
         }
 
         int last = options.GroupSizes.Length - 1;
         if (report.Rate("folio-update-0") is { } small && report.Rate($"folio-update-{last}") is { } large)
             yield return Ratio($"Folio update until current, p50 at {options.GroupSizes[last]:N0} ÷ at {options.GroupSizes[0]:N0}", large / small, "≤ 2", large / small <= 2);
         if (report.Rate("sqlite-update-0") is { } sqliteSmall && report.Rate($"sqlite-update-{last}") is { } sqliteLarge)
-            yield return Ratio($"SQLite update + re-aggregate, p50 at {options.GroupSizes[last]:N0} ÷ at {options.GroupSizes[0]:N0}", sqliteLarge / sqliteSmall, "(grows with the group)", null);
+            yield return Ratio($"SQLite update + re-aggregate, p50 at {options.GroupSizes[last]:N0} ÷ at {options.GroupSizes[0]:N0}", sqliteLarge / sqliteSmall, "no target; the issue expects ~100×", null);
     }
 
     private static string Ratio(string what, double ratio, string target, bool? met) =>
-        string.Create(CultureInfo.InvariantCulture, $"{what}: {ratio:0.00}× (target {target}{(met is { } m ? m ? ": met" : ": missed" : "")})");
+        met is { } m
+            ? string.Create(CultureInfo.InvariantCulture, $"{what}: {ratio:0.00}× (target {target}: {(m ? "met" : "missed")})")
+            : string.Create(CultureInfo.InvariantCulture, $"{what}: {ratio:0.00}× ({target})");
 }

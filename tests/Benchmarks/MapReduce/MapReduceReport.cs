@@ -17,7 +17,7 @@ public sealed class MapReduceReport
     private readonly StringBuilder _updates = new();
     private readonly List<string> _notes = [];
     private readonly List<string> _checks = [];
-    private readonly Dictionary<string, double> _rates = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, List<double>> _rates = new(StringComparer.Ordinal);
 
     /// <summary>Starts the tables.</summary>
     public MapReduceReport()
@@ -36,7 +36,7 @@ public sealed class MapReduceReport
     {
         double rate = orders / elapsed.TotalSeconds;
         if (rateKey is not null)
-            _rates[rateKey] = rate;
+            Keep(rateKey, rate);
         string cpu = serverCpu is { } c ? c.TotalSeconds.ToString("0.0", CultureInfo.InvariantCulture) : "";
         string line = string.Create(CultureInfo.InvariantCulture,
             $"| {step} | {store} | {orders:N0} | {detail} | {elapsed.TotalSeconds:0.00} | {rate:N0} | {cpu} | {loadAverage} |");
@@ -49,7 +49,7 @@ public sealed class MapReduceReport
     {
         double p50 = Median(costs.UntilCurrent);
         if (rateKey is not null)
-            _rates[rateKey] = p50;
+            Keep(rateKey, p50);
         string cpu = double.IsNaN(costs.ServerCpuMs) ? "" : costs.ServerCpuMs.ToString("0.00", CultureInfo.InvariantCulture);
         string line = string.Create(CultureInfo.InvariantCulture,
             $"| {store} | {groupSize:N0} | {costs.UntilCurrent.Length} | {p50:0.000} | {Percentile(costs.UntilCurrent, 0.99):0.000} | {costs.UntilCurrent[^1]:0.000} | {Median(costs.Writes):0.000} | ") +
@@ -72,8 +72,16 @@ public sealed class MapReduceReport
         Console.Error.WriteLine("  " + summary);
     }
 
-    /// <summary>A kept rate (orders/s) or median (ms), if that step ran.</summary>
-    public double? Rate(string key) => _rates.TryGetValue(key, out double rate) ? rate : null;
+    /// <summary>The mean of a step's kept rates (orders/s) or medians (ms) over its runs, if it ran.</summary>
+    public double? Rate(string key)
+    {
+        if (!_rates.TryGetValue(key, out List<double>? values))
+            return null;
+        double sum = 0;
+        foreach (double value in values)
+            sum += value;
+        return sum / values.Count;
+    }
 
     /// <summary>The nearest-rank percentile of sorted values.</summary>
     public static double Percentile(double[] sorted, double p)
@@ -82,6 +90,13 @@ public sealed class MapReduceReport
             return double.NaN;
         int rank = (int)Math.Ceiling(p * sorted.Length);
         return sorted[Math.Clamp(rank - 1, 0, sorted.Length - 1)];
+    }
+
+    private void Keep(string key, double value)
+    {
+        if (!_rates.TryGetValue(key, out List<double>? values))
+            _rates[key] = values = [];
+        values.Add(value);
     }
 
     private static double Median(double[] values)
