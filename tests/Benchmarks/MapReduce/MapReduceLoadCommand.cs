@@ -90,7 +90,7 @@ public static class MapReduceLoadCommand
             if (report.Rate(mr) is not { } rate)
                 continue;
             if (report.Rate("folio-static-company") is { } staticCompany)
-                yield return Ratio($"Folio map/reduce {what} ÷ static index (Company, Freight) build rate (means of {options.Repeat} runs)", rate / staticCompany, "≥ 0.50", rate / staticCompany >= 0.5);
+                yield return Ratio($"Folio map/reduce {what} ÷ static index (Company, Freight) build rate ({options.Repeat} build(s) each, mean rates)", rate / staticCompany, "≥ 0.50", rate / staticCompany >= 0.5);
             string twin = mr == "folio-mr-company" ? "folio-static-company" : "folio-static-product";
             if (mr != "folio-mr-company" && report.Rate(twin) is { } staticTwin)
                 yield return Ratio($"Folio map/reduce {what} ÷ static index over the same fields (Lines[].Product, Lines[].Quantity)", rate / staticTwin, "no target", null);
