@@ -1,6 +1,7 @@
 using BenchmarkDotNet.Running;
 using Folio.Benchmarks.BulkLoad;
 using Folio.Benchmarks.Http;
+using Folio.Benchmarks.MapReduce;
 using Folio.Benchmarks.Search;
 using Folio.Benchmarks.Storage;
 
@@ -13,7 +14,8 @@ namespace Folio.Benchmarks;
 /// <c>journal-compression</c> (whether compressing journal records would pay),
 /// <c>search-load</c> (Folio's search engine vs Java Lucene), <c>bulk-load</c> and <c>bulk-profile</c>
 /// (bulk insert vs the disk and PouchDB Server; see <see cref="BulkLoadDriver"/>), <c>http-load</c>
-/// (documents over HTTP vs bare Kestrel and PouchDB Server) and <c>query-load</c> (indexing and queries over HTTP).
+/// (documents over HTTP vs bare Kestrel and PouchDB Server), <c>query-load</c> (indexing and queries over HTTP) and
+/// <c>mapreduce-load</c> (map/reduce index builds and incremental updates vs static indexes, SQLite and PouchDB Server).
 /// </summary>
 public static class BenchmarkEntry
 {
@@ -27,6 +29,7 @@ public static class BenchmarkEntry
         ["bulk-profile"] = BulkProfile.RunAsync,
         [HttpLoadCommand.Command] = args => Task.FromResult(HttpLoadCommand.Run(args)),
         [QueryLoadCommand.Command] = args => Task.FromResult(QueryLoadCommand.Run(args)),
+        [MapReduceLoadCommand.Command] = args => Task.FromResult(MapReduceLoadCommand.Run(args)),
     };
 
     public static async Task<int> Main(string[] args)

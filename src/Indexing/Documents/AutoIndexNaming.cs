@@ -44,13 +44,35 @@ internal static class AutoIndexNaming
     public static string IndexName(string collection, IReadOnlyList<string> orderedFields)
     {
         var builder = new StringBuilder(IndexDefinition.AutoPrefix).Append(collection).Append("/By");
-        for (var i = 0; i < orderedFields.Count; i++)
+        AppendJoined(builder, orderedFields);
+        return Shortened(builder.ToString());
+    }
+
+    /// <summary>
+    /// <c>Auto/{Collection}/By{Aggregation}And…ReducedBy{Group}And…</c> for an auto map/reduce index
+    /// (<c>Auto/Orders/ByCountAndSum(Freight)ReducedByCompany</c>), written and cut as <see cref="IndexName"/> is.
+    /// </summary>
+    public static string MapReduceIndexName(string collection, IReadOnlyList<string> orderedAggregations, IReadOnlyList<string> groups)
+    {
+        var builder = new StringBuilder(IndexDefinition.AutoPrefix).Append(collection).Append('/');
+        if (orderedAggregations.Count > 0)
+            AppendJoined(builder.Append("By"), orderedAggregations);
+        AppendJoined(builder.Append("ReducedBy"), groups);
+        return Shortened(builder.ToString());
+    }
+
+    private static void AppendJoined(StringBuilder builder, IReadOnlyList<string> fields)
+    {
+        for (var i = 0; i < fields.Count; i++)
         {
             if (i > 0)
                 builder.Append("And");
-            AppendWithoutControlCharacters(builder, orderedFields[i]);
+            AppendWithoutControlCharacters(builder, fields[i]);
         }
-        var name = builder.ToString();
+    }
+
+    private static string Shortened(string name)
+    {
         if (name.Length <= IndexDefinition.MaxNameLength)
             return name;
         var hash = Convert.ToHexString(SHA256.HashData(Encoding.UTF8.GetBytes(name)), 0, 8);

@@ -163,7 +163,7 @@ public sealed class IndexStore : IDisposable
             var sameCollection = new List<DocumentIndex>();
             foreach (var index in _active.Values)
             {
-                if (!index.Definition.IsAuto || !string.Equals(index.Definition.Collections[0], collection, StringComparison.OrdinalIgnoreCase))
+                if (!index.Definition.IsAuto || index.Definition.Reduce is not null || !string.Equals(index.Definition.Collections[0], collection, StringComparison.OrdinalIgnoreCase))
                     continue;
                 sameCollection.Add(index);
                 if (Covers(index.Definition, wanted))
@@ -198,6 +198,81 @@ public sealed class IndexStore : IDisposable
             _logger.LogInformation("Created auto index {Index} for a query on {Collection}", name, collection);
             return (created, true);
         }
+    }
+
+    /// <summary>
+    /// The auto map/reduce index a group by query on <paramref name="collection"/> reads: one grouping by the
+    /// same fields that has every aggregation wanted, or a new one with them and the aggregations of the
+    /// others grouping by the same fields, which it replaces once it has caught up (as auto indexes widen).
+    /// Named <c>Auto/{Collection}/By{Aggregations}ReducedBy{Groups}</c>.
+    /// </summary>
+    /// <exception cref="IndexDefinitionException">The groups and aggregations make no valid definition (an aggregate named like a group field).</exception>
+    public (DocumentIndex Index, bool Created) GetOrCreateAutoMapReduce(string collection, IReadOnlyList<GroupByField> groupBy, IReadOnlyList<AggregationDefinition> aggregations)
+    {
+        lock (_lock)
+        {
+            var sameGroups = new List<DocumentIndex>();
+            foreach (var index in _active.Values)
+            {
+                if (!index.Definition.IsAuto || index.Definition.Reduce is not { } reduce
+                    || !string.Equals(index.Definition.Collections[0], collection, StringComparison.OrdinalIgnoreCase) || !SameGroups(reduce.GroupBy, groupBy))
+                {
+                    continue;
+                }
+                sameGroups.Add(index);
+                if (HasAll(reduce.Aggregations, aggregations))
+                    return (index, false);
+            }
+
+            var merged = new SortedDictionary<string, AggregationDefinition>(StringComparer.Ordinal);
+            foreach (var index in sameGroups)
+            {
+                foreach (var aggregation in index.Definition.Reduce!.Aggregations)
+                    merged.TryAdd(aggregation.Name, aggregation);
+            }
+            foreach (var aggregation in aggregations)
+                merged.TryAdd(aggregation.Name, aggregation);
+            var groupNames = new List<string>(groupBy.Count);
+            foreach (var group in groupBy)
+                groupNames.Add(group.Name);
+            var name = AutoIndexNaming.MapReduceIndexName(collection, [.. merged.Keys], groupNames);
+            var definition = new IndexDefinition(name, [collection], new ReduceDefinition(groupBy, [.. merged.Values]));
+            var created = Create(definition);
+            _active[name] = created;
+            var narrower = new List<string>();
+            foreach (var index in sameGroups)
+                narrower.Add(index.Name);
+            if (narrower.Count > 0)
+                _retireWhenCaughtUp[name] = narrower;
+            SaveCatalog();
+            _logger.LogInformation("Created auto map/reduce index {Index} for a group by query on {Collection}", name, collection);
+            return (created, true);
+        }
+    }
+
+    private static bool SameGroups(IReadOnlyList<GroupByField> existing, IReadOnlyList<GroupByField> wanted)
+    {
+        if (existing.Count != wanted.Count)
+            return false;
+        for (var i = 0; i < existing.Count; i++)
+        {
+            if (!string.Equals(existing[i].Name, wanted[i].Name, StringComparison.Ordinal) || !string.Equals(existing[i].Path.Text, wanted[i].Path.Text, StringComparison.Ordinal))
+                return false;
+        }
+        return true;
+    }
+
+    private static bool HasAll(IReadOnlyList<AggregationDefinition> existing, IReadOnlyList<AggregationDefinition> wanted)
+    {
+        foreach (var aggregation in wanted)
+        {
+            var found = false;
+            foreach (var candidate in existing)
+                found |= string.Equals(candidate.Name, aggregation.Name, StringComparison.Ordinal);
+            if (!found)
+                return false;
+        }
+        return true;
     }
 
     private static bool Covers(IndexDefinition definition, HashSet<string> wanted)

@@ -176,7 +176,7 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
     {
         if (field.Path is null)
             throw new QueryException("search() needs a full-text field, not id().");
-        if (definition.IsAuto)
+        if (definition.IsAuto && definition.Reduce is null)
             return AutoIndexNaming.SearchFieldName(field.Path);
         if (definition.Fields.TryGetValue(field.Name, out var defined) && defined.Search)
             return field.Name;
@@ -196,7 +196,7 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
     {
         if (field.Path is null)
             return IndexDefinition.IdField;
-        if (definition.IsAuto)
+        if (definition.IsAuto && definition.Reduce is null)
         {
             var name = AutoIndexNaming.FieldName(field.Path);
             return numeric ? name + IndexDefinition.NumericSuffix : name;

@@ -26,6 +26,9 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         var started = Stopwatch.GetTimestamp();
         // A stored facet setup is read at every run (it may have changed since the text was parsed).
         var query = FacetSetups.Expand(_parsed.Parse(text), store, options.Parameters);
+        var plan = query.GroupBy.Count > 0 ? GroupByPlan.Create(query) : null;
+        if (plan is not null)
+            query = plan.Query;
         var result = new QueryResult();
         var (skip, take) = Paging(query, options, result);
 
@@ -35,7 +38,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             return result;
         }
 
-        var (index, searcher, indexedEtag) = await OpenIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
+        var (index, searcher, indexedEtag) = await OpenIndexAsync(query, plan, options, cancellationToken).ConfigureAwait(false);
         using var opened = searcher;
         var compiler = new QueryCompiler(index.Definition, options.Parameters);
         var where = compiler.Compile(query.Where);
@@ -83,9 +86,12 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         var query = _parsed.Parse(text);
         if (query.Facets.Count > 0)
             throw new QueryException("Facet queries cannot be streamed; run them as queries.");
+        var plan = query.GroupBy.Count > 0 ? GroupByPlan.Create(query) : null;
+        if (plan is not null)
+            query = plan.Query;
         if (query.Where is null && query.OrderBy.Count == 0 && query.From.Collection is not null)
             return new QueryStream(StreamCollection(query), owned: null);
-        var (index, searcher, _) = await OpenIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
+        var (index, searcher, _) = await OpenIndexAsync(query, plan, options, cancellationToken).ConfigureAwait(false);
         try
         {
             var compiler = new QueryCompiler(index.Definition, options.Parameters);
@@ -221,12 +227,12 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
     /// deleted); the query then looks its index up again, as it would have a moment later. Also returns
     /// the etag up to which the searcher's snapshot is indexed, for the answer's staleness.
     /// </summary>
-    private async Task<(DocumentIndex Index, IEngineSearcher Searcher, long IndexedEtag)> OpenIndexAsync(RqlQuery query, QueryOptions options, CancellationToken cancellationToken)
+    private async Task<(DocumentIndex Index, IEngineSearcher Searcher, long IndexedEtag)> OpenIndexAsync(RqlQuery query, GroupByPlan? plan, QueryOptions options, CancellationToken cancellationToken)
     {
         const int attempts = 8;
         for (var attempt = 1; ; attempt++)
         {
-            var index = await ResolveIndexAsync(query, options, cancellationToken).ConfigureAwait(false);
+            var index = await ResolveIndexAsync(query, plan, options, cancellationToken).ConfigureAwait(false);
             if (index.TryOpenSearcher(out var searcher, out var indexedEtag))
                 return (index, searcher, indexedEtag);
             if (attempt == attempts)
@@ -234,7 +240,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         }
     }
 
-    private async Task<DocumentIndex> ResolveIndexAsync(RqlQuery query, QueryOptions options, CancellationToken cancellationToken)
+    private async Task<DocumentIndex> ResolveIndexAsync(RqlQuery query, GroupByPlan? plan, QueryOptions options, CancellationToken cancellationToken)
     {
         DocumentIndex index;
         var cutoff = store.LastEtag;
@@ -244,8 +250,9 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         }
         else
         {
-            var (exact, search) = QueryCompiler.FieldsOf(query);
-            var (auto, created) = indexes.GetOrCreateAutoIndex(query.From.Collection!, exact, search);
+            var (auto, created) = plan is not null
+                ? indexes.GetOrCreateAutoMapReduce(plan.Collection, plan.GroupBy, plan.Aggregations)
+                : GetOrCreateAutoIndex(query);
             index = auto;
             if (created && !options.WaitForNonStaleResults)
                 await index.WaitForEtagAsync(cutoff, options.AutoIndexWait, cancellationToken).ConfigureAwait(false);
@@ -253,6 +260,12 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         if (options.WaitForNonStaleResults)
             await index.WaitForEtagAsync(cutoff, options.WaitTimeout, cancellationToken).ConfigureAwait(false);
         return index;
+    }
+
+    private (DocumentIndex Index, bool Created) GetOrCreateAutoIndex(RqlQuery query)
+    {
+        var (exact, search) = QueryCompiler.FieldsOf(query);
+        return indexes.GetOrCreateAutoIndex(query.From.Collection!, exact, search);
     }
 
     /// <summary>

@@ -11,7 +11,11 @@ public sealed record RqlQuery(
     IReadOnlyList<RqlFacet> Facets,
     IReadOnlyList<FieldPath> Include,
     RqlValue? Limit,
-    RqlValue? Offset);
+    RqlValue? Offset)
+{
+    /// <summary>The fields of <c>group by</c>: a query with them aggregates its collection (an auto map/reduce index).</summary>
+    public IReadOnlyList<RqlField> GroupBy { get; init; } = [];
+}
 
 /// <summary>What a query reads: a collection, or a named index.</summary>
 public sealed record RqlSource(string? Collection, string? IndexName);
@@ -23,8 +27,14 @@ public sealed record RqlSource(string? Collection, string? IndexName);
 /// <param name="Position">Where the reference starts in the query text.</param>
 public sealed record RqlField(FieldPath? Path, int Position)
 {
+    /// <summary>
+    /// An aggregate of a group by query instead of a field (<c>count()</c>, <c>count(F)</c>, <c>sum(F)</c>,
+    /// <c>min(F)</c>, <c>max(F)</c>, <c>avg(F)</c>): the function's name in lower case; <see cref="Path"/> is its argument.
+    /// </summary>
+    public string? Aggregate { get; init; }
+
     /// <summary>Whether this is the document id (<c>id()</c>).</summary>
-    public bool IsId => Path is null;
+    public bool IsId => Path is null && Aggregate is null;
 
     /// <summary>
     /// The field's name where a name is wanted rather than a path: the property of a projection without an
@@ -33,10 +43,13 @@ public sealed record RqlField(FieldPath? Path, int Position)
     /// <c>'a.b'</c> gives <c>a.b</c>), a longer one its canonical text (<c>Address.City</c>,
     /// <c>Lines[].'Unit Price'</c>), <c>id()</c> gives <c>id()</c>.
     /// </summary>
-    public string Name => Path is null ? IdText : Path.Segments is [{ MarksArray: false } only] ? only.Name : Path.Text;
+    /// An aggregate is named after its argument (<c>sum(Freight)</c> gives <c>Freight</c>), <c>count()</c> <c>Count</c>.
+    public string Name => Aggregate is not null && Path is null ? "Count"
+        : Path is null ? IdText
+        : Path.Segments is [{ MarksArray: false } only] ? only.Name : Path.Text;
 
-    /// <summary>The field as a query writes it: <c>id()</c> or the path's <see cref="FieldPath.QueryText"/>.</summary>
-    public override string ToString() => Path?.QueryText ?? IdText;
+    /// <summary>The field as a query writes it: <c>id()</c>, the path's <see cref="FieldPath.QueryText"/>, or <c>sum(Freight)</c>.</summary>
+    public override string ToString() => Aggregate is not null ? $"{Aggregate}({Path?.QueryText})" : Path?.QueryText ?? IdText;
 
     private const string IdText = "id()";
 }

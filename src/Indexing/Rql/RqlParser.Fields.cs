@@ -16,6 +16,8 @@ public sealed partial class RqlParser
     private RqlField ParseField()
     {
         var token = Current;
+        if (token.Kind == RqlTokenKind.Identifier && Peek(1).Kind == RqlTokenKind.OpenParen && AggregateName(token.Text) is { } aggregate)
+            return ParseAggregate(token, aggregate);
         if (token.IsKeyword("id") && Peek(1).Kind == RqlTokenKind.OpenParen)
         {
             _index++;
@@ -39,6 +41,33 @@ public sealed partial class RqlParser
         _index++;
         return new RqlField(FieldPath.FromSegments(segments), token.Position);
     }
+
+    /// <summary><c>count()</c>, or <c>count|sum|min|max|avg(field)</c>: an aggregate of a group by query.</summary>
+    private RqlField ParseAggregate(RqlToken token, string aggregate)
+    {
+        _index += 2;
+        if (Take(RqlTokenKind.CloseParen))
+        {
+            if (aggregate != "count")
+                throw new RqlParseException($"{aggregate}() needs a field: {aggregate}(Freight)", token.Position);
+            return new RqlField(null, token.Position) { Aggregate = aggregate };
+        }
+        var argument = ParseField();
+        if (argument.Path is null || argument.Aggregate is not null)
+            throw new RqlParseException($"{aggregate}() takes a field, not {argument}", argument.Position);
+        Expect(RqlTokenKind.CloseParen, $"')' to close {aggregate}()");
+        return new RqlField(argument.Path, token.Position) { Aggregate = aggregate };
+    }
+
+    private static string? AggregateName(string text) => text.ToLowerInvariant() switch
+    {
+        "count" => "count",
+        "sum" => "sum",
+        "min" => "min",
+        "max" => "max",
+        "avg" or "average" => "avg",
+        _ => null,
+    };
 
     /// <summary>
     /// Reads one path after include. A string alone is the text of a path, as the seeds' clients send

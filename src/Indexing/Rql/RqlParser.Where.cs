@@ -36,7 +36,7 @@ public sealed partial class RqlParser
 
     private RqlExpression ParseCondition()
     {
-        if (Current.Kind == RqlTokenKind.Identifier && Peek(1).Kind == RqlTokenKind.OpenParen && !Current.IsKeyword("id"))
+        if (Current.Kind == RqlTokenKind.Identifier && Peek(1).Kind == RqlTokenKind.OpenParen && !Current.IsKeyword("id") && AggregateName(Current.Text) is null)
             return ParseFunction();
 
         var field = ParseField();
@@ -73,7 +73,7 @@ public sealed partial class RqlParser
         var nameToken = Current;
         var name = nameToken.Text.ToLowerInvariant();
         if (name is not ("exists" or "search" or "startswith" or "endswith"))
-            throw new RqlParseException($"Unknown function '{nameToken.Text}' (expected search, startsWith, endsWith, exists or id)", nameToken.Position);
+            throw new RqlParseException($"Unknown function '{nameToken.Text}' (expected search, startsWith, endsWith, exists, id, or with group by count, sum, min, max, avg)", nameToken.Position);
         _index++;
         Expect(RqlTokenKind.OpenParen, "'('");
         var field = ParseField();

@@ -6,11 +6,11 @@ namespace Folio.Indexing.Rql;
 /// Parses Folio's RQL subset:
 /// <code>
 /// from Collection | from index 'Name'
-/// [where condition]   condition: or/and/not, parentheses, field (= != &lt; &lt;= &gt; &gt;=) value,
+/// [where condition] [group by field, … [where condition]]   condition: or/and/not, parentheses, field (= != &lt; &lt;= &gt; &gt;=) value,
 ///                     field between a and b, field in (…), search(f, 'text'), startsWith(f, 'p'),
 ///                     endsWith(f, 's'), exists(f), id() = 'x'
 /// [order by key [as long|double|string] [asc|desc], …]   (key: a field or score())
-/// [select f [as alias], … | select facet(f), facet(range, …), …]
+/// [select f [as alias], … | select facet(f), facet(range, …), …]   (with group by: count(), sum(f), min(f), max(f), avg(f) as fields)
 /// [include path, …] [limit n [offset m] | limit m, n] [offset m] (include may also follow limit)
 /// </code>
 /// Wherever the grammar names a field (left of a comparison, first argument of a function or a facet,
@@ -22,7 +22,7 @@ namespace Folio.Indexing.Rql;
 /// </summary>
 public sealed partial class RqlParser
 {
-    private static readonly string[] ClauseKeywords = ["where", "order", "select", "include", "limit", "offset"];
+    private static readonly string[] ClauseKeywords = ["where", "group", "order", "select", "include", "limit", "offset"];
 
     private readonly string _text;
     private readonly List<RqlToken> _tokens;
@@ -64,8 +64,19 @@ public sealed partial class RqlParser
         var include = new List<FieldPath>();
         RqlValue? limit = null, offset = null;
 
+        var groupBy = new List<RqlField>();
         if (TakeKeyword("where"))
             where = ParseOr();
+        if (TakeKeyword("group"))
+        {
+            ExpectKeyword("by");
+            do
+                groupBy.Add(ParseField());
+            while (Take(RqlTokenKind.Comma));
+            // The seeds' RQL writes the where of a group by query after it; both places mean the same.
+            if (TakeKeyword("where"))
+                where = where is null ? ParseOr() : new RqlBinary(true, where, ParseOr());
+        }
         if (TakeKeyword("order"))
         {
             ExpectKeyword("by");
@@ -96,8 +107,8 @@ public sealed partial class RqlParser
         if (include.Count == 0 && TakeKeyword("include"))
             ParseIncludes(include);
         if (Current.Kind != RqlTokenKind.End)
-            throw Error($"Expected where, order by, select, include, limit or the end of the query but found {Current.Describe()}");
-        return new RqlQuery(source, where, orderBy, select, facets, include, limit, offset);
+            throw Error($"Expected where, group by, order by, select, include, limit or the end of the query but found {Current.Describe()}");
+        return new RqlQuery(source, where, orderBy, select, facets, include, limit, offset) { GroupBy = groupBy };
     }
 
     private RqlToken Peek(int ahead) => _tokens[Math.Min(_index + ahead, _tokens.Count - 1)];

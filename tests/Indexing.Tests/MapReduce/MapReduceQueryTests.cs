@@ -1,11 +1,7 @@
-using System.Text;
 using System.Text.Json;
 using Folio.Indexing.Definitions;
-using Folio.Indexing.Documents;
 using Folio.Indexing.Querying;
-using Folio.Storage;
-using Folio.Storage.Documents;
-using Microsoft.Extensions.Logging.Abstractions;
+using Folio.Indexing.Tests.Support;
 
 namespace Folio.Indexing.Tests.MapReduce;
 
@@ -27,38 +23,19 @@ public sealed class MapReduceQueryTests : IDisposable
          "Aggregations":{"Lines":{"Op":"Count"},"Quantity":{"Op":"Sum","Path":"Lines[].Quantity"},"Freight":{"Op":"Sum","Path":"Freight"}}}}
         """;
 
-    private readonly string _root = Path.Combine(Path.GetTempPath(), "folio-mapreduce-" + Guid.NewGuid().ToString("N"));
-    private readonly DocumentStore _store = DocumentStore.Open(StorageOptions.InMemory());
-    private readonly IndexStore _indexes;
-    private readonly QueryRunner _runner;
+    private readonly InMemoryDatabase _db = new();
 
-    public MapReduceQueryTests()
-    {
-        _indexes = new IndexStore(_store, _root, NullLoggerFactory.Instance, new IndexStoreOptions { InMemory = true });
-        _runner = new QueryRunner(_store, _indexes);
-    }
+    public void Dispose() => _db.Dispose();
 
-    public void Dispose()
-    {
-        _indexes.Dispose();
-        _store.Dispose();
-        if (Directory.Exists(_root))
-            Directory.Delete(_root, recursive: true);
-    }
-
-    private Task Put(string id, string json) => _store.PutAsync(id, PreparedDocument.Parse(Encoding.UTF8.GetBytes(json)));
+    private Task Put(string id, string json) => _db.PutAsync(id, json);
 
     private async Task<List<JsonElement>> Rows(string rql)
     {
-        using var result = await _runner.RunAsync(rql, new QueryOptions { WaitForNonStaleResults = true });
-        Assert.False(result.IsStale);
-        var rows = new List<JsonElement>();
-        foreach (var row in result.Results)
-            rows.Add(JsonDocument.Parse(row).RootElement.Clone());
-        return rows;
+        var (results, _) = await _db.QueryAsync(rql);
+        return results.ConvertAll(row => JsonDocument.Parse(row).RootElement.Clone());
     }
 
-    private static IndexDefinition Definition(string json) => IndexDefinitionJson.Parse(JsonDocument.Parse(json).RootElement);
+    private static IndexDefinition Definition(string json) => InMemoryDatabase.Definition(json);
 
     private async Task SeedAsync()
     {
@@ -75,7 +52,7 @@ public sealed class MapReduceQueryTests : IDisposable
     public async Task RunAsync_AnswersOneRowPerGroup_WithEveryAggregation()
     {
         await SeedAsync();
-        _indexes.Put([Definition(ByCompany)]);
+        _db.Indexes.Put([Definition(ByCompany)]);
         var rows = await Rows("from index 'Orders/ByCompany'");
         Assert.Equal(3, rows.Count);
         Assert.Equal("""{"Company":"companies/1","Count":2,"Total":30,"Cheapest":12,"Dearest":18,"Mean":15}""", Row(rows, "Company", "companies/1"));
@@ -87,7 +64,7 @@ public sealed class MapReduceQueryTests : IDisposable
     public async Task RunAsync_MakesAnEntryPerArrayItem_WhenAGroupPathWalksAnArray()
     {
         await SeedAsync();
-        _indexes.Put([Definition(ByProduct)]);
+        _db.Indexes.Put([Definition(ByProduct)]);
         var rows = await Rows("from index 'Orders/ByProduct'");
         Assert.Equal(3, rows.Count);
         // Quantity reads the line of the entry; Freight, outside the array, counts once per line.
@@ -100,24 +77,24 @@ public sealed class MapReduceQueryTests : IDisposable
     public async Task RunAsync_RetractsWhatADocumentGave_WhenItChangesOrIsDeleted()
     {
         await SeedAsync();
-        _indexes.Put([Definition(ByCompany)]);
+        _db.Indexes.Put([Definition(ByCompany)]);
         await Rows("from index 'Orders/ByCompany'");
 
         // The minimum and maximum of companies/1 both go: the next ones come from what is left.
         await Put("orders/1", """{"Company":"companies/2","Freight":1}""");
         await Put("orders/5", """{"Company":"companies/1","Freight":40}""");
-        await _store.DeleteAsync("orders/4");
+        await _db.Store.DeleteAsync("orders/4");
         var rows = await Rows("from index 'Orders/ByCompany'");
         Assert.Equal(2, rows.Count);
         Assert.Equal("""{"Company":"companies/1","Count":2,"Total":58,"Cheapest":18,"Dearest":40,"Mean":29}""", Row(rows, "Company", "companies/1"));
         Assert.Equal("""{"Company":"companies/2","Count":2,"Total":26.5,"Cheapest":1,"Dearest":25.5,"Mean":13.25}""", Row(rows, "Company", "companies/2"));
 
-        await _store.DeleteAsync("orders/3");
-        await _store.DeleteAsync("orders/5");
+        await _db.Store.DeleteAsync("orders/3");
+        await _db.Store.DeleteAsync("orders/5");
         rows = await Rows("from index 'Orders/ByCompany'");
         Assert.Equal("companies/2", Assert.Single(rows).GetProperty("Company").GetString());
-        Assert.Equal(1, _indexes.Get("Orders/ByCompany")!.MapReduce!.Value.Groups);
-        Assert.Equal(2, _indexes.Get("Orders/ByCompany")!.MapReduce!.Value.MapEntries);
+        Assert.Equal(1, _db.Indexes.Get("Orders/ByCompany")!.MapReduce!.Value.Groups);
+        Assert.Equal(2, _db.Indexes.Get("Orders/ByCompany")!.MapReduce!.Value.MapEntries);
     }
 
     [Fact]
@@ -125,7 +102,7 @@ public sealed class MapReduceQueryTests : IDisposable
     {
         await SeedAsync();
         await Put("orders/6", """{"Company":"Companies/Big One","Freight":100}""");
-        _indexes.Put([Definition(ByCompany)]);
+        _db.Indexes.Put([Definition(ByCompany)]);
 
         var rows = await Rows("from index 'Orders/ByCompany' where Count >= 1 order by Total as double desc limit 2");
         Assert.Equal(["Companies/Big One", "companies/1"], rows.Select(r => r.GetProperty("Company").GetString()));
@@ -138,14 +115,24 @@ public sealed class MapReduceQueryTests : IDisposable
     }
 
     [Fact]
+    public async Task RunAsync_CountsTheRows_WhenThePageIsEmpty()
+    {
+        await SeedAsync();
+        _db.Indexes.Put([Definition(ByCompany)]);
+        using var result = await _db.Runner.RunAsync("from index 'Orders/ByCompany' limit 0", new QueryOptions { WaitForNonStaleResults = true, WaitTimeout = TimeSpan.FromSeconds(30) });
+        Assert.Empty(result.Results);
+        Assert.Equal(3, result.TotalResults);
+    }
+
+    [Fact]
     public async Task RunAsync_RecordsAnErrorAndSkipsTheValue_WhenANumericAggregationMeetsText()
     {
         await Put("orders/1", """{"Company":"c","Freight":"free"}""");
         await Put("orders/2", """{"Company":"c","Freight":3}""");
-        _indexes.Put([Definition(ByCompany)]);
+        _db.Indexes.Put([Definition(ByCompany)]);
         var rows = await Rows("from index 'Orders/ByCompany'");
         Assert.Equal("""{"Company":"c","Count":2,"Total":3,"Cheapest":3,"Dearest":3,"Mean":3}""", Assert.Single(rows).GetRawText());
-        var (errors, total) = _indexes.Get("Orders/ByCompany")!.Errors;
+        var (errors, total) = _db.Indexes.Get("Orders/ByCompany")!.Errors;
         Assert.True(total >= 4);
         Assert.Contains(errors, e => e.DocumentId == "orders/1" && e.Message.Contains("not a number", StringComparison.Ordinal));
     }
@@ -157,7 +144,7 @@ public sealed class MapReduceQueryTests : IDisposable
         await Put("sales/2", """{"Year":2024.0,"Region":"EU","Amount":2.5}""");
         await Put("sales/3", """{"Year":2025,"Region":"EU","Amount":1}""");
         await Put("sales/4", """{"Year":2024,"Region":"US","Amount":1}""");
-        _indexes.Put([Definition("""{"Name":"Sales/ByYearAndRegion","Collections":["Sales"],"Reduce":{"GroupBy":["Year","Region"],"Aggregations":{"Amount":{"Op":"Sum","Path":"Amount"}}}}""")]);
+        _db.Indexes.Put([Definition("""{"Name":"Sales/ByYearAndRegion","Collections":["Sales"],"Reduce":{"GroupBy":["Year","Region"],"Aggregations":{"Amount":{"Op":"Sum","Path":"Amount"}}}}""")]);
         var rows = await Rows("from index 'Sales/ByYearAndRegion' where Year = 2024 order by Region");
         Assert.Equal(["""{"Year":2024,"Region":"EU","Amount":4}""", """{"Year":2024,"Region":"US","Amount":1}"""], rows.Select(r => r.GetRawText()));
     }

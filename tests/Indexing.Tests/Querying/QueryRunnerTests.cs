@@ -201,7 +201,7 @@ public sealed class QueryRunnerTests : IDisposable
     [InlineData("from Orders order Total", "Expected 'by'")]
     [InlineData("from Orders where search(Notes)", "Expected ','")]
     [InlineData("from Orders where x = 'unterminated", "Unterminated string")]
-    [InlineData("from Orders limit 5 extra", "Expected where, order by")]
+    [InlineData("from Orders limit 5 extra", "Expected where, group by, order by")]
     public void Parse_BadQueries_SayWhereAndWhat(string rql, string expected)
     {
         var error = Assert.Throws<RqlParseException>(() => RqlParser.Parse(rql));

@@ -71,6 +71,19 @@ public sealed class MapReduceEndpointTests : IAsyncLifetime
         Assert.Equal([1L, 2L], facet.GetProperty("Values").EnumerateArray().Select(v => v.GetProperty("Count").GetInt64()));
     }
 
+    [Fact]
+    public async Task Query_GroupBy_AnswersAggregatesFromAnAutoMapReduceIndex()
+    {
+        var result = await QueryAsync("from Orders group by Company where count() = 10 order by sum(Freight) as long desc select Company, count() as Orders, sum(Freight) as Freight limit 1");
+        Assert.Equal("Auto/Orders/ByCountAndSum(Freight)ReducedByCompany", result.GetProperty("IndexName").GetString());
+        Assert.Equal(4, result.GetProperty("TotalResults").GetInt64());
+        Assert.Equal("""{"Company":"companies/0","Orders":10,"Freight":220,"@metadata":{"@projection":true}}""", Assert.Single(result.GetProperty("Results").EnumerateArray()).GetRawText());
+
+        using var bad = await Client.PostAsync($"/databases/{_db}/queries", FolioApi.Json("""{"Query":"from Orders group by Company where Freight > 1 select count()"}"""));
+        var problem = await ProblemAssert.IsProblemAsync(bad, HttpStatusCode.BadRequest, ProblemTypes.InvalidQuery);
+        Assert.Contains("group fields and aggregates", problem.GetProperty("detail").GetString(), StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData("""{"GroupBy":["Company"],"Aggregations":{"Total":{"Op":"Sum"}}}""", "needs a Path")]
     [InlineData("""{"GroupBy":[],"Aggregations":{}}""", "at least one field")]

@@ -27,6 +27,24 @@ public sealed record ReduceSpec(string Name, IReadOnlyList<ReduceSpec.Group> Gro
         return JsonSerializer.Serialize(new { Name, Collections = new[] { "Orders" }, Reduce = new { GroupBy = groupBy, Aggregations = aggregations } });
     }
 
+    /// <summary>The same grouping as a <c>group by</c> query, each row named as the definition names it.</summary>
+    public string ToGroupByRql()
+    {
+        var text = new StringBuilder("from Orders group by ");
+        text.AppendJoin(", ", Groups.Select(g => g.Path)).Append(" select ");
+        text.AppendJoin(", ", Groups.Select(g => $"{g.Path} as {Quote(g.Name)}")
+            .Concat(Aggregations.Select(a => $"{Function(a)} as {Quote(a.Name)}")));
+        return text.ToString();
+    }
+
+    private static string Function(Aggregation aggregation) => aggregation.Op switch
+    {
+        "Average" => $"avg({aggregation.Path})",
+        _ => $"{aggregation.Op.ToLowerInvariant()}({aggregation.Path})",
+    };
+
+    private static string Quote(string name) => "'" + name.Replace("\\", "\\\\", StringComparison.Ordinal).Replace("'", "\\'", StringComparison.Ordinal) + "'";
+
     public override string ToString()
     {
         var text = new StringBuilder();

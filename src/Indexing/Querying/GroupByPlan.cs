@@ -1,0 +1,111 @@
+using Folio.Indexing.Definitions;
+using Folio.Indexing.Rql;
+
+namespace Folio.Indexing.Querying;
+
+/// <summary>
+/// A <c>group by</c> query as a map/reduce index and a query on its rows: the group fields and the
+/// aggregates the query names anywhere (select, where, order by) make the reduce of an auto map/reduce
+/// index (<see cref="Documents.IndexStore.GetOrCreateAutoMapReduce"/>); the query is rewritten to name the rows'
+/// fields, so it compiles, filters, sorts, pages and projects like a query on a static map/reduce index.
+/// A group field is named in the rows as the query names it (<c>Company</c>, <c>ShipTo.City</c>); an
+/// aggregate by its function and argument (<c>Count</c>, <c>Sum(Freight)</c>); the projection gives the
+/// query's own names (<c>sum(Freight) as Total</c>, or <c>Freight</c> without an alias).
+/// </summary>
+internal sealed class GroupByPlan
+{
+    private readonly Dictionary<string, GroupByField> _groupsByPath = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, AggregationDefinition> _aggregations = new(StringComparer.Ordinal);
+    private readonly List<GroupByField> _groups = [];
+
+    private GroupByPlan(string collection)
+    {
+        Collection = collection;
+    }
+
+    /// <summary>The collection grouped.</summary>
+    public string Collection { get; }
+
+    /// <summary>The group fields, in the query's order.</summary>
+    public IReadOnlyList<GroupByField> GroupBy => _groups;
+
+    /// <summary>Every aggregate the query names, once each, by its name in the rows.</summary>
+    public IReadOnlyList<AggregationDefinition> Aggregations => [.. _aggregations.Values];
+
+    /// <summary>The query on the rows.</summary>
+    public RqlQuery Query { get; private set; } = null!;
+
+    /// <summary>Plans <paramref name="query"/>, which has a <c>group by</c>.</summary>
+    /// <exception cref="QueryException">The query cannot be answered by grouping its collection.</exception>
+    public static GroupByPlan Create(RqlQuery query)
+    {
+        if (query.From.Collection is not { } collection)
+            throw new QueryException("group by reads a collection (from Orders group by Company …); a static map/reduce index already holds groups.");
+        if (query.Facets.Count > 0)
+            throw new QueryException("A group by query cannot also select facets.");
+        var plan = new GroupByPlan(collection);
+        foreach (var field in query.GroupBy)
+        {
+            if (field.Path is null || field.Aggregate is not null)
+                throw new QueryException($"group by takes fields, not {field}.");
+            if (!plan._groupsByPath.ContainsKey(field.Path.Text))
+            {
+                var group = new GroupByField(field.Name, field.Path);
+                plan._groupsByPath[field.Path.Text] = group;
+                plan._groups.Add(group);
+            }
+        }
+
+        var select = new List<RqlProjection>();
+        if (query.Select.Count == 0)
+        {
+            foreach (var group in plan._groups)
+                select.Add(new RqlProjection(Row(group.Name, 0), group.Name));
+        }
+        foreach (var projection in query.Select)
+            select.Add(new RqlProjection(plan.Rewrite(projection.Field), projection.Alias));
+        var orderBy = new List<RqlOrder>(query.OrderBy.Count);
+        foreach (var order in query.OrderBy)
+            orderBy.Add(order with { Field = order.Field is null ? null : plan.Rewrite(order.Field) });
+        var where = query.Where is null ? null : plan.Rewrite(query.Where);
+        plan.Query = query with { From = new RqlSource(null, null), Where = where, OrderBy = orderBy, Select = select, GroupBy = [] };
+        return plan;
+    }
+
+    /// <summary>The name of an aggregate in the rows: <c>Count</c>, <c>Count(F)</c>, <c>Sum(F)</c>, <c>Min(F)</c>, <c>Max(F)</c>, <c>Average(F)</c>.</summary>
+    private static string AggregateName(AggregationOp op, FieldPath? path) => path is null ? "Count" : $"{op}({path.QueryText})";
+
+    private static RqlField Row(string name, int position) => new(FieldPath.FromSegments([new PathSegment(name)]), position);
+
+    private RqlField Rewrite(RqlField field)
+    {
+        if (field.Aggregate is { } function)
+        {
+            var op = function switch
+            {
+                "count" => AggregationOp.Count,
+                "sum" => AggregationOp.Sum,
+                "min" => AggregationOp.Min,
+                "max" => AggregationOp.Max,
+                _ => AggregationOp.Average,
+            };
+            var name = AggregateName(op, field.Path);
+            _aggregations.TryAdd(name, new AggregationDefinition(name, op, field.Path));
+            return Row(name, field.Position);
+        }
+        if (field.Path is not null && _groupsByPath.TryGetValue(field.Path.Text, out var group))
+            return Row(group.Name, field.Position);
+        throw new QueryException($"A group by query can only name its group fields and aggregates (count(), sum(F), min(F), max(F), avg(F)); {field} is neither.");
+    }
+
+    private RqlExpression Rewrite(RqlExpression expression) => expression switch
+    {
+        RqlBinary binary => binary with { Left = Rewrite(binary.Left), Right = Rewrite(binary.Right) },
+        RqlNot not => not with { Inner = Rewrite(not.Inner) },
+        RqlComparison comparison => comparison with { Field = Rewrite(comparison.Field) },
+        RqlBetween between => between with { Field = Rewrite(between.Field) },
+        RqlIn @in => @in with { Field = Rewrite(@in.Field) },
+        RqlFunction function => function with { Field = Rewrite(function.Field) },
+        _ => throw new QueryException($"A group by query cannot filter with {expression}."),
+    };
+}
