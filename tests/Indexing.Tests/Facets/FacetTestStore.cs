@@ -1,41 +1,21 @@
-using System.Text;
 using System.Text.Json;
-using Folio.Indexing.Definitions;
-using Folio.Indexing.Documents;
 using Folio.Indexing.Querying;
-using Folio.Storage;
-using Folio.Storage.Documents;
-using Microsoft.Extensions.Logging.Abstractions;
+using Folio.Indexing.Tests.Support;
 
 namespace Folio.Indexing.Tests.Facets;
 
-/// <summary>An in-memory database for facet tests: documents in, facet queries out (waiting for non-stale results).</summary>
+/// <summary>An <see cref="InMemoryDatabase"/> for facet tests: documents in, facet queries out (waiting for non-stale results).</summary>
 public sealed class FacetTestStore : IDisposable
 {
-    private readonly string _root = Path.Combine(Path.GetTempPath(), "folio-facets-" + Guid.NewGuid().ToString("N"));
-    private readonly DocumentStore _store = DocumentStore.Open(StorageOptions.InMemory());
-    private readonly IndexStore _indexes;
-    private readonly QueryRunner _runner;
+    private readonly InMemoryDatabase _database = new();
 
-    public FacetTestStore()
-    {
-        _indexes = new IndexStore(_store, _root, NullLoggerFactory.Instance, new IndexStoreOptions { InMemory = true });
-        _runner = new QueryRunner(_store, _indexes);
-    }
+    public void Dispose() => _database.Dispose();
 
-    public void Dispose()
-    {
-        _indexes.Dispose();
-        _store.Dispose();
-        if (Directory.Exists(_root))
-            Directory.Delete(_root, recursive: true);
-    }
+    public Task PutAsync(string id, string json) => _database.PutAsync(id, json);
 
-    public Task PutAsync(string id, string json) => _store.PutAsync(id, PreparedDocument.Parse(Encoding.UTF8.GetBytes(json)));
+    public Task DeleteAsync(string id) => _database.Store.DeleteAsync(id);
 
-    public Task DeleteAsync(string id) => _store.DeleteAsync(id);
-
-    public void PutIndex(string definition) => _indexes.Put([IndexDefinitionJson.Parse(JsonDocument.Parse(definition).RootElement)]);
+    public void PutIndex(string definition) => _database.Indexes.Put([InMemoryDatabase.Definition(definition)]);
 
     /// <summary>Runs a facet query; <paramref name="parameters"/> is the QueryParameters object as JSON.</summary>
     public async Task<(long Total, IReadOnlyList<FacetResult> Facets)> FacetsAsync(string rql, string? parameters = null)
@@ -45,7 +25,7 @@ public sealed class FacetTestStore : IDisposable
             WaitForNonStaleResults = true,
             Parameters = parameters is null ? null : JsonDocument.Parse(parameters).RootElement.Clone(),
         };
-        using var result = await _runner.RunAsync(rql, options);
+        using var result = await _database.Runner.RunAsync(rql, options);
         Assert.False(result.IsStale);
         Assert.Empty(result.Results);
         return (result.TotalResults, result.Facets);
