@@ -33,9 +33,6 @@ public sealed class FacetAggregator
         _docValues = new IDocValues?[_fields.Length];
     }
 
-    /// <summary>The fields aggregated, in the order their stats are read.</summary>
-    public IReadOnlyList<string> Fields => _fields;
-
     /// <summary>Starts a walk on <paramref name="searcher"/>'s snapshot (the fields are opened by the first batch).</summary>
     public void Begin(IEngineSearcher searcher) => _searcher = searcher;
 

@@ -58,12 +58,4 @@ internal static class SpellingVariant
         var length = (int)Varint.Read(bytes, ref position);
         return bytes.Slice(position, length);
     }
-
-    /// <summary>The spelling of a variant (after its <see cref="WritePrefix"/> bytes).</summary>
-    public static ReadOnlySpan<byte> SpellingOf(ReadOnlySpan<byte> variant)
-    {
-        var position = 1;
-        var length = (int)Varint.Read(variant, ref position);
-        return variant[(position + length)..];
-    }
 }
