@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Text;
 using Folio.Indexing.Collectors;
+using Folio.Indexing.Engines;
 using Folio.Indexing.Search;
 using Folio.Storage;
 
@@ -9,15 +10,18 @@ namespace Folio.Indexing.Tests.Search;
 /// <summary>
 /// One seeded run: an index and the same data as plain objects, built by the same batches (loads,
 /// then updates, re-adds and deletes, and one batch rolled back), and the checks that compare them.
+/// On Folio's engine entry ids are the model's; on another engine (Lucene's document numbers change as
+/// segments merge) hits are compared by key, in the same order.
 /// </summary>
 internal sealed class OracleRun : IDisposable
 {
     private readonly List<string> _keys = [];
 
-    public OracleRun(int seed, int entries, int loadBatches = 5, int updateBatches = 4, int changesPerBatch = 4000)
+    public OracleRun(int seed, int entries, int loadBatches = 5, int updateBatches = 4, int changesPerBatch = 4000, ISearchEngine? engine = null)
     {
         Generator = new OracleGenerator(seed);
-        Index = SearchIndex.Open(StorageOptions.InMemory(), OracleFields.Schema());
+        Engine = engine ?? FolioSearchEngine.Instance;
+        Index = Engine.Open(StorageOptions.InMemory(), OracleFields.Schema());
         var clock = Stopwatch.StartNew();
         Load(entries, loadBatches);
         for (var b = 0; b < updateBatches; b++)
@@ -31,7 +35,8 @@ internal sealed class OracleRun : IDisposable
         BuildTime = clock.Elapsed;
         using var searcher = Index.OpenSearcher();
         Assert.Equal(Model.Count, searcher.EntryCount);
-        Assert.Equal(Model.NextId, searcher.NextEntryId);
+        if (searcher is IndexSearcher folio)
+            Assert.Equal(Model.NextId, folio.NextEntryId);
     }
 
     public int Seed => Generator.Seed;
@@ -42,7 +47,12 @@ internal sealed class OracleRun : IDisposable
     /// <summary>A query generator for one check: the run's seed plus <paramref name="salt"/>.</summary>
     public OracleGenerator Queries(int salt) => new(Seed + salt);
 
-    public SearchIndex Index { get; }
+    public ISearchEngine Engine { get; }
+
+    /// <summary>Whether the index's entry ids are the model's (Folio's engine), not just in the same order.</summary>
+    public bool SharesEntryIds => Engine is FolioSearchEngine;
+
+    public IEngineIndex Index { get; }
 
     public OracleModel Model { get; } = new();
 
@@ -59,7 +69,7 @@ internal sealed class OracleRun : IDisposable
             using var batch = Index.BeginBatch();
             for (var n = start; n < Math.Min(entries, start + perBatch); n++)
                 Add(batch, NewKey(), apply: true);
-            batch.Commit();
+            batch.Commit(0);
         }
     }
 
@@ -93,7 +103,7 @@ internal sealed class OracleRun : IDisposable
             }
         }
         if (commit)
-            batch.Commit();
+            batch.Commit(0);
     }
 
     private string NewKey()
@@ -103,7 +113,7 @@ internal sealed class OracleRun : IDisposable
         return key;
     }
 
-    private void Add(IndexBatch batch, string key, bool apply)
+    private void Add(IEngineBatch batch, string key, bool apply)
     {
         var values = Generator.Values();
         var entry = new IndexEntry(key);
@@ -173,7 +183,7 @@ internal sealed class OracleRun : IDisposable
     }
 
     /// <summary>The deepest clauses whose matching sets differ, with an entry that shows it (for a failure message).</summary>
-    public string Diagnose(IndexSearcher searcher, OracleQuery query)
+    public string Diagnose(IEngineSearcher searcher, OracleQuery query)
     {
         var found = new StringBuilder();
         Walk(query);
@@ -186,18 +196,25 @@ internal sealed class OracleRun : IDisposable
                 deeper |= Walk(child);
             if (deeper)
                 return true;
-            var expected = Docs.FindAll(node.Matches).Select(d => d.Id).ToHashSet();
-            var actual = new HashSet<long>();
-            var matches = searcher.Iterate(node.ToQuery());
-            while (matches.MoveNext())
-                actual.Add(matches.Current);
+            var expected = Docs.FindAll(node.Matches).Select(d => d.Key).ToHashSet();
+            var actual = MatchingKeys(searcher, node);
             if (expected.SetEquals(actual))
                 return false;
-            var missing = expected.Except(actual).Select(id => Docs.Find(d => d.Id == id)!.ToString()).FirstOrDefault() ?? "-";
-            var extra = actual.Except(expected).Select(id => Docs.Find(d => d.Id == id)?.ToString() ?? $"entry #{id} (not live)").FirstOrDefault() ?? "-";
+            var missing = expected.Except(actual).Select(key => Model.Get(key)!.ToString()).FirstOrDefault() ?? "-";
+            var extra = actual.Except(expected).Select(key => Model.Get(key)?.ToString() ?? $"{key} (not live)").FirstOrDefault() ?? "-";
             found.Append($"\nclause {node} differs: {expected.Count} expected, index {actual.Count}\n  index misses: {missing}\n  index has extra: {extra}");
             return true;
         }
+    }
+
+    /// <summary>The keys of the entries <paramref name="query"/> matches.</summary>
+    public static HashSet<string> MatchingKeys(IEngineSearcher searcher, OracleQuery query)
+    {
+        var keys = new HashSet<string>();
+        var matches = searcher.Iterate(query.ToQuery());
+        while (matches.MoveNext())
+            keys.Add(searcher.GetKey(matches.Current));
+        return keys;
     }
 
     public string Describe(int index, OracleQuery query, IReadOnlyList<SortField> sort, int skip, int take) =>
@@ -209,14 +226,14 @@ internal sealed class OracleRun : IDisposable
         {
             var e = i < expected.Count ? expected[i] : null;
             SearchHit? a = i < actual.Count ? actual[i] : null;
-            if (e is not null && a is { } hit && hit.Key == e.Key && hit.EntryId == e.Id)
+            if (e is not null && a is { } hit && hit.Key == e.Key && (!SharesEntryIds || hit.EntryId == e.Id))
                 continue;
             var builder = new StringBuilder($"first difference at page position {i}:\n  expected: {e?.ToString() ?? "(nothing)"}\n  index:    ");
             if (a is { } h)
                 builder.Append(Model.Get(h.Key)?.ToString() ?? $"{h.Key} #{h.EntryId} (not a live entry)");
             else
                 builder.Append("(nothing)");
-            if (a is { } other && Model.Get(other.Key) is { } doc && doc.Id != other.EntryId)
+            if (SharesEntryIds && a is { } other && Model.Get(other.Key) is { } doc && doc.Id != other.EntryId)
                 builder.Append($" (index says entry #{other.EntryId})");
             return builder.ToString();
         }

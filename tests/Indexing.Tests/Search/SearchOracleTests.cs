@@ -1,4 +1,6 @@
 using Folio.Indexing.Collectors;
+using Folio.Indexing.Engines;
+using Folio.Indexing.Engines.Lucene;
 using Folio.Indexing.Queries;
 using Folio.Indexing.Search;
 using Xunit.Abstractions;
@@ -15,20 +17,37 @@ public sealed class OracleRunFixture : IDisposable
     public void Dispose() => Run.Dispose();
 }
 
+/// <summary>The same oracle run on the Lucene.Net engine.</summary>
+public sealed class LuceneOracleRunFixture : IDisposable
+{
+    internal OracleRun Run { get; } = new(OracleRunFixture.Seed, entries: 50_000, engine: LuceneSearchEngine.Instance);
+
+    public void Dispose() => Run.Dispose();
+}
+
 /// <summary>
 /// The index against a brute-force oracle over the same data as plain objects: random boolean
 /// queries on every field kind with random sorts and pages must return the same keys, entry ids,
-/// order and totals; full-text and phrase queries the same sets as the analyzer-based oracle.
+/// order and totals; full-text and phrase queries the same sets as the analyzer-based oracle. Run on each
+/// search engine (<see cref="SearchOracleTests"/>, <see cref="LuceneSearchOracleTests"/>).
 /// </summary>
-public class SearchOracleTests(OracleRunFixture fixture, ITestOutputHelper output) : IClassFixture<OracleRunFixture>
+public abstract class SearchOracleChecks
 {
-    private OracleRun Run => fixture.Run;
+    private readonly ITestOutputHelper _output;
+
+    private protected SearchOracleChecks(OracleRun run, ITestOutputHelper output)
+    {
+        Run = run;
+        _output = output;
+    }
+
+    private protected OracleRun Run { get; }
 
     [Fact]
     public void Search_RandomBooleanQueries_MatchTheOracle()
     {
-        output.WriteLine($"seed {Run.Seed}: {Run.Docs.Count} live entries of {Run.Model.NextId} added, built in {Run.BuildTime.TotalSeconds:F1} s");
-        output.WriteLine(Run.CheckQueries(500));
+        _output.WriteLine($"seed {Run.Seed}: {Run.Docs.Count} live entries of {Run.Model.NextId} added, built in {Run.BuildTime.TotalSeconds:F1} s");
+        _output.WriteLine(Run.CheckQueries(500));
     }
 
     [Fact]
@@ -47,7 +66,7 @@ public class SearchOracleTests(OracleRunFixture fixture, ITestOutputHelper outpu
             Assert.True(expected.Count == page.TotalHits, $"{context}\nranked total: expected {expected.Count}, index {page.TotalHits}");
             for (var i = 0; i < page.Hits.Count; i++)
             {
-                Assert.True(expected.Contains(page.Hits[i].EntryId), $"{context}\nranked hit {page.Hits[i]} does not match");
+                Assert.True(expected.Contains(page.Hits[i].Key), $"{context}\nranked hit {page.Hits[i]} does not match");
                 if (i > 0)
                 {
                     var (before, after) = (page.Hits[i - 1], page.Hits[i]);
@@ -76,16 +95,13 @@ public class SearchOracleTests(OracleRunFixture fixture, ITestOutputHelper outpu
         Assert.True(nonEmpty > 50, $"only {nonEmpty} of 200 phrases matched anything");
     }
 
-    /// <summary>The entry ids the query matches must be the oracle's (as a set; the iterator happens to give them in id order).</summary>
-    private HashSet<long> CheckMatchingSet(IndexSearcher searcher, OracleQuery query, string context)
+    /// <summary>The entries the query matches must be the oracle's (as a set of keys).</summary>
+    private HashSet<string> CheckMatchingSet(IEngineSearcher searcher, OracleQuery query, string context)
     {
-        var expected = Run.Docs.FindAll(query.Matches).Select(d => d.Id).ToHashSet();
-        var actual = new HashSet<long>();
-        var matches = searcher.Iterate(query.ToQuery());
-        while (matches.MoveNext())
-            actual.Add(matches.Current);
-        var missing = expected.Except(actual).Select(id => Run.Docs.Find(d => d.Id == id)!.ToString()).FirstOrDefault();
-        var extra = actual.Except(expected).Select(id => Run.Docs.Find(d => d.Id == id)?.ToString() ?? $"entry #{id}").FirstOrDefault();
+        var expected = Run.Docs.FindAll(query.Matches).Select(d => d.Key).ToHashSet();
+        var actual = OracleRun.MatchingKeys(searcher, query);
+        var missing = expected.Except(actual).Select(key => Run.Model.Get(key)!.ToString()).FirstOrDefault();
+        var extra = actual.Except(expected).Select(key => Run.Model.Get(key)?.ToString() ?? key).FirstOrDefault();
         Assert.True(missing is null && extra is null,
             $"{context}\n{expected.Count} expected, index matched {actual.Count}\nindex misses: {missing ?? "-"}\nindex has extra: {extra ?? "-"}");
         return expected;
@@ -95,6 +111,7 @@ public class SearchOracleTests(OracleRunFixture fixture, ITestOutputHelper outpu
     public void GetValues_EveryField_MatchesTheNormalizedValues()
     {
         using var searcher = Run.Index.OpenSearcher();
+        var ids = EntryIds(searcher);
         var random = new Random(Run.Seed);
         for (var i = 0; i < 2000; i++)
         {
@@ -102,7 +119,7 @@ public class SearchOracleTests(OracleRunFixture fixture, ITestOutputHelper outpu
             foreach (var field in OracleFields.All)
             {
                 var expected = field == OracleFields.Body ? null : doc.Field(field)?.Stored;
-                var actual = searcher.GetValues(field, doc.Id);
+                var actual = searcher.GetValues(field, ids[doc.Key]);
                 Assert.True(expected is null == actual is null && (expected is null || expected.SequenceEqual(actual!)),
                     $"seed {Run.Seed}: GetValues({field}) of {doc}\nexpected [{Show(expected)}]\nindex    [{Show(actual)}]");
             }
@@ -156,8 +173,24 @@ public class SearchOracleTests(OracleRunFixture fixture, ITestOutputHelper outpu
         }
     }
 
+    /// <summary>Every entry's id in <paramref name="searcher"/> by its key.</summary>
+    private static Dictionary<string, long> EntryIds(IEngineSearcher searcher)
+    {
+        var ids = new Dictionary<string, long>();
+        var all = searcher.Iterate(MatchAllQuery.Instance);
+        while (all.MoveNext())
+            ids.Add(searcher.GetKey(all.Current), all.Current);
+        return ids;
+    }
+
     private static string Show(List<FieldValue>? values) => values is null ? "missing" : string.Join(", ", values.Select(OracleQuery.Show));
 }
+
+/// <summary>The oracle on Folio's engine.</summary>
+public class SearchOracleTests(OracleRunFixture fixture, ITestOutputHelper output) : SearchOracleChecks(fixture.Run, output), IClassFixture<OracleRunFixture>;
+
+/// <summary>The oracle on the Lucene.Net engine.</summary>
+public class LuceneSearchOracleTests(LuceneOracleRunFixture fixture, ITestOutputHelper output) : SearchOracleChecks(fixture.Run, output), IClassFixture<LuceneOracleRunFixture>;
 
 /// <summary>The oracle at length: more seeds, more entries and queries. Slow tier only.</summary>
 public class SearchOracleSlowTests(ITestOutputHelper output)

@@ -112,13 +112,13 @@ public sealed partial class IndexBatch
             switch (_options.Kind)
             {
                 case FieldKind.Long:
-                    AddNumber(DocValueType.Long, TermEncoding.Long(ToLong(value, name)));
+                    AddNumber(DocValueType.Long, TermEncoding.Long(FieldTerms.ToLong(value, name)));
                     break;
                 case FieldKind.Double:
-                    AddNumber(DocValueType.Double, TermEncoding.Double(ToDouble(value, name)));
+                    AddNumber(DocValueType.Double, TermEncoding.Double(FieldTerms.ToDouble(value, name)));
                     break;
                 case FieldKind.Exact:
-                    var exact = Text(value);
+                    var exact = FieldTerms.IndexedText(value);
                     var sink = new TermSink(this, positions: false);
                     _lastTerm = null;
                     _options.EffectiveAnalyzer.Analyze(exact, ref sink);
@@ -135,11 +135,11 @@ public sealed partial class IndexBatch
                     if (_valueCount > 0)
                         _nextPosition += PositionGapBetweenValues;
                     var text = new TermSink(this, positions: true);
-                    _options.EffectiveAnalyzer.Analyze(Text(value), ref text);
+                    _options.EffectiveAnalyzer.Analyze(FieldTerms.IndexedText(value), ref text);
                     _nextPosition = text.NextPosition;
                     break;
                 case FieldKind.Stored:
-                    AddDocValue(DocValueType.Text, Encoding.UTF8.GetBytes(Text(value)));
+                    AddDocValue(DocValueType.Text, Encoding.UTF8.GetBytes(FieldTerms.IndexedText(value)));
                     break;
             }
             _valueCount++;
@@ -279,29 +279,6 @@ public sealed partial class IndexBatch
         }
 
         internal int BasePosition => _nextPosition;
-
-        private static string Text(FieldValue value) => value.Type switch
-        {
-            FieldValueType.String => value.Text!,
-            FieldValueType.Long => value.Long.ToString(CultureInfo.InvariantCulture),
-            _ => value.Double.ToString("R", CultureInfo.InvariantCulture),
-        };
-
-        private static long ToLong(FieldValue value, string name) => value.Type switch
-        {
-            FieldValueType.Long => value.Long,
-            FieldValueType.Double when value.Double == Math.Floor(value.Double) && value.Double is >= long.MinValue and <= long.MaxValue => (long)value.Double,
-            FieldValueType.String when long.TryParse(value.Text, NumberStyles.Integer, CultureInfo.InvariantCulture, out var parsed) => parsed,
-            _ => throw new IndexValueException(name, value, "a 64-bit integer"),
-        };
-
-        private static double ToDouble(FieldValue value, string name) => value.Type switch
-        {
-            FieldValueType.Long => value.Long,
-            FieldValueType.Double when !double.IsNaN(value.Double) => value.Double,
-            FieldValueType.String when double.TryParse(value.Text, NumberStyles.Float, CultureInfo.InvariantCulture, out var parsed) && !double.IsNaN(parsed) => parsed,
-            _ => throw new IndexValueException(name, value, "a number"),
-        };
     }
 
     /// <summary>Receives an analyzer's tokens into an <see cref="AnalyzedField"/>.</summary>

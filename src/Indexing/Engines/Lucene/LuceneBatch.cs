@@ -1,0 +1,92 @@
+using Folio.Indexing.Search;
+using Lucene.Net.Index;
+using Lucene.Net.Search;
+using IndexSearcher = Lucene.Net.Search.IndexSearcher;
+using Lucene.Net.Util;
+
+namespace Folio.Indexing.Engines.Lucene;
+
+/// <summary>
+/// A batch on a <see cref="LuceneIndex"/>: adds are updates by the key term (replacing any entry with the key), deletes
+/// are deletes by it, and <see cref="Commit"/> is a Lucene commit carrying the processed etag. Whether a key had an
+/// entry is answered from the last commit's searcher and what this batch did to the key since.
+/// </summary>
+internal sealed class LuceneBatch(LuceneIndex index, IndexSearcher committedSearcher) : IEngineBatch
+{
+    // Keys this batch added (true) or deleted (false): what the committed searcher no longer tells.
+    private readonly Dictionary<string, bool> _touched = new(StringComparer.Ordinal);
+    private readonly IndexSearcher _committed = committedSearcher;
+    private bool _done;
+
+    /// <inheritdoc/>
+    public int Added { get; private set; }
+
+    /// <inheritdoc/>
+    public int Deleted { get; private set; }
+
+    /// <inheritdoc/>
+    public void Add(IndexEntry entry)
+    {
+        ObjectDisposedException.ThrowIf(_done, this);
+        ArgumentNullException.ThrowIfNull(entry);
+        if (entry.Key.Length == 0)
+            throw new ArgumentException("An entry key must not be empty.", nameof(entry));
+        var document = index.Builder.Build(entry);
+        if (Exists(entry.Key))
+            Deleted++;
+        index.Writer.UpdateDocument(KeyTerm(entry.Key), document);
+        _touched[entry.Key] = true;
+        Added++;
+    }
+
+    /// <inheritdoc/>
+    public bool Delete(string key)
+    {
+        ObjectDisposedException.ThrowIf(_done, this);
+        ArgumentNullException.ThrowIfNull(key);
+        if (!Exists(key))
+            return false;
+        index.Writer.DeleteDocuments(KeyTerm(key));
+        _touched[key] = false;
+        Deleted++;
+        return true;
+    }
+
+    /// <inheritdoc/>
+    public void Commit(long processedEtag)
+    {
+        ObjectDisposedException.ThrowIf(_done, this);
+        index.Commit(processedEtag);
+        End(committed: true);
+    }
+
+    /// <inheritdoc/>
+    public void Dispose()
+    {
+        if (!_done)
+            End(committed: false);
+    }
+
+    private void End(bool committed)
+    {
+        _done = true;
+        index.Release(_committed);
+        index.EndBatch(committed);
+    }
+
+    private bool Exists(string key)
+    {
+        if (_touched.TryGetValue(key, out var exists))
+            return exists;
+        var term = KeyTerm(key);
+        foreach (var leaf in _committed.IndexReader.Leaves)
+        {
+            var docs = leaf.AtomicReader.GetTermDocsEnum(term);
+            if (docs is not null && docs.NextDoc() != DocIdSetIterator.NO_MORE_DOCS)
+                return true;
+        }
+        return false;
+    }
+
+    private static Term KeyTerm(string key) => new(LuceneFields.Key, new BytesRef(key));
+}

@@ -1,0 +1,203 @@
+using System.Text;
+using Folio.Indexing.Collectors;
+using Folio.Indexing.Queries.Iterators;
+using Folio.Indexing.Search;
+using Lucene.Net.Index;
+using Lucene.Net.Search;
+using ICollector = Folio.Indexing.Collectors.ICollector;
+using ITopDocsCollector = Folio.Indexing.Collectors.ITopDocsCollector;
+using SortField = Folio.Indexing.Collectors.SortField;
+using TopDocs = Folio.Indexing.Collectors.TopDocs;
+using Lucene.Net.Util;
+using FolioQuery = Folio.Indexing.Queries.Query;
+using LuceneIndexSearcher = Lucene.Net.Search.IndexSearcher;
+
+namespace Folio.Indexing.Engines.Lucene;
+
+/// <summary>
+/// A searcher of a <see cref="LuceneIndex"/> on one Lucene commit (a reader the index's searcher manager handed out):
+/// entry ids are the reader's document numbers, valid with this searcher only; values come from the binary doc values
+/// <see cref="LuceneDocumentBuilder"/> writes per field.
+/// </summary>
+internal sealed class LuceneSearcher : IEngineSearcher
+{
+    /// <summary>How many matches <see cref="Collect"/> hands a collector at once.</summary>
+    private const int CollectBatchSize = 256;
+
+    private readonly LuceneIndex _index;
+    private readonly LuceneQueryTranslator _translator;
+    private readonly Dictionary<string, BinaryDocValues?[]> _values = new(StringComparer.Ordinal);
+    private readonly BytesRef _scratch = new();
+    private bool _disposed;
+
+    public LuceneSearcher(LuceneIndex index, LuceneIndexSearcher searcher)
+    {
+        _index = index;
+        Searcher = searcher;
+        Leaves = searcher.IndexReader.Leaves;
+        _translator = new LuceneQueryTranslator(index.Schema);
+    }
+
+    /// <summary>The Lucene searcher on the snapshot.</summary>
+    public LuceneIndexSearcher Searcher { get; }
+
+    /// <summary>The snapshot's segments.</summary>
+    public IList<AtomicReaderContext> Leaves { get; }
+
+    /// <summary>The index's fields.</summary>
+    public IndexSchema Schema => _index.Schema;
+
+    /// <inheritdoc/>
+    public long EntryCount => Searcher.IndexReader.NumDocs;
+
+    /// <inheritdoc/>
+    public long Count(FolioQuery query)
+    {
+        var count = new TotalHitCountCollector();
+        Searcher.Search(Translate(query), count);
+        return count.TotalHits;
+    }
+
+    /// <inheritdoc/>
+    public TopDocs Search(FolioQuery query, int skip, int take, IReadOnlyList<SortField>? sort = null)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(skip);
+        ArgumentOutOfRangeException.ThrowIfNegative(take);
+        if (sort is { Count: > 0 })
+        {
+            var collector = new LuceneTopDocsCollector(this, sort, skip, take);
+            Collect(query, collector);
+            return collector.TopDocs;
+        }
+        var matches = Iterate(query);
+        var hits = new List<SearchHit>(Math.Min(take, 1024));
+        long total = 0;
+        while (matches.MoveNext())
+        {
+            if (total >= skip && hits.Count < take)
+                hits.Add(new SearchHit(matches.Current, GetKey(matches.Current), matches.Score));
+            total++;
+        }
+        return new TopDocs(total, hits);
+    }
+
+    /// <inheritdoc/>
+    public DocIdIterator Iterate(FolioQuery query) => new LuceneDocIdIterator(Searcher, Translate(query));
+
+    /// <inheritdoc/>
+    public string GetKey(long entryId)
+    {
+        var bytes = Read(LuceneFields.Key, entryId);
+        if (bytes.IsEmpty)
+            throw new Folio.Storage.CorruptionException($"Lucene document {entryId} has no key.");
+        return Encoding.UTF8.GetString(bytes);
+    }
+
+    /// <inheritdoc/>
+    public List<FieldValue>? GetValues(string field, long entryId)
+    {
+        Schema.Get(field);
+        var encoded = Read(LuceneFields.Values(field), entryId);
+        if (encoded.IsEmpty)
+            return null;
+        var values = new List<FieldValue>();
+        var block = new DocValuesBlock();
+        block.AddEntry(encoded);
+        foreach (var value in block[0])
+            values.Add(value.ToFieldValue());
+        return values;
+    }
+
+    /// <inheritdoc/>
+    public IDocValues OpenDocValues(string field)
+    {
+        Schema.Get(field);
+        return new LuceneDocValues(this, field);
+    }
+
+    /// <inheritdoc/>
+    public ITopDocsCollector CreateTopDocsCollector(int skip, int take, IReadOnlyList<SortField>? sort = null)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(skip);
+        ArgumentOutOfRangeException.ThrowIfNegative(take);
+        return new LuceneTopDocsCollector(this, sort ?? [], skip, take);
+    }
+
+    /// <inheritdoc/>
+    public void Collect(FolioQuery query, ICollector collector)
+    {
+        ArgumentNullException.ThrowIfNull(collector);
+        var matches = Iterate(query);
+        collector.Begin(this);
+        var needsScores = collector.NeedsScores;
+        var ids = new long[CollectBatchSize];
+        var scores = needsScores ? new float[CollectBatchSize] : [];
+        var count = 0;
+        while (matches.MoveNext())
+        {
+            ids[count] = matches.Current;
+            if (needsScores)
+                scores[count] = matches.Score;
+            if (++count == CollectBatchSize)
+            {
+                collector.Collect(ids, scores);
+                count = 0;
+            }
+        }
+        if (count > 0)
+            collector.Collect(ids.AsSpan(0, count), needsScores ? scores.AsSpan(0, count) : default);
+        collector.Finish();
+    }
+
+    /// <summary>
+    /// The bytes of a binary doc value of an entry (empty when the entry has none); valid until the next read on this searcher.
+    /// </summary>
+    internal ReadOnlySpan<byte> Read(string luceneField, long entryId)
+    {
+        var leaf = ReaderUtil.SubIndex((int)entryId, Leaves);
+        if (Values(luceneField)[leaf] is not { } values)
+            return default;
+        values.Get((int)entryId - Leaves[leaf].DocBase, _scratch);
+        return _scratch.Bytes.AsSpan(_scratch.Offset, _scratch.Length);
+    }
+
+    /// <summary>A binary doc-value field's values per segment (null where a segment has none).</summary>
+    internal BinaryDocValues?[] Values(string luceneField)
+    {
+        if (!_values.TryGetValue(luceneField, out var values))
+        {
+            values = new BinaryDocValues?[Leaves.Count];
+            for (var i = 0; i < values.Length; i++)
+                values[i] = Leaves[i].AtomicReader.GetBinaryDocValues(luceneField);
+            _values.Add(luceneField, values);
+        }
+        return values;
+    }
+
+    /// <summary>How many live entries have <paramref name="term"/> in <paramref name="field"/>.</summary>
+    internal long LiveDocumentFrequency(string field, BytesRef term)
+    {
+        long count = 0;
+        var lookup = new Term(field, term);
+        foreach (var leaf in Leaves)
+        {
+            var docs = leaf.AtomicReader.GetTermDocsEnum(lookup);
+            if (docs is null)
+                continue;
+            while (docs.NextDoc() != DocIdSetIterator.NO_MORE_DOCS)
+                count++;
+        }
+        return count;
+    }
+
+    /// <summary>Lets go of the snapshot.</summary>
+    public void Dispose()
+    {
+        if (_disposed)
+            return;
+        _disposed = true;
+        _index.Release(Searcher);
+    }
+
+    private global::Lucene.Net.Search.Query Translate(FolioQuery query) => query.Accept(_translator);
+}
