@@ -57,6 +57,23 @@ public sealed class IndexDefinition
     /// <summary>How a map/reduce index groups and aggregates; null for a map index.</summary>
     public ReduceDefinition? Reduce { get; }
 
+    /// <summary>
+    /// The search engine that keeps the index (<see cref="Engines.SearchEngines"/>), canonically spelled; null when the
+    /// definition names none and the server's default applies (the index store fills it in before it builds the index).
+    /// </summary>
+    public string? SearchEngine { get; private init; }
+
+    /// <summary>This definition kept by <paramref name="engine"/> (a name of <see cref="Engines.SearchEngines"/>, any case).</summary>
+    /// <exception cref="IndexDefinitionException">No engine has that name.</exception>
+    public IndexDefinition WithSearchEngine(string engine)
+    {
+        if (!Engines.SearchEngines.TryGet(engine, out var named))
+            throw new IndexDefinitionException(Engines.SearchEngines.UnknownMessage(engine));
+        return Reduce is { } reduce
+            ? new IndexDefinition(Name, Collections, reduce) { SearchEngine = named.Name }
+            : new IndexDefinition(Name, Collections, Fields) { SearchEngine = named.Name };
+    }
+
     /// <summary>Whether the server made this index for collection queries.</summary>
     public bool IsAuto => Name.StartsWith(AutoPrefix, StringComparison.OrdinalIgnoreCase);
 
@@ -69,7 +86,7 @@ public sealed class IndexDefinition
         {
             if (field.Search)
             {
-                schema.Add(name, FieldKind.FullText);
+                schema.Add(name, new FieldOptions(FieldKind.FullText, Analyzer: AnalyzerOf(field, FieldKind.FullText)));
                 continue;
             }
             switch (field.Type)
@@ -81,15 +98,24 @@ public sealed class IndexDefinition
                     schema.Add(name, FieldKind.Double);
                     break;
                 case IndexFieldType.Auto:
-                    schema.Add(name, new FieldOptions(FieldKind.Exact, field.CaseSensitive));
+                    schema.Add(name, new FieldOptions(FieldKind.Exact, field.CaseSensitive, AnalyzerOf(field, FieldKind.Exact)));
                     schema.Add(name + NumericSuffix, FieldKind.Double);
                     break;
                 default:
-                    schema.Add(name, new FieldOptions(FieldKind.Exact, field.CaseSensitive));
+                    schema.Add(name, new FieldOptions(FieldKind.Exact, field.CaseSensitive, AnalyzerOf(field, FieldKind.Exact)));
                     break;
             }
         }
         return schema;
+    }
+
+    /// <summary>The analyzer a field names, or null where it names none or its kind's default (so the defaults keep their behaviour, spellings included).</summary>
+    private static Analysis.Analyzer? AnalyzerOf(IndexFieldDefinition field, FieldKind kind)
+    {
+        if (field.Analyzer is not { } name)
+            return null;
+        var analyzer = Analysis.NamedAnalyzers.Get(name, field.CaseSensitive);
+        return analyzer == new FieldOptions(kind, field.CaseSensitive).EffectiveAnalyzer ? null : analyzer;
     }
 
     /// <summary>The name of the full-text twin of a field, which <c>search()</c> on the field reads where the field itself is exact.</summary>

@@ -4,8 +4,8 @@ namespace Folio.Indexing.Definitions;
 
 /// <summary>
 /// The one JSON form of an index definition,
-/// <c>{"Name","Collections":[…],"Fields":{"F":{"Path","Type":"String|Long|Double|Auto","Search","CaseSensitive"}}}</c>
-/// or, for a map/reduce index, <c>{"Name","Collections","Reduce":{…}}</c> (<see cref="ReduceDefinitionJson"/>):
+/// <c>{"Name","Collections":[…],"SearchEngine"?:"Folio|Lucene","Fields":{"F":{"Path","Type":"String|Long|Double|Auto","Search","CaseSensitive"}}}</c>
+/// or, for a map/reduce index, <c>{"Name","Collections","SearchEngine"?,"Reduce":{…}}</c> (<see cref="ReduceDefinitionJson"/>):
 /// what <c>PUT …/indexes</c> accepts and <c>GET …/indexes</c> answers, and what the index catalog stores,
 /// so a definition reads back after a restart exactly as it was given. The definition is a document of its
 /// own, not an answer shape; the HTTP tier writes the envelopes around it.
@@ -22,6 +22,7 @@ public static class IndexDefinitionJson
         var fields = new Dictionary<string, IndexFieldDefinition>(StringComparer.Ordinal);
         var hasFields = false;
         ReduceDefinition? reduce = null;
+        string? engine = null;
         foreach (var property in json.EnumerateObject())
         {
             switch (property.Name)
@@ -52,19 +53,21 @@ public static class IndexDefinitionJson
                 case "Reduce":
                     reduce = ReduceDefinitionJson.Parse(property.Value);
                     break;
+                case "SearchEngine":
+                    engine = property.Value.ValueKind == JsonValueKind.String ? property.Value.GetString() : throw new IndexDefinitionException("SearchEngine must be a string: " + Engines.SearchEngines.UnknownMessage(property.Value.GetRawText()));
+                    break;
                 case "OutputCollection":
                     throw new IndexDefinitionException("OutputCollection (writing a map/reduce index's results as documents) is not supported yet.");
                 default:
-                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in the index definition (expected Name, Collections, Fields or Reduce).");
+                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in the index definition (expected Name, Collections, SearchEngine, Fields or Reduce).");
             }
         }
         if (name is null)
             throw new IndexDefinitionException("The index definition has no Name.");
-        if (reduce is null)
-            return new IndexDefinition(name, collections, fields);
-        if (hasFields)
+        if (reduce is not null && hasFields)
             throw new IndexDefinitionException("A map/reduce index takes its fields from Reduce (its GroupBy fields and Aggregations); remove Fields.");
-        return new IndexDefinition(name, collections, reduce);
+        var definition = reduce is null ? new IndexDefinition(name, collections, fields) : new IndexDefinition(name, collections, reduce);
+        return engine is null ? definition : definition.WithSearchEngine(engine);
     }
 
     private static IndexFieldDefinition ParseField(string fieldName, JsonElement json)
@@ -74,6 +77,7 @@ public static class IndexDefinitionJson
         string? path = null;
         var type = IndexFieldType.String;
         bool search = false, caseSensitive = false;
+        string? analyzer = null;
         foreach (var property in json.EnumerateObject())
         {
             switch (property.Name)
@@ -108,13 +112,21 @@ public static class IndexDefinitionJson
                         _ => throw new IndexDefinitionException($"CaseSensitive of field '{fieldName}' must be true or false."),
                     };
                     break;
+                case "Analyzer":
+                    var named = property.Value.ValueKind == JsonValueKind.String ? property.Value.GetString() : property.Value.GetRawText();
+                    analyzer = Analysis.NamedAnalyzers.TryCanonical(named, out var canonical)
+                        ? canonical
+                        : throw new IndexDefinitionException($"Field '{fieldName}': {Analysis.NamedAnalyzers.UnknownMessage(named)}");
+                    break;
                 default:
-                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in field '{fieldName}' (expected Path, Type, Search, CaseSensitive).");
+                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in field '{fieldName}' (expected Path, Type, Search, CaseSensitive, Analyzer).");
             }
         }
         if (search && type != IndexFieldType.String)
             throw new IndexDefinitionException($"Field '{fieldName}' cannot be both Search and {type}.");
-        return new IndexFieldDefinition(ParsePath(fieldName, path), type, search, caseSensitive);
+        if (analyzer is not null && type is IndexFieldType.Long or IndexFieldType.Double)
+            throw new IndexDefinitionException($"Field '{fieldName}' is a number ({type}); only text fields take an Analyzer.");
+        return new IndexFieldDefinition(ParsePath(fieldName, path), type, search, caseSensitive, analyzer);
     }
 
     private static FieldPath ParsePath(string fieldName, string? path)
@@ -144,6 +156,8 @@ public static class IndexDefinitionJson
         foreach (var collection in definition.Collections)
             writer.WriteStringValue(collection);
         writer.WriteEndArray();
+        if (definition.SearchEngine is { } engine)
+            writer.WriteString("SearchEngine", engine);
         if (definition.Reduce is { } reduce)
         {
             writer.WritePropertyName("Reduce");
@@ -162,6 +176,8 @@ public static class IndexDefinitionJson
                 writer.WriteBoolean("Search", true);
             if (field.CaseSensitive)
                 writer.WriteBoolean("CaseSensitive", true);
+            if (field.Analyzer is { } analyzer)
+                writer.WriteString("Analyzer", analyzer);
             writer.WriteEndObject();
         }
         writer.WriteEndObject();

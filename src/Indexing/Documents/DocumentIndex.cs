@@ -61,6 +61,9 @@ public sealed class DocumentIndex : IDisposable
     /// <summary>The name.</summary>
     public string Name => Definition.Name;
 
+    /// <summary>The search engine that keeps the index (<see cref="SearchEngines"/>).</summary>
+    public string SearchEngine => Definition.SearchEngine ?? SearchEngines.Default;
+
     /// <summary>The etag up to which every change of the index's collections is indexed.</summary>
     public long ProcessedEtag => _runner.ProcessedEtag;
 
@@ -161,6 +164,9 @@ public sealed class DocumentIndex : IDisposable
     public void Dispose() => _runner.Dispose();
 
     private static IIndexBatchProcessor OpenProcessor(IndexDefinition definition, StorageOptions storage) => definition.Reduce is null
-        ? MapIndexProcessor.Open(definition, storage, FolioSearchEngine.Instance)
-        : MapReduceProcessor.Open(definition, storage, FolioSearchEngine.Instance);
+        ? MapIndexProcessor.Open(definition, storage, EngineOf(definition))
+        : MapReduceProcessor.Open(definition, storage, EngineOf(definition));
+
+    /// <summary>The engine a definition names; one that names none was written before indexes chose engines, by Folio's.</summary>
+    private static ISearchEngine EngineOf(IndexDefinition definition) => SearchEngines.Get(definition.SearchEngine ?? SearchEngines.Default);
 }

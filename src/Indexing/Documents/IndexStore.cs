@@ -1,6 +1,7 @@
 using System.Text;
 using System.Text.Json;
 using Folio.Indexing.Definitions;
+using Folio.Indexing.Engines;
 using Folio.Storage;
 using Folio.Storage.Documents;
 using Microsoft.Extensions.Logging;
@@ -79,6 +80,9 @@ public sealed class IndexStore : IDisposable
     /// </summary>
     public void Put(IReadOnlyList<IndexDefinition> definitions)
     {
+        // A definition naming no engine is kept by the server's default one, and compared as such: putting it again
+        // unchanged does not rebuild it, and changing the default later does not move an index built before.
+        definitions = [.. definitions.Select(definition => definition.SearchEngine is null ? definition.WithSearchEngine(_options.SearchEngine) : definition)];
         var names = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
         foreach (var definition in definitions)
         {
@@ -186,7 +190,7 @@ public sealed class IndexStore : IDisposable
                 ordered.Add(field.Search ? $"Search({AutoIndexNaming.FieldName(field.Path)})" : fieldName);
             ordered.Sort(StringComparer.Ordinal);
             var name = AutoIndexNaming.IndexName(collection, ordered);
-            var definition = new IndexDefinition(name, [collection], fields);
+            var definition = new IndexDefinition(name, [collection], fields).WithSearchEngine(_options.SearchEngine);
             var created = Create(definition);
             _active[name] = created;
             var narrower = new List<string>();
@@ -236,7 +240,7 @@ public sealed class IndexStore : IDisposable
             foreach (var group in groupBy)
                 groupNames.Add(group.Name);
             var name = AutoIndexNaming.MapReduceIndexName(collection, [.. merged.Keys], groupNames);
-            var definition = new IndexDefinition(name, [collection], new ReduceDefinition(groupBy, [.. merged.Values]));
+            var definition = new IndexDefinition(name, [collection], new ReduceDefinition(groupBy, [.. merged.Values])).WithSearchEngine(_options.SearchEngine);
             var created = Create(definition);
             _active[name] = created;
             var narrower = new List<string>();
@@ -483,6 +487,9 @@ public sealed class IndexStore : IDisposable
             foreach (var entry in catalog.RootElement.GetProperty("Indexes").EnumerateArray())
             {
                 var definition = IndexDefinitionJson.Parse(entry.GetProperty("Definition"));
+                // Catalogs written before indexes chose engines hold Folio's engine's indexes.
+                if (definition.SearchEngine is null)
+                    definition = definition.WithSearchEngine(SearchEngines.Default);
                 var directory = Path.Combine(_root, entry.GetProperty("Directory").GetString()!);
                 known.Add(Path.GetFileName(directory));
                 var index = OpenOrRebuild(definition, directory);

@@ -1,4 +1,5 @@
 using Folio.Indexing.Documents;
+using Folio.Indexing.Engines;
 using System.Collections.Concurrent;
 using Folio.Server.Configuration;
 using Folio.Server.Http;
@@ -40,7 +41,12 @@ public sealed class DatabaseRegistry : IAsyncDisposable
         _logger = logger;
         _loggers = loggers ?? Microsoft.Extensions.Logging.Abstractions.NullLoggerFactory.Instance;
         _journalFileSize = options.JournalFileSizeBytes;
-        _indexOptions = new IndexStoreOptions { AutoIndexIdleTimeout = options.AutoIndexIdleTimeout, MaintenanceInterval = options.IndexMaintenanceInterval };
+        _indexOptions = new IndexStoreOptions
+        {
+            AutoIndexIdleTimeout = options.AutoIndexIdleTimeout,
+            MaintenanceInterval = options.IndexMaintenanceInterval,
+            SearchEngine = SearchEngines.Get(options.Indexing.SearchEngine).Name,
+        };
         _bySpan = _databases.GetAlternateLookup<ReadOnlySpan<char>>();
         RootDirectory = Path.Combine(options.DataDir, DatabasesFolder);
         Directory.CreateDirectory(RootDirectory);

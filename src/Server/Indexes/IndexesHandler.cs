@@ -155,6 +155,7 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
         writer.WriteStartObject();
         writer.WriteString("Name"u8, index.Name);
         writer.WriteString("Type"u8, index.Definition.IsAuto ? "Auto" : index.Definition.Reduce is null ? "Static" : "MapReduce");
+        writer.WriteString("SearchEngine"u8, index.SearchEngine);
         writer.WriteString("State"u8, index.Failure is not null ? "Error" : stale ? "Stale" : "UpToDate");
         if (index.Failure is { } failure)
             writer.WriteString("Failure"u8, failure.Message);

@@ -54,6 +54,7 @@ public class ServerConfigurationTests
     [InlineData("TcpPort", "70000")]
     [InlineData("MinDataRateGracePeriod", "00:00:01")]
     [InlineData("DataDir", " ")]
+    [InlineData("Indexing:SearchEngine", "Corax")]
     public void Bind_ThrowsConfigurationError_WhenSettingInvalid(string key, string value)
     {
         IConfiguration configuration = new ConfigurationBuilder()

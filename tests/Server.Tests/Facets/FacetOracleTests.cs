@@ -19,17 +19,20 @@ public sealed class FacetOracleTests(ITestOutputHelper output)
 {
     private const int BatchSize = 1_000;
 
-    [Fact]
-    public Task FacetQueries_MatchSqlite_OnFiftyThousandProducts() => RunAsync(seed: 20_261_119, documents: 50_000, queries: 100, rounds: 2);
+    [Theory]
+    [InlineData("Folio")]
+    [InlineData("Lucene")]
+    public Task FacetQueries_MatchSqlite_OnFiftyThousandProducts(string engine) => RunAsync(seed: 20_261_119, documents: 50_000, queries: 100, rounds: 2, engine);
 
     [Theory]
     [Trait("Category", "Slow")]
-    [InlineData(1)]
-    [InlineData(2)]
-    [InlineData(3)]
-    public Task FacetQueries_MatchSqlite_ForMoreSeedsAndQueries(int seed) => RunAsync(seed, documents: 60_000, queries: 400, rounds: 4);
+    [InlineData(1, "Folio")]
+    [InlineData(2, "Folio")]
+    [InlineData(3, "Folio")]
+    [InlineData(4, "Lucene")]
+    public Task FacetQueries_MatchSqlite_ForMoreSeedsAndQueries(int seed, string engine) => RunAsync(seed, documents: 60_000, queries: 400, rounds: 4, engine);
 
-    private async Task RunAsync(int seed, int documents, int queries, int rounds)
+    private async Task RunAsync(int seed, int documents, int queries, int rounds, string engine)
     {
         var clock = Stopwatch.StartNew();
         var data = FacetDataset.Generate(seed, documents);
@@ -37,7 +40,7 @@ public sealed class FacetOracleTests(ITestOutputHelper output)
         try
         {
             var list = new FacetQueryGenerator(seed).Generate(queries);
-            await using var server = await RunningServer.StartAsync();
+            await using var server = await RunningServer.StartAsync($"--Indexing:SearchEngine={engine}");
             var db = await FolioApi.CreateDatabaseAsync(server.Client);
             // One auto index over every field, made before the load, so indexing runs alongside it and no query widens it.
             var warmUp = "from Products where " + string.Join(" or ", FacetDataset.All.Select(f => $"exists({f.Rql})"));

@@ -19,23 +19,26 @@ public sealed class MapReduceOracleTests(ITestOutputHelper output)
 {
     private const int BatchSize = 1_000;
 
-    [Fact]
-    public Task Definitions_MatchSqlite_OnFiftyThousandOrders() => RunAsync(seed: 19_001, documents: 50_000, definitions: 4, perRound: 4);
+    [Theory]
+    [InlineData("Folio")]
+    [InlineData("Lucene")]
+    public Task Definitions_MatchSqlite_OnFiftyThousandOrders(string engine) => RunAsync(seed: 19_001, documents: 50_000, definitions: 4, perRound: 4, engine);
 
     [Theory]
     [Trait("Category", "Slow")]
-    [InlineData(1)]
-    [InlineData(2)]
-    public Task Definitions_MatchSqlite_ForMoreSeedsAndDefinitions(int seed) => RunAsync(seed, documents: 60_000, definitions: 120, perRound: 8);
+    [InlineData(1, "Folio")]
+    [InlineData(2, "Folio")]
+    [InlineData(3, "Lucene")]
+    public Task Definitions_MatchSqlite_ForMoreSeedsAndDefinitions(int seed, string engine) => RunAsync(seed, documents: 60_000, definitions: 120, perRound: 8, engine);
 
-    private async Task RunAsync(int seed, int documents, int definitions, int perRound)
+    private async Task RunAsync(int seed, int documents, int definitions, int perRound, string engine)
     {
         var clock = Stopwatch.StartNew();
         var data = OracleDataset.Generate(seed, documents);
         var oracleLoad = Task.Run(() => new MapReduceOracle(data.Documents));
         var random = new Random(seed);
         var specs = Enumerable.Range(0, definitions).Select(n => ReduceSpec.Random(random, n)).ToList();
-        await using var server = await RunningServer.StartAsync();
+        await using var server = await RunningServer.StartAsync($"--Indexing:SearchEngine={engine}");
         var db = await FolioApi.CreateDatabaseAsync(server.Client);
         await LoadAsync(server.Client, db, data.Documents.Select(d => (d.Id, (string?)d.Json)).ToList());
         using var oracle = await oracleLoad;

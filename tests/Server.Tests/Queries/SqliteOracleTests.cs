@@ -12,25 +12,30 @@ namespace Folio.Server.Tests.Queries;
 /// Folio against SQLite on the same generated Orders (see <see cref="OracleDataset"/>): random RQL
 /// collection queries, each also written as SQL (see <see cref="OracleQuery"/>), must return the same
 /// ids in the same order with the same TotalResults. Documents go in over HTTP (bulk_docs, 1,000 per
-/// request); queries wait for non-stale results.
+/// request); queries wait for non-stale results. Each search engine answers (the server's
+/// <c>Indexing:SearchEngine</c> decides the auto indexes' engine).
 /// </summary>
 public sealed class SqliteOracleTests(ITestOutputHelper output)
 {
     private const int BatchSize = 1_000;
 
-    [Fact]
-    public Task Queries_MatchSqlite_OnFiftyThousandOrders() => RunAsync(seed: 20_240_601, documents: 50_000, queries: 100, indexFirst: true);
+    [Theory]
+    [InlineData("Folio")]
+    [InlineData("Lucene")]
+    public Task Queries_MatchSqlite_OnFiftyThousandOrders(string engine) => RunAsync(seed: 20_240_601, documents: 50_000, queries: 100, indexFirst: true, engine);
 
     /// <summary>More seeds and queries; half of them load the documents before the index exists, so it is built from a backlog.</summary>
     [Theory]
     [Trait("Category", "Slow")]
-    [InlineData(1, true)]
-    [InlineData(2, false)]
-    [InlineData(3, true)]
-    [InlineData(4, false)]
-    public Task Queries_MatchSqlite_ForMoreSeedsAndQueries(int seed, bool indexFirst) => RunAsync(seed, documents: 60_000, queries: 500, indexFirst);
+    [InlineData(1, true, "Folio")]
+    [InlineData(2, false, "Folio")]
+    [InlineData(3, true, "Folio")]
+    [InlineData(4, false, "Folio")]
+    [InlineData(5, true, "Lucene")]
+    [InlineData(6, false, "Lucene")]
+    public Task Queries_MatchSqlite_ForMoreSeedsAndQueries(int seed, bool indexFirst, string engine) => RunAsync(seed, documents: 60_000, queries: 500, indexFirst, engine);
 
-    private async Task RunAsync(int seed, int documents, int queries, bool indexFirst)
+    private async Task RunAsync(int seed, int documents, int queries, bool indexFirst, string engine)
     {
         var clock = Stopwatch.StartNew();
         var data = OracleDataset.Generate(seed, documents);
@@ -38,7 +43,7 @@ public sealed class SqliteOracleTests(ITestOutputHelper output)
         try
         {
             var list = new OracleQueryGenerator(data, seed).Generate(queries);
-            await using var server = await RunningServer.StartAsync();
+            await using var server = await RunningServer.StartAsync($"--Indexing:SearchEngine={engine}");
             var db = await CreateDatabaseAsync(server.Client);
             // One query over every field the list uses makes the auto index all the others reuse, so the
             // run measures answers rather than one rebuild per newly seen field. Made before the load,

@@ -1,0 +1,150 @@
+using System.Diagnostics;
+using System.Text;
+using System.Text.Json;
+using Folio.Indexing.Documents;
+using Folio.Indexing.Querying;
+using Folio.Server.Tests.Facets;
+using Folio.Server.Tests.MapReduce;
+using Folio.Server.Tests.Queries;
+using Folio.Storage;
+using Folio.Storage.Documents;
+using Microsoft.Extensions.Logging.Abstractions;
+using Xunit.Abstractions;
+
+namespace Folio.Server.Tests.Engines;
+
+/// <summary>
+/// Folio's engine against Lucene.Net's on the same documents: one document store, two index stores (one per engine),
+/// and every query asked of both must get the same answer: the same rows in the same order, the same totals, the same
+/// facets and groups. Ranked full-text searches compare their rows as sets (the two BM25s may order near-ties
+/// differently). Queries come from the SQLite oracle's generators (every operator, sorts, paging), plus full-text
+/// searches, facets and group by.
+/// </summary>
+public sealed class EngineDifferentialTests(ITestOutputHelper output)
+{
+    private const int BatchSize = 1_000;
+    private static readonly string[] NoteWords = ["door", "leave", "ring", "twice", "fragile", "handle", "care", "order", "rocket", "mail", "last", "first", "numeric", "start", "rückseite", "acil"];
+
+    [Fact]
+    public Task BothEngines_AnswerRandomQueriesIdentically_OnFiftyThousandOrders() => RunAsync(seed: 20_261_126, orders: 50_000, queries: 500, products: 10_000, facetQueries: 100);
+
+    [Theory]
+    [Trait("Category", "Slow")]
+    [InlineData(7)]
+    [InlineData(8)]
+    public Task BothEngines_AnswerRandomQueriesIdentically_ForMoreSeeds(int seed) => RunAsync(seed, orders: 60_000, queries: 2_000, products: 30_000, facetQueries: 400);
+
+    private async Task RunAsync(int seed, int orders, int queries, int products, int facetQueries)
+    {
+        var clock = Stopwatch.StartNew();
+        var root = Path.Combine(Path.GetTempPath(), "folio-differential-" + Guid.NewGuid().ToString("N"));
+        var store = DocumentStore.Open(StorageOptions.InMemory());
+        var folio = new IndexStore(store, Path.Combine(root, "folio"), NullLoggerFactory.Instance, new IndexStoreOptions { InMemory = true, SearchEngine = "Folio" });
+        var lucene = new IndexStore(store, Path.Combine(root, "lucene"), NullLoggerFactory.Instance, new IndexStoreOptions { InMemory = true, SearchEngine = "Lucene" });
+        try
+        {
+            var engines = new[] { new QueryRunner(store, folio), new QueryRunner(store, lucene) };
+            var data = OracleDataset.Generate(seed, orders);
+            var list = new OracleQueryGenerator(data, seed).Generate(queries);
+            // One auto index over every field the queries use, made before the load, so no query widens it.
+            var warmUp = "from Orders where " + string.Join(" or ", list.SelectMany(q => q.FieldsUsed()).Append("Note").Distinct(StringComparer.Ordinal).Select(f => $"exists({f})"));
+            foreach (var engine in engines)
+                (await RunAsync(engine, warmUp, null)).Dispose();
+            await LoadAsync(store, data.Documents);
+            await LoadAsync(store, FacetDataset.Generate(seed, products));
+            output.WriteLine($"loaded {orders} orders and {products} products at {clock.Elapsed.TotalSeconds:F1}s");
+
+            var failures = new List<string>();
+            var compared = 0;
+            void Count(string? failure)
+            {
+                compared++;
+                if (failure is not null)
+                    failures.Add(failure);
+            }
+
+            foreach (var query in list)
+                Count(await CompareAsync(engines, query.ToRql(), null, ranked: false));
+            output.WriteLine($"{list.Count} oracle queries compared at {clock.Elapsed.TotalSeconds:F1}s");
+
+            var random = new Random(seed);
+            for (var n = 0; n < queries / 5; n++)
+            {
+                var words = string.Join(' ', Enumerable.Range(0, 1 + random.Next(3)).Select(_ => NoteWords[random.Next(NoteWords.Length)]));
+                var filter = random.Next(3) switch { 0 => "", 1 => " and Total > 100", _ => " and not Paid = true" };
+                var (order, ranked) = random.Next(3) switch { 0 => (" order by score()", true), 1 => (" order by Total as double desc", false), _ => ("", false) };
+                Count(await CompareAsync(engines, $"from Orders where search(Note, '{words}'){filter}{order} limit 1024", null, ranked));
+            }
+            for (var n = 0; n < 20; n++)
+                Count(await CompareAsync(engines, ReduceSpec.Random(random, n).ToGroupByRql(), null, ranked: false));
+            var warmFacets = "from Products where " + string.Join(" or ", FacetDataset.All.Select(f => $"exists({f.Rql})"));
+            foreach (var engine in engines)
+                (await RunAsync(engine, warmFacets, null)).Dispose();
+            foreach (var facet in new FacetQueryGenerator(seed).Generate(facetQueries))
+                Count(await CompareAsync(engines, facet.ToRql(), facet.ParametersJson(), ranked: false));
+
+            output.WriteLine($"{compared} queries compared at {clock.Elapsed.TotalSeconds:F1}s");
+            Assert.True(compared >= 500, $"only {compared} queries were compared");
+            Assert.True(failures.Count == 0, $"{failures.Count} of {compared} queries answered differently:\n\n" + string.Join("\n\n", failures.Take(8)));
+        }
+        finally
+        {
+            folio.Dispose();
+            lucene.Dispose();
+            store.Dispose();
+            if (Directory.Exists(root))
+                Directory.Delete(root, recursive: true);
+        }
+    }
+
+    /// <summary>Asks both engines; what differs, or null when they agree.</summary>
+    private static async Task<string?> CompareAsync(QueryRunner[] engines, string rql, string? parameters, bool ranked)
+    {
+        var answers = new string[engines.Length];
+        for (var e = 0; e < engines.Length; e++)
+        {
+            try
+            {
+                using var result = await RunAsync(engines[e], rql, parameters);
+                answers[e] = Describe(result, ranked);
+            }
+            catch (Exception ex) when (ex is QueryException or Indexing.Rql.RqlParseException)
+            {
+                answers[e] = $"{ex.GetType().Name}: {ex.Message}";
+            }
+        }
+        return answers[0] == answers[1] ? null : $"{rql} {parameters}\n  Folio:  {Shorten(answers[0])}\n  Lucene: {Shorten(answers[1])}";
+    }
+
+    private static Task<QueryResult> RunAsync(QueryRunner runner, string rql, string? parameters) => runner.RunAsync(rql, new QueryOptions
+    {
+        WaitForNonStaleResults = true,
+        WaitTimeout = TimeSpan.FromMinutes(5),
+        Parameters = parameters is null ? null : JsonDocument.Parse(parameters).RootElement.Clone(),
+    });
+
+    /// <summary>The answer as text: totals, rows (in order, or sorted when ranked) and facets.</summary>
+    private static string Describe(QueryResult result, bool ranked)
+    {
+        Assert.False(result.IsStale);
+        var rows = new List<string>();
+        foreach (var row in result.Results)
+            rows.Add(Encoding.UTF8.GetString(row.Span));
+        if (ranked)
+            rows.Sort(StringComparer.Ordinal);
+        return $"total {result.TotalResults}, skipped {result.SkippedResults}; rows [{string.Join(", ", rows)}]; facets {JsonSerializer.Serialize(result.Facets)}";
+    }
+
+    private static string Shorten(string text) => text.Length <= 1500 ? text : text[..1500] + "…";
+
+    private static async Task LoadAsync(DocumentStore store, IReadOnlyList<OracleDocument> documents)
+    {
+        for (var start = 0; start < documents.Count; start += BatchSize)
+        {
+            var commands = new List<DocumentCommand>(BatchSize);
+            foreach (var document in documents.Skip(start).Take(BatchSize))
+                commands.Add(new DocumentCommand(DocumentCommandType.Put, document.Id, PreparedDocument.Parse(Encoding.UTF8.GetBytes(document.Json)), null));
+            await store.BatchAsync(commands);
+        }
+    }
+}
