@@ -53,6 +53,11 @@ public sealed class EngineDifferentialTests(ITestOutputHelper output)
             await LoadAsync(store, data.Documents);
             await LoadAsync(store, FacetDataset.Generate(seed, products));
             output.WriteLine($"loaded {orders} orders and {products} products at {clock.Elapsed.TotalSeconds:F1}s");
+            foreach (var engine in engines)
+            {
+                (await RunAsync(engine, warmUp + " limit 0", null)).Dispose();
+                output.WriteLine($"{(engine == engines[0] ? "Folio" : "Lucene")} caught up at {clock.Elapsed.TotalSeconds:F1}s");
+            }
 
             var failures = new List<string>();
             var compared = 0;
@@ -119,7 +124,7 @@ public sealed class EngineDifferentialTests(ITestOutputHelper output)
     private static Task<QueryResult> RunAsync(QueryRunner runner, string rql, string? parameters) => runner.RunAsync(rql, new QueryOptions
     {
         WaitForNonStaleResults = true,
-        WaitTimeout = TimeSpan.FromMinutes(5),
+        WaitTimeout = TimeSpan.FromMinutes(10),
         Parameters = parameters is null ? null : JsonDocument.Parse(parameters).RootElement.Clone(),
     });
 

@@ -44,7 +44,7 @@ internal sealed class LuceneQueryTranslator(IndexSchema schema) : IQueryVisitor<
             return Nothing();
         if (options.IsNumeric)
         {
-            return Unscored(NumericRangeQuery.NewInt64Range(query.Field,
+            return Unscored(NumericRangeQuery.NewInt64Range(query.Field, LuceneDocumentBuilder.NumericPrecisionStep,
                 query.Lower is null ? null : LuceneDocumentBuilder.SortableLong(low),
                 high is null ? null : LuceneDocumentBuilder.SortableLong(high),
                 query.LowerInclusive, query.UpperInclusive));
@@ -165,7 +165,7 @@ internal sealed class LuceneQueryTranslator(IndexSchema schema) : IQueryVisitor<
         if (schema.Get(field).IsNumeric)
         {
             var number = LuceneDocumentBuilder.SortableLong(term);
-            return NumericRangeQuery.NewInt64Range(field, number, number, true, true);
+            return NumericRangeQuery.NewInt64Range(field, LuceneDocumentBuilder.NumericPrecisionStep, number, number, true, true);
         }
         // The equality term may be shortened (Folio's terms keep 256 bytes); Lucene's are whole.
         return FieldTerms.WholeTerm(schema, field, value) is { } whole
