@@ -52,7 +52,7 @@ export function highlightRql(text, errorAt = -1) {
     else if (match[3]) html += token('param', match.index, end);
     else if (match[4]) html += token('num', match.index, end);
     else if (keywordSet.has(match[5].toLowerCase())) html += token('kw', match.index, end);
-    else html += plain(match.index, end);
+    else html += errorAt >= match.index && errorAt < end ? `<span class="tok-err">${escapeHtml(match[0])}</span>` : escapeHtml(match[0]);
     last = end;
   }
   html += plain(last, text.length);

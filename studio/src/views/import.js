@@ -47,6 +47,7 @@ export function mount(container, { state }) {
         report(false, sending);
       });
       report(true);
+      listCollections();
     } catch (error) {
       if (error.name === 'AbortError') replace(status, h('span', { class: 'warn' }, `Cancelled after ${formatNumber(documents)} documents (each finished chunk is stored).`));
       else replace(status, errorBox(error));
@@ -59,9 +60,11 @@ export function mount(container, { state }) {
 
   const exportStatus = h('div', { id: 'export-status', 'aria-live': 'polite', class: 'status-line' });
   const exportCollection = h('select', { id: 'export-collection' });
-  api.collectionStats(database).then((stats) => {
-    replace(exportCollection, h('option', { value: '' }, 'Every collection'), Object.keys(stats.Collections).map((name) => h('option', { value: name }, name)));
+  const listCollections = () => api.collectionStats(database).then((stats) => {
+    const chosen = exportCollection.value;
+    replace(exportCollection, h('option', { value: '' }, 'Every collection'), Object.keys(stats.Collections).map((name) => h('option', { value: name, selected: name === chosen }, name)));
   }, (error) => replace(exportStatus, errorBox(error)));
+  listCollections();
   const runExport = async () => {
     const names = exportCollection.value ? [exportCollection.value] : [...exportCollection.options].map((o) => o.value).filter(Boolean);
     const lines = [];
