@@ -32,15 +32,15 @@ export function mount(container, { params, state, navigate }) {
       return null;
     }
     const current = params.collection ?? (params.prefix === undefined && !params.id && !params.new ? '' : null);
-    const item = (label, count, target, selected) => h('li', {}, h('button', {
-      type: 'button', 'aria-current': String(selected), onclick: () => navigate(target),
+    const item = (label, count, target, selected, name) => h('li', {}, h('button', {
+      type: 'button', 'aria-current': String(selected), 'data-name': name, onclick: () => navigate(target),
     }, h('span', {}, label), h('span', { class: 'count' }, formatNumber(count))));
     const names = Object.keys(stats.Collections).sort((a, b) => a.localeCompare(b));
     const prefix = h('input', { id: 'prefix', type: 'search', placeholder: 'users/', value: params.prefix || '' });
     replace(side,
       h('ul', { id: 'collections' },
         item('All documents', stats.CountOfDocuments, '#/documents', current === ''),
-        names.map((name) => item(name, stats.Collections[name], `#/documents?collection=${encodeURIComponent(name)}`, current === name))),
+        names.map((name) => item(name, stats.Collections[name], `#/documents?collection=${encodeURIComponent(name)}`, current === name, name))),
       h('form', { class: 'form-row', style: 'margin-top:12px', onsubmit: (event) => { event.preventDefault(); navigate(`#/documents?prefix=${encodeURIComponent(prefix.value)}`); } },
         h('label', { for: 'prefix' }, 'Ids starting with'), prefix));
     return stats;

@@ -26,9 +26,9 @@ export function mount(container, { params, state, navigate }) {
   let mode = 'table';
   let running = null;
 
-  const complete = (word, text) => {
+  const complete = (word, text, caret) => {
     const lower = word.toLowerCase();
-    const afterFrom = /\bfrom\s+(index\s+)?['"]?[\w/]*$/i.test(text.slice(0, text.length));
+    const afterFrom = /\bfrom\s+(index\s+)?['"]?[\w/]*$/i.test(text.slice(0, caret));
     const pool = [...words.collections, ...words.indexes.map((n) => `'${n}'`), ...words.fields, ...rqlKeywords];
     sampleFields(text);
     const ranked = afterFrom ? [...words.collections, ...words.indexes.map((n) => `'${n}'`), ...pool] : pool;
