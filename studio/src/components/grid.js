@@ -12,7 +12,7 @@ const FETCH_DELAY_MS = 40;
 /**
  * options: { id, label, total, pageSize, fetchPage(start, count, signal) → Promise<row[]>, columns: [{ name, value(row) }],
  *            onOpen(row, index), onStatus(text) }
- * Returns { element, setColumns(columns), refresh(total), destroy(), focus() }.
+ * Returns { element, setColumns(columns), refresh(total), setTotal(total), scrollToRow(index), loadedRows(), destroy(), focus() }.
  */
 export function createGrid(options) {
   const pageSize = options.pageSize || 100;
@@ -48,10 +48,24 @@ export function createGrid(options) {
 
   const rowAt = (index) => pages.get(Math.floor(index / pageSize))?.[index % pageSize];
 
+  const viewportRows = () => Math.max(1, Math.floor((scroller.clientHeight - ROW_HEIGHT) / ROW_HEIGHT));
+  // The row at the top of the view, fractional: proportional over the whole scroll range when scaled,
+  // so that the end of the scroll range shows the last rows.
+  const firstRowAt = (scrollTop) => {
+    if (scale() === 1) return scrollTop / ROW_HEIGHT;
+    const range = Math.max(1, scroller.scrollHeight - scroller.clientHeight);
+    return (Math.min(scrollTop, range) / range) * Math.max(0, total - viewportRows());
+  };
+  const scrollTopFor = (firstRow) => {
+    if (scale() === 1) return firstRow * ROW_HEIGHT;
+    const range = Math.max(1, scroller.scrollHeight - scroller.clientHeight);
+    return (firstRow / Math.max(1, total - viewportRows())) * range;
+  };
+
   const render = () => {
     sizer.style.height = `${Math.max(0, total * ROW_HEIGHT * scale()) + ROW_HEIGHT}px`;
     const viewport = scroller.clientHeight - ROW_HEIGHT;
-    const firstFloat = scroller.scrollTop / (ROW_HEIGHT * scale());
+    const firstFloat = firstRowAt(scroller.scrollTop);
     const first = Math.max(0, Math.floor(firstFloat));
     const visible = Math.ceil(viewport / ROW_HEIGHT) + 1;
     const last = Math.min(total, first + visible);
@@ -105,7 +119,7 @@ export function createGrid(options) {
       pages.set(page, rows);
       // Keep memory bounded on long scrolls: drop pages far from the view.
       if (pages.size > 60) {
-        const current = Math.floor((scroller.scrollTop / (ROW_HEIGHT * scale())) / pageSize);
+        const current = Math.floor(firstRowAt(scroller.scrollTop) / pageSize);
         for (const key of pages.keys()) if (Math.abs(key - current) > 20) pages.delete(key);
       }
       render();
@@ -118,10 +132,10 @@ export function createGrid(options) {
   const moveTo = (index) => {
     if (total === 0) return;
     active = Math.max(0, Math.min(total - 1, index));
-    const rowTop = active * ROW_HEIGHT * scale();
-    const viewport = scroller.clientHeight - ROW_HEIGHT;
-    if (rowTop < scroller.scrollTop) scroller.scrollTop = rowTop;
-    else if (rowTop + ROW_HEIGHT > scroller.scrollTop + viewport) scroller.scrollTop = rowTop + ROW_HEIGHT - viewport;
+    const first = firstRowAt(scroller.scrollTop);
+    const rows = viewportRows();
+    if (active < first) scroller.scrollTop = scrollTopFor(active);
+    else if (active >= first + rows) scroller.scrollTop = scrollTopFor(active - rows + 1);
     render();
     scroller.setAttribute('aria-activedescendant', `${options.id}-r${active}`);
   };
@@ -157,6 +171,12 @@ export function createGrid(options) {
       if (nextTotal === total) return;
       total = nextTotal;
       scroller.setAttribute('aria-rowcount', String(total + 1));
+      render();
+    },
+    /** Scrolls so that the row (0-based) is at the top of the view, and makes it the active row. */
+    scrollToRow(index) {
+      active = Math.max(0, Math.min(total - 1, index));
+      scroller.scrollTop = scrollTopFor(Math.min(active, Math.max(0, total - viewportRows())));
       render();
     },
     /** Rows already loaded, for picking columns. */

@@ -100,6 +100,8 @@ export function mount(container, { params, state, navigate }) {
         h('h1', { style: 'margin:0' }, title),
         h('span', { class: 'grow' }),
         status,
+        h('label', {}, 'Go to row', h('input', { id: 'goto-row', type: 'number', min: '1', style: 'width:9em',
+          onchange: (event) => { const row = Number(event.target.value); if (row >= 1) grid.scrollToRow(row - 1); } })),
         picker,
         h('button', { type: 'button', onclick: () => grid.refresh(total) }, 'Refresh'),
         h('button', { type: 'button', class: 'primary', onclick: () => navigate(`#/documents?new=1${collection ? `&collection=${encodeURIComponent(collection)}` : ''}`) }, 'New document')),
