@@ -19,6 +19,7 @@ const picker = document.getElementById('database');
 const themePicker = document.getElementById('theme');
 let unmount = () => {};
 let generation = 0;
+let mounted = null;
 
 function parseHash() {
   const hash = location.hash.replace(/^#\/?/, '');
@@ -52,6 +53,7 @@ async function route() {
   if (current !== generation) return;
   main.replaceChildren();
   main.dataset.view = name;
+  mounted = module;
   unmount = module.mount(main, { params, state: getState(), navigate, refreshDatabases }) || (() => {});
 }
 
@@ -83,7 +85,8 @@ subscribe((state, changed) => {
   if (changed.includes('theme')) applyTheme(state.theme);
   if (changed.includes('database')) {
     picker.value = state.database;
-    route();
+    // Views about one database show the new one; a view over all of them (databases) stays.
+    if (mounted?.perDatabase !== false) route();
   }
 });
 window.addEventListener('hashchange', route);

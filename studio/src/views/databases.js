@@ -3,6 +3,9 @@
 import * as api from '../api.js';
 import { h, replace, errorBox, formatBytes, formatNumber, toast, confirmTyped } from '../dom.js';
 
+/** The list covers every database, so choosing another one leaves this view as it is. */
+export const perDatabase = false;
+
 export function mount(container, { refreshDatabases }) {
   const controller = new AbortController();
   const list = h('div', { id: 'database-list' }, h('p', { class: 'muted' }, 'Loading…'));
@@ -50,6 +53,7 @@ export function mount(container, { refreshDatabases }) {
       replace(formStatus, h('span', { class: 'ok' }, `Created ${created.Name}`));
       name.value = '';
       await refreshDatabases(created.Name);
+      refresh();
     } catch (error) {
       replace(formStatus, errorBox(error));
       name.focus();
