@@ -65,7 +65,7 @@ public sealed class ScreenshotTests(StudioFixture fixture)
             await ShootAsync(page, $"import-{theme}");
 
             await studio.OpenAsync("#/databases");
-            await Expect(page.Locator($"#database-list tr[data-database='{database}']")).ToContainTextAsync("2,000");
+            await Expect(page.Locator($"#database-list tr[data-database='{database}']")).ToContainTextAsync("2,300");
             await ShootAsync(page, $"databases-{theme}");
         }
     }

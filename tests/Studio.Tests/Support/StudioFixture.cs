@@ -28,6 +28,9 @@ public sealed class StudioFixture : IAsyncLifetime
         if (Chromium.MissingReason is not null)
             return;
 
+        // Two shared cores under other builds make a first query (which builds its auto index) take
+        // seconds; the assertions wait for their condition up to this long, and pass as soon as it holds.
+        Assertions.SetDefaultExpectTimeout(20_000);
         _playwright = await Playwright.CreateAsync();
         _browser = await _playwright.Chromium.LaunchAsync(new BrowserTypeLaunchOptions
         {
