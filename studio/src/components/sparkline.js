@@ -11,6 +11,8 @@ export function sparkline(values = [], label = 'chart', width = 120, height = 28
   svg.setAttribute('role', 'img');
   const latest = values.at(-1) ?? 0;
   svg.setAttribute('aria-label', `${label}: ${Number(latest).toLocaleString('en-US', { maximumFractionDigits: 1 })}`);
+  // One sample draws as a flat line rather than nothing.
+  if (values.length === 1) values = [values[0], values[0]];
   const max = Math.max(1, ...values);
   const step = values.length > 1 ? width / (values.length - 1) : width;
   const line = document.createElementNS(SVG, 'polyline');

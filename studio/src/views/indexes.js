@@ -56,7 +56,7 @@ export function mount(container, { params, state, navigate }) {
           h('td', { class: 'num' }, formatNumber(behind)),
           h('td', { class: 'num' }, formatNumber(index.EntriesCount)),
           h('td', { class: index.ErrorsCount ? 'num bad' : 'num' }, formatNumber(index.ErrorsCount)),
-          h('td', { class: 'small' }, batch ? `${formatNumber(batch.Documents)} docs in ${batch.DurationInMs.toFixed(0)} ms` : '–'),
+          h('td', { class: 'small', style: 'white-space:nowrap' }, batch ? `${formatNumber(batch.Documents)} in ${batch.DurationInMs.toFixed(0)} ms` : '–'),
           h('td', {}, sparkline(rates.get(index.Name), `${index.Name} documents per second`)),
           h('td', { class: 'num' }, formatBytes(index.SizeOnDisk)),
           h('td', {}, h('div', { class: 'toolbar', style: 'margin:0;flex-wrap:nowrap' },
