@@ -30,6 +30,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(BulkDocsHandler),
         typeof(BulkInsert.BulkInsertHandler),
         typeof(Wire.OpenApiHandler),
+        typeof(Studio.StudioHandler),
     ];
 
     private readonly WebApplication _app;

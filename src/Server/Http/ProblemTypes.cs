@@ -68,4 +68,7 @@ public static class ProblemTypes
 
     /// <summary>Indexes did not catch up with a write within the time the request allowed.</summary>
     public const string IndexesTimeout = "urn:folio:problem:indexes-timeout";
+
+    /// <summary>The studio has no file at the path asked for.</summary>
+    public const string StudioFileNotFound = "urn:folio:problem:studio-file-not-found";
 }
