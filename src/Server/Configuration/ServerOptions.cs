@@ -75,6 +75,9 @@ public sealed class ServerOptions
     /// <summary>How bulk inserts batch their streams and report progress.</summary>
     public BulkInsert.BulkInsertOptions BulkInsert { get; set; } = new();
 
+    /// <summary>How the changes feed waits, sends heartbeats and treats slow consumers.</summary>
+    public Changes.ChangesOptions Changes { get; set; } = new();
+
     /// <summary>Largest request body Kestrel accepts: a document plus <see cref="RequestBodyMarginBytes"/>.</summary>
     public long MaxRequestBodySizeBytes => MaxDocumentSizeBytes + RequestBodyMarginBytes;
 
@@ -113,6 +116,7 @@ public sealed class ServerOptions
         if (ShutdownTimeout < TimeSpan.Zero)
             errors.Add("ShutdownTimeout must not be negative.");
         errors.AddRange(BulkInsert.Validate());
+        errors.AddRange(Changes.Validate());
         return errors;
     }
 }

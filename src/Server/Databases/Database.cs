@@ -16,6 +16,7 @@ public sealed class Database
     private readonly byte[] _databaseIdBytes;
     private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Lock _closeGate = new();
+    private readonly CancellationTokenSource _closingSource = new();
     private int _active;
     private int _closing;
     private Task? _closed;
@@ -51,6 +52,12 @@ public sealed class Database
     /// <summary>The database id as ASCII, the second half of every change vector (for parsing and formatting them without strings).</summary>
     public ReadOnlySpan<byte> DatabaseIdBytes => _databaseIdBytes;
 
+    /// <summary>
+    /// Cancelled when the database starts closing (delete, shutdown): long waits that hold no lease, such as a
+    /// changes feed waiting for the next write, end on it instead of keeping a closed store's waiters alive.
+    /// </summary>
+    public CancellationToken Closing => _closingSource.Token;
+
     /// <summary>Takes a lease; false once the database is closing. Allocates nothing.</summary>
     /// <returns>True when the caller may use the database until it calls <see cref="Exit"/>.</returns>
     public bool TryEnter()
@@ -75,6 +82,7 @@ public sealed class Database
     /// <returns>Completes when the store is closed; every call gets the same task.</returns>
     internal Task CloseAsync()
     {
+        Task closed;
         lock (_closeGate)
         {
             if (_closed is null)
@@ -85,8 +93,12 @@ public sealed class Database
                 _closed = CloseWhenDrainedAsync();
             }
 
-            return _closed;
+            closed = _closed;
         }
+
+        // Outside the gate: cancelling runs the waiters' callbacks inline.
+        _closingSource.Cancel();
+        return closed;
     }
 
     private async Task CloseWhenDrainedAsync()

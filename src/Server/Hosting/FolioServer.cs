@@ -29,6 +29,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(CollectionsHandler),
         typeof(BulkDocsHandler),
         typeof(BulkInsert.BulkInsertHandler),
+        typeof(Changes.ChangesHandler),
         typeof(Wire.OpenApiHandler),
     ];
 
@@ -113,6 +114,10 @@ public sealed class FolioServer : IAsyncDisposable
         }
 
         var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>(), serilog);
+        // Only changes requests pass the WebSocket middleware: it would add a feature object to every other request.
+        app.UseWhen(
+            static context => context.Request.Path.Value is { } path && path.EndsWith("/changes", StringComparison.Ordinal),
+            branch => branch.UseWebSockets(new WebSocketOptions { KeepAliveInterval = options.Changes.Heartbeat }));
         app.Run(dispatcher.InvokeAsync);
         return new FolioServer(app, options);
     }
