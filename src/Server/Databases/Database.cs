@@ -2,6 +2,7 @@ using System.Text;
 using Folio.Indexing.Documents;
 using Folio.Indexing.Querying;
 using Folio.Server.BulkInsert;
+using Folio.Server.Subscriptions;
 using Folio.Storage.Documents;
 
 namespace Folio.Server.Databases;
@@ -28,6 +29,7 @@ public sealed class Database
         Store = store;
         Indexes = indexes;
         Queries = new QueryRunner(store, indexes);
+        Subscriptions = new SubscriptionStore(directory, store);
         _databaseIdBytes = Encoding.ASCII.GetBytes(store.DatabaseId);
     }
 
@@ -45,6 +47,9 @@ public sealed class Database
 
     /// <summary>Runs queries over the documents and indexes.</summary>
     public QueryRunner Queries { get; }
+
+    /// <summary>The data subscriptions workers consume over TCP.</summary>
+    public SubscriptionStore Subscriptions { get; }
 
     /// <summary>The bulk inserts writing to this database now.</summary>
     public BulkInsertTracker BulkInserts { get; } = new();

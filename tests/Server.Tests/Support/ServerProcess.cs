@@ -47,6 +47,7 @@ public sealed partial class ServerProcess : IAsyncDisposable
         start.ArgumentList.Add(serverDll);
         start.ArgumentList.Add("--DataDir=" + dataDir);
         start.ArgumentList.Add("--ServerUrl=http://127.0.0.1:0");
+        start.ArgumentList.Add("--TcpPort=0");
         start.ArgumentList.Add(RunningServer.SmallJournals);
         var process = new Process { StartInfo = start };
         var server = new ServerProcess(process);
