@@ -22,7 +22,7 @@ public sealed class StudioFixture : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        _server = FolioServer.Create(["--DataDir=" + _dataDir, "--ServerUrl=http://127.0.0.1:0", "--LogToConsole=false", "--JournalFileSizeBytes=4194304"]);
+        _server = FolioServer.Create(["--DataDir=" + _dataDir, "--ServerUrl=http://127.0.0.1:0", "--TcpPort=0", "--LogToConsole=false", "--JournalFileSizeBytes=4194304"]);
         await _server.StartAsync();
         Client = new HttpClient(new SocketsHttpHandler { UseProxy = false }) { BaseAddress = _server.Address, Timeout = TimeSpan.FromSeconds(60) };
         if (Chromium.MissingReason is not null)
