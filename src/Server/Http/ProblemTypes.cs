@@ -69,10 +69,9 @@ public static class ProblemTypes
     /// <summary>Indexes did not catch up with a write within the time the request allowed.</summary>
     public const string IndexesTimeout = "urn:folio:problem:indexes-timeout";
 
-<<<<<<< HEAD
     /// <summary>The studio has no file at the path asked for.</summary>
     public const string StudioFileNotFound = "urn:folio:problem:studio-file-not-found";
-=======
+
     /// <summary>A request names a subscription that does not exist.</summary>
     public const string SubscriptionNotFound = "urn:folio:problem:subscription-not-found";
 
@@ -81,5 +80,4 @@ public static class ProblemTypes
 
     /// <summary>A subscription's name or start is unusable.</summary>
     public const string InvalidSubscription = "urn:folio:problem:invalid-subscription";
->>>>>>> changes
 }
