@@ -5,6 +5,7 @@ using Folio.Indexing.Engines;
 using Folio.Indexing.Runner;
 using Folio.Indexing.Search;
 using Folio.Storage;
+using Folio.Storage.Documents;
 
 namespace Folio.Indexing.MapReduce;
 
@@ -14,9 +15,10 @@ namespace Folio.Indexing.MapReduce;
 /// (keyed by the group key) so queries filter, sort, page and facet the rows like any index. The reduce
 /// store is the truth: it commits first, the engine second, each with the batch's etag; when they disagree
 /// at open (a crash between the two commits), the engine's rows are rebuilt from the store. A searcher and
-/// the rows it reads are taken together, between commits, so a query never mixes two batches.
+/// the rows it reads are taken together, between commits, so a query never mixes two batches. With an
+/// output collection, the rows are then written as documents (<see cref="ReduceOutput"/>).
 /// </summary>
-internal sealed class MapReduceProcessor : IIndexBatchProcessor
+internal sealed partial class MapReduceProcessor : IIndexBatchProcessor
 {
     private readonly IndexDefinition _definition;
     private readonly ReduceStore _store;
@@ -26,12 +28,14 @@ internal sealed class MapReduceProcessor : IIndexBatchProcessor
     private IEngineIndex _index;
     private long _lastReduceTicks;
 
-    private MapReduceProcessor(IndexDefinition definition, ReduceStore store, ISearchEngine engine, StorageOptions engineOptions)
+    private MapReduceProcessor(IndexDefinition definition, ReduceStore store, ISearchEngine engine, StorageOptions engineOptions, ReduceOutput? output, Task? outputFreed)
     {
         _definition = definition;
         _store = store;
         _engine = engine;
         _engineOptions = engineOptions;
+        _output = output;
+        _outputFreed = outputFreed;
         _index = engine.Open(engineOptions, definition.ToSchema());
     }
 
@@ -53,16 +57,24 @@ internal sealed class MapReduceProcessor : IIndexBatchProcessor
         }
     }
 
-    /// <summary>Opens (creating if needed) the map/reduce index of <paramref name="definition"/> in <paramref name="storage"/>, its rows on <paramref name="engine"/>.</summary>
+    /// <summary>
+    /// Opens (creating if needed) the map/reduce index of <paramref name="definition"/> in <paramref name="storage"/>,
+    /// its rows on <paramref name="engine"/>. A definition with an output collection needs <paramref name="documents"/>,
+    /// the store the rows are written to; <paramref name="outputFreed"/> is what must finish before this index writes
+    /// there (the removal of the documents of an index that wrote there before).
+    /// </summary>
     /// <exception cref="UnsupportedFormatException">The index was written in a format this build does not read.</exception>
-    public static MapReduceProcessor Open(IndexDefinition definition, StorageOptions storage, ISearchEngine engine)
+    public static MapReduceProcessor Open(IndexDefinition definition, StorageOptions storage, ISearchEngine engine, DocumentStore? documents = null, Task? outputFreed = null)
     {
         var reduce = definition.Reduce ?? throw new ArgumentException($"Index '{definition.Name}' is not a map/reduce index.", nameof(definition));
+        ReduceOutput? output = null;
+        if (definition.OutputCollection is { } collection)
+            output = new ReduceOutput(documents ?? throw new ArgumentNullException(nameof(documents), $"Index '{definition.Name}' writes to {collection}: it needs the document store."), collection);
         var store = new ReduceStore(Under(storage, "reduce"), reduce);
         MapReduceProcessor? processor = null;
         try
         {
-            processor = new MapReduceProcessor(definition, store, engine, Under(storage, "rows"));
+            processor = new MapReduceProcessor(definition, store, engine, Under(storage, "rows"), output, outputFreed);
             processor.Reconcile();
             return processor;
         }
@@ -109,7 +121,7 @@ internal sealed class MapReduceProcessor : IIndexBatchProcessor
         var started = Stopwatch.GetTimestamp();
         var rows = new List<(string Key, byte[] Row)>();
         var removed = new List<string>();
-        using var update = _store.BeginUpdate();
+        using var update = _store.BeginUpdate(_output is not null, _written);
         foreach (var key in deletes)
             update.Retract(key);
         foreach (var (key, entries) in documents)
@@ -130,6 +142,7 @@ internal sealed class MapReduceProcessor : IIndexBatchProcessor
             update.Commit();
             batch.Commit(etag);
         }
+        WriteOutput(rows, removed);
     }
 
     private void AddRow(IEngineBatch batch, string key, byte[] row, List<IndexError> errors)

@@ -23,6 +23,7 @@ internal sealed partial class ReduceUpdate : IDisposable
     private readonly Tree _documents;
     private readonly Tree _extremes;
     private readonly Tree _rows;
+    private readonly Tree? _pendingOutput;
     private readonly Dictionary<long, GroupState> _touched = [];
     private readonly ArrayBufferWriter<byte> _record = new(256);
     private readonly byte[] _keyBuffer = new byte[Folio.Storage.StorageLimits.MaxKeySize];
@@ -30,7 +31,7 @@ internal sealed partial class ReduceUpdate : IDisposable
     private long _nextEntry;
     private long _entryCount;
 
-    public ReduceUpdate(WriteTransaction tx, ReduceDefinition reduce)
+    public ReduceUpdate(WriteTransaction tx, ReduceDefinition reduce, bool marksOutput, IReadOnlyList<string>? written)
     {
         _tx = tx;
         _reduce = reduce;
@@ -43,6 +44,13 @@ internal sealed partial class ReduceUpdate : IDisposable
         _nextGroup = Math.Max(1, ReduceStore.ReadLong(_meta, ReduceStore.NextGroupKey));
         _nextEntry = Math.Max(1, ReduceStore.ReadLong(_meta, ReduceStore.NextEntryKey));
         _entryCount = ReduceStore.ReadLong(_meta, ReduceStore.EntryCountKey);
+        if (!marksOutput)
+            return;
+        _pendingOutput = tx.OpenTree(ReduceStore.PendingOutputTree)!;
+        if (written is null)
+            return;
+        foreach (var key in written)
+            _pendingOutput.Delete(KeyBytes(key));
     }
 
     /// <summary>Whether <paramref name="key"/> (a document key or group key) fits a storage key.</summary>
@@ -100,6 +108,7 @@ internal sealed partial class ReduceUpdate : IDisposable
         {
             var groupKey = KeyBytes(state.Key).ToArray();
             BinaryPrimitives.WriteInt64BigEndian(id, state.GroupId);
+            _pendingOutput?.Put(groupKey, ReadOnlySpan<byte>.Empty);
             if (state.Entries == 0)
             {
                 _groups.Delete(id);

@@ -25,6 +25,14 @@ public interface IIndexBatchProcessor : IDisposable
     /// <summary>The etag the last committed batch recorded (0 for a new index): where the runner resumes after a restart.</summary>
     long ReadProcessedEtag();
 
+    /// <summary>
+    /// Finishes, on the runner's thread before its first batch, what the index's last batches left to do outside
+    /// its own storage (a map/reduce index's output documents); nothing by default.
+    /// </summary>
+    void Recover()
+    {
+    }
+
     /// <summary>A new, empty batch for the runner to fill with the next stretch of changes.</summary>
     IIndexBatch CreateBatch();
 

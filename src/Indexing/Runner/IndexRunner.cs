@@ -132,6 +132,7 @@ public sealed class IndexRunner : IDisposable
         Task<PreparedBatch>? next = null;
         try
         {
+            _processor.Recover();
             while (!_stop.IsCancellationRequested)
             {
                 if (next is null)
