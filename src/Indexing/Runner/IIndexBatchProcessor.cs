@@ -33,6 +33,14 @@ public interface IIndexBatchProcessor : IDisposable
     {
     }
 
+    /// <summary>
+    /// Makes what queries read include every batch committed so far, after batches held it back
+    /// (<see cref="IIndexBatch.Commit(long, bool)"/> answered false); the runner calls it once it has no more
+    /// changes to read, before it reports their etag as processed. Nothing by default.
+    /// </summary>
+    /// <returns>What could not be published (the runner records it with the index's errors).</returns>
+    IReadOnlyList<IndexError> PublishDeferred() => [];
+
     /// <summary>A new, empty batch for the runner to fill with the next stretch of changes.</summary>
     IIndexBatch CreateBatch();
 
