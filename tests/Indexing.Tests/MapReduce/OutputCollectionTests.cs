@@ -128,6 +128,23 @@ public sealed class OutputCollectionTests : IDisposable
     }
 
     [Fact]
+    public async Task Reset_WritesTheOutputsAgain_OverWhatWasThere()
+    {
+        using var db = new InMemoryDatabase();
+        for (var i = 0; i < 6; i++)
+            await db.PutAsync($"orders/{i}", $$"""{"Company":"c{{i % 3}}","Freight":{{i}}}""");
+        db.Indexes.Put([InMemoryDatabase.Definition(ByCompany)]);
+        await db.QueryAsync("from index 'Orders/ByCompany'");
+        var before = Outputs(db.Store);
+        await db.PutAsync(Id("c0"), """{"Company":"c0","Count":-1,"@metadata":{"@collection":"CompanyTotals"}}""");
+        await db.PutAsync("CompanyTotals/stray", """{"@metadata":{"@collection":"CompanyTotals"}}""");
+
+        Assert.True(db.Indexes.Reset("Orders/ByCompany"));
+        await db.QueryAsync("from index 'Orders/ByCompany'");
+        Assert.Equal(before, Outputs(db.Store));
+    }
+
+    [Fact]
     public async Task Put_ChangingTheOutputCollection_MovesTheOutputs()
     {
         using var db = new InMemoryDatabase();
