@@ -92,7 +92,11 @@ public sealed class IndexStore : IDisposable
         }
         lock (_lock)
         {
-            CheckOutputCollections(definitions);
+            var current = new Dictionary<string, IndexDefinition>(StringComparer.OrdinalIgnoreCase);
+            foreach (var (name, index) in _active)
+                current[name] = index.Definition;
+            using (var reader = _store.OpenReader())
+                OutputCollectionCheck.Check(definitions, current, reader, collection => _purges.Before(collection) is not null);
             foreach (var definition in definitions)
             {
                 if (!_active.TryGetValue(definition.Name, out var existing))
@@ -116,30 +120,6 @@ public sealed class IndexStore : IDisposable
                 _logger.LogInformation("Index {Index} is being rebuilt side by side with its new definition", definition.Name);
             }
             SaveCatalog();
-        }
-    }
-
-    /// <summary>
-    /// Refuses output collections another index writes to, that would feed results back, or that hold
-    /// documents no index wrote (they would be overwritten or deleted).
-    /// </summary>
-    private void CheckOutputCollections(IReadOnlyList<IndexDefinition> definitions)
-    {
-        var existing = new List<IndexDefinition>();
-        foreach (var index in _active.Values)
-            existing.Add(index.Definition);
-        OutputCollectionCheck.Check(definitions, existing);
-        using var reader = _store.OpenReader();
-        foreach (var definition in definitions)
-        {
-            if (definition.OutputCollection is not { } output || _purges.Before(output) is not null
-                || (_active.TryGetValue(definition.Name, out var current) && string.Equals(current.Definition.OutputCollection, output, StringComparison.OrdinalIgnoreCase)))
-            {
-                continue;
-            }
-            var count = reader.CountInCollection(output);
-            if (count > 0)
-                throw new IndexDefinitionException($"OutputCollection '{output}' holds {count} documents no index wrote; an index's output collection must start empty.");
         }
     }
 

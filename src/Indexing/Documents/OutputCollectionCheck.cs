@@ -1,21 +1,27 @@
 using Folio.Indexing.Definitions;
+using Folio.Storage.Documents;
 
 namespace Folio.Indexing.Documents;
 
 /// <summary>
 /// What a set of map/reduce definitions may do with output collections: each belongs to one index, and no
 /// chain of indexes feeds its results back into itself (A reads Orders and writes Totals, B reads Totals and
-/// writes Orders: each batch of one would start a batch of the other, without end).
+/// writes Orders: each batch of one would start a batch of the other, without end), and a new output
+/// collection holds no documents an index did not write (they would be overwritten or deleted).
 /// </summary>
 internal static class OutputCollectionCheck
 {
-    /// <summary>Throws naming the problem when <paramref name="incoming"/>, replacing the indexes of the same names among <paramref name="existing"/>, break a rule.</summary>
-    /// <exception cref="IndexDefinitionException">Two indexes write to one collection, or results would feed back.</exception>
-    public static void Check(IReadOnlyList<IndexDefinition> incoming, IEnumerable<IndexDefinition> existing)
+    /// <summary>
+    /// Throws naming the problem when <paramref name="incoming"/>, replacing the indexes of the same names among
+    /// <paramref name="existing"/> (by name), break a rule; <paramref name="reader"/> counts the documents of a
+    /// collection, and <paramref name="beingEmptied"/> tells the collections a gone index's documents are being removed from.
+    /// </summary>
+    /// <exception cref="IndexDefinitionException">Two indexes write to one collection, results would feed back, or the collection holds other documents.</exception>
+    public static void Check(IReadOnlyList<IndexDefinition> incoming, IReadOnlyDictionary<string, IndexDefinition> existing, DocumentReader reader, Func<string, bool> beingEmptied)
     {
         var final = new Dictionary<string, IndexDefinition>(StringComparer.OrdinalIgnoreCase);
-        foreach (var definition in existing)
-            final[definition.Name] = definition;
+        foreach (var (name, definition) in existing)
+            final[name] = definition;
         foreach (var definition in incoming)
             final[definition.Name] = definition;
 
@@ -37,8 +43,15 @@ internal static class OutputCollectionCheck
         }
         foreach (var definition in incoming)
         {
-            if (definition.OutputCollection is { } output && Reaches(feeds, output, definition.Collections, []))
+            if (definition.OutputCollection is not { } output)
+                continue;
+            if (Reaches(feeds, output, definition.Collections, []))
                 throw new IndexDefinitionException($"OutputCollection '{output}' of index '{definition.Name}' is read, through other indexes' output collections, back into the collections it reads.");
+            if (beingEmptied(output) || (existing.TryGetValue(definition.Name, out var current) && string.Equals(current.OutputCollection, output, StringComparison.OrdinalIgnoreCase)))
+                continue;
+            var count = reader.CountInCollection(output);
+            if (count > 0)
+                throw new IndexDefinitionException($"OutputCollection '{output}' holds {count} documents no index wrote; an index's output collection must start empty.");
         }
     }
 
