@@ -5,7 +5,7 @@ namespace Folio.Indexing.Definitions;
 /// <summary>
 /// The one JSON form of an index definition,
 /// <c>{"Name","Collections":[…],"Fields":{"F":{"Path","Type":"String|Long|Double|Auto","Search","CaseSensitive"}}}</c>
-/// or, for a map/reduce index, <c>{"Name","Collections","Reduce":{…}}</c> (<see cref="ReduceDefinitionJson"/>):
+/// or, for a map/reduce index, <c>{"Name","Collections","Reduce":{…},"OutputCollection"?}</c> (<see cref="ReduceDefinitionJson"/>):
 /// what <c>PUT …/indexes</c> accepts and <c>GET …/indexes</c> answers, and what the index catalog stores,
 /// so a definition reads back after a restart exactly as it was given. The definition is a document of its
 /// own, not an answer shape; the HTTP tier writes the envelopes around it.
@@ -22,6 +22,7 @@ public static class IndexDefinitionJson
         var fields = new Dictionary<string, IndexFieldDefinition>(StringComparer.Ordinal);
         var hasFields = false;
         ReduceDefinition? reduce = null;
+        string? outputCollection = null;
         foreach (var property in json.EnumerateObject())
         {
             switch (property.Name)
@@ -53,18 +54,28 @@ public static class IndexDefinitionJson
                     reduce = ReduceDefinitionJson.Parse(property.Value);
                     break;
                 case "OutputCollection":
-                    throw new IndexDefinitionException("OutputCollection (writing a map/reduce index's results as documents) is not supported yet.");
+                    outputCollection = property.Value.ValueKind switch
+                    {
+                        JsonValueKind.String => property.Value.GetString(),
+                        JsonValueKind.Null => null,
+                        _ => throw new IndexDefinitionException("OutputCollection must be a collection name."),
+                    };
+                    break;
                 default:
-                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in the index definition (expected Name, Collections, Fields or Reduce).");
+                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in the index definition (expected Name, Collections, Fields, Reduce or OutputCollection).");
             }
         }
         if (name is null)
             throw new IndexDefinitionException("The index definition has no Name.");
         if (reduce is null)
+        {
+            if (outputCollection is not null)
+                throw new IndexDefinitionException("OutputCollection needs a map/reduce index (Reduce): a map index has no results to write.");
             return new IndexDefinition(name, collections, fields);
+        }
         if (hasFields)
             throw new IndexDefinitionException("A map/reduce index takes its fields from Reduce (its GroupBy fields and Aggregations); remove Fields.");
-        return new IndexDefinition(name, collections, reduce);
+        return new IndexDefinition(name, collections, reduce, outputCollection);
     }
 
     private static IndexFieldDefinition ParseField(string fieldName, JsonElement json)
@@ -148,6 +159,8 @@ public static class IndexDefinitionJson
         {
             writer.WritePropertyName("Reduce");
             ReduceDefinitionJson.Write(writer, reduce);
+            if (definition.OutputCollection is { } output)
+                writer.WriteString("OutputCollection", output);
             writer.WriteEndObject();
             return;
         }

@@ -23,9 +23,13 @@ public sealed class DocumentIndex : IDisposable
     private readonly IndexRunner _runner;
     private long _lastQueriedTicks = DateTime.UtcNow.Ticks;
 
-    /// <summary>Opens (creating if needed) the map or map/reduce index of <paramref name="definition"/> in <paramref name="directory"/> and starts its runner.</summary>
-    public DocumentIndex(IndexDefinition definition, DocumentStore store, string directory, ILogger logger, StorageOptions? storage = null)
-        : this(definition, store, directory, OpenProcessor(definition, storage ?? StorageOptions.ForPath(directory)), logger)
+    /// <summary>
+    /// Opens (creating if needed) the map or map/reduce index of <paramref name="definition"/> in <paramref name="directory"/>
+    /// and starts its runner. A map/reduce index with an output collection writes there only once
+    /// <paramref name="outputFreed"/> (the removal of an earlier index's documents there) is over.
+    /// </summary>
+    public DocumentIndex(IndexDefinition definition, DocumentStore store, string directory, ILogger logger, StorageOptions? storage = null, Task? outputFreed = null)
+        : this(definition, store, directory, OpenProcessor(definition, storage ?? StorageOptions.ForPath(directory), store, outputFreed), logger)
     {
     }
 
@@ -160,7 +164,7 @@ public sealed class DocumentIndex : IDisposable
     /// </summary>
     public void Dispose() => _runner.Dispose();
 
-    private static IIndexBatchProcessor OpenProcessor(IndexDefinition definition, StorageOptions storage) => definition.Reduce is null
+    private static IIndexBatchProcessor OpenProcessor(IndexDefinition definition, StorageOptions storage, DocumentStore store, Task? outputFreed) => definition.Reduce is null
         ? MapIndexProcessor.Open(definition, storage, FolioSearchEngine.Instance)
-        : MapReduceProcessor.Open(definition, storage, FolioSearchEngine.Instance);
+        : MapReduceProcessor.Open(definition, storage, FolioSearchEngine.Instance, store, outputFreed);
 }
