@@ -1,0 +1,173 @@
+using System.Globalization;
+using System.Text;
+using Folio.Benchmarks.Search;
+
+namespace Folio.Benchmarks.Facets;
+
+/// <summary>
+/// <c>dotnet run -c Release --project tests/Benchmarks -- facet-load [--records N] [--text-queries N] [--repeats N] [--naive-runs N] [--data DIR] [--host-gc]</c>
+/// <para>Facets over the search benchmark's records (<see cref="SearchBenchData"/>, generated once and shared with
+/// search-load): Folio's RQL facet queries (<see cref="FolioFacetLoad"/>) and, in the same run, Java Lucene 8's facet
+/// module over the same matched sets (Search/lucene/FacetBench.java), then the naive way on Folio (a count query per
+/// facet value). Both engines' counts are compared value by value, and the naive way's with Folio's facets: any
+/// difference fails the run (exit code 1), since timing different work would mean nothing. Prints a markdown report,
+/// also saved under the data directory. Runs under the server's collector settings as search-load does.</para>
+/// </summary>
+internal static class FacetLoadCommand
+{
+    public const string Command = "facet-load";
+
+    private const string Usage = "Usage: facet-load [--records N] [--text-queries N] [--repeats N] [--naive-runs N] [--data DIR] [--host-gc]";
+
+    private static readonly Dictionary<string, string> SetNames = new(StringComparer.Ordinal)
+    {
+        ["term"] = "(a) term query (Category)",
+        ["text"] = "(b) full-text, 2 terms OR",
+        ["all"] = "(c) all records",
+    };
+
+    public static async Task<int> RunAsync(string[] args)
+    {
+        var records = 1_000_000;
+        var textQueries = 100;
+        var repeats = 100;
+        var naiveRuns = 3;
+        var data = "/tmp/folio-bench";
+        var hostGc = false;
+        for (var i = 0; i < args.Length; i++)
+        {
+            switch (args[i])
+            {
+                case "--records": records = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
+                case "--text-queries": textQueries = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
+                case "--repeats": repeats = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
+                case "--naive-runs": naiveRuns = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
+                case "--data": data = args[++i]; break;
+                case "--host-gc": hostGc = true; break;
+                default:
+                    Console.Error.WriteLine($"Unknown option '{args[i]}'. {Usage}");
+                    return 2;
+            }
+        }
+        if (!hostGc && !ServerCollector.IsActive)
+            return ServerCollector.Relaunch(Command, args);
+
+        var log = Console.Error;
+        var loads = new LoadLog(log);
+        loads.Note("start");
+        // The search benchmark's files, with its default query count, so both commands share them.
+        SearchBenchData.EnsureWritten(data, records, 1_000);
+        var recordsPath = SearchBenchData.RecordsPath(data, records);
+        var spec = FacetBenchSpec.Create(SearchBenchData.ReadRecords(recordsPath),
+            SearchBenchData.ReadQueries(SearchBenchData.QueriesPath(data, records, 1_000))["text"], textQueries, repeats);
+        var specPath = Path.Combine(data, $"facet-spec-{records}.tsv");
+        spec.Write(specPath);
+        log.WriteLine($"term query: Category = '{spec.TermCategory}' ({spec.TermHits:N0} records); {spec.TextQueries.Count} text queries; {repeats} repeats");
+
+        EngineResult folio, naive;
+        FacetCounts folioCounts, naiveCounts;
+        loads.Note("folio start");
+        using (var engine = await FolioFacetLoad.OpenAsync(Path.Combine(data, $"facet-folio-{records}"), SearchBenchData.ReadRecords(recordsPath), log))
+        {
+            loads.Note("folio facets start");
+            (folio, folioCounts) = await engine.RunAsync(spec, log);
+            loads.Note("folio naive start");
+            (naive, naiveCounts) = await engine.RunNaiveAsync(spec, folioCounts, naiveRuns, log);
+        }
+        loads.Note("lucene start");
+        if (RunLucene(recordsPath, specPath, data, log) is not var (lucene, luceneCounts))
+            return 1;
+        loads.Note("lucene end");
+
+        var report = Report(spec, records, folio, folioCounts, naive, naiveCounts, lucene, luceneCounts, loads.Entries, out var agree);
+        Console.WriteLine(report);
+        var saved = Path.Combine(data, $"facet-load-{records}-{DateTime.UtcNow:yyyyMMdd-HHmmss}.md");
+        File.WriteAllText(saved, report);
+        log.WriteLine($"report saved to {saved}");
+        if (!agree)
+        {
+            log.WriteLine("FAILED: the engines (or Folio's facets and its count queries) counted differently; see the report.");
+            return 1;
+        }
+        return 0;
+    }
+
+    /// <summary>Compiles the Java side with LuceneBench.java (whose analyzer and readers it shares) and runs it; null when it fails.</summary>
+    private static (EngineResult, FacetCounts)? RunLucene(string recordsPath, string specPath, string data, TextWriter log)
+    {
+        if (LuceneJava.Jars(log, "lucene-core-8*.jar", "lucene-analyzers-common-8*.jar", "lucene-facet-8*.jar") is not { } jars)
+            return null;
+        var classes = Path.Combine(data, "facet-lucene-classes");
+        var classPath = string.Join(':', jars);
+        if (LuceneJava.Compile(["-d", classes, "-cp", classPath, LuceneJava.Program("LuceneBench.java"), LuceneJava.Program("FacetBench.java")], log) != 0)
+        {
+            log.WriteLine("Compiling the Lucene programs failed.");
+            return null;
+        }
+        var results = Path.Combine(data, "facet-lucene-results.tsv");
+        var counts = Path.Combine(data, "facet-lucene-counts.tsv");
+        File.Delete(results);
+        File.Delete(counts);
+        var exitCode = LuceneJava.Run(["-cp", $"{classes}:{classPath}", "FacetBench", recordsPath, specPath, Path.Combine(data, "facet-lucene-index"), results, counts], log);
+        if (exitCode != 0 || !File.Exists(results) || !File.Exists(counts))
+        {
+            log.WriteLine($"The Lucene program failed (exit code {exitCode}).");
+            return null;
+        }
+        return (EngineResult.Parse(File.ReadLines(results)), FacetCounts.Read(counts));
+    }
+
+    private static string Report(FacetBenchSpec spec, int records, EngineResult folio, FacetCounts folioCounts, EngineResult naive, FacetCounts naiveCounts,
+        EngineResult lucene, FacetCounts luceneCounts, IReadOnlyList<string> loads, out bool agree)
+    {
+        var s = new StringBuilder();
+        s.AppendLine(CultureInfo.InvariantCulture, $"### facet-load: {records:N0} records ({DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC)");
+        s.AppendLine();
+        s.AppendLine(CultureInfo.InvariantCulture, $"Engines: Folio {folio.Version} (RQL through QueryRunner, index {FolioFacetLoad.IndexName}), Lucene {lucene.Version} facet module ({lucene.Extra.GetValueOrDefault("segments") ?? "?"} segments).");
+        s.AppendLine(CultureInfo.InvariantCulture, $"Folio's collector: {ServerCollector.Describe()}; Lucene: the JVM's defaults.");
+        s.AppendLine();
+        s.AppendLine("Facets: `Category` (terms), `Brand` (terms), `Month` (terms), `Price` (5 ranges). Folio's query:");
+        s.AppendLine();
+        s.AppendLine("```");
+        s.AppendLine(FolioFacetLoad.FacetQuery(FolioFacetLoad.Condition(spec, "term", 0).Where));
+        s.AppendLine("```");
+        s.AppendLine();
+        var textHits = Enumerable.Range(0, spec.TextQueries.Count).Select(q => (double)folioCounts.TotalHits("text", q)).ToArray();
+        s.AppendLine(CultureInfo.InvariantCulture, $"Matched sets: (a) `Category = '{spec.TermCategory}'`, {spec.TermHits:N0} hits, timed {spec.Repeats} times; " +
+            $"(b) the first {spec.TextQueries.Count} two-word queries of search-load's text set, each timed once, hits median {EngineResult.Percentile(textHits, 50):N0} " +
+            $"(min {textHits.Min():N0}, max {textHits.Max():N0}); (c) all {records:N0} records, timed {spec.Repeats} times. Each after one untimed pass.");
+        s.AppendLine();
+        s.AppendLine("| matched set | Folio p50 (µs) | Lucene p50 (µs) | Folio / Lucene p50 | target | met | Folio p99 (µs) | Lucene p99 (µs) | naive p50 (ms) | naive / Folio facets | target | met |");
+        s.AppendLine("|---|---:|---:|---:|---|---|---:|---:|---:|---:|---|---|");
+        foreach (var set in FacetBenchSpec.Sets)
+        {
+            var f50 = EngineResult.Percentile(folio.Latencies[set], 50);
+            var l50 = EngineResult.Percentile(lucene.Latencies[set], 50);
+            var n50 = EngineResult.Percentile(naive.Latencies[set], 50);
+            // The naive runs of the text set are its first queries: compared with Folio's facets over the same ones.
+            var facetsOverNaive = set == "text" ? EngineResult.Percentile(folio.Latencies[set][..naive.Latencies[set].Length], 50) : f50;
+            s.AppendLine(CultureInfo.InvariantCulture,
+                $"| {SetNames[set]} | {f50:N0} | {l50:N0} | {f50 / l50:0.00}× | ≤ 0.5 | {(f50 / l50 <= 0.5 ? "yes" : "**no**")} | {EngineResult.Percentile(folio.Latencies[set], 99):N0} | {EngineResult.Percentile(lucene.Latencies[set], 99):N0} | {n50 / 1000:N0} | {n50 / facetsOverNaive:N0}× | ≥ 20 | {(n50 / facetsOverNaive >= 20 ? "yes" : "**no**")} |");
+        }
+        s.AppendLine();
+        var naiveQueries = 1 + FacetBenchSpec.TermFields.Sum(f => folioCounts.Values("all", 0, f).Count) + FacetBenchSpec.Ranges.Length;
+        s.AppendLine(CultureInfo.InvariantCulture, $"The naive way: {naiveQueries:N0} RQL count queries (`limit 0`) per request, the total and one per value and range, timed {naive.Latencies["term"].Length} times per set (the text set: its first {naive.Latencies["text"].Length} queries).");
+        s.AppendLine();
+        var (differences, examples, compared) = folioCounts.Compare(luceneCounts, "Folio", "Lucene");
+        var (naiveDifferences, naiveExamples, naiveCompared) = naiveCounts.Compare(folioCounts, "count queries", "facets", onlyOwnQueries: true);
+        agree = differences == 0 && naiveDifferences == 0;
+        s.AppendLine(differences == 0
+            ? $"Counts: Folio and Lucene agree on the total and every facet value of all {compared} distinct queries."
+            : $"**Counts differ: {differences} values of {compared} queries.** " + string.Join("; ", examples));
+        s.AppendLine();
+        s.AppendLine(naiveDifferences == 0
+            ? $"Folio's count queries agree with its facets on all {naiveCompared} queries they ran."
+            : $"**Folio's count queries and facets differ: {naiveDifferences} values.** " + string.Join("; ", naiveExamples));
+        s.AppendLine();
+        s.AppendLine("Machine load (/proc/loadavg):");
+        s.AppendLine();
+        foreach (var load in loads)
+            s.AppendLine("- " + load);
+        return s.ToString();
+    }
+}
