@@ -6,8 +6,11 @@
 // a DoubleDocValuesField for Price), then times the same facet requests as Folio over the same matched sets:
 // a FacetsCollector over the query, SortedSetDocValuesFacetCounts for the three term facets (one pass) and
 // DoubleRangeFacetCounts for the price ranges, every value of each facet read back as Folio's answer carries them.
+// Each request's wall time and its thread's CPU time are written (the machine's cores may be shared).
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -130,10 +133,14 @@ public class FacetBench {
                        IndexSearcher searcher, SortedSetDocValuesReaderState state, DoubleRange[] ranges) throws IOException {
         for (Query q : queries) facets(q, searcher, state, ranges);
         double[] latencies = new double[queries.size()];
+        double[] cpu = new double[queries.size()];
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         for (int i = 0; i < queries.size(); i++) {
+            long c0 = threads.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
             Answer answer = facets(queries.get(i), searcher, state, ranges);
             latencies[i] = (System.nanoTime() - t0) / 1e3;
+            cpu[i] = (threads.getCurrentThreadCpuTime() - c0) / 1e3;
             if (i > 0 && !distinct) continue;
             int query = distinct ? i : 0;
             for (FacetResult facet : answer.facets()) {
@@ -145,7 +152,8 @@ public class FacetBench {
             counts.println(set + "\t" + query + "\t#total\t\t" + answer.total());
         }
         results.println("latencies\t" + set + "\t" + LuceneBench.join(latencies));
-        System.err.printf(Locale.ROOT, "  lucene: %s p50 %,.0f µs over %d runs%n", set, percentile(latencies, 50), latencies.length);
+        results.println("latencies\t" + set + "-cpu\t" + LuceneBench.join(cpu));
+        System.err.printf(Locale.ROOT, "  lucene: %s p50 %,.0f µs (CPU %,.0f µs) over %d runs%n", set, percentile(latencies, 50), percentile(cpu, 50), latencies.length);
     }
 
     /** A request's answer: its query's total hits (the matched set's size) and its facets. */
