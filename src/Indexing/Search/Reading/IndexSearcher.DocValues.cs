@@ -187,6 +187,53 @@ public sealed partial class IndexSearcher
             }
         }
 
+        // An exact field's one value per entry is in its id column: the term id is the ordinal, read without
+        // looking the term up (a tree descent per entry). An entry in the doc-value tree has several values or a null.
+        public bool TryReadOrdinals(ReadOnlySpan<long> entryIds, Span<long> ordinals)
+        {
+            if (reader.IsNumeric || reader.IdColumnValues is not { } ids)
+                return false;
+            var values = reader.Values is { Count: > 0 } tree ? tree : null;
+            Span<byte> entryKey = stackalloc byte[SearchIndex.MaxEntryKeySize];
+            for (var i = 0; i < entryIds.Length; i++)
+            {
+                var entryId = entryIds[i];
+                if (values is not null && values.TryGet(SearchIndex.EntryKey(entryId, entryKey), out _))
+                    ordinals[i] = IDocValues.ReadValues;
+                else
+                    ordinals[i] = ids.TryGet(entryId, out var termId) ? (long)termId : IDocValues.NoValue;
+            }
+            return true;
+        }
+
+        // A numeric field's one non-null value per entry is in its sort column, as the big-endian bytes of the key.
+        public bool TryReadNumbers(ReadOnlySpan<long> entryIds, Span<ulong> numbers, Span<long> states)
+        {
+            if (!reader.IsNumeric || reader.ColumnValues is not { } column)
+                return false;
+            var values = reader.Values is { Count: > 0 } tree ? tree : null;
+            Span<byte> entryKey = stackalloc byte[SearchIndex.MaxEntryKeySize];
+            for (var i = 0; i < entryIds.Length; i++)
+            {
+                var entryId = entryIds[i];
+                if (values is not null && values.TryGet(SearchIndex.EntryKey(entryId, entryKey), out _))
+                    states[i] = IDocValues.ReadValues;
+                else
+                    states[i] = column.TryGet(entryId, out numbers[i]) ? IDocValues.OneNumber : IDocValues.NoValue;
+            }
+            return true;
+        }
+
+        public void ReadOrdinal(long ordinal, DocValuesBlock values)
+        {
+            Span<byte> key = stackalloc byte[SearchIndex.MaxEntryKeySize];
+            // A spelling variant's id stands for its term, as the doc values hold it.
+            var term = SpellingVariant.TermOf(reader.TermOf(ordinal, key));
+            values.Clear();
+            values.AddValue(DocValueKind.Text, term);
+            values.EndEntry();
+        }
+
         public byte[]? Encode(FieldValue value) => searcher.DocValueBound(field, value);
 
         public string? Spelling(ReadOnlySpan<byte> value) => searcher.MostFrequentSpelling(reader, value);
