@@ -192,8 +192,17 @@ public sealed class TermFacetCollector : ICollector
 
     private void CountOrdinal(long ordinal)
     {
-        if (ordinal >= _ordinalCounts.Length)
-            Array.Resize(ref _ordinalCounts, (int)Math.Min(MaxArrayOrdinal, Math.Max(ordinal + 1, _ordinalCounts.Length * 2L)));
+        var counts = _ordinalCounts;
+        if ((ulong)ordinal < (ulong)counts.Length)
+            counts[ordinal]++;
+        else
+            GrowAndCount(ordinal);
+    }
+
+    // Apart from CountOrdinal so that stays small enough to inline into the walk over a batch.
+    private void GrowAndCount(long ordinal)
+    {
+        Array.Resize(ref _ordinalCounts, (int)Math.Min(MaxArrayOrdinal, Math.Max(ordinal + 1, _ordinalCounts.Length * 2L)));
         _ordinalCounts[ordinal]++;
     }
 

@@ -36,22 +36,17 @@ internal static class FacetLoadCommand
         var data = "/tmp/folio-bench";
         var hostGc = false;
         var onlyFolio = false;
-        for (var i = 0; i < args.Length; i++)
+        var values = new Dictionary<string, Action<string>>(StringComparer.Ordinal)
         {
-            switch (args[i])
-            {
-                case "--records": records = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
-                case "--text-queries": textQueries = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
-                case "--repeats": repeats = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
-                case "--naive-runs": naiveRuns = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
-                case "--data": data = args[++i]; break;
-                case "--host-gc": hostGc = true; break;
-                case "--only" when i + 1 < args.Length && args[i + 1] == "folio": onlyFolio = true; i++; break;
-                default:
-                    Console.Error.WriteLine($"Unknown option '{args[i]}'. {Usage}");
-                    return 2;
-            }
-        }
+            ["--records"] = v => records = CommandOptions.Int(v),
+            ["--text-queries"] = v => textQueries = CommandOptions.Int(v),
+            ["--repeats"] = v => repeats = CommandOptions.Int(v),
+            ["--naive-runs"] = v => naiveRuns = CommandOptions.Int(v),
+            ["--data"] = v => data = v,
+            ["--only"] = v => onlyFolio = v == "folio" ? true : throw new ArgumentException($"--only takes folio, not '{v}'."),
+        };
+        if (!CommandOptions.Parse(args, Usage, values, new(StringComparer.Ordinal) { ["--host-gc"] = () => hostGc = true }))
+            return 2;
         if (!hostGc && !ServerCollector.IsActive)
             return ServerCollector.Relaunch(Command, args);
 
@@ -127,6 +122,26 @@ internal static class FacetLoadCommand
 
     private static string Met(bool met) => met ? "yes" : "**no**";
 
+    /// <summary>The p50s and p99s of each set, the wall times' or (with <paramref name="suffix"/> "-cpu") the CPU times', against the targets.</summary>
+    private static void Table(StringBuilder s, EngineResult folio, EngineResult lucene, EngineResult naive, string suffix)
+    {
+        var what = suffix.Length == 0 ? "" : " CPU";
+        s.AppendLine(CultureInfo.InvariantCulture, $"| matched set | Folio{what} p50 (µs) | Lucene{what} p50 (µs) | Folio / Lucene p50 | target | met | Folio{what} p99 (µs) | Lucene{what} p99 (µs) | naive{what} p50 (ms) | naive / Folio facets | target | met |");
+        s.AppendLine("|---|---:|---:|---:|---|---|---:|---:|---:|---:|---|---|");
+        foreach (var set in FacetBenchSpec.Sets)
+        {
+            var key = set + suffix;
+            var f50 = EngineResult.Percentile(folio.Latencies[key], 50);
+            var l50 = EngineResult.Percentile(lucene.Latencies[key], 50);
+            var n50 = EngineResult.Percentile(naive.Latencies[key], 50);
+            // The naive runs of the text set are its first queries: compared with Folio's facets over the same ones.
+            var facetsOverNaive = set == "text" ? EngineResult.Percentile(folio.Latencies[key][..naive.Latencies[key].Length], 50) : f50;
+            s.AppendLine(CultureInfo.InvariantCulture,
+                $"| {SetNames[set]} | {f50:N0} | {l50:N0} | {f50 / l50:0.00}× | ≤ 0.5 | {Met(f50 / l50 <= 0.5)} | {EngineResult.Percentile(folio.Latencies[key], 99):N0} | {EngineResult.Percentile(lucene.Latencies[key], 99):N0} | {n50 / 1000:N0} | {n50 / facetsOverNaive:N0}× | ≥ 20 | {Met(n50 / facetsOverNaive >= 20)} |");
+        }
+        s.AppendLine();
+    }
+
     private static string Report(FacetBenchSpec spec, int records, EngineResult folio, FacetCounts folioCounts, EngineResult naive, FacetCounts naiveCounts,
         EngineResult lucene, FacetCounts luceneCounts, IReadOnlyList<string> loads, out bool agree)
     {
@@ -149,32 +164,10 @@ internal static class FacetLoadCommand
         s.AppendLine();
         s.AppendLine("Wall time (what a caller waits), per request:");
         s.AppendLine();
-        s.AppendLine("| matched set | Folio p50 (µs) | Lucene p50 (µs) | Folio / Lucene p50 | target | met | Folio p99 (µs) | Lucene p99 (µs) | naive p50 (ms) | naive / Folio facets | target | met |");
-        s.AppendLine("|---|---:|---:|---:|---|---|---:|---:|---:|---:|---|---|");
-        foreach (var set in FacetBenchSpec.Sets)
-        {
-            var f50 = EngineResult.Percentile(folio.Latencies[set], 50);
-            var l50 = EngineResult.Percentile(lucene.Latencies[set], 50);
-            var n50 = EngineResult.Percentile(naive.Latencies[set], 50);
-            // The naive runs of the text set are its first queries: compared with Folio's facets over the same ones.
-            var facetsOverNaive = set == "text" ? EngineResult.Percentile(folio.Latencies[set][..naive.Latencies[set].Length], 50) : f50;
-            s.AppendLine(CultureInfo.InvariantCulture,
-                $"| {SetNames[set]} | {f50:N0} | {l50:N0} | {f50 / l50:0.00}× | ≤ 0.5 | {Met(f50 / l50 <= 0.5)} | {EngineResult.Percentile(folio.Latencies[set], 99):N0} | {EngineResult.Percentile(lucene.Latencies[set], 99):N0} | {n50 / 1000:N0} | {n50 / facetsOverNaive:N0}× | ≥ 20 | {Met(n50 / facetsOverNaive >= 20)} |");
-        }
-        s.AppendLine();
+        Table(s, folio, lucene, naive, "");
         s.AppendLine("CPU time of the thread that ran each request (moves far less with the machine's load than wall time; the collectors' threads are not in it on either side):");
         s.AppendLine();
-        s.AppendLine("| matched set | Folio CPU p50 (µs) | Lucene CPU p50 (µs) | Folio / Lucene | Folio CPU p99 (µs) | Lucene CPU p99 (µs) |");
-        s.AppendLine("|---|---:|---:|---:|---:|---:|");
-        foreach (var set in FacetBenchSpec.Sets)
-        {
-            var cpu = set + FolioFacetLoad.CpuSuffix;
-            var f50 = EngineResult.Percentile(folio.Latencies[cpu], 50);
-            var l50 = EngineResult.Percentile(lucene.Latencies[cpu], 50);
-            s.AppendLine(CultureInfo.InvariantCulture,
-                $"| {SetNames[set]} | {f50:N0} | {l50:N0} | {f50 / l50:0.00}× | {EngineResult.Percentile(folio.Latencies[cpu], 99):N0} | {EngineResult.Percentile(lucene.Latencies[cpu], 99):N0} |");
-        }
-        s.AppendLine();
+        Table(s, folio, lucene, naive, FolioFacetLoad.CpuSuffix);
         var naiveQueries = 1 + FacetBenchSpec.TermFields.Sum(f => folioCounts.Values("all", 0, f).Count) + FacetBenchSpec.Ranges.Length;
         s.AppendLine(CultureInfo.InvariantCulture, $"The naive way: {naiveQueries:N0} RQL count queries (`limit 0`) per request, the total and one per value and range, timed {naive.Latencies["term"].Length} times per set (the text set: its first {naive.Latencies["text"].Length} queries).");
         s.AppendLine();
@@ -189,10 +182,7 @@ internal static class FacetLoadCommand
             ? $"Folio's count queries agree with its facets on all {naiveCompared} queries they ran."
             : $"**Folio's count queries and facets differ: {naiveDifferences} values.** " + string.Join("; ", naiveExamples));
         s.AppendLine();
-        s.AppendLine("Machine load (/proc/loadavg):");
-        s.AppendLine();
-        foreach (var load in loads)
-            s.AppendLine("- " + load);
+        LoadLog.Append(s, loads);
         return s.ToString();
     }
 }

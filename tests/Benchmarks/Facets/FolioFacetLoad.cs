@@ -148,10 +148,13 @@ internal sealed class FolioFacetLoad : IDisposable
         foreach (var set in FacetBenchSpec.Sets)
         {
             var latencies = new double[Math.Min(runs, spec.QueryCount(set) == 1 ? runs : spec.QueryCount(set))];
+            var cpu = new double[latencies.Length];
             for (var run = 0; run < latencies.Length; run++)
             {
                 var query = set == "text" ? run : 0;
                 var queries = NaiveQueries(spec, facets, set, query);
+                var thread = Environment.CurrentManagedThreadId;
+                var cpuStarted = ThreadCpu.Microseconds();
                 var started = Stopwatch.GetTimestamp();
                 foreach (var (facet, value, text, options) in queries)
                 {
@@ -159,9 +162,11 @@ internal sealed class FolioFacetLoad : IDisposable
                     counts.Add(set, query, facet, value, result.TotalResults);
                 }
                 latencies[run] = Stopwatch.GetElapsedTime(started).TotalMicroseconds;
+                cpu[run] = Environment.CurrentManagedThreadId == thread ? ThreadCpu.Microseconds() - cpuStarted : double.NaN;
             }
             timings.Latencies[set] = latencies;
-            log.WriteLine($"  folio naive: {set} p50 {EngineResult.Percentile(latencies, 50) / 1000:N0} ms over {latencies.Length} runs");
+            timings.Latencies[set + CpuSuffix] = cpu;
+            log.WriteLine($"  folio naive: {set} p50 {EngineResult.Percentile(latencies, 50) / 1000:N0} ms (CPU {EngineResult.Percentile(cpu, 50) / 1000:N0} ms) over {latencies.Length} runs");
         }
         return (timings, counts);
     }

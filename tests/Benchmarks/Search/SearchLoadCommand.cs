@@ -35,21 +35,20 @@ internal static class SearchLoadCommand
         string? only = null;
         var hostGc = false;
         var luceneKeys = false;
-        for (var i = 0; i < args.Length; i++)
+        var values = new Dictionary<string, Action<string>>(StringComparer.Ordinal)
         {
-            switch (args[i])
-            {
-                case "--records": records = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
-                case "--queries": queriesPerKind = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
-                case "--data": data = args[++i]; break;
-                case "--only": only = args[++i]; break;
-                case "--host-gc": hostGc = true; break;
-                case "--lucene-keys": luceneKeys = true; break;
-                default:
-                    Console.Error.WriteLine($"Unknown option '{args[i]}'. Usage: search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene] [--lucene-keys] [--host-gc]");
-                    return 2;
-            }
-        }
+            ["--records"] = v => records = CommandOptions.Int(v),
+            ["--queries"] = v => queriesPerKind = CommandOptions.Int(v),
+            ["--data"] = v => data = v,
+            ["--only"] = v => only = v,
+        };
+        var flags = new Dictionary<string, Action>(StringComparer.Ordinal)
+        {
+            ["--host-gc"] = () => hostGc = true,
+            ["--lucene-keys"] = () => luceneKeys = true,
+        };
+        if (!CommandOptions.Parse(args, "Usage: search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene] [--lucene-keys] [--host-gc]", values, flags))
+            return 2;
         if (luceneKeys && only == "folio")
         {
             Console.Error.WriteLine("--lucene-keys runs Lucene; it cannot go with --only folio.");
@@ -198,10 +197,7 @@ internal static class SearchLoadCommand
             s.AppendLine("Folio's trees after close: " + trees);
             s.AppendLine();
         }
-        s.AppendLine("Machine load (/proc/loadavg):");
-        s.AppendLine();
-        foreach (var load in loads)
-            s.AppendLine("- " + load);
+        LoadLog.Append(s, loads);
         return s.ToString();
     }
 

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Runtime.InteropServices;
 using System.Text;
 using Folio.Indexing.Collectors;
 using Folio.Indexing.Postings;
@@ -187,22 +188,23 @@ public sealed partial class IndexSearcher
             }
         }
 
+        // Which entries of a batch the column read had a value for.
+        private bool[] _present = [];
+
         // An exact field's one value per entry is in its id column: the term id is the ordinal, read without
         // looking the term up (a tree descent per entry). An entry in the doc-value tree has several values or a null.
         public bool TryReadOrdinals(ReadOnlySpan<long> entryIds, Span<long> ordinals)
         {
             if (reader.IsNumeric || reader.IdColumnValues is not { } ids)
                 return false;
-            var values = reader.Values is { Count: > 0 } tree ? tree : null;
-            Span<byte> entryKey = stackalloc byte[SearchIndex.MaxEntryKeySize];
+            var present = Present(entryIds.Length);
+            ids.Read(entryIds, MemoryMarshal.Cast<long, ulong>(ordinals), present);
             for (var i = 0; i < entryIds.Length; i++)
             {
-                var entryId = entryIds[i];
-                if (values is not null && values.TryGet(SearchIndex.EntryKey(entryId, entryKey), out _))
-                    ordinals[i] = IDocValues.ReadValues;
-                else
-                    ordinals[i] = ids.TryGet(entryId, out var termId) ? (long)termId : IDocValues.NoValue;
+                if (!present[i])
+                    ordinals[i] = IDocValues.NoValue;
             }
+            MarkSeveral(entryIds, ordinals);
             return true;
         }
 
@@ -211,17 +213,32 @@ public sealed partial class IndexSearcher
         {
             if (!reader.IsNumeric || reader.ColumnValues is not { } column)
                 return false;
-            var values = reader.Values is { Count: > 0 } tree ? tree : null;
+            var present = Present(entryIds.Length);
+            column.Read(entryIds, numbers, present);
+            for (var i = 0; i < entryIds.Length; i++)
+                states[i] = present[i] ? IDocValues.OneNumber : IDocValues.NoValue;
+            MarkSeveral(entryIds, states);
+            return true;
+        }
+
+        private Span<bool> Present(int count)
+        {
+            if (_present.Length < count)
+                _present = new bool[count];
+            return _present.AsSpan(0, count);
+        }
+
+        // An entry the doc-value tree holds has several values or a null (the columns hold only the first or none).
+        private void MarkSeveral(ReadOnlySpan<long> entryIds, Span<long> states)
+        {
+            if (reader.Values is not { Count: > 0 } values)
+                return;
             Span<byte> entryKey = stackalloc byte[SearchIndex.MaxEntryKeySize];
             for (var i = 0; i < entryIds.Length; i++)
             {
-                var entryId = entryIds[i];
-                if (values is not null && values.TryGet(SearchIndex.EntryKey(entryId, entryKey), out _))
+                if (values.TryGet(SearchIndex.EntryKey(entryIds[i], entryKey), out _))
                     states[i] = IDocValues.ReadValues;
-                else
-                    states[i] = column.TryGet(entryId, out numbers[i]) ? IDocValues.OneNumber : IDocValues.NoValue;
             }
-            return true;
         }
 
         public void ReadOrdinal(long ordinal, DocValuesBlock values)
