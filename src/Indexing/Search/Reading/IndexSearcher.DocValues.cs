@@ -253,6 +253,15 @@ public sealed partial class IndexSearcher
 
         public byte[]? Encode(FieldValue value) => searcher.DocValueBound(field, value);
 
-        public string? Spelling(ReadOnlySpan<byte> value) => searcher.MostFrequentSpelling(reader, value);
+        public string? Spelling(ReadOnlySpan<byte> value)
+        {
+            var snapshot = searcher._transaction.Id;
+            var cache = searcher._index.Spellings;
+            if (cache.TryGet(snapshot, field, value, out var spelling))
+                return spelling;
+            spelling = searcher.MostFrequentSpelling(reader, value);
+            cache.Add(snapshot, field, value, spelling);
+            return spelling;
+        }
     }
 }
