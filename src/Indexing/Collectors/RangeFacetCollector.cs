@@ -82,12 +82,7 @@ public sealed class RangeFacetCollector : ICollector
         if (_lowest is { } lowest && _highest is { } highest)
         {
             if (_numbers.Length < entryIds.Length)
-            {
-                _numbers = new ulong[entryIds.Length];
-                _states = new long[entryIds.Length];
-                _readIds = new long[entryIds.Length];
-                _readPlaces = new int[entryIds.Length];
-            }
+                (_numbers, _states) = (new ulong[entryIds.Length], new long[entryIds.Length]);
             if (docValues.TryReadNumbers(entryIds, _numbers.AsSpan(0, entryIds.Length), _states.AsSpan(0, entryIds.Length)))
             {
                 var toRead = 0;
@@ -99,6 +94,9 @@ public sealed class RangeFacetCollector : ICollector
                     }
                     else if (_states[i] == IDocValues.ReadValues)
                     {
+                        // Made when first needed: a field of single numbers never reads any.
+                        if (_readIds.Length < entryIds.Length)
+                            (_readIds, _readPlaces) = (new long[entryIds.Length], new int[entryIds.Length]);
                         _readIds[toRead] = entryIds[i];
                         _readPlaces[toRead++] = i;
                     }

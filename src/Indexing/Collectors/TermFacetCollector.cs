@@ -27,7 +27,6 @@ public sealed class TermFacetCollector : ICollector
     private long[] _ordinalCounts = [];
     private readonly Dictionary<long, int> _slotsByLargeOrdinal = [];
     private readonly DocValuesBlock _values = new();
-    private readonly DocValuesBlock _ordinalValue = new();
     private readonly FacetAggregator? _aggregator;
     private Tally[] _tallies = new Tally[16];
     private long[] _ordinals = [];
@@ -98,11 +97,7 @@ public sealed class TermFacetCollector : ICollector
         var docValues = _docValues ??= (_searcher ?? throw new InvalidOperationException("Begin was not called.")).OpenDocValues(Field);
         _aggregator?.Read(entryIds);
         if (_ordinals.Length < entryIds.Length)
-        {
             _ordinals = new long[entryIds.Length];
-            _readIds = new long[entryIds.Length];
-            _readPlaces = new int[entryIds.Length];
-        }
         var ordinals = _ordinals.AsSpan(0, entryIds.Length);
         if (!docValues.TryReadOrdinals(entryIds, ordinals))
         {
@@ -130,6 +125,9 @@ public sealed class TermFacetCollector : ICollector
             }
             else
             {
+                // Made when first needed: a field of single values never reads any.
+                if (_readIds.Length < entryIds.Length)
+                    (_readIds, _readPlaces) = (new long[entryIds.Length], new int[entryIds.Length]);
                 _readIds[toRead] = entryIds[i];
                 _readPlaces[toRead++] = i;
             }
@@ -224,12 +222,15 @@ public sealed class TermFacetCollector : ICollector
         return slot;
     }
 
-    /// <summary>The slot of the value an ordinal stands for, read once per ordinal.</summary>
+    /// <summary>
+    /// The slot of the value an ordinal stands for, read once per ordinal into the block the batch's values are read
+    /// into: they are read after the batch's ordinals are counted, so the block holds nothing needed yet.
+    /// </summary>
     private int SlotOfValue(IDocValues docValues, long ordinal)
     {
-        docValues.ReadOrdinal(ordinal, _ordinalValue);
+        docValues.ReadOrdinal(ordinal, _values);
         var slot = -1;
-        foreach (var value in _ordinalValue[0])
+        foreach (var value in _values[0])
             slot = SlotOf(value.Encoded);
         return slot;
     }
