@@ -5,6 +5,7 @@ using Folio.Benchmarks.Http;
 using Folio.Benchmarks.MapReduce;
 using Folio.Benchmarks.Search;
 using Folio.Benchmarks.Storage;
+using Folio.Benchmarks.Subscriptions;
 
 namespace Folio.Benchmarks;
 
@@ -17,7 +18,8 @@ namespace Folio.Benchmarks;
 /// (bulk insert vs the disk and PouchDB Server; see <see cref="BulkLoadDriver"/>), <c>http-load</c>
 /// (documents over HTTP vs bare Kestrel and PouchDB Server), <c>query-load</c> (indexing and queries over HTTP) and
 /// <c>mapreduce-load</c> (map/reduce index builds and incremental updates vs static indexes, SQLite and PouchDB Server) and
-/// <c>facet-load</c> (RQL facets vs Java Lucene's facet module and vs one count query per value).
+/// <c>facet-load</c> (RQL facets vs Java Lucene's facet module and vs one count query per value) and
+/// <c>subscription-load</c> (reading a collection through a data subscription over TCP vs the REST stream).
 /// </summary>
 public static class BenchmarkEntry
 {
@@ -33,6 +35,7 @@ public static class BenchmarkEntry
         [QueryLoadCommand.Command] = args => Task.FromResult(QueryLoadCommand.Run(args)),
         [MapReduceLoadCommand.Command] = args => Task.FromResult(MapReduceLoadCommand.Run(args)),
         [FacetLoadCommand.Command] = FacetLoadCommand.RunAsync,
+        [SubscriptionLoadCommand.Command] = SubscriptionLoadCommand.RunAsync,
     };
 
     public static async Task<int> Main(string[] args)

@@ -38,6 +38,9 @@ public sealed class DocumentMatcher
         return new DocumentMatcher(collection, query.Where is null ? null : MatchNode.Compile(query.Where, parameters));
     }
 
+    /// <summary>Whether every document of the collection matches (the query has no <c>where</c>), so none needs reading.</summary>
+    public bool MatchesEverything => _where is null;
+
     /// <summary>Whether the document <paramref name="id"/> with body <paramref name="document"/> matches.</summary>
     public bool Matches(string id, JsonElement document) => _where is null || _where.Matches(id, document);
 }
