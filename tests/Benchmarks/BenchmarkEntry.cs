@@ -1,9 +1,11 @@
 using BenchmarkDotNet.Running;
 using Folio.Benchmarks.BulkLoad;
+using Folio.Benchmarks.Facets;
 using Folio.Benchmarks.Http;
 using Folio.Benchmarks.MapReduce;
 using Folio.Benchmarks.Search;
 using Folio.Benchmarks.Storage;
+using Folio.Benchmarks.Subscriptions;
 
 namespace Folio.Benchmarks;
 
@@ -15,7 +17,9 @@ namespace Folio.Benchmarks;
 /// <c>search-load</c> (Folio's search engine vs Java Lucene), <c>bulk-load</c> and <c>bulk-profile</c>
 /// (bulk insert vs the disk and PouchDB Server; see <see cref="BulkLoadDriver"/>), <c>http-load</c>
 /// (documents over HTTP vs bare Kestrel and PouchDB Server), <c>query-load</c> (indexing and queries over HTTP) and
-/// <c>mapreduce-load</c> (map/reduce index builds and incremental updates vs static indexes, SQLite and PouchDB Server).
+/// <c>mapreduce-load</c> (map/reduce index builds and incremental updates vs static indexes, SQLite and PouchDB Server) and
+/// <c>facet-load</c> (RQL facets vs Java Lucene's facet module and vs one count query per value) and
+/// <c>subscription-load</c> (reading a collection through a data subscription over TCP vs the REST stream).
 /// </summary>
 public static class BenchmarkEntry
 {
@@ -30,6 +34,8 @@ public static class BenchmarkEntry
         [HttpLoadCommand.Command] = args => Task.FromResult(HttpLoadCommand.Run(args)),
         [QueryLoadCommand.Command] = args => Task.FromResult(QueryLoadCommand.Run(args)),
         [MapReduceLoadCommand.Command] = args => Task.FromResult(MapReduceLoadCommand.Run(args)),
+        [FacetLoadCommand.Command] = FacetLoadCommand.RunAsync,
+        [SubscriptionLoadCommand.Command] = SubscriptionLoadCommand.RunAsync,
     };
 
     public static async Task<int> Main(string[] args)

@@ -9,6 +9,15 @@ namespace Folio.Indexing.Collectors;
 /// </summary>
 public interface IDocValues
 {
+    /// <summary>What <see cref="TryReadNumbers"/> answers for an entry whose one value is the number it read.</summary>
+    const long OneNumber = 0;
+
+    /// <summary>What <see cref="TryReadOrdinals"/> and <see cref="TryReadNumbers"/> answer for an entry without a value in the field.</summary>
+    const long NoValue = -1;
+
+    /// <summary>What <see cref="TryReadOrdinals"/> and <see cref="TryReadNumbers"/> answer for an entry whose values must be read with <see cref="Read"/>.</summary>
+    const long ReadValues = -2;
+
     /// <summary>
     /// Replaces what <paramref name="values"/> holds with the values of each of <paramref name="entryIds"/>,
     /// in that order (entry <c>i</c> of the block is <paramref name="entryIds"/>[i]).
@@ -28,4 +37,32 @@ public interface IDocValues
     /// the field keeps no spellings. Answers for the index as a whole, not for the matches of a query.
     /// </summary>
     string? Spelling(ReadOnlySpan<byte> value);
+
+    /// <summary>
+    /// Where the field numbers its values (an exact field's term ids), reads each of <paramref name="entryIds"/> as
+    /// the number of its one value, so a collector counts a batch by numbers and reads each value's bytes once
+    /// (<see cref="ReadOrdinal"/>), not once per entry: <paramref name="ordinals"/>[i] is that number (0 or more),
+    /// <see cref="NoValue"/>, or <see cref="ReadValues"/> for an entry whose values are not one numbered value
+    /// (several, or a null). Two numbers may stand for the same value (its spellings); a number stands for one value
+    /// for as long as the searcher is open. False, reading nothing, when the field has no numbers: use
+    /// <see cref="Read"/>.
+    /// </summary>
+    bool TryReadOrdinals(ReadOnlySpan<long> entryIds, Span<long> ordinals) => false;
+
+    /// <summary>
+    /// Replaces what <paramref name="values"/> holds with one entry: the value <paramref name="ordinal"/> (from
+    /// <see cref="TryReadOrdinals"/>) stands for, as <see cref="Read"/> gives it.
+    /// </summary>
+    void ReadOrdinal(long ordinal, DocValuesBlock values) =>
+        throw new NotSupportedException("These doc values have no ordinals.");
+
+    /// <summary>
+    /// Where a numeric field keeps each entry's one number apart from its other doc values (a column), reads each of
+    /// <paramref name="entryIds"/>'s number as its <see cref="DocValue.Bytes"/> read as a big-endian integer (which
+    /// orders as the numbers do) into <paramref name="numbers"/>[i], with <paramref name="states"/>[i]
+    /// <see cref="OneNumber"/>; or <see cref="NoValue"/>, or <see cref="ReadValues"/> for an entry whose values are not
+    /// one number (several, or a null), <paramref name="numbers"/>[i] then left as it was. False, reading nothing, when
+    /// the field keeps no such numbers: use <see cref="Read"/>.
+    /// </summary>
+    bool TryReadNumbers(ReadOnlySpan<long> entryIds, Span<ulong> numbers, Span<long> states) => false;
 }

@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using Folio.Indexing.Engines;
 using Folio.Indexing.Search;
 
@@ -9,6 +10,8 @@ namespace Folio.Indexing.Collectors;
 /// byte in the doc values' form (<see cref="IDocValues.Encode"/>); a bound that cannot be one of the field's
 /// values (text on a numeric field) leaves its side of the range open. With a <see cref="FacetAggregator"/>, each
 /// range also gathers the numbers of the entries counted in it (range <c>r</c> is the aggregator's slot <c>r</c>).
+/// Where the doc values keep each entry's one number apart (<see cref="IDocValues.TryReadNumbers"/>), such an entry
+/// is compared as that number, an integer ordered as the bytes are, with the bounds read the same way once.
 /// </summary>
 public sealed class RangeFacetCollector : ICollector
 {
@@ -19,6 +22,14 @@ public sealed class RangeFacetCollector : ICollector
     private IDocValues? _docValues;
     private byte[]?[] _lower = [];
     private byte[]?[] _upper = [];
+    // The ranges as inclusive bounds on the integers numbers read as (see NumericBounds), when every bound is a
+    // number's eight bytes; null otherwise. A range with nothing between its bounds has a lower bound above its upper.
+    private ulong[]? _lowest;
+    private ulong[]? _highest;
+    private ulong[] _numbers = [];
+    private long[] _states = [];
+    private long[] _readIds = [];
+    private int[] _readPlaces = [];
     private bool _finished;
 
     /// <summary>Counts the values of <paramref name="field"/> in each of <paramref name="ranges"/>, aggregating numbers per range with <paramref name="aggregator"/> when given.</summary>
@@ -59,6 +70,7 @@ public sealed class RangeFacetCollector : ICollector
             _upper[r] = _ranges[r].Upper is { } upper ? docValues.Encode(upper) : null;
         }
         _docValues = docValues;
+        (_lowest, _highest) = NumericBounds(_lower, _upper, _ranges);
         _aggregator?.Begin(searcher);
     }
 
@@ -66,25 +78,97 @@ public sealed class RangeFacetCollector : ICollector
     public void Collect(ReadOnlySpan<long> entryIds, ReadOnlySpan<float> scores)
     {
         var docValues = _docValues ?? throw new InvalidOperationException("Begin was not called.");
-        docValues.Read(entryIds, _values);
         _aggregator?.Read(entryIds);
-        for (var i = 0; i < entryIds.Length; i++)
+        if (_lowest is { } lowest && _highest is { } highest)
         {
-            var values = _values[i];
-            if (values.IsEmpty)
-                continue;
-            for (var r = 0; r < _counts.Length; r++)
+            if (_numbers.Length < entryIds.Length)
+                (_numbers, _states) = (new ulong[entryIds.Length], new long[entryIds.Length]);
+            if (docValues.TryReadNumbers(entryIds, _numbers.AsSpan(0, entryIds.Length), _states.AsSpan(0, entryIds.Length)))
             {
-                if (!AnyValueIn(values, _lower[r], _ranges[r].LowerInclusive, _upper[r], _ranges[r].UpperInclusive))
-                    continue;
-                _counts[r]++;
-                _aggregator?.Add(r, i);
+                var toRead = 0;
+                for (var i = 0; i < entryIds.Length; i++)
+                {
+                    if (_states[i] == IDocValues.OneNumber)
+                    {
+                        CountNumber(_numbers[i], i, lowest, highest);
+                    }
+                    else if (_states[i] == IDocValues.ReadValues)
+                    {
+                        // Made when first needed: a field of single numbers never reads any.
+                        if (_readIds.Length < entryIds.Length)
+                            (_readIds, _readPlaces) = (new long[entryIds.Length], new int[entryIds.Length]);
+                        _readIds[toRead] = entryIds[i];
+                        _readPlaces[toRead++] = i;
+                    }
+                }
+                if (toRead > 0)
+                {
+                    docValues.Read(_readIds.AsSpan(0, toRead), _values);
+                    for (var r = 0; r < toRead; r++)
+                        CountValues(_values[r], _readPlaces[r]);
+                }
+                return;
             }
         }
+        docValues.Read(entryIds, _values);
+        for (var i = 0; i < entryIds.Length; i++)
+            CountValues(_values[i], i);
     }
 
     /// <inheritdoc/>
     public void Finish() => _finished = true;
+
+    /// <summary>Counts the <paramref name="place"/>-th match of its batch, whose one value is <paramref name="number"/>, in every range it falls in.</summary>
+    private void CountNumber(ulong number, int place, ulong[] lowest, ulong[] highest)
+    {
+        for (var r = 0; r < lowest.Length; r++)
+        {
+            // In one unsigned comparison: below the lower bound wraps around past the width of the range.
+            if (lowest[r] > highest[r] || number - lowest[r] > highest[r] - lowest[r])
+                continue;
+            _counts[r]++;
+            _aggregator?.Add(r, place);
+        }
+    }
+
+    /// <summary>Counts the <paramref name="place"/>-th match of its batch, whose values were read, in every range any of them falls in.</summary>
+    private void CountValues(DocValueList values, int place)
+    {
+        if (values.IsEmpty)
+            return;
+        for (var r = 0; r < _counts.Length; r++)
+        {
+            if (!AnyValueIn(values, _lower[r], _ranges[r].LowerInclusive, _upper[r], _ranges[r].UpperInclusive))
+                continue;
+            _counts[r]++;
+            _aggregator?.Add(r, place);
+        }
+    }
+
+    /// <summary>
+    /// The ranges as inclusive bounds on the integers an eight-byte number's bytes read as (big-endian): an exclusive
+    /// bound moved by one, a missing bound the lowest or highest integer; nulls when some bound is not eight bytes, so
+    /// the ranges are compared as bytes.
+    /// </summary>
+    private static (ulong[]? Lowest, ulong[]? Highest) NumericBounds(byte[]?[] lower, byte[]?[] upper, IReadOnlyList<ValueRange> ranges)
+    {
+        var lowest = new ulong[ranges.Count];
+        var highest = new ulong[ranges.Count];
+        for (var r = 0; r < ranges.Count; r++)
+        {
+            if (lower[r] is { Length: not sizeof(ulong) } || upper[r] is { Length: not sizeof(ulong) })
+                return (null, null);
+            var low = lower[r] is { } l ? BinaryPrimitives.ReadUInt64BigEndian(l) : ulong.MinValue;
+            var high = upper[r] is { } h ? BinaryPrimitives.ReadUInt64BigEndian(h) : ulong.MaxValue;
+            var empty = false;
+            if (lower[r] is not null && !ranges[r].LowerInclusive)
+                (low, empty) = low == ulong.MaxValue ? (low, true) : (low + 1, empty);
+            if (upper[r] is not null && !ranges[r].UpperInclusive)
+                (high, empty) = high == ulong.MinValue ? (high, true) : (high - 1, empty);
+            (lowest[r], highest[r]) = empty ? (ulong.MaxValue, ulong.MinValue) : (low, high);
+        }
+        return (lowest, highest);
+    }
 
     private static bool AnyValueIn(DocValueList values, byte[]? lower, bool lowerInclusive, byte[]? upper, bool upperInclusive)
     {

@@ -9,14 +9,30 @@ namespace Folio.Indexing.Collectors;
 /// (an array repeating a value counts it once), an explicit null counts as <see cref="FieldValue.Null"/>,
 /// an entry without a value counts as missing (<see cref="Missing"/>). With a <see cref="FacetAggregator"/>, each
 /// value also gathers the numbers of the entries counted under it. Values are counted by their bytes as the doc
-/// values hold them and decoded once each at the end, so a match costs no allocation.
+/// values hold them and decoded once each at the end, so a match costs no allocation; where the doc values number
+/// their values (<see cref="IDocValues.TryReadOrdinals"/>), an entry with one value is counted by its number, and the
+/// value's bytes are read once per number, not once per entry.
 /// </summary>
 public sealed class TermFacetCollector : ICollector
 {
-    private readonly Dictionary<byte[], Tally> _tallies = new(ByteArrayComparer.Instance);
-    private readonly Dictionary<byte[], Tally>.AlternateLookup<ReadOnlySpan<byte>> _talliesBySpan;
+    // Each value's slot: where its tally (and its aggregator's numbers) is.
+    private readonly Dictionary<byte[], int> _slots = new(ByteArrayComparer.Instance);
+    private readonly Dictionary<byte[], int>.AlternateLookup<ReadOnlySpan<byte>> _slotsBySpan;
+    // Ordinals below this index an array of slots (4 bytes each, grown as met); higher ones, a dictionary.
+    private const long MaxArrayOrdinal = 1 << 22;
+
+    // The slot of each ordinal met, plus one (0: not met yet); several ordinals may share a value, and so a slot.
+    private int[] _slotsByOrdinal = [];
+    // Without an aggregator: the matches counted under each ordinal below MaxArrayOrdinal, folded into slots by Finish.
+    private long[] _ordinalCounts = [];
+    private readonly Dictionary<long, int> _slotsByLargeOrdinal = [];
     private readonly DocValuesBlock _values = new();
     private readonly FacetAggregator? _aggregator;
+    private Tally[] _tallies = new Tally[16];
+    private long[] _ordinals = [];
+    // The entries of a batch whose values are read rather than numbered: their ids and their places in the batch.
+    private long[] _readIds = [];
+    private int[] _readPlaces = [];
     private IEngineSearcher? _searcher;
     private IDocValues? _docValues;
     private List<FacetTerm>? _terms;
@@ -29,7 +45,7 @@ public sealed class TermFacetCollector : ICollector
         ArgumentException.ThrowIfNullOrEmpty(field);
         Field = field;
         _aggregator = aggregator;
-        _talliesBySpan = _tallies.GetAlternateLookup<ReadOnlySpan<byte>>();
+        _slotsBySpan = _slots.GetAlternateLookup<ReadOnlySpan<byte>>();
     }
 
     /// <summary>The field counted.</summary>
@@ -78,44 +94,67 @@ public sealed class TermFacetCollector : ICollector
     {
         // Opened by the first match, not at Begin: a query that matches nothing reads no field, so a facet
         // on a field the index lacks answers empty then, as counting always has.
-        _docValues ??= (_searcher ?? throw new InvalidOperationException("Begin was not called.")).OpenDocValues(Field);
-        _docValues.Read(entryIds, _values);
+        var docValues = _docValues ??= (_searcher ?? throw new InvalidOperationException("Begin was not called.")).OpenDocValues(Field);
         _aggregator?.Read(entryIds);
+        if (_ordinals.Length < entryIds.Length)
+            _ordinals = new long[entryIds.Length];
+        var ordinals = _ordinals.AsSpan(0, entryIds.Length);
+        if (!docValues.TryReadOrdinals(entryIds, ordinals))
+        {
+            docValues.Read(entryIds, _values);
+            for (var i = 0; i < entryIds.Length; i++)
+                CountValues(entryIds[i], _values[i], i);
+            return;
+        }
+        var toRead = 0;
         for (var i = 0; i < entryIds.Length; i++)
         {
-            var entry = entryIds[i];
-            var values = _values[i];
-            if (values.IsEmpty)
+            var ordinal = ordinals[i];
+            if (ordinal >= 0)
+            {
+                // An entry numbered has one value, so it needs no guard against counting it twice; without an
+                // aggregator to feed per entry, the numbers are counted as they are and folded into values at the end.
+                if (_aggregator is null && ordinal < MaxArrayOrdinal)
+                    CountOrdinal(ordinal);
+                else
+                    Count(SlotOfOrdinal(docValues, ordinal), entryIds[i], i);
+            }
+            else if (ordinal == IDocValues.NoValue)
             {
                 _missing++;
-                continue;
             }
-            foreach (var value in values)
+            else
             {
-                ref var tally = ref CollectionsMarshal.GetValueRefOrAddDefault(_talliesBySpan, value.Encoded, out var exists);
-                if (!exists)
-                {
-                    tally.LastEntry = -1;
-                    tally.Slot = _tallies.Count - 1;
-                    _aggregator?.EnsureSlots(_tallies.Count);
-                }
-                if (tally.LastEntry == entry)
-                    continue;
-                tally.LastEntry = entry;
-                tally.Count++;
-                _aggregator?.Add(tally.Slot, i);
+                // Made when first needed: a field of single values never reads any.
+                if (_readIds.Length < entryIds.Length)
+                    (_readIds, _readPlaces) = (new long[entryIds.Length], new int[entryIds.Length]);
+                _readIds[toRead] = entryIds[i];
+                _readPlaces[toRead++] = i;
             }
         }
+        if (toRead == 0)
+            return;
+        docValues.Read(_readIds.AsSpan(0, toRead), _values);
+        for (var r = 0; r < toRead; r++)
+            CountValues(_readIds[r], _values[r], _readPlaces[r]);
     }
 
     /// <inheritdoc/>
     public void Finish()
     {
-        var terms = new List<FacetTerm>(_tallies.Count);
-        foreach (var (encoded, tally) in _tallies)
+        for (var ordinal = 0; ordinal < _ordinalCounts.Length; ordinal++)
+        {
+            if (_ordinalCounts[ordinal] == 0)
+                continue;
+            // The slot first: finding it may grow the tallies.
+            var slot = SlotOfOrdinal(_docValues!, ordinal);
+            _tallies[slot].Count += _ordinalCounts[ordinal];
+        }
+        var terms = new List<FacetTerm>(_slots.Count);
+        foreach (var (encoded, slot) in _slots)
         {
             foreach (var value in new DocValueList(encoded))
-                terms.Add(new FacetTerm(value.ToFieldValue(), value.Kind, value.Bytes.ToArray(), tally.Count, tally.Slot));
+                terms.Add(new FacetTerm(value.ToFieldValue(), value.Kind, value.Bytes.ToArray(), _tallies[slot].Count, slot));
         }
         _terms = terms;
     }
@@ -127,12 +166,93 @@ public sealed class TermFacetCollector : ICollector
     /// </summary>
     public string? Spelling(FacetTerm term) => term.Kind == DocValueKind.Text && _docValues is { } docValues ? docValues.Spelling(term.Bytes) : null;
 
+    /// <summary>Counts an entry whose values were read (the <paramref name="place"/>-th match of its batch).</summary>
+    private void CountValues(long entry, DocValueList values, int place)
+    {
+        if (values.IsEmpty)
+        {
+            _missing++;
+            return;
+        }
+        foreach (var value in values)
+            Count(SlotOf(value.Encoded), entry, place);
+    }
+
+    private void Count(int slot, long entry, int place)
+    {
+        ref var tally = ref _tallies[slot];
+        if (tally.LastEntry == entry)
+            return;
+        tally.LastEntry = entry;
+        tally.Count++;
+        _aggregator?.Add(slot, place);
+    }
+
+    private void CountOrdinal(long ordinal)
+    {
+        var counts = _ordinalCounts;
+        if ((ulong)ordinal < (ulong)counts.Length)
+            counts[ordinal]++;
+        else
+            GrowAndCount(ordinal);
+    }
+
+    // Apart from CountOrdinal so that stays small enough to inline into the walk over a batch.
+    private void GrowAndCount(long ordinal)
+    {
+        Array.Resize(ref _ordinalCounts, (int)Math.Min(MaxArrayOrdinal, Math.Max(ordinal + 1, _ordinalCounts.Length * 2L)));
+        _ordinalCounts[ordinal]++;
+    }
+
+    private int SlotOfOrdinal(IDocValues docValues, long ordinal)
+    {
+        if (ordinal < _slotsByOrdinal.Length && _slotsByOrdinal[ordinal] != 0)
+            return _slotsByOrdinal[ordinal] - 1;
+        if (ordinal >= MaxArrayOrdinal)
+        {
+            ref var large = ref CollectionsMarshal.GetValueRefOrAddDefault(_slotsByLargeOrdinal, ordinal, out var exists);
+            if (!exists)
+                large = SlotOfValue(docValues, ordinal);
+            return large;
+        }
+        if (ordinal >= _slotsByOrdinal.Length)
+            Array.Resize(ref _slotsByOrdinal, (int)Math.Min(MaxArrayOrdinal, Math.Max(ordinal + 1, _slotsByOrdinal.Length * 2L)));
+        var slot = SlotOfValue(docValues, ordinal);
+        _slotsByOrdinal[ordinal] = slot + 1;
+        return slot;
+    }
+
+    /// <summary>
+    /// The slot of the value an ordinal stands for, read once per ordinal into the block the batch's values are read
+    /// into: they are read after the batch's ordinals are counted, so the block holds nothing needed yet.
+    /// </summary>
+    private int SlotOfValue(IDocValues docValues, long ordinal)
+    {
+        docValues.ReadOrdinal(ordinal, _values);
+        var slot = -1;
+        foreach (var value in _values[0])
+            slot = SlotOf(value.Encoded);
+        return slot;
+    }
+
+    private int SlotOf(ReadOnlySpan<byte> encoded)
+    {
+        ref var slot = ref CollectionsMarshal.GetValueRefOrAddDefault(_slotsBySpan, encoded, out var exists);
+        if (!exists)
+        {
+            slot = _slots.Count - 1;
+            if (slot == _tallies.Length)
+                Array.Resize(ref _tallies, _tallies.Length * 2);
+            _tallies[slot].LastEntry = -1;
+            _aggregator?.EnsureSlots(_slots.Count);
+        }
+        return slot;
+    }
+
     // LastEntry: the last entry counted for the value, so an entry having it twice counts once (entries come in increasing order).
-    // Slot: where the aggregator keeps the value's numbers.
     private struct Tally
     {
         public long Count;
         public long LastEntry;
-        public int Slot;
     }
 }

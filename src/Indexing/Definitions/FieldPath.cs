@@ -92,6 +92,9 @@ public sealed class FieldPath
         return values;
     }
 
+    /// <summary><see cref="Values(JsonElement)"/>, added to a list the caller reuses.</summary>
+    public void AddValues(JsonElement root, List<JsonElement> values) => Collect(root, 0, forIndex: true, values);
+
     /// <summary>
     /// The values at this path in <paramref name="root"/> as a projection returns them: arrays on the way
     /// are walked, an array at the end is kept whole unless the path ends in <c>[]</c>. Returns whether

@@ -18,6 +18,9 @@ public sealed class IndexDefinition
     /// <summary>The longest index name (and field name) a definition may have.</summary>
     public const int MaxNameLength = 200;
 
+    /// <summary>The longest <see cref="OutputCollection"/> name, in UTF-8 bytes (the longest collection name a document may give).</summary>
+    public const int MaxOutputCollectionBytes = 256;
+
     /// <summary>The field every index keeps with the document id, for <c>id()</c> in queries.</summary>
     public const string IdField = "id()";
 
@@ -33,14 +36,16 @@ public sealed class IndexDefinition
     /// <summary>
     /// Builds a map/reduce index's definition after checking it. Its <see cref="Fields"/> are those of the
     /// result rows: each group field (exact, with a numeric twin and a full-text twin <c>search(Name)</c>),
-    /// and each aggregation (a count as a long, the others as doubles).
+    /// and each aggregation (a count as a long, the others as doubles). With <paramref name="outputCollection"/>,
+    /// each group's row is also kept as a document of that collection.
     /// </summary>
-    public IndexDefinition(string name, IReadOnlyList<string> collections, ReduceDefinition reduce)
+    public IndexDefinition(string name, IReadOnlyList<string> collections, ReduceDefinition reduce, string? outputCollection = null)
     {
         ArgumentNullException.ThrowIfNull(reduce);
         Name = name;
         Collections = collections;
         Reduce = reduce;
+        OutputCollection = outputCollection;
         Fields = RowFields(reduce);
         Validate();
     }
@@ -70,9 +75,15 @@ public sealed class IndexDefinition
         if (!Engines.SearchEngines.TryGet(engine, out var named))
             throw new IndexDefinitionException(Engines.SearchEngines.UnknownMessage(engine));
         return Reduce is { } reduce
-            ? new IndexDefinition(Name, Collections, reduce) { SearchEngine = named.Name }
+            ? new IndexDefinition(Name, Collections, reduce, OutputCollection) { SearchEngine = named.Name }
             : new IndexDefinition(Name, Collections, Fields) { SearchEngine = named.Name };
     }
+
+    /// <summary>
+    /// The collection a map/reduce index writes each group's result row to as a document (null: none). It
+    /// belongs to the index: the documents follow the groups, and go when the index does.
+    /// </summary>
+    public string? OutputCollection { get; }
 
     /// <summary>Whether the server made this index for collection queries.</summary>
     public bool IsAuto => Name.StartsWith(AutoPrefix, StringComparison.OrdinalIgnoreCase);
@@ -156,10 +167,30 @@ public sealed class IndexDefinition
             throw new IndexDefinitionException($"Index '{Name}' names no Collections.");
         if (Fields.Count == 0)
             throw new IndexDefinitionException($"Index '{Name}' has no Fields.");
+        ValidateOutputCollection();
         foreach (var name in Fields.Keys)
         {
             if (string.IsNullOrWhiteSpace(name) || name.Length > MaxNameLength || name.EndsWith(NumericSuffix, StringComparison.Ordinal) || name == IdField)
                 throw new IndexDefinitionException($"Field name '{name}' is empty, too long or ends with the reserved '{NumericSuffix}', or is the reserved '{IdField}'.");
+        }
+    }
+
+    private void ValidateOutputCollection()
+    {
+        if (OutputCollection is not { } output)
+            return;
+        if (string.IsNullOrWhiteSpace(output) || System.Text.Encoding.UTF8.GetByteCount(output) > MaxOutputCollectionBytes || output.StartsWith('@'))
+            throw new IndexDefinitionException($"OutputCollection must be a non-empty collection name of at most {MaxOutputCollectionBytes} bytes, not starting with '@'.");
+        foreach (var c in output)
+        {
+            if (char.IsControl(c))
+                throw new IndexDefinitionException("OutputCollection must not contain control characters.");
+        }
+        foreach (var collection in Collections)
+        {
+            // The index would read its own results back as documents and reduce them again, without end.
+            if (string.Equals(collection, output, StringComparison.OrdinalIgnoreCase))
+                throw new IndexDefinitionException($"OutputCollection '{output}' is one of the collections index '{Name}' reads; its results would be fed back into it.");
         }
     }
 }

@@ -5,7 +5,7 @@ namespace Folio.Indexing.Definitions;
 /// <summary>
 /// The one JSON form of an index definition,
 /// <c>{"Name","Collections":[…],"SearchEngine"?:"Folio|Lucene","Fields":{"F":{"Path","Type":"String|Long|Double|Auto","Search","CaseSensitive"}}}</c>
-/// or, for a map/reduce index, <c>{"Name","Collections","SearchEngine"?,"Reduce":{…}}</c> (<see cref="ReduceDefinitionJson"/>):
+/// or, for a map/reduce index, <c>{"Name","Collections","SearchEngine"?,"Reduce":{…},"OutputCollection"?}</c> (<see cref="ReduceDefinitionJson"/>):
 /// what <c>PUT …/indexes</c> accepts and <c>GET …/indexes</c> answers, and what the index catalog stores,
 /// so a definition reads back after a restart exactly as it was given. The definition is a document of its
 /// own, not an answer shape; the HTTP tier writes the envelopes around it.
@@ -23,6 +23,7 @@ public static class IndexDefinitionJson
         var hasFields = false;
         ReduceDefinition? reduce = null;
         string? engine = null;
+        string? outputCollection = null;
         foreach (var property in json.EnumerateObject())
         {
             switch (property.Name)
@@ -57,16 +58,33 @@ public static class IndexDefinitionJson
                     engine = property.Value.ValueKind == JsonValueKind.String ? property.Value.GetString() : throw new IndexDefinitionException("SearchEngine must be a string: " + Engines.SearchEngines.UnknownMessage(property.Value.GetRawText()));
                     break;
                 case "OutputCollection":
-                    throw new IndexDefinitionException("OutputCollection (writing a map/reduce index's results as documents) is not supported yet.");
+                    outputCollection = property.Value.ValueKind switch
+                    {
+                        JsonValueKind.String => property.Value.GetString(),
+                        JsonValueKind.Null => null,
+                        _ => throw new IndexDefinitionException("OutputCollection must be a collection name."),
+                    };
+                    break;
                 default:
-                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in the index definition (expected Name, Collections, SearchEngine, Fields or Reduce).");
+                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in the index definition (expected Name, Collections, SearchEngine, Fields, Reduce or OutputCollection).");
             }
         }
         if (name is null)
             throw new IndexDefinitionException("The index definition has no Name.");
-        if (reduce is not null && hasFields)
-            throw new IndexDefinitionException("A map/reduce index takes its fields from Reduce (its GroupBy fields and Aggregations); remove Fields.");
-        var definition = reduce is null ? new IndexDefinition(name, collections, fields) : new IndexDefinition(name, collections, reduce);
+        IndexDefinition definition;
+        if (reduce is null)
+        {
+            if (outputCollection is not null)
+                throw new IndexDefinitionException("OutputCollection needs a map/reduce index (Reduce): a map index has no results to write.");
+            definition = new IndexDefinition(name, collections, fields);
+        }
+        else
+        {
+            if (hasFields)
+                throw new IndexDefinitionException("A map/reduce index takes its fields from Reduce (its GroupBy fields and Aggregations); remove Fields.");
+            definition = new IndexDefinition(name, collections, reduce, outputCollection);
+        }
+
         return engine is null ? definition : definition.WithSearchEngine(engine);
     }
 
@@ -162,6 +180,8 @@ public static class IndexDefinitionJson
         {
             writer.WritePropertyName("Reduce");
             ReduceDefinitionJson.Write(writer, reduce);
+            if (definition.OutputCollection is { } output)
+                writer.WriteString("OutputCollection", output);
             writer.WriteEndObject();
             return;
         }

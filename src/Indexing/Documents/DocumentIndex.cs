@@ -23,9 +23,13 @@ public sealed class DocumentIndex : IDisposable
     private readonly IndexRunner _runner;
     private long _lastQueriedTicks = DateTime.UtcNow.Ticks;
 
-    /// <summary>Opens (creating if needed) the map or map/reduce index of <paramref name="definition"/> in <paramref name="directory"/> and starts its runner.</summary>
-    public DocumentIndex(IndexDefinition definition, DocumentStore store, string directory, ILogger logger, StorageOptions? storage = null)
-        : this(definition, store, directory, OpenProcessor(definition, storage ?? StorageOptions.ForPath(directory)), logger)
+    /// <summary>
+    /// Opens (creating if needed) the map or map/reduce index of <paramref name="definition"/> in <paramref name="directory"/>
+    /// and starts its runner. A map/reduce index with an output collection writes there only once
+    /// <paramref name="outputFreed"/> (the removal of an earlier index's documents there) is over.
+    /// </summary>
+    public DocumentIndex(IndexDefinition definition, DocumentStore store, string directory, ILogger logger, StorageOptions? storage = null, Task? outputFreed = null)
+        : this(definition, store, directory, OpenProcessor(definition, storage ?? StorageOptions.ForPath(directory), store, outputFreed), logger)
     {
     }
 
@@ -163,9 +167,9 @@ public sealed class DocumentIndex : IDisposable
     /// </summary>
     public void Dispose() => _runner.Dispose();
 
-    private static IIndexBatchProcessor OpenProcessor(IndexDefinition definition, StorageOptions storage) => definition.Reduce is null
+    private static IIndexBatchProcessor OpenProcessor(IndexDefinition definition, StorageOptions storage, DocumentStore store, Task? outputFreed) => definition.Reduce is null
         ? MapIndexProcessor.Open(definition, storage, EngineOf(definition))
-        : MapReduceProcessor.Open(definition, storage, EngineOf(definition));
+        : MapReduceProcessor.Open(definition, storage, EngineOf(definition), store, outputFreed);
 
     /// <summary>The engine a definition names; one that names none was written before indexes chose engines, by Folio's.</summary>
     private static ISearchEngine EngineOf(IndexDefinition definition) => SearchEngines.Get(definition.SearchEngine ?? SearchEngines.Default);

@@ -29,6 +29,7 @@ public sealed class IndexStore : IDisposable
     private readonly Dictionary<string, List<string>> _retireWhenCaughtUp = new(StringComparer.OrdinalIgnoreCase);
     private readonly CancellationTokenSource _stop = new();
     private readonly Thread _maintenance;
+    private readonly OutputPurges _purges;
     private long _generation;
 
     /// <summary>Opens the indexes under <paramref name="root"/> and starts their indexers.</summary>
@@ -39,6 +40,7 @@ public sealed class IndexStore : IDisposable
         _loggers = loggers;
         _logger = loggers.CreateLogger<IndexStore>();
         _options = options ?? new IndexStoreOptions();
+        _purges = new OutputPurges(store, _lock, SaveCatalogWhileOpen, _logger);
         Directory.CreateDirectory(root);
         Load();
         _maintenance = new Thread(Maintain) { IsBackground = true, Name = "Folio index maintenance" };
@@ -75,8 +77,9 @@ public sealed class IndexStore : IDisposable
     /// <summary>
     /// Creates or updates indexes. A new name starts indexing at once; an unchanged definition is left
     /// alone; a changed one is rebuilt beside the current index, which keeps serving until the new one
-    /// has caught up. Throws <see cref="IndexDefinitionException"/> before changing anything if any
-    /// definition is unusable.
+    /// has caught up. A change that gives or takes an output collection rebuilds in place instead: two
+    /// versions of the index must not write the same documents. Throws <see cref="IndexDefinitionException"/>
+    /// before changing anything if any definition is unusable.
     /// </summary>
     public void Put(IReadOnlyList<IndexDefinition> definitions)
     {
@@ -93,6 +96,11 @@ public sealed class IndexStore : IDisposable
         }
         lock (_lock)
         {
+            var current = new Dictionary<string, IndexDefinition>(StringComparer.OrdinalIgnoreCase);
+            foreach (var (name, index) in _active)
+                current[name] = index.Definition;
+            using (var reader = _store.OpenReader())
+                OutputCollectionCheck.Check(definitions, current, reader, collection => _purges.Before(collection) is not null);
             foreach (var definition in definitions)
             {
                 if (!_active.TryGetValue(definition.Name, out var existing))
@@ -104,6 +112,14 @@ public sealed class IndexStore : IDisposable
                     continue;
                 if (_replacements.Remove(definition.Name, out var older))
                     Drop(older);
+                if (existing.Definition.OutputCollection is not null || definition.OutputCollection is not null)
+                {
+                    _active.Remove(definition.Name);
+                    Drop(existing, definition.OutputCollection);
+                    _active[definition.Name] = Create(definition);
+                    _logger.LogInformation("Index {Index} is rebuilt in place with its new definition, as it writes an output collection", definition.Name);
+                    continue;
+                }
                 _replacements[definition.Name] = Create(definition);
                 _logger.LogInformation("Index {Index} is being rebuilt side by side with its new definition", definition.Name);
             }
@@ -111,7 +127,7 @@ public sealed class IndexStore : IDisposable
         }
     }
 
-    /// <summary>Deletes an index (and any replacement of it); false when there is none.</summary>
+    /// <summary>Deletes an index (and any replacement of it) and the documents it wrote to an output collection; false when there is none.</summary>
     public bool Delete(string name)
     {
         lock (_lock)
@@ -132,14 +148,14 @@ public sealed class IndexStore : IDisposable
         }
     }
 
-    /// <summary>Throws the index's data away and indexes everything again from the start; false when there is no such index.</summary>
+    /// <summary>Throws the index's data away (and its output documents) and indexes everything again from the start; false when there is no such index.</summary>
     public bool Reset(string name)
     {
         lock (_lock)
         {
             if (!_active.Remove(name, out var index))
                 return false;
-            Drop(index);
+            Drop(index, index.Definition.OutputCollection);
             _active[index.Definition.Name] = Create(index.Definition);
             SaveCatalog();
             return true;
@@ -361,7 +377,7 @@ public sealed class IndexStore : IDisposable
     }
 
     private DocumentIndex Open(IndexDefinition definition, string directory) =>
-        new(definition, _store, directory, _loggers.CreateLogger<DocumentIndex>(), _options.InMemory ? StorageOptions.InMemory() : null);
+        new(definition, _store, directory, _loggers.CreateLogger<DocumentIndex>(), _options.InMemory ? StorageOptions.InMemory() : null, _purges.Before(definition.OutputCollection));
 
     /// <summary>
     /// Opens an index found on disk; one written in a format this build does not read is rebuilt from the
@@ -388,11 +404,15 @@ public sealed class IndexStore : IDisposable
     /// Closes an index that left the catalog and deletes its files once no searcher reads them. The
     /// directory is first renamed to a name no index will take, so a later index that reuses the name
     /// (after a database is deleted and re-created) is never deleted in its place; a leftover is removed
-    /// at the next start, as any directory the catalog does not name.
+    /// at the next start, as any directory the catalog does not name. The documents the index wrote to an
+    /// output collection are removed too, unless its successor writes to the same collection
+    /// (<paramref name="successorOutput"/>): a new index clears its output collection itself before it writes.
     /// </summary>
-    private void Drop(DocumentIndex index)
+    private void Drop(DocumentIndex index, string? successorOutput = null)
     {
         index.Dispose();
+        if (index.Definition.OutputCollection is { } output && !string.Equals(output, successorOutput, StringComparison.OrdinalIgnoreCase))
+            _purges.Start(output);
         var directory = index.Directory;
         if (!Directory.Exists(directory))
             return;
@@ -443,6 +463,12 @@ public sealed class IndexStore : IDisposable
         return builder.Length > 120 ? builder.ToString(0, 120) : builder.ToString();
     }
 
+    private void SaveCatalogWhileOpen()
+    {
+        if (!_stop.IsCancellationRequested)
+            SaveCatalog();
+    }
+
     /// <summary>Writes the catalog to a temporary file and renames it over the old one, so a crash leaves one or the other.</summary>
     private void SaveCatalog()
     {
@@ -458,6 +484,10 @@ public sealed class IndexStore : IDisposable
                 WriteEntry(writer, index, replacing: false);
             foreach (var index in _replacements.Values)
                 WriteEntry(writer, index, replacing: true);
+            writer.WriteEndArray();
+            writer.WriteStartArray("PurgingOutputs");
+            foreach (var collection in _purges.Pending)
+                writer.WriteStringValue(collection);
             writer.WriteEndArray();
             writer.WriteEndObject();
             writer.Flush();
@@ -484,6 +514,12 @@ public sealed class IndexStore : IDisposable
         {
             using var catalog = JsonDocument.Parse(File.ReadAllBytes(path));
             _generation = catalog.RootElement.GetProperty("Generation").GetInt64();
+            // Started first: an index writing to one of these collections waits for its removal.
+            if (catalog.RootElement.TryGetProperty("PurgingOutputs", out var purging))
+            {
+                foreach (var collection in purging.EnumerateArray())
+                    _purges.Start(collection.GetString()!);
+            }
             foreach (var entry in catalog.RootElement.GetProperty("Indexes").EnumerateArray())
             {
                 var definition = IndexDefinitionJson.Parse(entry.GetProperty("Definition"));

@@ -22,6 +22,13 @@ internal sealed class MapEntryExtractor(ReduceDefinition reduce)
     private readonly Dictionary<(FieldPath, int), FieldPath?> _rests = [];
     private readonly ArrayBufferWriter<byte> _key = new(256);
     private readonly List<JsonElement> _values = [];
+    private readonly List<MapNumber> _found = [];
+
+    // One writer for every key, and one string per distinct key of the batch (a batch of orders by product
+    // has 4 lines an order over a few thousand products): the keys were most of what mapping allocated.
+    private readonly Utf8JsonWriter _writer = new(new ArrayBufferWriter<byte>(1), CanonicalJson);
+    private readonly Dictionary<string, string> _keys = new(StringComparer.Ordinal);
+    private char[] _keyChars = new char[256];
 
     /// <summary>Adds the entries of <paramref name="root"/> to <paramref name="entries"/>; returns the problems met, or null.</summary>
     public List<string>? Extract(JsonElement root, List<MapEntry> entries)
@@ -68,19 +75,18 @@ internal sealed class MapEntryExtractor(ReduceDefinition reduce)
     private MapEntry Entry(JsonElement root, JsonElement item, FieldPath? fanPath, int fanDepth, ReadOnlySpan<int> depths, JsonElement?[] scalars, ref List<string>? problems)
     {
         _key.ResetWrittenCount();
-        using (var writer = new Utf8JsonWriter(_key, CanonicalJson))
+        _writer.Reset(_key);
+        _writer.WriteStartArray();
+        for (var g = 0; g < reduce.GroupBy.Count; g++)
         {
-            writer.WriteStartArray();
-            for (var g = 0; g < reduce.GroupBy.Count; g++)
-            {
-                if (depths[g] == 0)
-                    WriteCanonical(writer, scalars[g]);
-                else
-                    WriteCanonical(writer, Select(item, reduce.GroupBy[g].Path, fanDepth));
-            }
-            writer.WriteEndArray();
+            if (depths[g] == 0)
+                WriteCanonical(_writer, scalars[g]);
+            else
+                WriteCanonical(_writer, Select(item, reduce.GroupBy[g].Path, fanDepth));
         }
-        var key = System.Text.Encoding.UTF8.GetString(_key.WrittenSpan);
+        _writer.WriteEndArray();
+        _writer.Flush();
+        var key = KeyString(_key.WrittenSpan);
 
         var aggregations = reduce.Aggregations;
         var present = new long[aggregations.Count];
@@ -98,8 +104,8 @@ internal sealed class MapEntryExtractor(ReduceDefinition reduce)
             if (fanPath is not null && SamePrefix(fanPath, aggregation.Path, fanDepth, fanDepth))
                 CollectValues(item, aggregation.Path, fanDepth);
             else
-                _values.AddRange(aggregation.Path.Values(root));
-            List<MapNumber>? found = null;
+                aggregation.Path.AddValues(root, _values);
+            _found.Clear();
             foreach (var value in _values)
             {
                 // Aggregations read scalars: a path ending on an object or an empty array has nothing to add.
@@ -109,12 +115,12 @@ internal sealed class MapEntryExtractor(ReduceDefinition reduce)
                 if (aggregation.Op == AggregationOp.Count)
                     continue;
                 if (TryNumber(value, out var number))
-                    (found ??= []).Add(number);
+                    _found.Add(number);
                 else
                     (problems ??= []).Add($"The aggregation '{aggregation.Name}' ({aggregation.Op}) skipped {Describe(value)} at {aggregation.Path.Text}: it is not a number.");
             }
-            if (found is not null)
-                numbers[a] = [.. found];
+            if (_found.Count > 0)
+                numbers[a] = [.. _found];
         }
         return new MapEntry(key, present, numbers);
     }
@@ -169,13 +175,27 @@ internal sealed class MapEntryExtractor(ReduceDefinition reduce)
         var rest = Rest(path, skip);
         if (rest is not null)
         {
-            _values.AddRange(rest.Values(item));
+            rest.AddValues(item, _values);
             return;
         }
         if (item.ValueKind == JsonValueKind.Array)
             _values.AddRange(item.EnumerateArray());
         else
             _values.Add(item);
+    }
+
+    /// <summary>The key's string: the one this extractor made for the same bytes before, if it did.</summary>
+    private string KeyString(ReadOnlySpan<byte> utf8)
+    {
+        if (_keyChars.Length < utf8.Length)
+            _keyChars = new char[utf8.Length];
+        var chars = _keyChars.AsSpan(0, System.Text.Encoding.UTF8.GetChars(utf8, _keyChars));
+        var lookup = _keys.GetAlternateLookup<ReadOnlySpan<char>>();
+        if (lookup.TryGetValue(chars, out var key))
+            return key;
+        key = new string(chars);
+        _keys.Add(key, key);
+        return key;
     }
 
     private FieldPath? Rest(FieldPath path, int skip)

@@ -59,7 +59,9 @@ internal sealed class MapReduceBatch(MapReduceProcessor processor) : IIndexBatch
 
     public void AddDelete(Tombstone tombstone) => _deletes.Add(tombstone.Id);
 
-    public void Commit(long upToEtag) => processor.Commit(_documents, _deletes, upToEtag, _errors);
+    public void Commit(long upToEtag) => processor.Commit(_documents, _deletes, upToEtag, _errors, moreFollows: false);
+
+    public bool Commit(long upToEtag, bool moreFollows) => processor.Commit(_documents, _deletes, upToEtag, _errors, moreFollows);
 
     // The document's old entries must not outlive the version that could not be read.
     private void Refuse(string id, string key, string message)

@@ -5,6 +5,7 @@ using Folio.Indexing.Engines;
 using Folio.Indexing.Runner;
 using Folio.Indexing.Search;
 using Folio.Storage;
+using Folio.Storage.Documents;
 
 namespace Folio.Indexing.MapReduce;
 
@@ -14,24 +15,36 @@ namespace Folio.Indexing.MapReduce;
 /// (keyed by the group key) so queries filter, sort, page and facet the rows like any index. The reduce
 /// store is the truth: it commits first, the engine second, each with the batch's etag; when they disagree
 /// at open (a crash between the two commits), the engine's rows are rebuilt from the store. A searcher and
-/// the rows it reads are taken together, between commits, so a query never mixes two batches.
+/// the rows it reads are taken together, between commits, so a query never mixes two batches, except while
+/// a backlog is worked through: the engine's rows are then indexed once every <see cref="PublishInterval"/>
+/// and at its end, and a query, told the index is stale, may match on older values than the rows it returns.
+/// With an output collection, the rows are then written as documents (<see cref="ReduceOutput"/>).
 /// </summary>
-internal sealed class MapReduceProcessor : IIndexBatchProcessor
+internal sealed partial class MapReduceProcessor : IIndexBatchProcessor
 {
+    /// <summary>How long the engine's rows may lag the reduce store while a backlog is being worked through.</summary>
+    internal static readonly TimeSpan PublishInterval = TimeSpan.FromSeconds(5);
+
     private readonly IndexDefinition _definition;
     private readonly ReduceStore _store;
     private readonly StorageOptions _engineOptions;
     private readonly ISearchEngine _engine;
     private readonly Lock _publish = new();
+
+    // Group keys whose rows changed in batches that left the engine's rows as they were: more changes followed.
+    private readonly HashSet<string> _unindexed = new(StringComparer.Ordinal);
+    private long _lastPublished = Stopwatch.GetTimestamp();
     private IEngineIndex _index;
     private long _lastReduceTicks;
 
-    private MapReduceProcessor(IndexDefinition definition, ReduceStore store, ISearchEngine engine, StorageOptions engineOptions)
+    private MapReduceProcessor(IndexDefinition definition, ReduceStore store, ISearchEngine engine, StorageOptions engineOptions, ReduceOutput? output, Task? outputFreed)
     {
         _definition = definition;
         _store = store;
         _engine = engine;
         _engineOptions = engineOptions;
+        _output = output;
+        _outputFreed = outputFreed;
         _index = engine.Open(engineOptions, definition.ToSchema());
     }
 
@@ -53,16 +66,24 @@ internal sealed class MapReduceProcessor : IIndexBatchProcessor
         }
     }
 
-    /// <summary>Opens (creating if needed) the map/reduce index of <paramref name="definition"/> in <paramref name="storage"/>, its rows on <paramref name="engine"/>.</summary>
+    /// <summary>
+    /// Opens (creating if needed) the map/reduce index of <paramref name="definition"/> in <paramref name="storage"/>,
+    /// its rows on <paramref name="engine"/>. A definition with an output collection needs <paramref name="documents"/>,
+    /// the store the rows are written to; <paramref name="outputFreed"/> is what must finish before this index writes
+    /// there (the removal of the documents of an index that wrote there before).
+    /// </summary>
     /// <exception cref="UnsupportedFormatException">The index was written in a format this build does not read.</exception>
-    public static MapReduceProcessor Open(IndexDefinition definition, StorageOptions storage, ISearchEngine engine)
+    public static MapReduceProcessor Open(IndexDefinition definition, StorageOptions storage, ISearchEngine engine, DocumentStore? documents = null, Task? outputFreed = null)
     {
         var reduce = definition.Reduce ?? throw new ArgumentException($"Index '{definition.Name}' is not a map/reduce index.", nameof(definition));
+        ReduceOutput? output = null;
+        if (definition.OutputCollection is { } collection)
+            output = new ReduceOutput(documents ?? throw new ArgumentNullException(nameof(documents), $"Index '{definition.Name}' writes to {collection}: it needs the document store."), collection);
         var store = new ReduceStore(Under(storage, "reduce"), reduce);
         MapReduceProcessor? processor = null;
         try
         {
-            processor = new MapReduceProcessor(definition, store, engine, Under(storage, "rows"));
+            processor = new MapReduceProcessor(definition, store, engine, Under(storage, "rows"), output, outputFreed);
             processor.Reconcile();
             return processor;
         }
@@ -103,13 +124,19 @@ internal sealed class MapReduceProcessor : IIndexBatchProcessor
         _store.Dispose();
     }
 
-    /// <summary>Applies one batch: retract, add, re-reduce the touched groups, then commit the store and the engine's rows with <paramref name="etag"/>.</summary>
-    internal void Commit(List<(string Key, List<MapEntry> Entries)> documents, List<string> deletes, long etag, List<IndexError> errors)
+    /// <summary>
+    /// Applies one batch: retract, add, re-reduce the touched groups, then commit the store with <paramref name="etag"/>
+    /// and, unless <paramref name="moreFollows"/> lets it wait, the engine's rows of every group changed since they
+    /// were last indexed. A backlog touches most groups in every batch; indexing their rows once at its end
+    /// (or every <see cref="PublishInterval"/> while it lasts) instead of once a batch is what keeps a build's
+    /// cost to what it maps and reduces. Returns whether the rows were indexed (what queries read includes the batch).
+    /// </summary>
+    internal bool Commit(List<(string Key, List<MapEntry> Entries)> documents, List<string> deletes, long etag, List<IndexError> errors, bool moreFollows)
     {
         var started = Stopwatch.GetTimestamp();
         var rows = new List<(string Key, byte[] Row)>();
         var removed = new List<string>();
-        using var update = _store.BeginUpdate();
+        using var update = _store.BeginUpdate(_output is not null, _written);
         foreach (var key in deletes)
             update.Retract(key);
         foreach (var (key, entries) in documents)
@@ -119,17 +146,66 @@ internal sealed class MapReduceProcessor : IIndexBatchProcessor
         }
         update.Finish(etag, rows, removed);
 
+        if (moreFollows && Stopwatch.GetElapsedTime(_lastPublished) < PublishInterval)
+        {
+            foreach (var (key, _) in rows)
+                _unindexed.Add(key);
+            foreach (var key in removed)
+                _unindexed.Add(key);
+            Interlocked.Exchange(ref _lastReduceTicks, Stopwatch.GetElapsedTime(started).Ticks);
+            update.Commit();
+            WriteOutput(rows, removed);
+            return false;
+        }
+
         using var batch = _index.BeginBatch();
         foreach (var key in removed)
+        {
+            _unindexed.Remove(key);
             batch.Delete(key);
+        }
         foreach (var (key, row) in rows)
+        {
+            _unindexed.Remove(key);
             AddRow(batch, key, row, errors);
+        }
+        foreach (var key in _unindexed)
+        {
+            if (update.TryGetRow(key, out var row))
+                AddRow(batch, key, row.ToArray(), errors);
+            else
+                batch.Delete(key);
+        }
+        _unindexed.Clear();
         Interlocked.Exchange(ref _lastReduceTicks, Stopwatch.GetElapsedTime(started).Ticks);
         lock (_publish)
         {
             update.Commit();
             batch.Commit(etag);
         }
+        _lastPublished = Stopwatch.GetTimestamp();
+        WriteOutput(rows, removed);
+        return true;
+    }
+
+    /// <summary>Indexes the rows of the groups batches changed since the rows were last indexed, with the store's etag.</summary>
+    public IReadOnlyList<IndexError> PublishDeferred()
+    {
+        var errors = new List<IndexError>();
+        using var rows = _store.OpenRows();
+        using var batch = _index.BeginBatch();
+        foreach (var key in _unindexed)
+        {
+            if (rows.TryGet(key, out var row))
+                AddRow(batch, key, row.ToArray(), errors);
+            else
+                batch.Delete(key);
+        }
+        lock (_publish)
+            batch.Commit(_store.ReadEtag());
+        _unindexed.Clear();
+        _lastPublished = Stopwatch.GetTimestamp();
+        return errors;
     }
 
     private void AddRow(IEngineBatch batch, string key, byte[] row, List<IndexError> errors)

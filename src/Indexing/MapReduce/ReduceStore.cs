@@ -9,7 +9,9 @@ namespace Folio.Indexing.MapReduce;
 /// each document's map entries (to retract them when it changes or goes), each group's running aggregates,
 /// the numbers of each group ordered for its smallest and largest, the result row of each group, and the
 /// etag the last batch reached. Queries read the rows; the index's search engine holds the same rows
-/// indexed, one entry per group keyed by the group key.
+/// indexed, one entry per group keyed by the group key. An index with an output collection also keeps
+/// the groups whose documents may not be written yet (<see cref="ReadPendingOutputs"/>): a batch marks
+/// the groups it touched in its own transaction, the next one clears those written since.
 /// </summary>
 internal sealed class ReduceStore : IDisposable
 {
@@ -19,11 +21,13 @@ internal sealed class ReduceStore : IDisposable
     internal const string DocumentsTree = "documents";
     internal const string ExtremesTree = "extremes";
     internal const string RowsTree = "rows";
+    internal const string PendingOutputTree = "output-pending";
 
     internal static ReadOnlySpan<byte> EtagKey => "etag"u8;
     internal static ReadOnlySpan<byte> NextGroupKey => "next-group"u8;
     internal static ReadOnlySpan<byte> NextEntryKey => "next-entry"u8;
     internal static ReadOnlySpan<byte> EntryCountKey => "entries"u8;
+    internal static ReadOnlySpan<byte> OutputReadyKey => "output-ready"u8;
 
     private readonly StorageEnvironment _environment;
 
@@ -40,6 +44,7 @@ internal sealed class ReduceStore : IDisposable
             tx.CreateTree(DocumentsTree);
             tx.CreateTree(ExtremesTree);
             tx.CreateTree(RowsTree);
+            tx.CreateTree(PendingOutputTree);
             tx.Commit();
         }
         catch
@@ -70,8 +75,44 @@ internal sealed class ReduceStore : IDisposable
         return (ReadLong(read.OpenTree(MetaTree)!, EntryCountKey), read.OpenTree(GroupsTree)!.Count);
     }
 
-    /// <summary>Starts the write of one batch.</summary>
-    public ReduceUpdate BeginUpdate() => new(_environment.BeginWrite(), Reduce);
+    /// <summary>
+    /// Starts the write of one batch; it marks the groups it touches as owing their output document when
+    /// <paramref name="marksOutput"/>, and clears the marks of <paramref name="written"/>, whose documents are written.
+    /// </summary>
+    public ReduceUpdate BeginUpdate(bool marksOutput = false, IReadOnlyList<string>? written = null) => new(_environment.BeginWrite(), Reduce, marksOutput, written);
+
+    /// <summary>Whether the output collection was cleared of what was there before this index (done once, before its first batch).</summary>
+    public bool ReadOutputReady()
+    {
+        using var read = _environment.BeginRead();
+        return ReadLong(read.OpenTree(MetaTree)!, OutputReadyKey) == 1;
+    }
+
+    /// <summary>The groups whose output documents may not be written yet, with their current row (null: the group is gone, its document must go).</summary>
+    public List<(string Key, byte[]? Row)> ReadPendingOutputs()
+    {
+        var pending = new List<(string Key, byte[]? Row)>();
+        using var read = _environment.BeginRead();
+        var rows = read.OpenTree(RowsTree)!;
+        var cursor = read.OpenTree(PendingOutputTree)!.CreateCursor();
+        if (!cursor.First())
+            return pending;
+        do
+            pending.Add((System.Text.Encoding.UTF8.GetString(cursor.Key), rows.TryGet(cursor.Key, out var row) ? row.ToArray() : null));
+        while (cursor.MoveNext());
+        return pending;
+    }
+
+    /// <summary>Records that the output collection is ready and that the documents of <paramref name="written"/> are written.</summary>
+    public void MarkOutputWritten(IReadOnlyList<string> written)
+    {
+        using var tx = _environment.BeginWrite();
+        var pending = tx.OpenTree(PendingOutputTree)!;
+        foreach (var key in written)
+            pending.Delete(System.Text.Encoding.UTF8.GetBytes(key));
+        WriteLong(tx.OpenTree(MetaTree)!, OutputReadyKey, 1);
+        tx.Commit();
+    }
 
     /// <summary>A snapshot of the rows, to read until disposed.</summary>
     public ReduceRows OpenRows() => new(_environment.BeginRead());

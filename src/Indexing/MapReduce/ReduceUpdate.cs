@@ -23,14 +23,18 @@ internal sealed partial class ReduceUpdate : IDisposable
     private readonly Tree _documents;
     private readonly Tree _extremes;
     private readonly Tree _rows;
+    private readonly Tree? _pendingOutput;
     private readonly Dictionary<long, GroupState> _touched = [];
+
+    // The batch's groups by key: each entry of a group after its first skips the group-ids tree.
+    private readonly Dictionary<string, long> _groupIdsByKey = new(StringComparer.Ordinal);
     private readonly ArrayBufferWriter<byte> _record = new(256);
     private readonly byte[] _keyBuffer = new byte[Folio.Storage.StorageLimits.MaxKeySize];
     private long _nextGroup;
     private long _nextEntry;
     private long _entryCount;
 
-    public ReduceUpdate(WriteTransaction tx, ReduceDefinition reduce)
+    public ReduceUpdate(WriteTransaction tx, ReduceDefinition reduce, bool marksOutput, IReadOnlyList<string>? written)
     {
         _tx = tx;
         _reduce = reduce;
@@ -43,6 +47,13 @@ internal sealed partial class ReduceUpdate : IDisposable
         _nextGroup = Math.Max(1, ReduceStore.ReadLong(_meta, ReduceStore.NextGroupKey));
         _nextEntry = Math.Max(1, ReduceStore.ReadLong(_meta, ReduceStore.NextEntryKey));
         _entryCount = ReduceStore.ReadLong(_meta, ReduceStore.EntryCountKey);
+        if (!marksOutput)
+            return;
+        _pendingOutput = tx.OpenTree(ReduceStore.PendingOutputTree)!;
+        if (written is null)
+            return;
+        foreach (var key in written)
+            _pendingOutput.Delete(KeyBytes(key));
     }
 
     /// <summary>Whether <paramref name="key"/> (a document key or group key) fits a storage key.</summary>
@@ -100,6 +111,7 @@ internal sealed partial class ReduceUpdate : IDisposable
         {
             var groupKey = KeyBytes(state.Key).ToArray();
             BinaryPrimitives.WriteInt64BigEndian(id, state.GroupId);
+            _pendingOutput?.Put(groupKey, ReadOnlySpan<byte>.Empty);
             if (state.Entries == 0)
             {
                 _groups.Delete(id);
@@ -119,18 +131,28 @@ internal sealed partial class ReduceUpdate : IDisposable
         ReduceStore.WriteLong(_meta, ReduceStore.EntryCountKey, _entryCount);
     }
 
+    /// <summary>The row of group <paramref name="key"/> as this update leaves it; valid until the next write.</summary>
+    public bool TryGetRow(string key, out ReadOnlySpan<byte> row) => _rows.TryGet(KeyBytes(key), out row);
+
     public void Commit() => _tx.Commit();
 
     public void Dispose() => _tx.Dispose();
 
     private long ResolveGroup(string groupKey)
     {
+        if (_groupIdsByKey.TryGetValue(groupKey, out var known))
+            return known;
         var key = KeyBytes(groupKey);
         if (_groupIds.TryGet(key, out var value))
-            return BinaryPrimitives.ReadInt64LittleEndian(value);
+        {
+            known = BinaryPrimitives.ReadInt64LittleEndian(value);
+            _groupIdsByKey[groupKey] = known;
+            return known;
+        }
         var groupId = _nextGroup++;
         BinaryPrimitives.WriteInt64LittleEndian(_groupIds.Reserve(key, 8), groupId);
         _touched[groupId] = new GroupState(groupId, groupKey, _reduce.Aggregations.Count);
+        _groupIdsByKey[groupKey] = groupId;
         return groupId;
     }
 

@@ -25,6 +25,22 @@ public interface IIndexBatchProcessor : IDisposable
     /// <summary>The etag the last committed batch recorded (0 for a new index): where the runner resumes after a restart.</summary>
     long ReadProcessedEtag();
 
+    /// <summary>
+    /// Finishes, on the runner's thread before its first batch, what the index's last batches left to do outside
+    /// its own storage (a map/reduce index's output documents); nothing by default.
+    /// </summary>
+    void Recover()
+    {
+    }
+
+    /// <summary>
+    /// Makes what queries read include every batch committed so far, after batches held it back
+    /// (<see cref="IIndexBatch.Commit(long, bool)"/> answered false); the runner calls it once it has no more
+    /// changes to read, before it reports their etag as processed. Nothing by default.
+    /// </summary>
+    /// <returns>What could not be published (the runner records it with the index's errors).</returns>
+    IReadOnlyList<IndexError> PublishDeferred() => [];
+
     /// <summary>A new, empty batch for the runner to fill with the next stretch of changes.</summary>
     IIndexBatch CreateBatch();
 

@@ -31,6 +31,8 @@ public sealed class IndexRunner : IDisposable
     private readonly Thread _thread;
     private TaskCompletionSource _progressed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private long _processedEtag;
+    private long _committedEtag;
+    private bool _deferred;
     private int _batchSize = InitialBatchSize;
     private volatile Exception? _failure;
     private volatile bool _disposed;
@@ -49,6 +51,7 @@ public sealed class IndexRunner : IDisposable
         _logger = logger;
         _errors = new IndexErrorLog(name, logger);
         _processedEtag = processor.ReadProcessedEtag();
+        _committedEtag = _processedEtag;
         _thread = new Thread(Run) { IsBackground = true, Name = $"Folio indexer {name}" };
         _thread.Start();
     }
@@ -132,19 +135,21 @@ public sealed class IndexRunner : IDisposable
         Task<PreparedBatch>? next = null;
         try
         {
+            _processor.Recover();
             while (!_stop.IsCancellationRequested)
             {
                 if (next is null)
                 {
                     var last = _store.LastChanges;
-                    if (ProcessedEtag >= last.LastEtag)
+                    if (_committedEtag >= last.LastEtag)
                     {
+                        Publish();
                         if (!WaitForCommit(last))
                             return;
                         continue;
                     }
                 }
-                var batch = next is not null ? next.GetAwaiter().GetResult() : Prepare(ProcessedEtag, _batchSize);
+                var batch = next is not null ? next.GetAwaiter().GetResult() : Prepare(_committedEtag, _batchSize);
                 next = null;
                 if (batch.UpToEtag < _store.LastEtag)
                 {
@@ -152,7 +157,7 @@ public sealed class IndexRunner : IDisposable
                     var size = _batchSize;
                     next = Task.Run(() => Prepare(after, size));
                 }
-                Index(batch);
+                Index(batch, moreFollows: next is not null);
             }
         }
         catch (Exception e) when (e is not OperationCanceledException)
@@ -206,22 +211,27 @@ public sealed class IndexRunner : IDisposable
         return new PreparedBatch(batch, changes.Count, changes.UpToEtag);
     }
 
-    private void Index(PreparedBatch prepared)
+    /// <summary>
+    /// Commits a batch. One that held back what queries read (more changes follow) moves only how far the
+    /// runner has read; the processed etag waits until <see cref="Publish"/>, so a query told the index is
+    /// not stale always reads every batch up to it.
+    /// </summary>
+    private void Index(PreparedBatch prepared, bool moreFollows)
     {
         if (prepared.Changes == 0)
         {
             // Nothing of ours changed: remember how far we looked without paying for a commit.
-            Advance(prepared.UpToEtag);
+            Committed(prepared.UpToEtag, published: !_deferred);
             return;
         }
 
         var started = Stopwatch.GetTimestamp();
         var startedAt = DateTime.UtcNow;
         var batch = prepared.Batch;
-        batch.Commit(prepared.UpToEtag);
+        var published = batch.Commit(prepared.UpToEtag, moreFollows);
         foreach (var error in batch.Errors)
             _errors.Record(error);
-        Advance(prepared.UpToEtag);
+        Committed(prepared.UpToEtag, published);
 
         var elapsed = Stopwatch.GetElapsedTime(started);
         var stats = new IndexBatchStats(startedAt, batch.Documents, batch.Deletes, elapsed.TotalMilliseconds, prepared.UpToEtag);
@@ -247,8 +257,28 @@ public sealed class IndexRunner : IDisposable
             _batchSize = Math.Max(_batchSize / 2, MinBatchSize);
     }
 
+    private void Committed(long etag, bool published)
+    {
+        _committedEtag = Math.Max(_committedEtag, etag);
+        _deferred = !published;
+        if (published)
+            Advance(etag);
+    }
+
+    /// <summary>Publishes what batches held back, once there is nothing more to read.</summary>
+    private void Publish()
+    {
+        if (!_deferred)
+            return;
+        foreach (var error in _processor.PublishDeferred())
+            _errors.Record(error);
+        _deferred = false;
+        Advance(_committedEtag);
+    }
+
     private void Advance(long etag)
     {
+        _committedEtag = Math.Max(_committedEtag, etag);
         Volatile.Write(ref _processedEtag, Math.Max(ProcessedEtag, etag));
         Progressed();
     }

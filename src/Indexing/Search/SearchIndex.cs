@@ -186,6 +186,9 @@ public sealed class SearchIndex : IEngineIndex
             _pendingPoints.Push(log);
     }
 
+    /// <summary>The spellings this index's searchers looked up, shared by those on the same snapshot.</summary>
+    internal SpellingCache Spellings { get; } = new();
+
     /// <summary>Buffers for a new searcher: ones an ended searcher gave back, else new ones.</summary>
     internal SearchScratch RentScratch()
     {

@@ -78,6 +78,12 @@ public sealed class ServerOptions
     /// <summary>Indexing settings (<c>Indexing:SearchEngine</c>).</summary>
     public IndexingOptions Indexing { get; set; } = new();
 
+    /// <summary>How the changes feed waits, sends heartbeats and treats slow consumers.</summary>
+    public Changes.ChangesOptions Changes { get; set; } = new();
+
+    /// <summary>How data subscriptions batch and keep their TCP sessions alive.</summary>
+    public Subscriptions.Tcp.SubscriptionOptions Subscriptions { get; set; } = new();
+
     /// <summary>Largest request body Kestrel accepts: a document plus <see cref="RequestBodyMarginBytes"/>.</summary>
     public long MaxRequestBodySizeBytes => MaxDocumentSizeBytes + RequestBodyMarginBytes;
 
@@ -93,6 +99,8 @@ public sealed class ServerOptions
             errors.Add("DataDir must not be empty.");
         if (!Uri.TryCreate(ServerUrl, UriKind.Absolute, out Uri? url) || url.Scheme != Uri.UriSchemeHttp)
             errors.Add($"ServerUrl '{ServerUrl}' must be an absolute http:// address, e.g. {DefaultServerUrl}.");
+        else if (Hosting.KestrelSetup.ListenAddress(url.Host) is null)
+            errors.Add($"ServerUrl's host '{url.Host}' must be an IP address, localhost or * (every interface).");
         if (MaxDocumentSizeBytes <= 0)
             errors.Add("MaxDocumentSizeBytes must be positive.");
         if (RequestBodyMarginBytes < 0)
@@ -117,6 +125,8 @@ public sealed class ServerOptions
             errors.Add("ShutdownTimeout must not be negative.");
         errors.AddRange(BulkInsert.Validate());
         errors.AddRange(Indexing.Validate());
+        errors.AddRange(Changes.Validate());
+        errors.AddRange(Subscriptions.Validate());
         return errors;
     }
 }

@@ -2,6 +2,7 @@ using System.Text;
 using Folio.Indexing.Documents;
 using Folio.Indexing.Querying;
 using Folio.Server.BulkInsert;
+using Folio.Server.Subscriptions;
 using Folio.Storage.Documents;
 
 namespace Folio.Server.Databases;
@@ -16,6 +17,7 @@ public sealed class Database
     private readonly byte[] _databaseIdBytes;
     private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Lock _closeGate = new();
+    private readonly CancellationTokenSource _closingSource = new();
     private int _active;
     private int _closing;
     private Task? _closed;
@@ -27,6 +29,7 @@ public sealed class Database
         Store = store;
         Indexes = indexes;
         Queries = new QueryRunner(store, indexes);
+        Subscriptions = new SubscriptionStore(directory, store);
         _databaseIdBytes = Encoding.ASCII.GetBytes(store.DatabaseId);
     }
 
@@ -45,11 +48,20 @@ public sealed class Database
     /// <summary>Runs queries over the documents and indexes.</summary>
     public QueryRunner Queries { get; }
 
+    /// <summary>The data subscriptions workers consume over TCP.</summary>
+    public SubscriptionStore Subscriptions { get; }
+
     /// <summary>The bulk inserts writing to this database now.</summary>
     public BulkInsertTracker BulkInserts { get; } = new();
 
     /// <summary>The database id as ASCII, the second half of every change vector (for parsing and formatting them without strings).</summary>
     public ReadOnlySpan<byte> DatabaseIdBytes => _databaseIdBytes;
+
+    /// <summary>
+    /// Cancelled when the database starts closing (delete, shutdown): long waits that hold no lease, such as a
+    /// changes feed waiting for the next write, end on it instead of keeping a closed store's waiters alive.
+    /// </summary>
+    public CancellationToken Closing => _closingSource.Token;
 
     /// <summary>Takes a lease; false once the database is closing. Allocates nothing.</summary>
     /// <returns>True when the caller may use the database until it calls <see cref="Exit"/>.</returns>
@@ -75,6 +87,7 @@ public sealed class Database
     /// <returns>Completes when the store is closed; every call gets the same task.</returns>
     internal Task CloseAsync()
     {
+        Task closed;
         lock (_closeGate)
         {
             if (_closed is null)
@@ -85,8 +98,12 @@ public sealed class Database
                 _closed = CloseWhenDrainedAsync();
             }
 
-            return _closed;
+            closed = _closed;
         }
+
+        // Outside the gate: cancelling runs the waiters' callbacks inline.
+        _closingSource.Cancel();
+        return closed;
     }
 
     private async Task CloseWhenDrainedAsync()

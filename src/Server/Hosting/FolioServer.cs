@@ -29,16 +29,21 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(CollectionsHandler),
         typeof(BulkDocsHandler),
         typeof(BulkInsert.BulkInsertHandler),
+        typeof(Changes.ChangesHandler),
+        typeof(Subscriptions.SubscriptionsHandler),
         typeof(Wire.OpenApiHandler),
+        typeof(Studio.StudioHandler),
     ];
 
     private readonly WebApplication _app;
     private readonly ILogger<FolioServer> _logger;
+    private readonly ListenEndpoints _endpoints;
     private Uri? _address;
 
-    private FolioServer(WebApplication app, ServerOptions options)
+    private FolioServer(WebApplication app, ServerOptions options, ListenEndpoints endpoints)
     {
         _app = app;
+        _endpoints = endpoints;
         Options = options;
         _logger = app.Services.GetRequiredService<ILogger<FolioServer>>();
     }
@@ -52,6 +57,9 @@ public sealed class FolioServer : IAsyncDisposable
     /// <summary>The address actually bound (the real port when <see cref="ServerOptions.ServerUrl"/> asked for port 0).</summary>
     /// <exception cref="InvalidOperationException">The server has not started.</exception>
     public Uri Address => _address ?? throw new InvalidOperationException("The server has not started.");
+
+    /// <summary>The TCP listener of data subscriptions (its port is the bound one), once started.</summary>
+    public System.Net.IPEndPoint TcpEndPoint => _endpoints.Tcp?.IPEndPoint ?? throw new InvalidOperationException("The server has not started.");
 
     /// <summary>The application's services.</summary>
     public IServiceProvider Services => _app.Services;
@@ -91,8 +99,8 @@ public sealed class FolioServer : IAsyncDisposable
         builder.Logging.AddFilter<SerilogLoggerProvider>("Microsoft.AspNetCore.Hosting.Diagnostics", LogLevel.None);
 
         builder.WebHost.UseKestrelCore();
-        builder.WebHost.ConfigureKestrel(kestrel => KestrelSetup.Apply(kestrel, options));
-        builder.WebHost.UseUrls(options.ServerUrl);
+        var endpoints = new ListenEndpoints();
+        builder.WebHost.ConfigureKestrel(kestrel => KestrelSetup.Apply(kestrel, options, endpoints));
         builder.Services.Configure<HostOptions>(host => host.ShutdownTimeout = options.ShutdownTimeout);
         builder.Services.AddSingleton(options);
         // Created by the container so the container disposes it at shutdown, after Kestrel has
@@ -113,8 +121,12 @@ public sealed class FolioServer : IAsyncDisposable
         }
 
         var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>(), serilog);
+        // Only changes requests pass the WebSocket middleware: it would add a feature object to every other request.
+        app.UseWhen(
+            static context => context.Request.Path.Value is { } path && path.EndsWith("/changes", StringComparison.Ordinal),
+            branch => branch.UseWebSockets(new WebSocketOptions { KeepAliveInterval = options.Changes.Heartbeat }));
         app.Run(dispatcher.InvokeAsync);
-        return new FolioServer(app, options);
+        return new FolioServer(app, options, endpoints);
     }
 
     /// <summary>Starts listening and records the bound address.</summary>
@@ -137,6 +149,7 @@ public sealed class FolioServer : IAsyncDisposable
 
         _address = DiscoverAddress();
         HostingLog.Listening(_logger, _address.ToString(), Options.DataDir);
+        HostingLog.ListeningTcp(_logger, TcpEndPoint.ToString());
         HostingLog.Limits(
             _logger,
             Options.MaxRequestBodySizeBytes,
@@ -178,13 +191,7 @@ public sealed class FolioServer : IAsyncDisposable
 
     private Uri DiscoverAddress()
     {
-        IServerAddressesFeature? feature = _app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>();
-        if (feature is not null)
-        {
-            foreach (string address in feature.Addresses)
-                return new Uri(address);
-        }
-
-        throw new InvalidOperationException("Kestrel started without reporting an address.");
+        System.Net.IPEndPoint bound = _endpoints.Http?.IPEndPoint ?? throw new InvalidOperationException("Kestrel started without the HTTP listener.");
+        return new UriBuilder(Uri.UriSchemeHttp, new Uri(Options.ServerUrl).Host, bound.Port).Uri;
     }
 }

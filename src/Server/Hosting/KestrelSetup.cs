@@ -1,15 +1,37 @@
+using System.Net;
 using Folio.Server.Configuration;
+using Folio.Server.Subscriptions.Tcp;
+using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 
 namespace Folio.Server.Hosting;
 
-/// <summary>Applies <see cref="ServerOptions"/> to Kestrel's limits.</summary>
+/// <summary>Applies <see cref="ServerOptions"/> to Kestrel: its limits, and its two listeners (HTTP and the subscriptions' TCP).</summary>
 internal static class KestrelSetup
 {
+    /// <summary>Sets the limits (<see cref="ApplyLimits"/>) and the two listeners.</summary>
+    /// <param name="kestrel">Kestrel's options.</param>
+    /// <param name="options">Folio's options.</param>
+    /// <param name="endpoints">Receives the two listeners, whose ports are known once the server started.</param>
+    public static void Apply(KestrelServerOptions kestrel, ServerOptions options, ListenEndpoints endpoints)
+    {
+        ApplyLimits(kestrel, options);
+
+        // Both listeners on the HTTP address's interface, so the TCP API is exactly as reachable as the REST one.
+        var url = new Uri(options.ServerUrl);
+        IPAddress address = ListenAddress(url.Host) ?? throw new InvalidOperationException($"ServerUrl's host '{url.Host}' is not an IP address, localhost or *.");
+        kestrel.Listen(address, url.Port, listen => endpoints.Http = listen);
+        kestrel.Listen(address, options.TcpPort, listen =>
+        {
+            listen.UseConnectionHandler<SubscriptionConnectionHandler>();
+            endpoints.Tcp = listen;
+        });
+    }
+
     /// <summary>Sets header, body and data-rate limits; routes that need a bigger body (bulk insert) lift it per request.</summary>
     /// <param name="kestrel">Kestrel's options.</param>
     /// <param name="options">Folio's options.</param>
-    public static void Apply(KestrelServerOptions kestrel, ServerOptions options)
+    public static void ApplyLimits(KestrelServerOptions kestrel, ServerOptions options)
     {
         kestrel.AddServerHeader = false;
         KestrelServerLimits limits = kestrel.Limits;
@@ -21,6 +43,14 @@ internal static class KestrelSetup
         limits.MinRequestBodyDataRate = Rate(options.MinRequestBodyBytesPerSecond, options.MinDataRateGracePeriod);
         limits.MinResponseDataRate = Rate(options.MinResponseBytesPerSecond, options.MinDataRateGracePeriod);
     }
+
+    /// <summary>The address a ServerUrl host means: an IP literal, <c>localhost</c> (IPv4 loopback), or <c>*</c>/<c>+</c> (every interface); null otherwise.</summary>
+    public static IPAddress? ListenAddress(string host) => host switch
+    {
+        "localhost" => IPAddress.Loopback,
+        "*" or "+" => IPAddress.Any,
+        _ => IPAddress.TryParse(host.Trim('[', ']'), out IPAddress? parsed) ? parsed : null,
+    };
 
     private static MinDataRate? Rate(double bytesPerSecond, TimeSpan gracePeriod) =>
         bytesPerSecond <= 0 ? null : new MinDataRate(bytesPerSecond, gracePeriod);

@@ -65,6 +65,13 @@ public static class ExceptionMapper
                 // Definitions and include parameters name their own paths' errors; a path error that gets
                 // here came from a query's field, so the query is what is invalid.
                 return new Problem(StatusCodes.Status400BadRequest, "Invalid query", path.Message, ProblemTypes.InvalidQuery);
+            case Subscriptions.SubscriptionException subscription:
+                return subscription.Code switch
+                {
+                    "NotFound" => new Problem(StatusCodes.Status404NotFound, "Subscription not found", subscription.Message, ProblemTypes.SubscriptionNotFound),
+                    "Exists" => new Problem(StatusCodes.Status409Conflict, "Subscription exists", subscription.Message, ProblemTypes.SubscriptionExists),
+                    _ => new Problem(StatusCodes.Status400BadRequest, "Invalid subscription", subscription.Message, ProblemTypes.InvalidSubscription),
+                };
             case IndexDefinitionException definition:
                 return new Problem(StatusCodes.Status400BadRequest, "Invalid index definition", definition.Message, ProblemTypes.InvalidIndexDefinition);
             case EnvironmentFailedException:

@@ -68,4 +68,16 @@ public static class ProblemTypes
 
     /// <summary>Indexes did not catch up with a write within the time the request allowed.</summary>
     public const string IndexesTimeout = "urn:folio:problem:indexes-timeout";
+
+    /// <summary>The studio has no file at the path asked for.</summary>
+    public const string StudioFileNotFound = "urn:folio:problem:studio-file-not-found";
+
+    /// <summary>A request names a subscription that does not exist.</summary>
+    public const string SubscriptionNotFound = "urn:folio:problem:subscription-not-found";
+
+    /// <summary>A subscription with the name already exists.</summary>
+    public const string SubscriptionExists = "urn:folio:problem:subscription-exists";
+
+    /// <summary>A subscription's name or start is unusable.</summary>
+    public const string InvalidSubscription = "urn:folio:problem:invalid-subscription";
 }

@@ -7,6 +7,10 @@ internal static partial class HostingLog
     [LoggerMessage(EventId = 1, Level = LogLevel.Information, Message = "Folio listening on {Address} with data in {DataDir}")]
     public static partial void Listening(ILogger logger, string address, string dataDir);
 
+    /// <summary>The subscriptions' TCP listener bound its address.</summary>
+    [LoggerMessage(EventId = 6, Level = LogLevel.Information, Message = "Folio subscriptions listening on tcp://{TcpEndPoint}")]
+    public static partial void ListeningTcp(ILogger logger, string tcpEndPoint);
+
     /// <summary>The limits in force, so an operator can tell why a request was refused.</summary>
     [LoggerMessage(EventId = 2, Level = LogLevel.Information, Message = "Limits: request body {MaxRequestBodyBytes} bytes, headers {MaxHeaderBytes} bytes in at most {MaxHeaderCount}, minimum data rate {MinRequestBytesPerSecond} B/s in and {MinResponseBytesPerSecond} B/s out after {GracePeriod}; shutdown timeout {ShutdownTimeout}")]
     public static partial void Limits(ILogger logger, long maxRequestBodyBytes, int maxHeaderBytes, int maxHeaderCount, double minRequestBytesPerSecond, double minResponseBytesPerSecond, TimeSpan gracePeriod, TimeSpan shutdownTimeout);

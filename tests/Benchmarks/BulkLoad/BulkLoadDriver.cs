@@ -39,7 +39,7 @@ public static class BulkLoadDriver
         string serverDll = Path.Combine(AppContext.BaseDirectory, "Folio.Server.dll");
         using (ChildProcess folio = await ChildProcess.StartAsync(
             "dotnet",
-            port => [serverDll, "--DataDir=" + Path.Combine(work, "folio"), $"--ServerUrl=http://127.0.0.1:{port}", "--LogToConsole=false"],
+            port => [serverDll, "--DataDir=" + Path.Combine(work, "folio"), $"--ServerUrl=http://127.0.0.1:{port}", "--TcpPort=0", "--LogToConsole=false"],
             work,
             "/healthz",
             Path.Combine(work, "folio-server.log")))

@@ -26,7 +26,7 @@ public static class BareKestrel
         byte[] body = File.ReadAllBytes(bodyFile);
         WebApplicationBuilder builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
-        builder.WebHost.ConfigureKestrel(kestrel => KestrelSetup.Apply(kestrel, new ServerOptions()));
+        builder.WebHost.ConfigureKestrel(kestrel => KestrelSetup.ApplyLimits(kestrel, new ServerOptions()));
         builder.WebHost.UseUrls($"http://127.0.0.1:{port}");
         WebApplication app = builder.Build();
         app.MapGet("/doc", () => Results.Bytes(body, "application/json; charset=utf-8"));

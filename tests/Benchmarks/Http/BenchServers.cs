@@ -21,7 +21,7 @@ public static class BenchServers
     public static Task<HttpServerProcess> StartFolioAsync(string dataDirectory, string logFile, params string[] extraArguments) =>
         HttpServerProcess.StartAsync(
             "dotnet",
-            port => [FolioServerDll, $"--DataDir={dataDirectory}", $"--ServerUrl=http://127.0.0.1:{port}", "--LogToConsole=false", .. extraArguments],
+            port => [FolioServerDll, $"--DataDir={dataDirectory}", $"--ServerUrl=http://127.0.0.1:{port}", "--TcpPort=0", "--LogToConsole=false", .. extraArguments],
             "/healthz",
             logFile);
 

@@ -167,7 +167,7 @@ public static class HttpLoadCommand
 
     private static async Task MeasureAllocationsAsync(StringBuilder text, Options options, string dataDirectory, string putBody, string getCount, string variant, params string[] extraArguments)
     {
-        await using FolioServer server = FolioServer.Create([$"--DataDir={dataDirectory}", "--ServerUrl=http://127.0.0.1:0", "--LogToConsole=false", .. extraArguments]);
+        await using FolioServer server = FolioServer.Create([$"--DataDir={dataDirectory}", "--ServerUrl=http://127.0.0.1:0", "--TcpPort=0", "--LogToConsole=false", .. extraArguments]);
         await server.StartAsync();
 
         long idleBefore = GC.GetTotalAllocatedBytes(precise: true);

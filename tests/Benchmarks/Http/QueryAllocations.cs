@@ -21,7 +21,7 @@ internal static class QueryAllocations
         var sampled = new StringBuilder();
         foreach ((string log, string[] arguments) in new (string, string[])[] { ("on", []), ("off", ["--Serilog:MinimumLevel:Default=Warning"]) })
         {
-            await using FolioServer server = FolioServer.Create([$"--DataDir={Path.Combine(work, "folio")}", "--ServerUrl=http://127.0.0.1:0", "--LogToConsole=false", .. arguments]);
+            await using FolioServer server = FolioServer.Create([$"--DataDir={Path.Combine(work, "folio")}", "--ServerUrl=http://127.0.0.1:0", "--TcpPort=0", "--LogToConsole=false", .. arguments]);
             await server.StartAsync();
             foreach (string kind in new[] { "equality", "range", "full-text" })
             {

@@ -35,39 +35,31 @@ internal static class SearchLoadCommand
         string? only = null;
         var hostGc = false;
         var luceneKeys = false;
-        for (var i = 0; i < args.Length; i++)
+        var values = new Dictionary<string, Action<string>>(StringComparer.Ordinal)
         {
-            switch (args[i])
-            {
-                case "--records": records = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
-                case "--queries": queriesPerKind = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
-                case "--data": data = args[++i]; break;
-                case "--only": only = args[++i]; break;
-                case "--host-gc": hostGc = true; break;
-                case "--lucene-keys": luceneKeys = true; break;
-                default:
-                    Console.Error.WriteLine($"Unknown option '{args[i]}'. Usage: search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene] [--lucene-keys] [--host-gc]");
-                    return 2;
-            }
-        }
+            ["--records"] = v => records = CommandOptions.Int(v),
+            ["--queries"] = v => queriesPerKind = CommandOptions.Int(v),
+            ["--data"] = v => data = v,
+            ["--only"] = v => only = v,
+        };
+        var flags = new Dictionary<string, Action>(StringComparer.Ordinal)
+        {
+            ["--host-gc"] = () => hostGc = true,
+            ["--lucene-keys"] = () => luceneKeys = true,
+        };
+        if (!CommandOptions.Parse(args, "Usage: search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene] [--lucene-keys] [--host-gc]", values, flags))
+            return 2;
         if (luceneKeys && only == "folio")
         {
             Console.Error.WriteLine("--lucene-keys runs Lucene; it cannot go with --only folio.");
             return 2;
         }
-        if (!hostGc && !System.Runtime.GCSettings.IsServerGC)
-            return RunWithServerCollector(args);
+        if (!hostGc && !ServerCollector.IsActive)
+            return ServerCollector.Relaunch("search-load", args);
 
         var log = Console.Error;
-        var loads = new List<string>();
-        void Load(string moment)
-        {
-            var entry = $"{moment}: load average {File.ReadAllText("/proc/loadavg").Trim()}";
-            loads.Add(entry);
-            log.WriteLine(entry);
-        }
-
-        Load("start");
+        var loads = new LoadLog(log);
+        loads.Note("start");
         var generation = Stopwatch.StartNew();
         SearchBenchData.EnsureWritten(data, records, queriesPerKind);
         var recordsPath = SearchBenchData.RecordsPath(data, records);
@@ -80,31 +72,31 @@ internal static class SearchLoadCommand
         {
             var loaded = SearchBenchData.ReadRecords(recordsPath);
             var queries = SearchBenchData.ReadQueries(queriesPath);
-            Load("folio start");
+            loads.Note("folio start");
             folio = FolioSearchLoad.Run(loaded, queries, Path.Combine(data, "folio-index"), log);
-            Load("folio end");
+            loads.Note("folio end");
             log.WriteLine("folio files after close: " + string.Join(", ",
                 DiskUsage.Files(Path.Combine(data, "folio-index")).Select(f => $"{f.Name} {f.Bytes / 1e6:N1} MB")));
         }
         if (only is null or "lucene")
         {
-            Load("lucene start");
+            loads.Note("lucene start");
             lucene = RunLucene(recordsPath, queriesPath, Path.Combine(data, "lucene-index"), Path.Combine(data, "lucene-results.tsv"), keys: false, log);
-            Load("lucene end");
+            loads.Note("lucene end");
             if (lucene is null)
                 return 1;
         }
         EngineResult? luceneByKey = null;
         if (luceneKeys && only is null or "lucene")
         {
-            Load("lucene (keys) start");
+            loads.Note("lucene (keys) start");
             luceneByKey = RunLucene(recordsPath, queriesPath, Path.Combine(data, "lucene-keys-index"), Path.Combine(data, "lucene-keys-results.tsv"), keys: true, log);
-            Load("lucene (keys) end");
+            loads.Note("lucene (keys) end");
             if (luceneByKey is null)
                 return 1;
         }
 
-        var report = Report(records, queriesPerKind, folio, lucene, luceneByKey, loads);
+        var report = Report(records, queriesPerKind, folio, lucene, luceneByKey, loads.Entries);
         Console.WriteLine(report);
         var saved = Path.Combine(data, $"search-load-{records}-{DateTime.UtcNow:yyyyMMdd-HHmmss}.md");
         File.WriteAllText(saved, report);
@@ -112,55 +104,28 @@ internal static class SearchLoadCommand
         return 0;
     }
 
-    /// <summary>Runs this command again in a child process with the server's collector settings; returns its exit code.</summary>
-    private static int RunWithServerCollector(string[] args)
-    {
-        var host = Environment.ProcessPath ?? throw new InvalidOperationException("The benchmark host's path is unknown.");
-        var info = new ProcessStartInfo(host) { UseShellExecute = false };
-        if (Path.GetFileNameWithoutExtension(host) == "dotnet")
-            info.ArgumentList.Add(typeof(SearchLoadCommand).Assembly.Location);
-        info.ArgumentList.Add("search-load");
-        foreach (var arg in args)
-            info.ArgumentList.Add(arg);
-        info.Environment["DOTNET_gcServer"] = "1";
-        info.Environment["DOTNET_GCDynamicAdaptationMode"] = "0";
-        using var child = Process.Start(info) ?? throw new InvalidOperationException($"Could not start {host}.");
-        child.WaitForExit();
-        return child.ExitCode;
-    }
-
     private static EngineResult? RunLucene(string recordsPath, string queriesPath, string indexDirectory, string resultsPath, bool keys, TextWriter log)
     {
-        string[] jars = [.. new[] { "lucene-core-8*.jar", "lucene-analyzers-common-8*.jar" }
-            .Select(pattern => Directory.Exists("/usr/share/java") ? Directory.GetFiles("/usr/share/java", pattern).FirstOrDefault() : null)
-            .OfType<string>()];
-        if (jars.Length < 2)
-        {
-            log.WriteLine("Lucene 8 jars not found under /usr/share/java: run tests/Benchmarks/Search/setup-lucene.sh first.");
+        if (LuceneJava.Jars(log, "lucene-core-8*.jar", "lucene-analyzers-common-8*.jar") is not { } jars)
             return null;
-        }
-        var program = Path.Combine(AppContext.BaseDirectory, "Search", "lucene", "LuceneBench.java");
         File.Delete(resultsPath);
-        string[] arguments = ["-cp", string.Join(':', jars), program, recordsPath, queriesPath, indexDirectory, resultsPath, .. keys ? new[] { "keys" } : []];
-        var info = new ProcessStartInfo("java", arguments);
-        log.WriteLine($"running: java {string.Join(' ', arguments)}");
-        using var java = Process.Start(info) ?? throw new InvalidOperationException("Could not start java.");
-        java.WaitForExit();
-        if (java.ExitCode != 0 || !File.Exists(resultsPath))
+        string[] arguments = ["-cp", string.Join(':', jars), LuceneJava.Program("LuceneBench.java"), recordsPath, queriesPath, indexDirectory, resultsPath, .. keys ? new[] { "keys" } : []];
+        var exitCode = LuceneJava.Run(arguments, log);
+        if (exitCode != 0 || !File.Exists(resultsPath))
         {
-            log.WriteLine($"The Lucene program failed (exit code {java.ExitCode}).");
+            log.WriteLine($"The Lucene program failed (exit code {exitCode}).");
             return null;
         }
         return EngineResult.Parse(File.ReadLines(resultsPath));
     }
 
-    private static string Report(int records, int queriesPerKind, EngineResult? folio, EngineResult? lucene, EngineResult? luceneByKey, List<string> loads)
+    private static string Report(int records, int queriesPerKind, EngineResult? folio, EngineResult? lucene, EngineResult? luceneByKey, IReadOnlyList<string> loads)
     {
         var s = new StringBuilder();
         s.AppendLine(CultureInfo.InvariantCulture, $"### search-load: {records:N0} records, {queriesPerKind:N0} queries per kind ({DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC)");
         s.AppendLine();
         s.AppendLine(CultureInfo.InvariantCulture, $"Engines: Folio {folio?.Version ?? "-"}, Lucene {lucene?.Version ?? "-"} (Lucene segments after close: {lucene?.Extra.GetValueOrDefault("segments") ?? "-"}).");
-        s.AppendLine(CultureInfo.InvariantCulture, $"Folio's collector: {(System.Runtime.GCSettings.IsServerGC ? "Server GC" : "workstation GC")}, DATAS {(Environment.GetEnvironmentVariable("DOTNET_GCDynamicAdaptationMode") == "0" ? "off" : "as configured")}; Lucene: the JVM's defaults.");
+        s.AppendLine(CultureInfo.InvariantCulture, $"Folio's collector: {ServerCollector.Describe()}; Lucene: the JVM's defaults.");
         s.AppendLine();
         s.AppendLine("| metric | Folio | Lucene | Folio / Lucene | target | met |");
         s.AppendLine("|---|---:|---:|---:|---|---|");
@@ -232,10 +197,7 @@ internal static class SearchLoadCommand
             s.AppendLine("Folio's trees after close: " + trees);
             s.AppendLine();
         }
-        s.AppendLine("Machine load (/proc/loadavg):");
-        s.AppendLine();
-        foreach (var load in loads)
-            s.AppendLine("- " + load);
+        LoadLog.Append(s, loads);
         return s.ToString();
     }
 

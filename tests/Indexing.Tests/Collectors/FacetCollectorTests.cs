@@ -145,4 +145,42 @@ public sealed class FacetCollectorTests : IDisposable
         Index(new IndexEntry("a").Add("Num", 1), new IndexEntry("b").Add("Num", 100));
         Assert.Equal([2L], Collect(new RangeFacetCollector("Num", [new ValueRange(FieldValue.From("not a number"), true, null, false)])).Counts);
     }
+
+    [Fact]
+    public void TermFacet_CountsSingleValuesAndArraysAlike_WhateverTheirSpelling()
+    {
+        // Single values are counted by term id, arrays and nulls by their values: both must land on the same values.
+        Index(
+            new IndexEntry("a").Add("Tag", "Red"),
+            new IndexEntry("b").Add("Tag", "red"),
+            new IndexEntry("c").Add("Tag", "Red").Add("Tag", "blue"),
+            new IndexEntry("d").Add("Tag", "BLUE"),
+            new IndexEntry("e").AddNull("Tag"),
+            new IndexEntry("f").Add("Num", 1));
+        var facet = Collect(new TermFacetCollector("Tag"));
+        Assert.Equal(3L, facet.Counts[FieldValue.From("red")]);
+        Assert.Equal(2L, facet.Counts[FieldValue.From("blue")]);
+        Assert.Equal(1L, facet.Counts[FieldValue.Null]);
+        Assert.Equal(3, facet.Counts.Count);
+        Assert.Equal(1L, facet.Missing);
+    }
+
+    [Fact]
+    public void RangeFacet_HonoursEachBoundsInclusion_ForEntriesOfOneNumber()
+    {
+        Index(
+            new IndexEntry("a").Add("Num", 9),
+            new IndexEntry("b").Add("Num", 10),
+            new IndexEntry("c").Add("Num", 11),
+            new IndexEntry("d").Add("Num", long.MaxValue));
+        var counts = Collect(new RangeFacetCollector("Num",
+        [
+            new ValueRange(FieldValue.From(9L), false, FieldValue.From(11L), false),
+            new ValueRange(FieldValue.From(9L), true, FieldValue.From(11L), true),
+            new ValueRange(FieldValue.From(10L), false, FieldValue.From(10L), false),
+            new ValueRange(FieldValue.From(long.MaxValue), false, null, false),
+            new ValueRange(FieldValue.From(11L), true, null, false),
+        ])).Counts;
+        Assert.Equal([1L, 3L, 0L, 0L, 2L], counts);
+    }
 }

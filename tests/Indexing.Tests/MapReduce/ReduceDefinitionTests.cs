@@ -45,4 +45,33 @@ public sealed class ReduceDefinitionTests
         Assert.True(again.SameAs(definition));
         Assert.Equal("Lines[].'Product Id'", again.Reduce!.GroupBy[0].Path.Text);
     }
+
+    [Theory]
+    [InlineData(",\"OutputCollection\":\"orders\"", "is one of the collections index 'R' reads")]
+    [InlineData(",\"OutputCollection\":\" \"", "non-empty collection name")]
+    [InlineData(",\"OutputCollection\":\"@hilo\"", "not starting with '@'")]
+    [InlineData(""","OutputCollection":7""", "must be a collection name")]
+    public void Parse_RefusesAnOutputCollection_ThatCannotTakeTheResults(string extra, string message)
+    {
+        var error = Assert.Throws<IndexDefinitionException>(() => Parse("""{"GroupBy":["Company"]}""", extra));
+        Assert.Contains(message, error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Parse_RefusesAnOutputCollection_OnAMapIndex()
+    {
+        var error = Assert.Throws<IndexDefinitionException>(() => IndexDefinitionJson.Parse(JsonDocument.Parse("""{"Name":"M","Collections":["Orders"],"Fields":{"A":{}},"OutputCollection":"X"}""").RootElement));
+        Assert.Contains("needs a map/reduce index", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Parse_KeepsTheOutputCollection_AndRoundTrips()
+    {
+        var definition = Parse("""{"GroupBy":["Company"]}""", ",\"OutputCollection\":\"CompanyTotals\"");
+        Assert.Equal("CompanyTotals", definition.OutputCollection);
+        var again = IndexDefinitionJson.Parse(JsonDocument.Parse(IndexDefinitionJson.ToJson(definition)).RootElement);
+        Assert.Equal("CompanyTotals", again.OutputCollection);
+        Assert.True(definition.SameAs(again));
+        Assert.False(definition.SameAs(Parse("""{"GroupBy":["Company"]}""")));
+    }
 }

@@ -225,12 +225,19 @@ public class PostingsIteratorTests
         var iterator = new PostingsIterator(encoded);
         Drain(iterator, encoded);
 
-        var before = GC.GetAllocatedBytesForCurrentThread();
-        var sum = Drain(iterator, encoded);
-        var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        // The JIT may tier a long loop up in the middle of a drain and allocate once on this thread while doing it
+        // (seen under a loaded full run); an allocation per posting would show in every drain, so the least of a few counts.
+        var fewest = long.MaxValue;
+        long sum = 0;
+        for (var run = 0; run < 3 && fewest != 0; run++)
+        {
+            var before = GC.GetAllocatedBytesForCurrentThread();
+            sum = Drain(iterator, encoded);
+            fewest = Math.Min(fewest, GC.GetAllocatedBytesForCurrentThread() - before);
+        }
 
         Assert.NotEqual(0, sum);
-        Assert.Equal(0, allocated);
+        Assert.Equal(0, fewest);
     }
 
     private static long Drain(PostingsIterator iterator, byte[] encoded)

@@ -68,6 +68,30 @@ public sealed class IndexRunnerTests : IDisposable
     }
 
     [Fact]
+    public async Task Run_Backlog_ReportsAnEtagProcessed_OnlyOnceWhatBatchesHeldBackIsPublished()
+    {
+        for (var i = 0; i < 8; i++)
+            await PutAll("orders", 1_000, first: i * 1_000);
+        await PutAll("users", 10);
+        var processor = new RecordingProcessor { Defers = true };
+
+        using var runner = Start(processor);
+        processor.ProcessedEtagProbe = () => runner.ProcessedEtag;
+        await CaughtUp(runner, _store.LastEtag);
+
+        var (deferred, publications) = processor.Deferrals;
+        Assert.True(deferred > 0, "no batch was told more changes follow");
+        Assert.True(publications <= 1, $"a backlog read at once was published {publications} times");
+        Assert.Equal(processor.StoredEtag, processor.PublishedEtag);
+        Assert.Empty(processor.ReportedAheadOfPublished);
+        Assert.Equal(8_000, Indexed(processor).Count);
+
+        await PutAll("orders", 5, first: 9_000);
+        await CaughtUp(runner, _store.LastEtag);
+        Assert.Equal(_store.LastEtag, processor.PublishedEtag);
+    }
+
+    [Fact]
     public async Task Run_WritesAfterItCaughtUp_AreCommittedAsTheyCome()
     {
         var processor = new RecordingProcessor();

@@ -51,10 +51,12 @@ internal sealed class RecordingBatch(RecordingProcessor processor, int ordinal) 
         Deletes++;
     }
 
-    public void Commit(long upToEtag)
+    public void Commit(long upToEtag) => Commit(upToEtag, moreFollows: false);
+
+    public bool Commit(long upToEtag, bool moreFollows)
     {
         UpToEtag = upToEtag;
-        processor.Commit(this, upToEtag);
+        return processor.Commit(this, upToEtag, moreFollows);
     }
 
     private void Added(long etag)

@@ -14,6 +14,9 @@ internal sealed class RecordingProcessor(long storedEtag = 0) : IIndexBatchProce
     private long _storedEtag = storedEtag;
     private int _created;
     private int _disposals;
+    private long _publishedEtag = storedEtag;
+    private int _deferred;
+    private int _publications;
 
     /// <summary>The batches committed so far, in commit order.</summary>
     public ConcurrentQueue<RecordingBatch> Committed { get; } = new();
@@ -29,6 +32,21 @@ internal sealed class RecordingProcessor(long storedEtag = 0) : IIndexBatchProce
 
     /// <summary>Set once a batch other than the first has had a change added.</summary>
     public ManualResetEventSlim LaterBatchFilled { get; } = new(false);
+
+    /// <summary>When set, a batch told more changes follow holds back what queries read until <see cref="PublishDeferred"/>.</summary>
+    public bool Defers { get; init; }
+
+    /// <summary>The etag what queries read includes: the last published commit's.</summary>
+    public long PublishedEtag => Volatile.Read(ref _publishedEtag);
+
+    /// <summary>How many batches held back what queries read, and how many times that was published.</summary>
+    public (int Deferred, int Publications) Deferrals => (Volatile.Read(ref _deferred), Volatile.Read(ref _publications));
+
+    /// <summary>Reads the runner's processed etag, checked at every commit against <see cref="PublishedEtag"/>.</summary>
+    public Func<long>? ProcessedEtagProbe { get; set; }
+
+    /// <summary>Processed etags the runner reported beyond what was published, as seen at commits.</summary>
+    public ConcurrentQueue<long> ReportedAheadOfPublished { get; } = new();
 
     /// <summary>The etag the last commit recorded.</summary>
     public long StoredEtag => Volatile.Read(ref _storedEtag);
@@ -50,12 +68,28 @@ internal sealed class RecordingProcessor(long storedEtag = 0) : IIndexBatchProce
 
     public void Dispose() => Interlocked.Increment(ref _disposals);
 
-    internal void Commit(RecordingBatch batch, long upToEtag)
+    public IReadOnlyList<IndexError> PublishDeferred()
+    {
+        Interlocked.Increment(ref _publications);
+        Volatile.Write(ref _publishedEtag, StoredEtag);
+        return [];
+    }
+
+    internal bool Commit(RecordingBatch batch, long upToEtag, bool moreFollows)
     {
         CommitGate?.Wait();
         if (CommitFailure is { } failure)
             throw failure;
+        if (ProcessedEtagProbe?.Invoke() is { } processed && processed > PublishedEtag)
+            ReportedAheadOfPublished.Enqueue(processed);
         Committed.Enqueue(batch);
         Volatile.Write(ref _storedEtag, upToEtag);
+        if (Defers && moreFollows)
+        {
+            Interlocked.Increment(ref _deferred);
+            return false;
+        }
+        Volatile.Write(ref _publishedEtag, upToEtag);
+        return true;
     }
 }

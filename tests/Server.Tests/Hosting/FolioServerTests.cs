@@ -100,7 +100,7 @@ public class FolioServerTests
         try
         {
             var ex = Assert.Throws<InvalidOperationException>(
-                () => FolioServer.Create(["--DataDir=" + dataDir, "--ServerUrl=http://127.0.0.1:0", "--LogToConsole=false", RunningServer.SmallJournals], setup));
+                () => FolioServer.Create(["--DataDir=" + dataDir, "--ServerUrl=http://127.0.0.1:0", "--TcpPort=0", "--LogToConsole=false", RunningServer.SmallJournals], setup));
 
             Assert.Contains("MalformedRouteHandler.Get", ex.Message, StringComparison.Ordinal);
             Assert.Contains("'/databases/{db}/indexes/{name:int}'", ex.Message, StringComparison.Ordinal);

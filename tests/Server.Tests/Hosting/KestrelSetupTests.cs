@@ -22,7 +22,7 @@ public class KestrelSetupTests
         };
         var kestrel = new KestrelServerOptions();
 
-        KestrelSetup.Apply(kestrel, options);
+        KestrelSetup.ApplyLimits(kestrel, options);
 
         Assert.Equal(1024, kestrel.Limits.MaxRequestBodySize);
         Assert.Equal(5000, kestrel.Limits.MaxRequestHeadersTotalSize);
@@ -32,5 +32,22 @@ public class KestrelSetupTests
         Assert.Equal(TimeSpan.FromSeconds(3), kestrel.Limits.MinRequestBodyDataRate.GracePeriod);
         Assert.Null(kestrel.Limits.MinResponseDataRate);
         Assert.False(kestrel.AddServerHeader);
+    }
+
+    [Theory]
+    [InlineData("127.0.0.1", "127.0.0.1")]
+    [InlineData("localhost", "127.0.0.1")]
+    [InlineData("*", "0.0.0.0")]
+    [InlineData("+", "0.0.0.0")]
+    [InlineData("[::1]", "::1")]
+    public void ListenAddress_ReadsTheHostsServerUrlAllows(string host, string address)
+    {
+        Assert.Equal(System.Net.IPAddress.Parse(address), KestrelSetup.ListenAddress(host));
+    }
+
+    [Fact]
+    public void ListenAddress_RefusesAHostName()
+    {
+        Assert.Null(KestrelSetup.ListenAddress("example.com"));
     }
 }

@@ -46,7 +46,7 @@ public sealed class RunningServer : IAsyncDisposable
 
     private static async Task<RunningServer> StartAsync(string dataDir, bool ownsDataDir, string[] extraArgs)
     {
-        string[] args = ["--DataDir=" + dataDir, "--ServerUrl=http://127.0.0.1:0", "--LogToConsole=false", SmallJournals, .. extraArgs];
+        string[] args = ["--DataDir=" + dataDir, "--ServerUrl=http://127.0.0.1:0", "--TcpPort=0", "--LogToConsole=false", SmallJournals, .. extraArgs];
         var handlers = new TestHandlers();
         var log = new CapturingSink();
         var setup = new FolioServerSetup { LogSink = log };

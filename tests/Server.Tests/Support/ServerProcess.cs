@@ -13,6 +13,7 @@ public sealed partial class ServerProcess : IAsyncDisposable
     private readonly Process _process;
     private readonly StringBuilder _output = new();
     private readonly TaskCompletionSource<Uri> _listening = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly TaskCompletionSource<System.Net.IPEndPoint> _listeningTcp = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     private ServerProcess(Process process)
     {
@@ -22,6 +23,9 @@ public sealed partial class ServerProcess : IAsyncDisposable
     public Uri Address { get; private set; } = null!;
 
     public HttpClient Client { get; private set; } = null!;
+
+    /// <summary>The subscriptions' TCP listener, from its "Folio subscriptions listening on" line.</summary>
+    public System.Net.IPEndPoint TcpEndPoint { get; private set; } = null!;
 
     public bool HasExited => _process.HasExited;
 
@@ -47,6 +51,7 @@ public sealed partial class ServerProcess : IAsyncDisposable
         start.ArgumentList.Add(serverDll);
         start.ArgumentList.Add("--DataDir=" + dataDir);
         start.ArgumentList.Add("--ServerUrl=http://127.0.0.1:0");
+        start.ArgumentList.Add("--TcpPort=0");
         start.ArgumentList.Add(RunningServer.SmallJournals);
         var process = new Process { StartInfo = start };
         var server = new ServerProcess(process);
@@ -62,6 +67,7 @@ public sealed partial class ServerProcess : IAsyncDisposable
             if (first == exited)
                 throw new InvalidOperationException($"The server exited with {process.ExitCode} before listening:{Environment.NewLine}{server.Output}");
             server.Address = await server._listening.Task;
+            server.TcpEndPoint = await server._listeningTcp.Task.WaitAsync(TestTimeouts.Default);
             server.Client = RunningServer.CreateClient(server.Address);
             return server;
         }
@@ -102,7 +108,13 @@ public sealed partial class ServerProcess : IAsyncDisposable
         Match match = ListeningLine().Match(line);
         if (match.Success)
             _listening.TrySetResult(new Uri(match.Groups[1].Value));
+        Match tcp = ListeningTcpLine().Match(line);
+        if (tcp.Success)
+            _listeningTcp.TrySetResult(System.Net.IPEndPoint.Parse(tcp.Groups[1].Value));
     }
+
+    [GeneratedRegex(@"Folio subscriptions listening on tcp://(\S+)")]
+    private static partial Regex ListeningTcpLine();
 
     [GeneratedRegex(@"Folio listening on (http://\S+) with data in")]
     private static partial Regex ListeningLine();

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Runtime.InteropServices;
 using System.Text;
 using Folio.Indexing.Collectors;
 using Folio.Indexing.Postings;
@@ -187,8 +188,80 @@ public sealed partial class IndexSearcher
             }
         }
 
+        // Which entries of a batch the column read had a value for.
+        private bool[] _present = [];
+
+        // An exact field's one value per entry is in its id column: the term id is the ordinal, read without
+        // looking the term up (a tree descent per entry). An entry in the doc-value tree has several values or a null.
+        public bool TryReadOrdinals(ReadOnlySpan<long> entryIds, Span<long> ordinals)
+        {
+            if (reader.IsNumeric || reader.IdColumnValues is not { } ids)
+                return false;
+            var present = Present(entryIds.Length);
+            ids.Read(entryIds, MemoryMarshal.Cast<long, ulong>(ordinals), present);
+            for (var i = 0; i < entryIds.Length; i++)
+            {
+                if (!present[i])
+                    ordinals[i] = IDocValues.NoValue;
+            }
+            MarkSeveral(entryIds, ordinals);
+            return true;
+        }
+
+        // A numeric field's one non-null value per entry is in its sort column, as the big-endian bytes of the key.
+        public bool TryReadNumbers(ReadOnlySpan<long> entryIds, Span<ulong> numbers, Span<long> states)
+        {
+            if (!reader.IsNumeric || reader.ColumnValues is not { } column)
+                return false;
+            var present = Present(entryIds.Length);
+            column.Read(entryIds, numbers, present);
+            for (var i = 0; i < entryIds.Length; i++)
+                states[i] = present[i] ? IDocValues.OneNumber : IDocValues.NoValue;
+            MarkSeveral(entryIds, states);
+            return true;
+        }
+
+        private Span<bool> Present(int count)
+        {
+            if (_present.Length < count)
+                _present = new bool[count];
+            return _present.AsSpan(0, count);
+        }
+
+        // An entry the doc-value tree holds has several values or a null (the columns hold only the first or none).
+        private void MarkSeveral(ReadOnlySpan<long> entryIds, Span<long> states)
+        {
+            if (reader.Values is not { Count: > 0 } values)
+                return;
+            Span<byte> entryKey = stackalloc byte[SearchIndex.MaxEntryKeySize];
+            for (var i = 0; i < entryIds.Length; i++)
+            {
+                if (values.TryGet(SearchIndex.EntryKey(entryIds[i], entryKey), out _))
+                    states[i] = IDocValues.ReadValues;
+            }
+        }
+
+        public void ReadOrdinal(long ordinal, DocValuesBlock values)
+        {
+            Span<byte> key = stackalloc byte[SearchIndex.MaxEntryKeySize];
+            // A spelling variant's id stands for its term, as the doc values hold it.
+            var term = SpellingVariant.TermOf(reader.TermOf(ordinal, key));
+            values.Clear();
+            values.AddValue(DocValueKind.Text, term);
+            values.EndEntry();
+        }
+
         public byte[]? Encode(FieldValue value) => searcher.DocValueBound(field, value);
 
-        public string? Spelling(ReadOnlySpan<byte> value) => searcher.MostFrequentSpelling(reader, value);
+        public string? Spelling(ReadOnlySpan<byte> value)
+        {
+            var snapshot = searcher._transaction.Id;
+            var cache = searcher._index.Spellings;
+            if (cache.TryGet(snapshot, field, value, out var spelling))
+                return spelling;
+            spelling = searcher.MostFrequentSpelling(reader, value);
+            cache.Add(snapshot, field, value, spelling);
+            return spelling;
+        }
     }
 }

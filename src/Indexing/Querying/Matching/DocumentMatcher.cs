@@ -1,0 +1,46 @@
+using System.Text.Json;
+using Folio.Indexing.Rql;
+
+namespace Folio.Indexing.Querying.Matching;
+
+/// <summary>
+/// Decides whether one document matches a query's <c>where</c> without an index: what a data subscription asks of each
+/// document of its collection as it is written. It answers as an auto index over the document would: strings compare
+/// ignoring case, numbers by value, a path through an array matches when any element does, <c>= null</c> matches an
+/// explicit null, and <c>!=</c> also matches a missing field.
+/// </summary>
+public sealed class DocumentMatcher
+{
+    private readonly MatchNode? _where;
+
+    private DocumentMatcher(string collection, MatchNode? where)
+    {
+        Collection = collection;
+        _where = where;
+    }
+
+    /// <summary>The collection the query reads.</summary>
+    public string Collection { get; }
+
+    /// <summary>
+    /// Compiles <paramref name="rql"/>, which must read a collection and may only filter it (<c>from Orders where …</c>);
+    /// a <see cref="QueryException"/> or <see cref="RqlParseException"/> says what it cannot be.
+    /// </summary>
+    /// <param name="rql">The query text.</param>
+    /// <param name="parameters">Values of its <c>$parameters</c>, or null.</param>
+    public static DocumentMatcher Compile(string rql, JsonElement? parameters = null)
+    {
+        RqlQuery query = RqlParser.Parse(rql);
+        if (query.From.Collection is not { } collection)
+            throw new QueryException("A subscription reads a collection (from Orders …), not an index.");
+        if (query.GroupBy.Count > 0 || query.Facets.Count > 0 || query.OrderBy.Count > 0 || query.Select.Count > 0 || query.Include.Count > 0 || query.Limit is not null || query.Offset is not null)
+            throw new QueryException("A subscription delivers whole documents in write order: its query may only filter (from Orders where …), without group by, order by, select, include, facets or limit.");
+        return new DocumentMatcher(collection, query.Where is null ? null : MatchNode.Compile(query.Where, parameters));
+    }
+
+    /// <summary>Whether every document of the collection matches (the query has no <c>where</c>), so none needs reading.</summary>
+    public bool MatchesEverything => _where is null;
+
+    /// <summary>Whether the document <paramref name="id"/> with body <paramref name="document"/> matches.</summary>
+    public bool Matches(string id, JsonElement document) => _where is null || _where.Matches(id, document);
+}

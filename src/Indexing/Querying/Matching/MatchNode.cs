@@ -1,0 +1,89 @@
+using System.Text.Json;
+using Folio.Indexing.Rql;
+using Folio.Indexing.Search;
+
+namespace Folio.Indexing.Querying.Matching;
+
+/// <summary>A compiled condition of <see cref="DocumentMatcher"/>, with its literals and parameters resolved once.</summary>
+internal abstract class MatchNode
+{
+    public abstract bool Matches(string id, JsonElement document);
+
+    public static MatchNode Compile(RqlExpression expression, JsonElement? parameters) => expression switch
+    {
+        RqlBinary { IsAnd: true } and => new All(Compile(and.Left, parameters), Compile(and.Right, parameters)),
+        RqlBinary or => new Any(Compile(or.Left, parameters), Compile(or.Right, parameters)),
+        RqlNot not => new Not(Compile(not.Inner, parameters)),
+        RqlComparison comparison => Comparison(comparison, parameters),
+        RqlBetween between => new ValueTest(between.Field, ValueCondition.Between(Resolve(between.Low, parameters), Resolve(between.High, parameters))),
+        RqlIn @in => new ValueTest(@in.Field, ValueCondition.OneOf([.. @in.Values.Select(v => Resolve(v, parameters))])),
+        RqlFunction function => Function(function, parameters),
+        _ => throw new QueryException($"Unsupported condition {expression}."),
+    };
+
+    private static MatchNode Comparison(RqlComparison comparison, JsonElement? parameters)
+    {
+        FieldValue value = Resolve(comparison.Value, parameters);
+        if (value.Type == FieldValueType.Null && comparison.Operator is not ("=" or "!="))
+            throw new QueryException($"'{comparison.Field} {comparison.Operator} null' compares with null; use = null or != null.");
+        return comparison.Operator switch
+        {
+            "=" => new ValueTest(comparison.Field, ValueCondition.EqualTo(value)),
+            "!=" => new Not(new ValueTest(comparison.Field, ValueCondition.EqualTo(value))),
+            "<" => new ValueTest(comparison.Field, ValueCondition.Range(null, false, value, false)),
+            "<=" => new ValueTest(comparison.Field, ValueCondition.Range(null, false, value, true)),
+            ">" => new ValueTest(comparison.Field, ValueCondition.Range(value, false, null, false)),
+            ">=" => new ValueTest(comparison.Field, ValueCondition.Range(value, true, null, false)),
+            _ => throw new QueryException($"Unknown operator '{comparison.Operator}'."),
+        };
+    }
+
+    private static MatchNode Function(RqlFunction function, JsonElement? parameters)
+    {
+        FieldValue argument = function.Argument is null ? default : Resolve(function.Argument, parameters);
+        if (function.Argument is not null && argument.Type != FieldValueType.String)
+            throw new QueryException($"The second argument of {function.Name}() must be a string.");
+        return function.Name switch
+        {
+            "exists" => new ValueTest(function.Field, ValueCondition.Present),
+            "startswith" => new ValueTest(function.Field, ValueCondition.StartsWith(argument.Text!)),
+            "endswith" => new ValueTest(function.Field, ValueCondition.EndsWith(argument.Text!)),
+            "search" => throw new QueryException("search() needs a full-text index; a subscription's query can use =, ranges, in, between, exists(), startsWith() and endsWith()."),
+            _ => throw new QueryException($"Unknown function {function.Name}()."),
+        };
+    }
+
+    private static FieldValue Resolve(RqlValue value, JsonElement? parameters) => ParameterValues.Resolve(value, parameters);
+
+    private sealed class All(MatchNode left, MatchNode right) : MatchNode
+    {
+        public override bool Matches(string id, JsonElement document) => left.Matches(id, document) && right.Matches(id, document);
+    }
+
+    private sealed class Any(MatchNode left, MatchNode right) : MatchNode
+    {
+        public override bool Matches(string id, JsonElement document) => left.Matches(id, document) || right.Matches(id, document);
+    }
+
+    private sealed class Not(MatchNode inner) : MatchNode
+    {
+        public override bool Matches(string id, JsonElement document) => !inner.Matches(id, document);
+    }
+
+    /// <summary>A condition on the values at a path (or the id): true when any value meets it.</summary>
+    private sealed class ValueTest(RqlField field, ValueCondition condition) : MatchNode
+    {
+        public override bool Matches(string id, JsonElement document)
+        {
+            if (field.Path is null)
+                return condition.MeetsId(id);
+            foreach (JsonElement value in field.Path.Values(document))
+            {
+                if (condition.Meets(value))
+                    return true;
+            }
+
+            return false;
+        }
+    }
+}

@@ -1,0 +1,69 @@
+using Folio.Server.Databases;
+using Folio.Storage.Documents;
+
+namespace Folio.Server.Changes;
+
+/// <summary>
+/// Reads a feed's next changes from the documents by etag, never from memory: a consumer that falls behind
+/// costs the server nothing but its position, and resumes from any etag (tombstones are kept).
+/// </summary>
+internal static class ChangeReader
+{
+    /// <summary>Changes looked at per read, matching or not, so a narrow filter over a long history returns between reads.</summary>
+    private const int ScanLimit = 16_384;
+
+    /// <summary>Document bytes read per read when documents are included.</summary>
+    private const long ScanBytes = 8L * 1024 * 1024;
+
+    /// <summary>
+    /// Adds to <paramref name="into"/> up to <paramref name="max"/> changes after <paramref name="afterEtag"/> that
+    /// <paramref name="filter"/> matches, under a lease of <paramref name="database"/>.
+    /// </summary>
+    /// <returns>
+    /// The etag through which the changes were read (the next read starts after it), and whether more changes
+    /// were left unread; null when the database is closing.
+    /// </returns>
+    public static (long UpToEtag, bool More)? Read(Database database, long afterEtag, ChangeFilter filter, int max, bool includeDocuments, List<ChangeRecord> into)
+    {
+        if (!database.TryEnter())
+            return null;
+        try
+        {
+            using DocumentReader reader = database.Store.OpenReader();
+            DocumentChangeReader changes = reader.ChangesAfter(afterEtag, filter.CollectionsToRead, ScanLimit, includeDocuments ? ScanBytes : long.MaxValue);
+            var added = 0;
+            while (changes.MoveNext())
+            {
+                string id;
+                string collection;
+                byte[]? json = null;
+                if (changes.Kind == DocumentChangeKind.Put)
+                {
+                    Document document = changes.Document;
+                    id = document.IdString;
+                    collection = document.CollectionString;
+                    if (includeDocuments && filter.Matches(id, collection))
+                        json = document.Json.ToArray();
+                }
+                else
+                {
+                    Tombstone tombstone = changes.Tombstone;
+                    id = tombstone.Id;
+                    collection = tombstone.Collection;
+                }
+
+                if (!filter.Matches(id, collection))
+                    continue;
+                into.Add(new ChangeRecord(changes.Etag, id, collection, changes.Kind, json));
+                if (++added == max)
+                    return (changes.Etag, changes.Etag < reader.LastEtag);
+            }
+
+            return (changes.UpToEtag, changes.ReachedBound);
+        }
+        finally
+        {
+            database.Exit();
+        }
+    }
+}

@@ -1,0 +1,67 @@
+using System.Text.Json;
+
+namespace Folio.Server.Changes;
+
+/// <summary>
+/// One command a changes WebSocket receives: <c>{"Command":"WatchCollection","Collection":"Orders","CommandId":7}</c>.
+/// Commands: <c>Watch</c>/<c>Unwatch</c> + <c>Document</c> (<c>Id</c>), <c>Prefix</c> (<c>Prefix</c>), <c>Collection</c>
+/// (<c>Collection</c>), <c>AllDocuments</c>, <c>Indexes</c>. <c>CommandId</c> is optional and echoed in the answer.
+/// </summary>
+internal readonly record struct WatchCommand(long? CommandId, string Name, string? Argument)
+{
+    /// <summary>Parses a command; a <see cref="FormatException"/> says what is wrong with it.</summary>
+    public static WatchCommand Parse(ReadOnlySpan<byte> json)
+    {
+        using JsonDocument document = JsonDocument.Parse(json.ToArray());
+        JsonElement root = document.RootElement;
+        if (root.ValueKind != JsonValueKind.Object)
+            throw new FormatException("A command is a JSON object such as {\"Command\":\"WatchAllDocuments\"}.");
+        long? commandId = null;
+        if (root.TryGetProperty("CommandId", out JsonElement id))
+        {
+            if (id.ValueKind != JsonValueKind.Number || !id.TryGetInt64(out long value))
+                throw new FormatException("'CommandId' must be a whole number.");
+            commandId = value;
+        }
+
+        if (!root.TryGetProperty("Command", out JsonElement command) || command.ValueKind != JsonValueKind.String)
+            throw new FormatException("A command needs 'Command' as a string, e.g. \"WatchCollection\".");
+        string name = command.GetString()!;
+        string? argumentName = ArgumentOf(name) ?? throw new FormatException(
+            $"Unknown command '{name}'; the commands are Watch and Unwatch with Document, Prefix, Collection, AllDocuments or Indexes (e.g. WatchCollection).");
+        string? argument = null;
+        if (argumentName.Length > 0)
+        {
+            if (!root.TryGetProperty(argumentName, out JsonElement value) || value.ValueKind != JsonValueKind.String || value.GetString()!.Length == 0)
+                throw new FormatException($"'{name}' needs '{argumentName}' as a non-empty string.");
+            argument = value.GetString();
+        }
+
+        return new WatchCommand(commandId, name, argument);
+    }
+
+    /// <summary>Whether the command starts watching (else it stops).</summary>
+    public bool Starts => Name.StartsWith("Watch", StringComparison.Ordinal);
+
+    /// <summary>What is watched: the command's name without Watch or Unwatch.</summary>
+    public string Target => Name[(Starts ? "Watch".Length : "Unwatch".Length)..];
+
+    /// <summary>Applies a document command to <paramref name="filter"/>; <paramref name="filter"/> itself for <c>Indexes</c>.</summary>
+    public ChangeFilter Apply(ChangeFilter filter) => Target switch
+    {
+        "Document" => filter.WithId(Argument!, Starts),
+        "Prefix" => filter.WithPrefix(Argument!, Starts),
+        "Collection" => filter.WithCollection(Argument!, Starts),
+        "AllDocuments" => filter.WithAll(Starts),
+        _ => filter,
+    };
+
+    private static string? ArgumentOf(string command) => command switch
+    {
+        "WatchDocument" or "UnwatchDocument" => "Id",
+        "WatchPrefix" or "UnwatchPrefix" => "Prefix",
+        "WatchCollection" or "UnwatchCollection" => "Collection",
+        "WatchAllDocuments" or "UnwatchAllDocuments" or "WatchIndexes" or "UnwatchIndexes" => string.Empty,
+        _ => null,
+    };
+}

@@ -1,0 +1,104 @@
+using Folio.Indexing.Querying.Matching;
+
+namespace Folio.Server.Subscriptions;
+
+/// <summary>
+/// One data subscription: its query, the etag its worker has acknowledged (stored in the database's folder, moved only
+/// by an acknowledgement, so delivery is at least once) and the worker connected now, if any.
+/// </summary>
+public sealed class Subscription
+{
+    private readonly Lock _gate = new();
+    private SubscriptionWorker? _worker;
+    private long _acknowledged;
+
+    internal Subscription(string name, string query, long acknowledgedEtag, DateTime createdAt)
+    {
+        Name = name;
+        Query = query;
+        Matcher = DocumentMatcher.Compile(query);
+        _acknowledged = acknowledgedEtag;
+        CreatedAt = createdAt;
+    }
+
+    /// <summary>The name, with the casing it was created with.</summary>
+    public string Name { get; }
+
+    /// <summary>The RQL that selects the documents (<c>from Orders where Total &gt; 100</c>).</summary>
+    public string Query { get; }
+
+    /// <summary>The compiled query.</summary>
+    public DocumentMatcher Matcher { get; }
+
+    /// <summary>When it was created (UTC).</summary>
+    public DateTime CreatedAt { get; }
+
+    /// <summary>The etag through which the worker has acknowledged every document; delivery resumes after it.</summary>
+    public long AcknowledgedEtag => Interlocked.Read(ref _acknowledged);
+
+    /// <summary>The worker connected now, or null.</summary>
+    public SubscriptionWorker? Worker
+    {
+        get
+        {
+            lock (_gate)
+                return _worker;
+        }
+    }
+
+    /// <summary>Whether the subscription was deleted (its worker is told and disconnected).</summary>
+    public bool IsDeleted { get; private set; }
+
+    /// <summary>
+    /// Makes <paramref name="worker"/> the one worker; when another is connected, it either refuses (null) or, with
+    /// <paramref name="takeOver"/>, ends the other one's session and returns it to be told.
+    /// </summary>
+    internal (bool Connected, SubscriptionWorker? Replaced) Connect(SubscriptionWorker worker, bool takeOver)
+    {
+        lock (_gate)
+        {
+            if (IsDeleted)
+                return (false, null);
+            SubscriptionWorker? current = _worker;
+            if (current is not null && !takeOver)
+                return (false, null);
+            _worker = worker;
+            return (true, current);
+        }
+    }
+
+    /// <summary>Lets go of <paramref name="worker"/> if it is still the connected one.</summary>
+    internal void Disconnect(SubscriptionWorker worker)
+    {
+        lock (_gate)
+        {
+            if (ReferenceEquals(_worker, worker))
+                _worker = null;
+        }
+    }
+
+    /// <summary>Moves the acknowledged etag forward (never back).</summary>
+    internal void Acknowledge(long etag)
+    {
+        long current;
+        do
+        {
+            current = Interlocked.Read(ref _acknowledged);
+            if (etag <= current)
+                return;
+        }
+        while (Interlocked.CompareExchange(ref _acknowledged, etag, current) != current);
+    }
+
+    /// <summary>Marks it deleted and returns the worker to tell.</summary>
+    internal SubscriptionWorker? MarkDeleted()
+    {
+        lock (_gate)
+        {
+            IsDeleted = true;
+            SubscriptionWorker? worker = _worker;
+            _worker = null;
+            return worker;
+        }
+    }
+}

@@ -1,0 +1,146 @@
+using System.Globalization;
+using System.Text.Json;
+using Folio.Storage.Documents;
+
+namespace Folio.Server.Subscriptions;
+
+/// <summary>
+/// A database's data subscriptions, kept in <c>subscriptions.json</c> in its folder: created and deleted over REST,
+/// their positions moved by the workers' acknowledgements. The file is replaced whole (written beside, flushed to
+/// disk, renamed over), so a crash leaves the old or the new one; a lost acknowledgement only means a batch is
+/// delivered again.
+/// </summary>
+public sealed class SubscriptionStore
+{
+    private const string FileName = "subscriptions.json";
+    private const int MaxNameLength = 256;
+
+    private readonly string _path;
+    private readonly DocumentStore _documents;
+    private readonly Lock _gate = new();
+    private readonly Dictionary<string, Subscription> _subscriptions = new(StringComparer.OrdinalIgnoreCase);
+
+    internal SubscriptionStore(string directory, DocumentStore documents)
+    {
+        _path = Path.Combine(directory, FileName);
+        _documents = documents;
+        Load();
+    }
+
+    /// <summary>The subscriptions, ordered by name.</summary>
+    public IReadOnlyList<Subscription> List()
+    {
+        lock (_gate)
+        {
+            var all = new List<Subscription>(_subscriptions.Values);
+            all.Sort(static (a, b) => StringComparer.OrdinalIgnoreCase.Compare(a.Name, b.Name));
+            return all;
+        }
+    }
+
+    /// <summary>The subscription named <paramref name="name"/> (any casing), or null.</summary>
+    public Subscription? Get(string name)
+    {
+        lock (_gate)
+            return _subscriptions.GetValueOrDefault(name);
+    }
+
+    /// <summary>
+    /// Creates a subscription delivering what <paramref name="query"/> selects, from the first document
+    /// (<c>Beginning</c>, the default), from the next write (<c>Now</c>) or after an etag.
+    /// </summary>
+    /// <exception cref="SubscriptionException"><c>Invalid</c> name or start, or <c>Exists</c>.</exception>
+    /// <exception cref="Indexing.Querying.QueryException">The query is not one a subscription can run.</exception>
+    public Subscription Create(string name, string query, string? startFrom)
+    {
+        if (string.IsNullOrWhiteSpace(name) || name.Length > MaxNameLength || name.Any(char.IsControl))
+            throw new SubscriptionException("Invalid", $"A subscription's name must be 1 to {MaxNameLength} characters without control characters.");
+        long start = startFrom switch
+        {
+            null or "Beginning" => 0,
+            "Now" => _documents.LastEtag,
+            _ when long.TryParse(startFrom, NumberStyles.None, CultureInfo.InvariantCulture, out long etag) => etag,
+            _ => throw new SubscriptionException("Invalid", $"StartFrom must be \"Beginning\", \"Now\" or an etag; it is '{startFrom}'."),
+        };
+        var subscription = new Subscription(name, query, start, DateTime.UtcNow);
+        lock (_gate)
+        {
+            if (!_subscriptions.TryAdd(name, subscription))
+                throw new SubscriptionException("Exists", $"There is already a subscription named '{name}'; delete it first or pick another name.");
+            Save();
+        }
+
+        return subscription;
+    }
+
+    /// <summary>Deletes a subscription and ends its worker's session; false when there was none.</summary>
+    public bool Delete(string name)
+    {
+        Subscription? removed;
+        lock (_gate)
+        {
+            if (!_subscriptions.Remove(name, out removed))
+                return false;
+            Save();
+        }
+
+        removed.MarkDeleted()?.End("Deleted");
+        return true;
+    }
+
+    /// <summary>Records that <paramref name="subscription"/>'s worker processed everything through <paramref name="etag"/>.</summary>
+    internal void Acknowledge(Subscription subscription, long etag)
+    {
+        subscription.Acknowledge(etag);
+        lock (_gate)
+        {
+            if (!subscription.IsDeleted)
+                Save();
+        }
+    }
+
+    private void Load()
+    {
+        if (!File.Exists(_path))
+            return;
+        using JsonDocument file = JsonDocument.Parse(File.ReadAllBytes(_path));
+        foreach (JsonElement item in file.RootElement.GetProperty("Subscriptions").EnumerateArray())
+        {
+            var subscription = new Subscription(
+                item.GetProperty("Name").GetString()!,
+                item.GetProperty("Query").GetString()!,
+                item.GetProperty("AcknowledgedEtag").GetInt64(),
+                item.GetProperty("CreatedAt").GetDateTime());
+            _subscriptions[subscription.Name] = subscription;
+        }
+    }
+
+    private void Save()
+    {
+        string temporary = _path + ".tmp";
+        using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None))
+        {
+            using (var writer = new Utf8JsonWriter(stream))
+            {
+                writer.WriteStartObject();
+                writer.WriteStartArray("Subscriptions"u8);
+                foreach (Subscription subscription in _subscriptions.Values)
+                {
+                    writer.WriteStartObject();
+                    writer.WriteString("Name"u8, subscription.Name);
+                    writer.WriteString("Query"u8, subscription.Query);
+                    writer.WriteNumber("AcknowledgedEtag"u8, subscription.AcknowledgedEtag);
+                    writer.WriteString("CreatedAt"u8, subscription.CreatedAt);
+                    writer.WriteEndObject();
+                }
+
+                writer.WriteEndArray();
+                writer.WriteEndObject();
+            }
+
+            stream.Flush(flushToDisk: true);
+        }
+
+        File.Move(temporary, _path, overwrite: true);
+    }
+}

@@ -1,0 +1,187 @@
+using System.Buffers;
+using System.IO.Pipelines;
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using Folio.Server.Databases;
+using Microsoft.AspNetCore.Connections;
+
+namespace Folio.Server.Subscriptions.Tcp;
+
+/// <summary>
+/// One worker's TCP session (docs/tcp-protocol.md): a header line naming the database and subscription, then batches
+/// of documents in etag order, each acknowledged by the worker before the next, and heartbeats while idle. The position
+/// moves only on an acknowledgement, so a worker that goes away before acknowledging gets the batch again.
+/// </summary>
+internal sealed partial class SubscriptionSession
+{
+    private const int MaxLineBytes = 64 * 1024;
+
+    private static readonly JsonWriterOptions s_options = new() { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
+
+    private readonly ConnectionContext _connection;
+    private readonly DatabaseRegistry _databases;
+    private readonly SubscriptionOptions _options;
+    private readonly ILogger _logger;
+    private readonly Utf8JsonWriter _writer;
+
+    public SubscriptionSession(ConnectionContext connection, DatabaseRegistry databases, SubscriptionOptions options, ILogger logger)
+    {
+        _connection = connection;
+        _databases = databases;
+        _options = options;
+        _logger = logger;
+        _writer = new Utf8JsonWriter(connection.Transport.Output, s_options);
+    }
+
+    /// <summary>The subscription's name once the header named it.</summary>
+    public string? Name { get; private set; }
+
+    private PipeWriter Output => _connection.Transport.Output;
+
+    public async Task RunAsync()
+    {
+        CancellationToken closed = _connection.ConnectionClosed;
+        try
+        {
+            await ServeAsync(closed);
+        }
+        catch (InvalidDataException ex)
+        {
+            await RefuseAsync("Invalid", ex.Message);
+        }
+    }
+
+    private async Task ServeAsync(CancellationToken closed)
+    {
+        using JsonDocument? header = await ReadLineAsync(closed);
+        if (header is null)
+            return;
+        if (!TryReadHeader(header.RootElement, out SessionHeader request, out string? problem))
+        {
+            await RefuseAsync("Invalid", problem!);
+            return;
+        }
+
+        Name = request.Subscription;
+        Database database;
+        try
+        {
+            using DatabaseLease lease = _databases.Lease(request.Database);
+            database = lease.Database;
+        }
+        catch (Http.FolioHttpException ex)
+        {
+            await RefuseAsync("DatabaseNotFound", ex.Message);
+            return;
+        }
+
+        Subscription? subscription = database.Subscriptions.Get(request.Subscription);
+        if (subscription is null)
+        {
+            await RefuseAsync("NotFound", $"There is no subscription named '{request.Subscription}' in database '{database.Name}'.");
+            return;
+        }
+
+        var worker = new SubscriptionWorker(_connection.RemoteEndPoint?.ToString() ?? "unknown", DateTime.UtcNow);
+        (bool connected, SubscriptionWorker? replaced) = subscription.Connect(worker, request.TakeOver);
+        if (!connected)
+        {
+            await RefuseAsync("InUse", $"Subscription '{subscription.Name}' has a worker connected; connect with \"Strategy\":\"TakeOver\" to replace it.");
+            return;
+        }
+
+        replaced?.End("TakenOver");
+        try
+        {
+            using var stop = CancellationTokenSource.CreateLinkedTokenSource(closed, worker.Ending, database.Closing);
+            SubscriptionLog.Connected(_logger, subscription.Name, database.Name, worker.Address, subscription.AcknowledgedEtag);
+            await SendAsync(static (w, s) =>
+            {
+                w.WriteStartObject();
+                w.WriteString("Type"u8, "Connected"u8);
+                w.WriteString("Subscription"u8, s.Name);
+                w.WriteNumber("AcknowledgedEtag"u8, s.AcknowledgedEtag);
+                w.WriteEndObject();
+            }, subscription, closed);
+            await DeliverAsync(database, subscription, request, stop.Token);
+        }
+        catch (OperationCanceledException) when (!closed.IsCancellationRequested)
+        {
+            string code = worker.EndedBecause ?? (database.Closing.IsCancellationRequested ? "DatabaseClosed" : "Ended");
+            await RefuseAsync(code, code switch
+            {
+                "TakenOver" => "Another worker took the subscription over.",
+                "Deleted" => "The subscription was deleted.",
+                _ => "The database is closing.",
+            });
+        }
+        finally
+        {
+            subscription.Disconnect(worker);
+        }
+    }
+
+    /// <summary>Tells the worker why the session ends, and ends it.</summary>
+    private async Task RefuseAsync(string code, string detail)
+    {
+        SubscriptionLog.Refused(_logger, Name ?? "(none)", code, detail);
+        await SendAsync(static (w, s) =>
+        {
+            w.WriteStartObject();
+            w.WriteString("Type"u8, "Error"u8);
+            w.WriteString("Code"u8, s.code);
+            w.WriteString("Detail"u8, s.detail);
+            w.WriteEndObject();
+        }, (code, detail), _connection.ConnectionClosed);
+        await Output.CompleteAsync();
+    }
+
+    /// <summary>Writes one message as a line and flushes it.</summary>
+    private async ValueTask SendAsync<TState>(Action<Utf8JsonWriter, TState> write, TState state, CancellationToken cancellationToken)
+    {
+        _writer.Reset(Output);
+        write(_writer, state);
+        _writer.Flush();
+        Output.Write("\n"u8);
+        FlushResult flushed = await Output.FlushAsync(cancellationToken);
+        if (flushed.IsCompleted)
+            throw new ConnectionResetException("The worker closed the connection.");
+    }
+
+    /// <summary>The next line as JSON, or null when the worker closed the connection.</summary>
+    private async Task<JsonDocument?> ReadLineAsync(CancellationToken cancellationToken)
+    {
+        PipeReader input = _connection.Transport.Input;
+        while (true)
+        {
+            ReadResult read = await input.ReadAsync(cancellationToken);
+            ReadOnlySequence<byte> buffer = read.Buffer;
+            SequencePosition? end = buffer.PositionOf((byte)'\n');
+            if (end is { } newline)
+            {
+                ReadOnlySequence<byte> line = buffer.Slice(0, newline);
+                JsonDocument? parsed = null;
+                JsonException? error = null;
+                try
+                {
+                    parsed = JsonDocument.Parse(line);
+                }
+                catch (JsonException ex)
+                {
+                    error = ex;
+                }
+
+                input.AdvanceTo(buffer.GetPosition(1, newline));
+                if (error is not null)
+                    throw new InvalidDataException($"A line is not JSON: {error.Message}");
+                return parsed;
+            }
+
+            if (buffer.Length > MaxLineBytes)
+                throw new InvalidDataException($"A line may hold at most {MaxLineBytes} bytes.");
+            input.AdvanceTo(buffer.Start, buffer.End);
+            if (read.IsCompleted)
+                return null;
+        }
+    }
+}

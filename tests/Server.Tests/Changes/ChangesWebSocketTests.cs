@@ -1,0 +1,177 @@
+using System.Net;
+using System.Net.WebSockets;
+using System.Text;
+using System.Text.Json;
+using Folio.Server.Tests.Support;
+
+namespace Folio.Server.Tests.Changes;
+
+public class ChangesWebSocketTests : IClassFixture<ServerFixture>
+{
+    private readonly ServerFixture _fixture;
+    private readonly HttpClient _client;
+
+    public ChangesWebSocketTests(ServerFixture fixture)
+    {
+        _fixture = fixture;
+        _client = fixture.Client;
+    }
+
+    [Fact]
+    public async Task Socket_SendsOnlyWatchedChanges_AfterConfirmingEachCommand()
+    {
+        string db = await FolioApi.CreateDatabaseAsync(_client);
+        await FolioApi.StoreAsync(_client, db, "orders/0", """{"@metadata":{"@collection":"Orders"}}""");
+        using ClientWebSocket socket = await ConnectAsync(_fixture.Running, db);
+
+        JsonElement confirm = await CommandAsync(socket, """{"Command":"WatchCollection","Collection":"orders","CommandId":7}""");
+        Assert.Equal(7, confirm.GetProperty("CommandId").GetInt64());
+        await CommandAsync(socket, """{"Command":"WatchDocument","Id":"Users/2"}""");
+        await FolioApi.StoreAsync(_client, db, "users/1", "{}");
+        await FolioApi.StoreAsync(_client, db, "orders/1", """{"@metadata":{"@collection":"Orders"}}""");
+        await FolioApi.StoreAsync(_client, db, "users/2", "{}");
+
+        JsonElement first = await ReceiveAsync(socket);
+        Assert.Equal("DocumentChange", first.GetProperty("Type").GetString());
+        Assert.Equal("orders/1", first.GetProperty("Id").GetString());
+        Assert.Equal("Put", first.GetProperty("ChangeType").GetString());
+        Assert.Equal("users/2", (await ReceiveAsync(socket)).GetProperty("Id").GetString());
+
+        await CommandAsync(socket, """{"Command":"UnwatchCollection","Collection":"Orders"}""");
+        await FolioApi.StoreAsync(_client, db, "orders/2", """{"@metadata":{"@collection":"Orders"}}""");
+        using (await _client.DeleteAsync(FolioApi.DocsUri(db, "users/2")))
+        {
+        }
+
+        JsonElement deleted = await ReceiveAsync(socket);
+        Assert.Equal("users/2", deleted.GetProperty("Id").GetString());
+        Assert.Equal("Delete", deleted.GetProperty("ChangeType").GetString());
+    }
+
+    [Fact]
+    public async Task Socket_AnswersAnError_AndKeepsServing_ForABadCommand()
+    {
+        string db = await FolioApi.CreateDatabaseAsync(_client);
+        using ClientWebSocket socket = await ConnectAsync(_fixture.Running, db);
+
+        foreach (string bad in new[] { "not json", "[]", """{"Command":"WatchEverything"}""", """{"Command":"WatchPrefix"}""", """{"Command":"WatchDocument","Id":""}""", """{"Command":"WatchIndexes","CommandId":"x"}""" })
+        {
+            await SendAsync(socket, bad);
+            JsonElement error = await ReceiveAsync(socket);
+            Assert.Equal("Error", error.GetProperty("Type").GetString());
+            Assert.False(string.IsNullOrEmpty(error.GetProperty("Detail").GetString()), bad);
+        }
+
+        await CommandAsync(socket, """{"Command":"WatchPrefix","Prefix":"users/"}""");
+        await FolioApi.StoreAsync(_client, db, "users/1", "{}");
+        Assert.Equal("users/1", (await ReceiveAsync(socket)).GetProperty("Id").GetString());
+    }
+
+    [Fact]
+    public async Task Socket_ReportsIndexCreatedIndexedAndDeleted_WhenWatchingIndexes()
+    {
+        string db = await FolioApi.CreateDatabaseAsync(_client);
+        using ClientWebSocket socket = await ConnectAsync(_fixture.Running, db);
+        await CommandAsync(socket, """{"Command":"WatchIndexes"}""");
+        await FolioApi.StoreAsync(_client, db, "users/1", """{"Name":"Ann","@metadata":{"@collection":"Users"}}""");
+
+        long written = (await FolioApi.GetJsonAsync(_client, $"/databases/{db}/changes")).GetProperty("LastEtag").GetInt64();
+        using (HttpResponseMessage put = await _client.PutAsync($"/databases/{db}/indexes", FolioApi.Json("""{"Indexes":[{"Name":"Users/ByName","Collections":["Users"],"Fields":{"Name":{"Path":"Name"}}}]}""")))
+            Assert.Equal(HttpStatusCode.Created, put.StatusCode);
+
+        // An index may have indexed everything by the time it is first seen: Created then carries the etag.
+        var seen = new List<string>();
+        long indexed = -1;
+        while (indexed < written)
+        {
+            JsonElement change = await ReceiveAsync(socket);
+            Assert.Equal("IndexChange", change.GetProperty("Type").GetString());
+            Assert.Equal("Users/ByName", change.GetProperty("Name").GetString());
+            seen.Add(change.GetProperty("ChangeType").GetString()!);
+            indexed = change.GetProperty("Etag").GetInt64();
+        }
+
+        Assert.Equal("Created", seen[0]);
+        Assert.All(seen.Skip(1), kind => Assert.Equal("BatchCompleted", kind));
+
+        using (HttpResponseMessage delete = await _client.DeleteAsync($"/databases/{db}/indexes?name=Users/ByName"))
+            Assert.Equal(HttpStatusCode.NoContent, delete.StatusCode);
+        JsonElement deleted = await ReceiveAsync(socket);
+        Assert.Equal("Deleted", deleted.GetProperty("ChangeType").GetString());
+    }
+
+    [Fact]
+    public async Task Socket_SaysItFellBehind_AndWhereToResume_WhenAWriteOutrunsItsLag()
+    {
+        await using RunningServer server = await RunningServer.StartAsync("--Changes:MaxWebSocketLag=100");
+        string db = await FolioApi.CreateDatabaseAsync(server.Client);
+        await FolioApi.StoreAsync(server.Client, db, "first", "{}");
+        using ClientWebSocket socket = await ConnectAsync(server, db);
+        await CommandAsync(socket, """{"Command":"WatchAllDocuments"}""");
+        long before = (await FolioApi.GetJsonAsync(server.Client, $"/databases/{db}/changes")).GetProperty("LastEtag").GetInt64();
+
+        string commands = string.Join(',', Enumerable.Range(0, 500).Select(i => $"{{\"Type\":\"PUT\",\"Id\":\"items/{i}\",\"Document\":{{}}}}"));
+        using (HttpResponseMessage written = await server.Client.PostAsync($"/databases/{db}/bulk_docs", FolioApi.Json($"{{\"Commands\":[{commands}]}}")))
+            Assert.Equal(HttpStatusCode.Created, written.StatusCode);
+
+        JsonElement behind = await ReceiveAsync(socket);
+        Assert.Equal("FellBehind", behind.GetProperty("Type").GetString());
+        Assert.Equal(before, behind.GetProperty("ResumeFrom").GetInt64());
+        Assert.Equal(before + 500, behind.GetProperty("LastEtag").GetInt64());
+        JsonElement gap = await FolioApi.GetJsonAsync(server.Client, $"/databases/{db}/changes?since={before}");
+        Assert.Equal(500, gap.GetProperty("Results").GetArrayLength());
+
+        await FolioApi.StoreAsync(server.Client, db, "after", "{}");
+        Assert.Equal("after", (await ReceiveAsync(socket)).GetProperty("Id").GetString());
+    }
+
+    [Fact]
+    public async Task Socket_ClosesNormally_WhenTheDatabaseIsDeleted()
+    {
+        string db = await FolioApi.CreateDatabaseAsync(_client);
+        using ClientWebSocket socket = await ConnectAsync(_fixture.Running, db);
+        await CommandAsync(socket, """{"Command":"WatchAllDocuments"}""");
+
+        using (HttpResponseMessage deleted = await _client.DeleteAsync($"/admin/databases?name={db}").WaitAsync(TestTimeouts.Default))
+            Assert.Equal(HttpStatusCode.NoContent, deleted.StatusCode);
+
+        var buffer = new byte[1024];
+        WebSocketReceiveResult result = await socket.ReceiveAsync(buffer, CancellationToken.None).WaitAsync(TestTimeouts.Default);
+        Assert.Equal(WebSocketMessageType.Close, result.MessageType);
+        Assert.Equal(WebSocketCloseStatus.NormalClosure, result.CloseStatus);
+    }
+
+    private static async Task<ClientWebSocket> ConnectAsync(RunningServer server, string db)
+    {
+        var socket = new ClientWebSocket();
+        var uri = new UriBuilder(server.Server.Address) { Scheme = "ws", Path = $"/databases/{db}/changes" }.Uri;
+        await socket.ConnectAsync(uri, CancellationToken.None).WaitAsync(TestTimeouts.Default);
+        return socket;
+    }
+
+    private static async Task<JsonElement> CommandAsync(ClientWebSocket socket, string command)
+    {
+        await SendAsync(socket, command);
+        JsonElement answer = await ReceiveAsync(socket);
+        Assert.True(answer.GetProperty("Type").GetString() == "Confirm", answer.GetRawText());
+        return answer;
+    }
+
+    private static Task SendAsync(ClientWebSocket socket, string text) =>
+        socket.SendAsync(Encoding.UTF8.GetBytes(text), WebSocketMessageType.Text, endOfMessage: true, CancellationToken.None).WaitAsync(TestTimeouts.Default);
+
+    private static async Task<JsonElement> ReceiveAsync(ClientWebSocket socket)
+    {
+        var buffer = new byte[64 * 1024];
+        var length = 0;
+        WebSocketReceiveResult result;
+        do
+        {
+            result = await socket.ReceiveAsync(new ArraySegment<byte>(buffer, length, buffer.Length - length), CancellationToken.None).WaitAsync(TestTimeouts.Default);
+            length += result.Count;
+        }
+        while (!result.EndOfMessage);
+        Assert.Equal(WebSocketMessageType.Text, result.MessageType);
+        return JsonDocument.Parse(buffer.AsMemory(0, length)).RootElement.Clone();
+    }
+}
