@@ -1,8 +1,12 @@
+using System.Text.Json;
+using Folio.Indexing.Querying.Matching;
+
 namespace Folio.Server.Changes;
 
 /// <summary>
 /// Which document changes a feed reports: changes to given ids, to ids starting with given prefixes, or in
-/// given collections (a change matching any of them), or every change. Ids, prefixes and collections compare
+/// given collections (a change matching any of them), or every change; or, for a data subscription, the changes of
+/// one collection whose stored document a query matches (<see cref="ForQuery"/>). Ids, prefixes and collections compare
 /// case-insensitively, as documents' ids and collections do. Immutable: a WebSocket's watch and unwatch commands
 /// swap in a new filter while its sender reads the old one.
 /// </summary>
@@ -11,13 +15,16 @@ public sealed class ChangeFilter
     private readonly HashSet<string> _ids;
     private readonly HashSet<string> _prefixes;
     private readonly HashSet<string> _collections;
+    private readonly DocumentMatcher? _query;
 
-    private ChangeFilter(bool all, HashSet<string> ids, HashSet<string> prefixes, HashSet<string> collections)
+    private ChangeFilter(bool all, HashSet<string> ids, HashSet<string> prefixes, HashSet<string> collections, DocumentMatcher? query = null)
     {
         All = all;
         _ids = ids;
         _prefixes = prefixes;
         _collections = collections;
+        _query = query;
+        CollectionsToRead = all || ids.Count > 0 || prefixes.Count > 0 || collections.Count == 0 ? null : [.. collections];
     }
 
     /// <summary>The filter that matches nothing (a WebSocket before its first watch command).</summary>
@@ -36,8 +43,16 @@ public sealed class ChangeFilter
     /// The collections to read when the filter names only collections (so the read walks only their etag trees),
     /// else null: ids and prefixes can be in any collection.
     /// </summary>
-    public IReadOnlyList<string>? CollectionsToRead =>
-        All || _ids.Count > 0 || _prefixes.Count > 0 || _collections.Count == 0 ? null : [.. _collections];
+    public IReadOnlyList<string>? CollectionsToRead { get; }
+
+    /// <summary>
+    /// The changes of <paramref name="query"/>'s collection whose stored document it matches, and every delete there
+    /// (a deleted document can no longer be read to tell whether it matched).
+    /// </summary>
+    public static ChangeFilter ForQuery(DocumentMatcher query) => new(false, NewSet(), NewSet(), NewSet(query.Collection), query);
+
+    /// <summary>Whether <see cref="MatchesDocument"/> reads the stored document: false unless a query has conditions.</summary>
+    public bool ReadsDocuments => _query is { MatchesEverything: false };
 
     /// <summary>Whether a change to <paramref name="id"/> in <paramref name="collection"/> is reported.</summary>
     public bool Matches(string id, string collection)
@@ -51,6 +66,16 @@ public sealed class ChangeFilter
         }
 
         return false;
+    }
+
+    /// <summary>Whether a stored document that <see cref="Matches"/> passed also meets the query, when there is one.</summary>
+    public bool MatchesDocument(string id, ReadOnlySpan<byte> json)
+    {
+        if (!ReadsDocuments)
+            return true;
+        var reader = new Utf8JsonReader(json);
+        using JsonDocument parsed = JsonDocument.ParseValue(ref reader);
+        return _query!.Matches(id, parsed.RootElement);
     }
 
     /// <summary>This filter with every change matched too (<paramref name="on"/>) or no longer all of them.</summary>
@@ -75,5 +100,5 @@ public sealed class ChangeFilter
         return copy;
     }
 
-    private static HashSet<string> NewSet() => new(StringComparer.OrdinalIgnoreCase);
+    private static HashSet<string> NewSet(params string[] values) => new(values, StringComparer.OrdinalIgnoreCase);
 }

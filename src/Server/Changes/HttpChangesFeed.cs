@@ -48,7 +48,7 @@ internal static class HttpChangesFeed
             if (read.Value.More)
                 continue;
             long remaining = deadline - Environment.TickCount64;
-            if (remaining <= 0 || !await WaitForWriteAsync(database, position, TimeSpan.FromMilliseconds(remaining), stop))
+            if (remaining <= 0 || !await database.WaitForWriteAsync(position, TimeSpan.FromMilliseconds(remaining), stop))
                 break;
         }
 
@@ -101,7 +101,7 @@ internal static class HttpChangesFeed
             if (remaining <= 0)
                 break;
             TimeSpan wait = TimeSpan.FromMilliseconds(Math.Min(remaining, (long)feed.Heartbeat.TotalMilliseconds));
-            if (!await WaitForWriteAsync(database, position, wait, stop) && !stop.IsCancellationRequested)
+            if (!await database.WaitForWriteAsync(position, wait, stop) && !stop.IsCancellationRequested)
             {
                 response.BodyWriter.Write("\n"u8);
                 await response.BodyWriter.FlushAsync(context.RequestAborted);
@@ -114,23 +114,6 @@ internal static class HttpChangesFeed
         writer.WriteEndObject();
         EndLine(writer, response);
         await response.BodyWriter.FlushAsync(context.RequestAborted);
-    }
-
-    /// <summary>Waits up to <paramref name="wait"/> for a write after <paramref name="position"/>; false on timeout or when <paramref name="stop"/> fires.</summary>
-    internal static async ValueTask<bool> WaitForWriteAsync(Database database, long position, TimeSpan wait, CancellationToken stop)
-    {
-        // A source per wait, disposed after it, so a feed waiting through hours of heartbeats leaves no registrations behind.
-        using var waiting = CancellationTokenSource.CreateLinkedTokenSource(stop);
-        waiting.CancelAfter(wait);
-        try
-        {
-            await database.Store.WaitForChangeAsync(position, waiting.Token);
-            return true;
-        }
-        catch (OperationCanceledException) when (waiting.IsCancellationRequested)
-        {
-            return false;
-        }
     }
 
     private static void EndLine(Utf8JsonWriter writer, HttpResponse response)

@@ -10,9 +10,9 @@ namespace Folio.Server.Changes;
 internal readonly record struct WatchCommand(long? CommandId, string Name, string? Argument)
 {
     /// <summary>Parses a command; a <see cref="FormatException"/> says what is wrong with it.</summary>
-    public static WatchCommand Parse(ReadOnlySpan<byte> json)
+    public static WatchCommand Parse(ReadOnlyMemory<byte> json)
     {
-        using JsonDocument document = JsonDocument.Parse(json.ToArray());
+        using JsonDocument document = JsonDocument.Parse(json);
         JsonElement root = document.RootElement;
         if (root.ValueKind != JsonValueKind.Object)
             throw new FormatException("A command is a JSON object such as {\"Command\":\"WatchAllDocuments\"}.");

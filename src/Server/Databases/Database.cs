@@ -63,6 +63,26 @@ public sealed class Database
     /// </summary>
     public CancellationToken Closing => _closingSource.Token;
 
+    /// <summary>
+    /// Waits up to <paramref name="wait"/> for a write after <paramref name="position"/>, holding no lease: what feeds and
+    /// subscription sessions do between reads. False on timeout or when <paramref name="stop"/> fires.
+    /// </summary>
+    public async ValueTask<bool> WaitForWriteAsync(long position, TimeSpan wait, CancellationToken stop)
+    {
+        // A source per wait, disposed after it, so a feed waiting through hours of heartbeats leaves no registrations behind.
+        using var waiting = CancellationTokenSource.CreateLinkedTokenSource(stop);
+        waiting.CancelAfter(wait);
+        try
+        {
+            await Store.WaitForChangeAsync(position, waiting.Token);
+            return true;
+        }
+        catch (OperationCanceledException) when (waiting.IsCancellationRequested)
+        {
+            return false;
+        }
+    }
+
     /// <summary>Takes a lease; false once the database is closing. Allocates nothing.</summary>
     /// <returns>True when the caller may use the database until it calls <see cref="Exit"/>.</returns>
     public bool TryEnter()

@@ -191,7 +191,8 @@ public sealed class FolioServer : IAsyncDisposable
 
     private Uri DiscoverAddress()
     {
+        // The bound end point, not ServerUrl's host: "*" or "localhost" name no address a client can use, and port 0 is resolved here.
         System.Net.IPEndPoint bound = _endpoints.Http?.IPEndPoint ?? throw new InvalidOperationException("Kestrel started without the HTTP listener.");
-        return new UriBuilder(Uri.UriSchemeHttp, new Uri(Options.ServerUrl).Host, bound.Port).Uri;
+        return new Uri($"http://{bound}");
     }
 }

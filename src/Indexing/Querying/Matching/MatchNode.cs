@@ -15,15 +15,15 @@ internal abstract class MatchNode
         RqlBinary or => new Any(Compile(or.Left, parameters), Compile(or.Right, parameters)),
         RqlNot not => new Not(Compile(not.Inner, parameters)),
         RqlComparison comparison => Comparison(comparison, parameters),
-        RqlBetween between => new ValueTest(between.Field, ValueCondition.Between(Resolve(between.Low, parameters), Resolve(between.High, parameters))),
-        RqlIn @in => new ValueTest(@in.Field, ValueCondition.OneOf([.. @in.Values.Select(v => Resolve(v, parameters))])),
+        RqlBetween between => new ValueTest(between.Field, ValueCondition.Between(ParameterValues.Resolve(between.Low, parameters), ParameterValues.Resolve(between.High, parameters))),
+        RqlIn @in => new ValueTest(@in.Field, ValueCondition.OneOf([.. @in.Values.Select(v => ParameterValues.Resolve(v, parameters))])),
         RqlFunction function => Function(function, parameters),
         _ => throw new QueryException($"Unsupported condition {expression}."),
     };
 
     private static MatchNode Comparison(RqlComparison comparison, JsonElement? parameters)
     {
-        FieldValue value = Resolve(comparison.Value, parameters);
+        FieldValue value = ParameterValues.Resolve(comparison.Value, parameters);
         if (value.Type == FieldValueType.Null && comparison.Operator is not ("=" or "!="))
             throw new QueryException($"'{comparison.Field} {comparison.Operator} null' compares with null; use = null or != null.");
         return comparison.Operator switch
@@ -40,7 +40,7 @@ internal abstract class MatchNode
 
     private static MatchNode Function(RqlFunction function, JsonElement? parameters)
     {
-        FieldValue argument = function.Argument is null ? default : Resolve(function.Argument, parameters);
+        FieldValue argument = function.Argument is null ? default : ParameterValues.Resolve(function.Argument, parameters);
         if (function.Argument is not null && argument.Type != FieldValueType.String)
             throw new QueryException($"The second argument of {function.Name}() must be a string.");
         return function.Name switch
@@ -52,8 +52,6 @@ internal abstract class MatchNode
             _ => throw new QueryException($"Unknown function {function.Name}()."),
         };
     }
-
-    private static FieldValue Resolve(RqlValue value, JsonElement? parameters) => ParameterValues.Resolve(value, parameters);
 
     private sealed class All(MatchNode left, MatchNode right) : MatchNode
     {

@@ -13,6 +13,10 @@ internal sealed class ValueCondition
     private readonly bool _highInclusive;
     private readonly FieldValue[] _values;
 
+    // Text bounds as an auto index keeps text: lower-cased, compared by their bytes.
+    private readonly string? _lowText;
+    private readonly string? _highText;
+
     private ValueCondition(Kind kind, FieldValue? low, bool lowInclusive, FieldValue? high, bool highInclusive, FieldValue[] values)
     {
         _kind = kind;
@@ -21,6 +25,8 @@ internal sealed class ValueCondition
         _high = high;
         _highInclusive = highInclusive;
         _values = values;
+        _lowText = low?.Text?.ToLowerInvariant();
+        _highText = high?.Text?.ToLowerInvariant();
     }
 
     private enum Kind
@@ -99,11 +105,10 @@ internal sealed class ValueCondition
             case Kind.EndsWith:
                 return text.EndsWith(_low!.Value.Text!, StringComparison.OrdinalIgnoreCase);
             default:
-                // An auto index keeps text lower-cased and orders its terms by their bytes.
                 string folded = text.ToLowerInvariant();
-                if (_low is { } low && (IsNumber(low) || !Within(string.CompareOrdinal(folded, low.Text!.ToLowerInvariant()), _lowInclusive, below: false)))
+                if (_low is not null && (_lowText is null || !Within(string.CompareOrdinal(folded, _lowText), _lowInclusive, below: false)))
                     return false;
-                return _high is not { } high || (!IsNumber(high) && Within(string.CompareOrdinal(folded, high.Text!.ToLowerInvariant()), _highInclusive, below: true));
+                return _high is null || (_highText is not null && Within(string.CompareOrdinal(folded, _highText), _highInclusive, below: true));
         }
     }
 

@@ -1,7 +1,6 @@
 using System.Text.Json;
 using Folio.Server.Changes;
 using Folio.Server.Databases;
-using Folio.Storage.Documents;
 using Microsoft.AspNetCore.Connections;
 
 namespace Folio.Server.Subscriptions.Tcp;
@@ -12,10 +11,10 @@ internal sealed partial class SubscriptionSession
     private async Task DeliverAsync(Database database, Subscription subscription, SessionHeader request, CancellationToken stop)
     {
         long position = subscription.AcknowledgedEtag;
-        string[] collections = [subscription.Matcher.Collection];
-        var batch = new List<BatchItem>();
-        var ahead = new List<BatchItem>();
-        (long UpTo, bool More) filled = await FillAsync(database, subscription, collections, position, request, batch, stop);
+        ChangeFilter filter = ChangeFilter.ForQuery(subscription.Matcher);
+        var batch = new List<ChangeRecord>();
+        var ahead = new List<ChangeRecord>();
+        (long UpTo, bool More) filled = await FillAsync(database, filter, position, request, batch, stop);
         while (true)
         {
             stop.ThrowIfCancellationRequested();
@@ -28,21 +27,24 @@ internal sealed partial class SubscriptionSession
                     position = filled.UpTo;
                 }
 
-                if (!filled.More && !await HttpChangesFeed.WaitForWriteAsync(database, position, _options.Heartbeat, stop))
+                if (!filled.More && !await database.WaitForWriteAsync(position, _options.Heartbeat, stop))
                 {
                     stop.ThrowIfCancellationRequested();
                     await SendAsync(static (w, _) => w.WriteRawValue("{\"Type\":\"Heartbeat\"}"u8), 0, stop);
                 }
 
-                filled = await FillAsync(database, subscription, collections, position, request, batch, stop);
+                filled = await FillAsync(database, filter, position, request, batch, stop);
                 continue;
             }
 
-            await SendAsync(static (w, s) => WriteBatch(w, s.Items, s.UpTo, s.DatabaseId), (Items: batch, UpTo: filled.UpTo, DatabaseId: database.Store.DatabaseId), stop);
+            await SendAsync(static (w, s) => WriteBatch(w, s.Items, s.UpTo, s.Database), (Items: batch, UpTo: filled.UpTo, Database: database), stop);
 
             // While the worker processes this batch, the next one is read, when more are known to wait.
             long sent = filled.UpTo;
-            Task<(long UpTo, bool More)?>? next = filled.More ? Task.Run(() => Read(database, subscription, collections, sent, request.BatchSize, ahead)) : null;
+            ahead.Clear();
+            Task<(long UpTo, bool More)?>? next = filled.More
+                ? Task.Run(() => ChangeReader.Read(database, sent, filter, request.BatchSize, includeDocuments: true, ahead, _options.MaxBatchBytes))
+                : null;
             await ReadAcknowledgementAsync(sent, stop);
             database.Subscriptions.Acknowledge(subscription, sent);
             position = sent;
@@ -53,84 +55,28 @@ internal sealed partial class SubscriptionSession
             }
             else
             {
-                filled = await FillAsync(database, subscription, collections, position, request, batch, stop);
+                filled = await FillAsync(database, filter, position, request, batch, stop);
             }
         }
     }
 
     /// <summary>Reads a batch after <paramref name="after"/>, waiting up to the header's MaxBatchWait for more writes to fill one that is not full.</summary>
-    private async Task<(long UpTo, bool More)> FillAsync(Database database, Subscription subscription, string[] collections, long after, SessionHeader request, List<BatchItem> into, CancellationToken stop)
+    private async Task<(long UpTo, bool More)> FillAsync(Database database, ChangeFilter filter, long after, SessionHeader request, List<ChangeRecord> into, CancellationToken stop)
     {
         long deadline = Environment.TickCount64 + (long)request.MaxBatchWait.TotalMilliseconds;
         into.Clear();
         long upTo = after;
         while (true)
         {
-            (long UpTo, bool More) read = Read(database, subscription, collections, upTo, request.BatchSize - into.Count, into, clear: false) ?? throw new OperationCanceledException(stop);
+            (long UpTo, bool More) read = ChangeReader.Read(database, upTo, filter, request.BatchSize - into.Count, includeDocuments: true, into, _options.MaxBatchBytes)
+                ?? throw new OperationCanceledException(stop);
             upTo = read.UpTo;
             long remaining = deadline - Environment.TickCount64;
             if (read.More || into.Count >= request.BatchSize || into.Count == 0 || remaining <= 0)
                 return read;
-            if (!await HttpChangesFeed.WaitForWriteAsync(database, upTo, TimeSpan.FromMilliseconds(remaining), stop))
+            if (!await database.WaitForWriteAsync(upTo, TimeSpan.FromMilliseconds(remaining), stop))
                 return read;
         }
-    }
-
-    /// <summary>
-    /// Adds up to <paramref name="max"/> matching changes after <paramref name="after"/> to <paramref name="into"/> (emptied first
-    /// unless <paramref name="clear"/> is false), stopping at the batch byte limit; null when the database is closing.
-    /// </summary>
-    private (long UpTo, bool More)? Read(Database database, Subscription subscription, string[] collections, long after, int max, List<BatchItem> into, bool clear = true)
-    {
-        if (clear)
-            into.Clear();
-        if (!database.TryEnter())
-            return null;
-        try
-        {
-            long bytes = 0;
-            foreach (BatchItem item in into)
-                bytes += item.Json?.Length ?? 0;
-            int added = 0;
-            using DocumentReader reader = database.Store.OpenReader();
-            DocumentChangeReader changes = reader.ChangesAfter(after, collections, maxChanges: Math.Max(max, 1) * 4, maxBytes: _options.MaxBatchBytes);
-            while (changes.MoveNext())
-            {
-                if (changes.Kind == DocumentChangeKind.Delete)
-                {
-                    Tombstone tombstone = changes.Tombstone;
-                    into.Add(new BatchItem(changes.Etag, tombstone.Id, tombstone.Collection, null));
-                }
-                else
-                {
-                    Document document = changes.Document;
-                    string id = document.IdString;
-                    if (!Matches(subscription, id, document.Json))
-                        continue;
-                    into.Add(new BatchItem(changes.Etag, id, document.CollectionString, document.Json.ToArray()));
-                    bytes += document.Json.Length;
-                }
-
-                if (++added >= max || bytes >= _options.MaxBatchBytes)
-                    return (changes.Etag, changes.Etag < reader.LastEtag);
-            }
-
-            return (changes.UpToEtag, changes.ReachedBound);
-        }
-        finally
-        {
-            database.Exit();
-        }
-    }
-
-    /// <summary>Whether the subscription's query matches a document; a query without conditions reads no JSON.</summary>
-    private static bool Matches(Subscription subscription, string id, ReadOnlySpan<byte> json)
-    {
-        if (subscription.Matcher.MatchesEverything)
-            return true;
-        var reader = new Utf8JsonReader(json);
-        using JsonDocument parsed = JsonDocument.ParseValue(ref reader);
-        return subscription.Matcher.Matches(id, parsed.RootElement);
     }
 
     private async Task ReadAcknowledgementAsync(long upTo, CancellationToken stop)
@@ -143,35 +89,15 @@ internal sealed partial class SubscriptionSession
             throw new InvalidDataException($"Expected the acknowledgement {{\"Type\":\"Ack\",\"LastEtag\":{upTo}}}; got {root.GetRawText()}.");
     }
 
-    private static void WriteBatch(Utf8JsonWriter writer, List<BatchItem> items, long upTo, string databaseId)
+    private static void WriteBatch(Utf8JsonWriter writer, List<ChangeRecord> items, long upTo, Database database)
     {
-        Span<byte> vector = stackalloc byte[ChangeVector.MaxLength];
-        byte[] id = System.Text.Encoding.ASCII.GetBytes(databaseId);
         writer.WriteStartObject();
         writer.WriteString("Type"u8, "Batch"u8);
         writer.WriteNumber("LastEtag"u8, upTo);
         writer.WriteStartArray("Items"u8);
-        foreach (BatchItem item in items)
-        {
-            writer.WriteStartObject();
-            writer.WriteString("Id"u8, item.Id);
-            writer.WriteNumber("Etag"u8, item.Etag);
-            writer.WriteString("Collection"u8, item.Collection);
-            writer.WriteString("ChangeVector"u8, vector[..ChangeVector.Format(item.Etag, id, vector)]);
-            writer.WriteString("ChangeType"u8, item.Json is null ? "Delete"u8 : "Put"u8);
-            if (item.Json is not null)
-            {
-                writer.WritePropertyName("Document"u8);
-                writer.WriteRawValue(item.Json, skipInputValidation: true);
-            }
-
-            writer.WriteEndObject();
-        }
-
+        foreach (ChangeRecord item in items)
+            ChangeJson.Write(writer, item, database.DatabaseIdBytes);
         writer.WriteEndArray();
         writer.WriteEndObject();
     }
-
-    /// <summary>One document of a batch; <paramref name="Json"/> is null for a delete.</summary>
-    private readonly record struct BatchItem(long Etag, string Id, string Collection, byte[]? Json);
 }
