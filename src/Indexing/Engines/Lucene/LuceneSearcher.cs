@@ -21,9 +21,6 @@ namespace Folio.Indexing.Engines.Lucene;
 /// </summary>
 internal sealed class LuceneSearcher : IEngineSearcher
 {
-    /// <summary>How many matches <see cref="Collect"/> hands a collector at once.</summary>
-    private const int CollectBatchSize = 256;
-
     private readonly LuceneIndex _index;
     private readonly LuceneQueryTranslator _translator;
     private readonly Dictionary<string, BinaryDocValues?[]> _values = new(StringComparer.Ordinal);
@@ -69,16 +66,7 @@ internal sealed class LuceneSearcher : IEngineSearcher
             Collect(query, collector);
             return collector.TopDocs;
         }
-        var matches = Iterate(query);
-        var hits = new List<SearchHit>(Math.Min(take, 1024));
-        long total = 0;
-        while (matches.MoveNext())
-        {
-            if (total >= skip && hits.Count < take)
-                hits.Add(new SearchHit(matches.Current, GetKey(matches.Current), matches.Score));
-            total++;
-        }
-        return new TopDocs(total, hits);
+        return MatchWalk.FirstInIdOrder(this, Iterate(query), skip, take);
     }
 
     /// <inheritdoc/>
@@ -127,26 +115,7 @@ internal sealed class LuceneSearcher : IEngineSearcher
     public void Collect(FolioQuery query, ICollector collector)
     {
         ArgumentNullException.ThrowIfNull(collector);
-        var matches = Iterate(query);
-        collector.Begin(this);
-        var needsScores = collector.NeedsScores;
-        var ids = new long[CollectBatchSize];
-        var scores = needsScores ? new float[CollectBatchSize] : [];
-        var count = 0;
-        while (matches.MoveNext())
-        {
-            ids[count] = matches.Current;
-            if (needsScores)
-                scores[count] = matches.Score;
-            if (++count == CollectBatchSize)
-            {
-                collector.Collect(ids, scores);
-                count = 0;
-            }
-        }
-        if (count > 0)
-            collector.Collect(ids.AsSpan(0, count), needsScores ? scores.AsSpan(0, count) : default);
-        collector.Finish();
+        MatchWalk.InBatches(this, Iterate(query), collector);
     }
 
     /// <summary>
