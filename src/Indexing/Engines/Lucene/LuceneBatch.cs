@@ -32,9 +32,10 @@ internal sealed class LuceneBatch(LuceneIndex index, IndexSearcher committedSear
         if (entry.Key.Length == 0)
             throw new ArgumentException("An entry key must not be empty.", nameof(entry));
         var document = index.Builder.Build(entry);
-        if (Exists(entry.Key))
+        var keyTerm = KeyTerm(entry.Key);
+        if (Exists(entry.Key, keyTerm))
             Deleted++;
-        index.Writer.UpdateDocument(KeyTerm(entry.Key), document);
+        index.Writer.UpdateDocument(keyTerm, document);
         _touched[entry.Key] = true;
         Added++;
     }
@@ -44,9 +45,10 @@ internal sealed class LuceneBatch(LuceneIndex index, IndexSearcher committedSear
     {
         ObjectDisposedException.ThrowIf(_done, this);
         ArgumentNullException.ThrowIfNull(key);
-        if (!Exists(key))
+        var keyTerm = KeyTerm(key);
+        if (!Exists(key, keyTerm))
             return false;
-        index.Writer.DeleteDocuments(KeyTerm(key));
+        index.Writer.DeleteDocuments(keyTerm);
         _touched[key] = false;
         Deleted++;
         return true;
@@ -74,11 +76,10 @@ internal sealed class LuceneBatch(LuceneIndex index, IndexSearcher committedSear
         index.EndBatch(committed);
     }
 
-    private bool Exists(string key)
+    private bool Exists(string key, Term term)
     {
         if (_touched.TryGetValue(key, out var exists))
             return exists;
-        var term = KeyTerm(key);
         foreach (var leaf in _committed.IndexReader.Leaves)
         {
             var docs = leaf.AtomicReader.GetTermDocsEnum(term);
