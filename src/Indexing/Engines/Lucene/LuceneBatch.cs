@@ -16,6 +16,9 @@ internal sealed class LuceneBatch(LuceneIndex index, IndexSearcher committedSear
     // Keys this batch added (true) or deleted (false): what the committed searcher no longer tells.
     private readonly Dictionary<string, bool> _touched = new(StringComparer.Ordinal);
     private readonly IndexSearcher _committed = committedSearcher;
+    // Per segment of the last commit, its key terms and a postings enum, reused by every lookup (made by the first).
+    private TermsEnum?[]? _keyTerms;
+    private DocsEnum?[]? _keyDocs;
     private bool _done;
 
     /// <inheritdoc/>
@@ -80,10 +83,20 @@ internal sealed class LuceneBatch(LuceneIndex index, IndexSearcher committedSear
     {
         if (_touched.TryGetValue(key, out var exists))
             return exists;
-        foreach (var leaf in _committed.IndexReader.Leaves)
+        var leaves = _committed.IndexReader.Leaves;
+        if (_keyTerms is null)
         {
-            var docs = leaf.AtomicReader.GetTermDocsEnum(term);
-            if (docs is not null && docs.NextDoc() != DocIdSetIterator.NO_MORE_DOCS)
+            _keyTerms = new TermsEnum?[leaves.Count];
+            _keyDocs = new DocsEnum?[leaves.Count];
+            for (var i = 0; i < leaves.Count; i++)
+                _keyTerms[i] = leaves[i].AtomicReader.GetTerms(LuceneFields.Key)?.GetEnumerator();
+        }
+        for (var i = 0; i < leaves.Count; i++)
+        {
+            if (_keyTerms[i] is not { } terms || !terms.SeekExact(term.Bytes))
+                continue;
+            var docs = _keyDocs![i] = terms.Docs(leaves[i].AtomicReader.LiveDocs, _keyDocs[i], DocsFlags.NONE);
+            if (docs.NextDoc() != DocIdSetIterator.NO_MORE_DOCS)
                 return true;
         }
         return false;
