@@ -54,7 +54,13 @@ async function route() {
   main.replaceChildren();
   main.dataset.view = name;
   mounted = module;
-  unmount = module.mount(main, { params, state: getState(), navigate, refreshDatabases }) || (() => {});
+  const state = getState();
+  // Every view but the list of databases is about the chosen one, so none of them mounts without it.
+  if (module.perDatabase !== false && !state.database) {
+    replace(main, h('p', {}, 'No database yet. ', h('a', { href: '#/databases' }, 'Create one'), ' first.'));
+    return;
+  }
+  unmount = module.mount(main, { params, state, navigate, refreshDatabases }) || (() => {});
 }
 
 /** Reloads the list of databases, keeping the chosen one when it still exists. */

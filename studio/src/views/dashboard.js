@@ -12,10 +12,6 @@ const HISTORY = 60;
 
 export function mount(container, { state }) {
   const database = state.database;
-  if (!database) {
-    replace(container, h('p', {}, 'No database yet. ', h('a', { href: '#/databases' }, 'Create one'), ' first.'));
-    return () => {};
-  }
   const controller = new AbortController();
   const series = { writes: [], indexed: [], documents: [], size: [] };
   const cards = h('div', { class: 'cards', id: 'dashboard-cards' });

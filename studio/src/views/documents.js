@@ -12,10 +12,6 @@ const DEFAULT_COLUMNS = 7;
 /** Shows the view for the route's parameters: collection, prefix, id (an open document) or new. */
 export function mount(container, { params, state, navigate }) {
   const database = state.database;
-  if (!database) {
-    replace(container, h('p', {}, 'No database yet. ', h('a', { href: '#/databases' }, 'Create one'), ' first.'));
-    return () => {};
-  }
 
   const side = h('nav', { class: 'side', 'aria-label': 'Collections' });
   const pane = h('section', { class: 'pane', 'aria-label': 'Documents' });

@@ -18,10 +18,6 @@ const templates = {
 
 export function mount(container, { params, state, navigate }) {
   const database = state.database;
-  if (!database) {
-    replace(container, h('p', {}, 'No database yet. ', h('a', { href: '#/databases' }, 'Create one'), ' first.'));
-    return () => {};
-  }
   if (params.edit !== undefined) return editDefinition(container, database, params.edit, navigate);
 
   const controller = new AbortController();
