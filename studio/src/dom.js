@@ -42,6 +42,17 @@ export function toast(message, kind = 'info') {
   setTimeout(() => item.remove(), kind === 'error' ? 8000 : 3500);
 }
 
+/** Runs task now and again ms after each run has finished, until signal aborts; task handles its own errors. */
+export function repeat(task, ms, signal) {
+  let timer = 0;
+  const run = async () => {
+    await task();
+    if (!signal.aborted) timer = setTimeout(run, ms);
+  };
+  signal.addEventListener('abort', () => clearTimeout(timer));
+  run();
+}
+
 /** An error as a readable box (ApiError messages already name the problem). */
 export const errorBox = (error) => h('div', { class: 'error-box', role: 'alert' }, error?.message || String(error));
 
