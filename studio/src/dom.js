@@ -53,6 +53,20 @@ export function repeat(task, ms, signal) {
   run();
 }
 
+/** A field's value as a cell shows it: objects as JSON, null as "null", a missing field as nothing. */
+export function cellText(value) {
+  if (value === undefined) return '';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** The fields of documents or projections, in order of first appearance, without @metadata. */
+export function fieldsOf(items) {
+  const seen = new Set();
+  for (const item of items) for (const key of Object.keys(item)) if (key !== '@metadata') seen.add(key);
+  return [...seen];
+}
+
 /** An error as a readable box (ApiError messages already name the problem). */
 export const errorBox = (error) => h('div', { class: 'error-box', role: 'alert' }, error?.message || String(error));
 

@@ -2,7 +2,7 @@
 // under them are fetched (plus the next one), so opening a collection costs a page whatever its size.
 // Keyboard: arrows, Page Up/Down, Home/End move the active row; Enter opens it.
 
-import { h } from '../dom.js';
+import { h, cellText } from '../dom.js';
 
 const ROW_HEIGHT = 28;
 // Browsers cap an element's height (Chromium near 33.5M px); past this the scroll position maps onto rows proportionally.
@@ -40,12 +40,8 @@ export function createGrid(options) {
     head.replaceChildren(...columns.map((c, i) => h('div', { class: 'grid-cell', role: 'columnheader', 'aria-colindex': String(i + 1), title: c.name }, c.name)));
   };
 
-  const cellText = (value) => {
-    if (value === undefined) return '';
-    if (value === null) return 'null';
-    if (typeof value === 'object') { const text = JSON.stringify(value); return text.length > 200 ? `${text.slice(0, 200)}…` : text; }
-    return String(value);
-  };
+  // A cell is a line wide: what does not fit is cut rather than laid out.
+  const shown = (value) => { const text = cellText(value); return text.length > 200 ? `${text.slice(0, 200)}…` : text; };
 
   const rowAt = (index) => pages.get(Math.floor(index / pageSize))?.[index % pageSize];
 
@@ -81,7 +77,7 @@ export function createGrid(options) {
         'data-loaded': row ? 'true' : 'false',
         ondblclick: () => row && options.onOpen(row, index),
         onclick: () => { active = index; scroller.setAttribute('aria-activedescendant', element.id); markActive(); },
-      }, columns.map((c, i) => h('div', { class: 'grid-cell', role: 'gridcell', 'aria-colindex': String(i + 1) }, row ? cellText(c.value(row)) : '…')));
+      }, columns.map((c, i) => h('div', { class: 'grid-cell', role: 'gridcell', 'aria-colindex': String(i + 1) }, row ? shown(c.value(row)) : '…')));
       element.style.top = `${top}px`;
       element.style.gridTemplateColumns = columnWidths;
       rows.push(element);
