@@ -109,7 +109,7 @@ export function mount(container, { params, state, navigate }) {
     const stats = await showSide();
     if (!stats || controller.signal.aborted) return;
     if (params.id !== undefined || params.new) {
-      cleanup = openEditor(pane, { database, id: params.id, collection: params.collection, template: params.template, navigate, onSaved: showSide });
+      cleanup = openEditor(pane, { database, id: params.id, collection: params.collection, navigate, onSaved: showSide });
     } else {
       cleanup = showGrid(stats);
     }
