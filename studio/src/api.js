@@ -122,9 +122,6 @@ export async function storeDocument(database, id, document, etag) {
 export const deleteDocument = (database, id, etag) =>
   request('DELETE', `${db(database)}/docs`, { query: { id }, headers: etag ? { 'If-Match': etag } : undefined });
 
-export const bulkDocs = async (database, commands) =>
-  (await request('POST', `${db(database)}/bulk_docs`, { body: { Commands: commands } })).body;
-
 // Queries
 /** Runs RQL: { Results, Includes, TotalResults, IsStale, IndexName, DurationInMs, … } plus the round trip in ms. */
 export async function query(database, rql, parameters, { signal, waitForNonStale } = {}) {

@@ -54,10 +54,16 @@ async function route() {
   main.replaceChildren();
   main.dataset.view = name;
   mounted = module;
-  unmount = module.mount(main, { params, state: getState(), navigate, refreshDatabases }) || (() => {});
+  const state = getState();
+  // Every view but the list of databases is about the chosen one, so none of them mounts without it.
+  if (module.perDatabase !== false && !state.database) {
+    replace(main, h('p', {}, 'No database yet. ', h('a', { href: '#/databases' }, 'Create one'), ' first.'));
+    return;
+  }
+  unmount = module.mount(main, { params, state, navigate, refreshDatabases }) || (() => {});
 }
 
-/** Reloads the list of databases, keeping the chosen one when it still exists. */
+/** Reloads the database picker, keeping the chosen database when it still exists. */
 export async function refreshDatabases(prefer) {
   let databases = [];
   try {
@@ -69,8 +75,7 @@ export async function refreshDatabases(prefer) {
   const chosen = databases.find((d) => d.toLowerCase() === (wanted || '').toLowerCase()) ?? databases[0] ?? '';
   replace(picker, databases.length ? databases.map((name) => h('option', { value: name, selected: name === chosen }, name)) : h('option', { value: '' }, '(none)'));
   document.getElementById('db-hint').textContent = databases.length ? '' : 'no databases';
-  setState({ databases, database: chosen });
-  return databases;
+  setState({ database: chosen });
 }
 
 function applyTheme(theme) {
@@ -97,5 +102,4 @@ window.addEventListener('unhandledrejection', (event) => {
 });
 
 applyTheme(getState().theme);
-const databasesLoaded = refreshDatabases();
-databasesLoaded.then(() => { if (!main.dataset.view) route(); });
+refreshDatabases().then(() => { if (!main.dataset.view) route(); });

@@ -42,6 +42,31 @@ export function toast(message, kind = 'info') {
   setTimeout(() => item.remove(), kind === 'error' ? 8000 : 3500);
 }
 
+/** Runs task now and again ms after each run has finished, until signal aborts; task handles its own errors. */
+export function repeat(task, ms, signal) {
+  let timer = 0;
+  const run = async () => {
+    await task();
+    if (!signal.aborted) timer = setTimeout(run, ms);
+  };
+  signal.addEventListener('abort', () => clearTimeout(timer));
+  run();
+}
+
+/** A field's value as a cell shows it: objects as JSON, null as "null", a missing field as nothing. */
+export function cellText(value) {
+  if (value === undefined) return '';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+/** The fields of documents or projections, in order of first appearance, without @metadata. */
+export function fieldsOf(items) {
+  const seen = new Set();
+  for (const item of items) for (const key of Object.keys(item)) if (key !== '@metadata') seen.add(key);
+  return [...seen];
+}
+
 /** An error as a readable box (ApiError messages already name the problem). */
 export const errorBox = (error) => h('div', { class: 'error-box', role: 'alert' }, error?.message || String(error));
 

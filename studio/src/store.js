@@ -1,9 +1,8 @@
-// The studio's one piece of shared state: the chosen database, the known databases and the theme.
+// The studio's one piece of shared state: the chosen database and the theme.
 // Views read it and subscribe to changes; nothing else is global.
 
 const state = {
   database: localStorage.getItem('folio.database') || '',
-  databases: [],
   theme: localStorage.getItem('folio.theme') || 'auto',
 };
 const listeners = new Set();

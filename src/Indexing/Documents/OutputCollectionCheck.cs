@@ -45,7 +45,7 @@ internal static class OutputCollectionCheck
         {
             if (definition.OutputCollection is not { } output)
                 continue;
-            if (Reaches(feeds, output, definition.Collections, []))
+            if (Reaches(feeds, output, definition.Collections, new HashSet<string>(StringComparer.OrdinalIgnoreCase)))
                 throw new IndexDefinitionException($"OutputCollection '{output}' of index '{definition.Name}' is read, through other indexes' output collections, back into the collections it reads.");
             if (beingEmptied(output) || (existing.TryGetValue(definition.Name, out var current) && string.Equals(current.OutputCollection, output, StringComparison.OrdinalIgnoreCase)))
                 continue;
@@ -63,7 +63,7 @@ internal static class OutputCollectionCheck
             if (string.Equals(target, from, StringComparison.OrdinalIgnoreCase))
                 return true;
         }
-        if (!seen.Add(from.ToLowerInvariant()) || !feeds.TryGetValue(from, out var next))
+        if (!seen.Add(from) || !feeds.TryGetValue(from, out var next))
             return false;
         foreach (var collection in next)
         {

@@ -169,14 +169,7 @@ internal sealed partial class MapReduceProcessor : IIndexBatchProcessor
             _unindexed.Remove(key);
             AddRow(batch, key, row, errors);
         }
-        foreach (var key in _unindexed)
-        {
-            if (update.TryGetRow(key, out var row))
-                AddRow(batch, key, row.ToArray(), errors);
-            else
-                batch.Delete(key);
-        }
-        _unindexed.Clear();
+        IndexUnindexed(batch, key => update.TryGetRow(key, out var row) ? row.ToArray() : null, errors);
         Interlocked.Exchange(ref _lastReduceTicks, Stopwatch.GetElapsedTime(started).Ticks);
         lock (_publish)
         {
@@ -194,18 +187,24 @@ internal sealed partial class MapReduceProcessor : IIndexBatchProcessor
         var errors = new List<IndexError>();
         using var rows = _store.OpenRows();
         using var batch = _index.BeginBatch();
+        IndexUnindexed(batch, key => rows.TryGet(key, out var row) ? row.ToArray() : null, errors);
+        lock (_publish)
+            batch.Commit(_store.ReadEtag());
+        _lastPublished = Stopwatch.GetTimestamp();
+        return errors;
+    }
+
+    /// <summary>Adds to <paramref name="batch"/> the rows of the groups left unindexed (<paramref name="rowOf"/> reads one; null: the group went), and forgets them.</summary>
+    private void IndexUnindexed(IEngineBatch batch, Func<string, byte[]?> rowOf, List<IndexError> errors)
+    {
         foreach (var key in _unindexed)
         {
-            if (rows.TryGet(key, out var row))
-                AddRow(batch, key, row.ToArray(), errors);
+            if (rowOf(key) is { } row)
+                AddRow(batch, key, row, errors);
             else
                 batch.Delete(key);
         }
-        lock (_publish)
-            batch.Commit(_store.ReadEtag());
         _unindexed.Clear();
-        _lastPublished = Stopwatch.GetTimestamp();
-        return errors;
     }
 
     private void AddRow(IEngineBatch batch, string key, byte[] row, List<IndexError> errors)

@@ -43,45 +43,36 @@ internal sealed class ReduceOutput(DocumentStore store, string collection)
     /// <remarks>Runs on the index runner's own thread, which waits for its commits anyway.</remarks>
     public void Write(IReadOnlyList<(string Key, byte[] Row)> rows, IReadOnlyList<string> removed)
     {
-        var writes = new List<Task>();
-        var commands = new List<DocumentCommand>(Math.Min(CommandsPerWrite, rows.Count + removed.Count));
+        var commands = new List<DocumentCommand>(rows.Count + removed.Count);
         foreach (var (key, row) in rows)
-            Flush(commands, writes).Add(new DocumentCommand(DocumentCommandType.Put, DocumentId(collection, key), PreparedDocument.Parse(WithMetadata(row)), null));
+            commands.Add(new DocumentCommand(DocumentCommandType.Put, DocumentId(collection, key), PreparedDocument.Parse(WithMetadata(row)), null));
         foreach (var key in removed)
-            Flush(commands, writes).Add(new DocumentCommand(DocumentCommandType.Delete, DocumentId(collection, key), null, null));
-        if (commands.Count > 0)
-            writes.Add(store.BatchAsync(commands));
-        Task.WhenAll(writes).GetAwaiter().GetResult();
+            commands.Add(new DocumentCommand(DocumentCommandType.Delete, DocumentId(collection, key), null, null));
+        WriteAsync(store, commands).GetAwaiter().GetResult();
     }
 
     /// <summary>Deletes every document of <paramref name="collection"/> (what an index leaves behind when it goes, or finds when it starts).</summary>
-    public static async Task PurgeAsync(DocumentStore store, string collection)
+    public static Task PurgeAsync(DocumentStore store, string collection)
     {
-        var ids = new List<string>();
+        var commands = new List<DocumentCommand>();
         using (var reader = store.OpenReader())
         {
             var cursor = reader.ByCollection(collection);
             while (cursor.MoveNext())
-                ids.Add(cursor.Current.IdString);
+                commands.Add(new DocumentCommand(DocumentCommandType.Delete, cursor.Current.IdString, null, null));
         }
-        var writes = new List<Task>();
-        var commands = new List<DocumentCommand>();
-        foreach (var id in ids)
-            Flush(commands, writes, store).Add(new DocumentCommand(DocumentCommandType.Delete, id, null, null));
-        if (commands.Count > 0)
-            writes.Add(store.BatchAsync(commands));
-        await Task.WhenAll(writes).ConfigureAwait(false);
+        return WriteAsync(store, commands);
     }
 
-    private List<DocumentCommand> Flush(List<DocumentCommand> commands, List<Task> writes) => Flush(commands, writes, store);
-
-    private static List<DocumentCommand> Flush(List<DocumentCommand> commands, List<Task> writes, DocumentStore store)
+    /// <summary>Sends <paramref name="commands"/> in transactions of <see cref="CommandsPerWrite"/>, all at once, and completes when every one is durable.</summary>
+    private static Task WriteAsync(DocumentStore store, List<DocumentCommand> commands)
     {
-        if (commands.Count < CommandsPerWrite)
-            return commands;
-        writes.Add(store.BatchAsync([.. commands]));
-        commands.Clear();
-        return commands;
+        if (commands.Count <= CommandsPerWrite)
+            return commands.Count == 0 ? Task.CompletedTask : store.BatchAsync(commands);
+        var writes = new Task[(commands.Count + CommandsPerWrite - 1) / CommandsPerWrite];
+        for (var w = 0; w < writes.Length; w++)
+            writes[w] = store.BatchAsync(commands.GetRange(w * CommandsPerWrite, Math.Min(CommandsPerWrite, commands.Count - (w * CommandsPerWrite))));
+        return Task.WhenAll(writes);
     }
 
     /// <summary>The row with the output metadata as its last property: <c>{…,"@metadata":{"@collection":…}}</c>.</summary>

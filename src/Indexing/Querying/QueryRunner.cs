@@ -50,7 +50,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         result.IsStale = index.IsStale(reader, indexedEtag);
         if (query.Facets.Count > 0)
         {
-            CountFacets(query, compiler, searcher, where, result);
+            FacetCounter.Count(query, compiler, searcher, where, result);
         }
         else
         {
@@ -267,13 +267,6 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         var (exact, search) = QueryCompiler.FieldsOf(query);
         return indexes.GetOrCreateAutoIndex(query.From.Collection!, exact, search);
     }
-
-    /// <summary>
-    /// Counts the matches and every facet of the query in one walk over the matches (<see cref="FacetCounter"/>:
-    /// a collector per facet, with its aggregations, and drilling sideways for multi-select facets).
-    /// </summary>
-    private static void CountFacets(RqlQuery query, QueryCompiler compiler, IEngineSearcher searcher, Query where, QueryResult result) =>
-        FacetCounter.Count(query, compiler, searcher, where, result);
 
     private static void AddResult(RqlQuery query, DocumentReader reader, ReadOnlySpan<byte> json, string? id, QueryResult result)
     {

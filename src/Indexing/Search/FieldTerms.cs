@@ -19,21 +19,9 @@ internal static class FieldTerms
             switch (options.Kind)
             {
                 case FieldKind.Long:
-                    return value.Type switch
-                    {
-                        FieldValueType.Long => TermEncoding.Long(value.Long),
-                        FieldValueType.Double when value.Double == Math.Floor(value.Double) && !double.IsInfinity(value.Double) => TermEncoding.Long((long)value.Double),
-                        FieldValueType.String when long.TryParse(value.Text, System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out var parsed) => TermEncoding.Long(parsed),
-                        _ => null,
-                    };
+                    return TryToLong(value, out var number) ? TermEncoding.Long(number) : null;
                 case FieldKind.Double:
-                    return value.Type switch
-                    {
-                        FieldValueType.Long => TermEncoding.Double(value.Long),
-                        FieldValueType.Double when !double.IsNaN(value.Double) => TermEncoding.Double(value.Double),
-                        FieldValueType.String when double.TryParse(value.Text, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture, out var parsed) && !double.IsNaN(parsed) => TermEncoding.Double(parsed),
-                        _ => null,
-                    };
+                    return TryToDouble(value, out var real) ? TermEncoding.Double(real) : null;
                 case FieldKind.Stored:
                     return null;
                 default:
@@ -107,21 +95,43 @@ internal static class FieldTerms
 
     /// <summary>A value as a long field indexes it.</summary>
     /// <exception cref="IndexValueException">The value is no 64-bit integer.</exception>
-    internal static long ToLong(FieldValue value, string name) => value.Type switch
-    {
-        FieldValueType.Long => value.Long,
-        FieldValueType.Double when value.Double == Math.Floor(value.Double) && value.Double is >= long.MinValue and <= long.MaxValue => (long)value.Double,
-        FieldValueType.String when long.TryParse(value.Text, NumberStyles.Integer, CultureInfo.InvariantCulture, out var parsed) => parsed,
-        _ => throw new IndexValueException(name, value, "a 64-bit integer"),
-    };
+    internal static long ToLong(FieldValue value, string name) =>
+        TryToLong(value, out var number) ? number : throw new IndexValueException(name, value, "a 64-bit integer");
 
     /// <summary>A value as a double field indexes it.</summary>
     /// <exception cref="IndexValueException">The value is no number.</exception>
-    internal static double ToDouble(FieldValue value, string name) => value.Type switch
+    internal static double ToDouble(FieldValue value, string name) =>
+        TryToDouble(value, out var number) ? number : throw new IndexValueException(name, value, "a number");
+
+    /// <summary>The value as a long field indexes it (what an equality on the field looks for); false when it is no 64-bit integer.</summary>
+    private static bool TryToLong(FieldValue value, out long number)
     {
-        FieldValueType.Long => value.Long,
-        FieldValueType.Double when !double.IsNaN(value.Double) => value.Double,
-        FieldValueType.String when double.TryParse(value.Text, NumberStyles.Float, CultureInfo.InvariantCulture, out var parsed) && !double.IsNaN(parsed) => parsed,
-        _ => throw new IndexValueException(name, value, "a number"),
-    };
+        switch (value.Type)
+        {
+            case FieldValueType.Long:
+                number = value.Long;
+                return true;
+            case FieldValueType.Double when value.Double == Math.Floor(value.Double) && value.Double is >= long.MinValue and <= long.MaxValue:
+                number = (long)value.Double;
+                return true;
+            case FieldValueType.String:
+                return long.TryParse(value.Text, NumberStyles.Integer, CultureInfo.InvariantCulture, out number);
+            default:
+                number = 0;
+                return false;
+        }
+    }
+
+    /// <summary>The value as a double field indexes it; false when it is no number.</summary>
+    private static bool TryToDouble(FieldValue value, out double number)
+    {
+        number = value.Type switch
+        {
+            FieldValueType.Long => value.Long,
+            FieldValueType.Double => value.Double,
+            FieldValueType.String when double.TryParse(value.Text, NumberStyles.Float, CultureInfo.InvariantCulture, out var parsed) => parsed,
+            _ => double.NaN,
+        };
+        return !double.IsNaN(number);
+    }
 }

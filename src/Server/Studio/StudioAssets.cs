@@ -1,4 +1,5 @@
 using System.Collections.Frozen;
+using System.Diagnostics.CodeAnalysis;
 using System.IO.Compression;
 using System.Reflection;
 using System.Security.Cryptography;
@@ -36,7 +37,7 @@ public static class StudioAssets
     /// <param name="path">The path below <c>/studio/</c>, without a leading '/'.</param>
     /// <param name="asset">The file, when there is one.</param>
     /// <returns>Whether there is one.</returns>
-    public static bool TryGet(ReadOnlySpan<char> path, out StudioAsset? asset) =>
+    public static bool TryGet(ReadOnlySpan<char> path, [NotNullWhen(true)] out StudioAsset? asset) =>
         s_assets.Value.GetAlternateLookup<ReadOnlySpan<char>>().TryGetValue(path, out asset);
 
     private static FrozenDictionary<string, StudioAsset> Load()

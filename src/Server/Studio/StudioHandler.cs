@@ -1,5 +1,6 @@
 using Folio.Server.Http;
 using Folio.Server.Routing;
+using Microsoft.Extensions.Primitives;
 using Microsoft.Net.Http.Headers;
 
 namespace Folio.Server.Studio;
@@ -58,7 +59,7 @@ public sealed class StudioHandler
         }
 
         IHeaderDictionary headers = response.Headers;
-        headers.ETag = asset!.ETag;
+        headers.ETag = asset.ETag;
         headers.CacheControl = "no-cache";
         headers.Vary = HeaderNames.AcceptEncoding;
         headers.XContentTypeOptions = "nosniff";
@@ -95,18 +96,21 @@ public sealed class StudioHandler
         response.Headers.CacheControl = "no-cache";
     }
 
-    private static bool Matches(string? ifNoneMatch, string etag)
+    // Reads each header line in place: a request that repeats the header is not joined into a new string.
+    private static bool Matches(StringValues ifNoneMatch, string etag)
     {
-        if (string.IsNullOrEmpty(ifNoneMatch))
-            return false;
-        foreach (Range part in ifNoneMatch.AsSpan().Split(','))
+        foreach (string? line in ifNoneMatch)
         {
-            ReadOnlySpan<char> candidate = ifNoneMatch.AsSpan(part).Trim();
-            // If-None-Match compares weakly (RFC 9110 13.1.2): a W/ prefix does not prevent a match.
-            if (candidate.StartsWith("W/"))
-                candidate = candidate[2..];
-            if (candidate.SequenceEqual("*") || candidate.SequenceEqual(etag))
-                return true;
+            ReadOnlySpan<char> value = line;
+            foreach (Range part in value.Split(','))
+            {
+                ReadOnlySpan<char> candidate = value[part].Trim();
+                // If-None-Match compares weakly (RFC 9110 13.1.2): a W/ prefix does not prevent a match.
+                if (candidate.StartsWith("W/"))
+                    candidate = candidate[2..];
+                if (candidate.SequenceEqual("*") || candidate.SequenceEqual(etag))
+                    return true;
+            }
         }
 
         return false;

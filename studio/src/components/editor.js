@@ -25,12 +25,17 @@ export function createEditor(options) {
   let errorAt = -1;
   let items = [];
   let selected = 0;
+  let gutterLines = 0;
 
   const render = () => {
     const text = textarea.value;
     pre.innerHTML = options.colour(text, errorAt) + '\n ';
     const lines = text.split('\n').length;
-    if (gutter.childElementCount !== lines) gutter.textContent = Array.from({ length: lines }, (_, i) => i + 1).join('\n');
+    // The gutter is one text node, so its line count is remembered rather than read back.
+    if (lines !== gutterLines) {
+      gutterLines = lines;
+      gutter.textContent = Array.from({ length: lines }, (_, i) => i + 1).join('\n');
+    }
     syncScroll();
   };
   const syncScroll = () => {

@@ -1,8 +1,8 @@
 // A virtual grid over a server-paged list: only the rows in view exist in the DOM, and only the pages
-// under them are fetched (plus the next one), so a collection of a million documents opens as fast as
-// one of ten. Keyboard: arrows, Page Up/Down, Home/End move the active row; Enter opens it.
+// under them are fetched (plus the next one), so opening a collection costs a page whatever its size.
+// Keyboard: arrows, Page Up/Down, Home/End move the active row; Enter opens it.
 
-import { h } from '../dom.js';
+import { h, cellText } from '../dom.js';
 
 const ROW_HEIGHT = 28;
 // Browsers cap an element's height (Chromium near 33.5M px); past this the scroll position maps onto rows proportionally.
@@ -12,7 +12,7 @@ const FETCH_DELAY_MS = 40;
 /**
  * options: { id, label, total, pageSize, fetchPage(start, count, signal) → Promise<row[]>, columns: [{ name, value(row) }],
  *            onOpen(row, index), onStatus(text) }
- * Returns { element, setColumns(columns), refresh(total), setTotal(total), scrollToRow(index), loadedRows(), destroy(), focus() }.
+ * Returns { element, setColumns(columns), refresh(total), setTotal(total), scrollToRow(index), destroy(), focus() }.
  */
 export function createGrid(options) {
   const pageSize = options.pageSize || 100;
@@ -22,6 +22,7 @@ export function createGrid(options) {
   const pages = new Map();
   const inFlight = new Map();
   let timer = 0;
+  let frame = 0;
 
   const sizer = h('div', { class: 'grid-sizer' });
   const head = h('div', { class: 'grid-head', role: 'row', 'aria-rowindex': '1' });
@@ -39,12 +40,8 @@ export function createGrid(options) {
     head.replaceChildren(...columns.map((c, i) => h('div', { class: 'grid-cell', role: 'columnheader', 'aria-colindex': String(i + 1), title: c.name }, c.name)));
   };
 
-  const cellText = (value) => {
-    if (value === undefined) return '';
-    if (value === null) return 'null';
-    if (typeof value === 'object') { const text = JSON.stringify(value); return text.length > 200 ? `${text.slice(0, 200)}…` : text; }
-    return String(value);
-  };
+  // A cell is a line wide: what does not fit is cut rather than laid out.
+  const shown = (value) => { const text = cellText(value); return text.length > 200 ? `${text.slice(0, 200)}…` : text; };
 
   const rowAt = (index) => pages.get(Math.floor(index / pageSize))?.[index % pageSize];
 
@@ -69,6 +66,7 @@ export function createGrid(options) {
     const first = Math.max(0, Math.floor(firstFloat));
     const visible = Math.ceil(viewport / ROW_HEIGHT) + 1;
     const last = Math.min(total, first + visible);
+    const columnWidths = template();
     const rows = [];
     for (let index = first; index < last; index++) {
       const row = rowAt(index);
@@ -79,9 +77,9 @@ export function createGrid(options) {
         'data-loaded': row ? 'true' : 'false',
         ondblclick: () => row && options.onOpen(row, index),
         onclick: () => { active = index; scroller.setAttribute('aria-activedescendant', element.id); markActive(); },
-      }, columns.map((c, i) => h('div', { class: 'grid-cell', role: 'gridcell', 'aria-colindex': String(i + 1) }, row ? cellText(c.value(row)) : '…')));
+      }, columns.map((c, i) => h('div', { class: 'grid-cell', role: 'gridcell', 'aria-colindex': String(i + 1) }, row ? shown(c.value(row)) : '…')));
       element.style.top = `${top}px`;
-      element.style.gridTemplateColumns = template();
+      element.style.gridTemplateColumns = columnWidths;
       rows.push(element);
     }
     body.replaceChildren(...rows);
@@ -140,9 +138,10 @@ export function createGrid(options) {
     scroller.setAttribute('aria-activedescendant', `${options.id}-r${active}`);
   };
 
-  scroller.addEventListener('scroll', () => requestAnimationFrame(render));
+  // Scroll events come many to a frame: one render per frame draws them all.
+  scroller.addEventListener('scroll', () => { frame ||= requestAnimationFrame(() => { frame = 0; render(); }); });
   scroller.addEventListener('keydown', (event) => {
-    const page = Math.max(1, Math.floor((scroller.clientHeight - ROW_HEIGHT) / ROW_HEIGHT) - 1);
+    const page = Math.max(1, viewportRows() - 1);
     const moves = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page };
     if (event.key in moves) moveTo(active + moves[event.key]);
     else if (event.key === 'Home') moveTo(0);
@@ -179,9 +178,7 @@ export function createGrid(options) {
       scroller.scrollTop = scrollTopFor(Math.min(active, Math.max(0, total - viewportRows())));
       render();
     },
-    /** Rows already loaded, for picking columns. */
-    loadedRows: () => [...pages.values()].flat(),
-    destroy() { resize.disconnect(); clearTimeout(timer); for (const controller of inFlight.values()) controller.abort(); },
+    destroy() { resize.disconnect(); clearTimeout(timer); cancelAnimationFrame(frame); for (const controller of inFlight.values()) controller.abort(); },
     focus() { scroller.focus(); },
   };
 }

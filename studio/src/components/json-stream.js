@@ -3,9 +3,9 @@
 // query streams.
 
 /**
- * Reads a ReadableStream of text and calls onItem(text, bytesSoFar) for each item of the array found
- * at `depth` (1: the top-level array; 2: an array inside the top-level object, as `{"Results":[…]}`).
- * Returns when the stream ends. Characters are counted as bytes read from the source by onChunk.
+ * Reads a ReadableStream of text and calls onItem(text) for each item of the array found at `depth`
+ * (1: the top-level array; 2: an array inside the top-level object, as `{"Results":[…]}`), awaiting it
+ * before reading on. Returns when the stream ends.
  */
 export async function splitJsonArray(reader, depth, onItem) {
   let level = 0;

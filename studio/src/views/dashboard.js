@@ -4,7 +4,7 @@
 // inserts. The server has no request, latency or memory statistics yet; the cards say so.
 
 import * as api from '../api.js';
-import { h, replace, errorBox, formatBytes, formatNumber } from '../dom.js';
+import { h, replace, errorBox, formatBytes, formatNumber, repeat } from '../dom.js';
 import { sparkline } from '../components/sparkline.js';
 
 const POLL_MS = 2000;
@@ -12,16 +12,11 @@ const HISTORY = 60;
 
 export function mount(container, { state }) {
   const database = state.database;
-  if (!database) {
-    replace(container, h('p', {}, 'No database yet. ', h('a', { href: '#/databases' }, 'Create one'), ' first.'));
-    return () => {};
-  }
   const controller = new AbortController();
   const series = { writes: [], indexed: [], documents: [], size: [] };
   const cards = h('div', { class: 'cards', id: 'dashboard-cards' });
   const status = h('div', { class: 'status-line' });
   let previous = null;
-  let timer = 0;
 
   const push = (name, value) => { series[name].push(value); if (series[name].length > HISTORY) series[name].shift(); };
   const card = (title, value, values, note) => h('section', { class: 'card', 'aria-label': title },
@@ -52,13 +47,11 @@ export function mount(container, { state }) {
         card('Requests/s, p99 latency, memory', '–', null, 'The server has no statistics endpoint for these yet'));
       replace(status);
     } catch (error) {
-      if (error.name === 'AbortError') return;
-      replace(status, errorBox(error));
+      if (error.name !== 'AbortError') replace(status, errorBox(error));
     }
-    if (!controller.signal.aborted) timer = setTimeout(poll, POLL_MS);
   };
 
   replace(container, h('h1', {}, `Dashboard: ${database}`), status, cards);
-  poll();
-  return () => { controller.abort(); clearTimeout(timer); };
+  repeat(poll, POLL_MS, controller.signal);
+  return () => controller.abort();
 }

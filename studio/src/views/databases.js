@@ -3,7 +3,7 @@
 import * as api from '../api.js';
 import { h, replace, errorBox, formatBytes, formatNumber, toast, confirmTyped } from '../dom.js';
 
-/** The list covers every database, so choosing another one leaves this view as it is. */
+/** The list covers every database: it mounts with none chosen, and choosing another one leaves it as it is. */
 export const perDatabase = false;
 
 export function mount(container, { refreshDatabases }) {

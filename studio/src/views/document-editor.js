@@ -149,7 +149,7 @@ export function openEditor(pane, { database, id, collection, navigate, onSaved }
         localStorage.removeItem(key);
         toast(`Deleted ${id}`);
         onSaved?.();
-        navigate(`#/documents?collection=${encodeURIComponent(metadata['@collection'])}`);
+        navigate(back);
       } catch (error) {
         if (error.kind === 'concurrency-conflict') await showConflict();
         else toast(error.message, 'error');

@@ -2,7 +2,7 @@
 // collection, of an id prefix or of every document; double-click or Enter opens the editor.
 
 import * as api from '../api.js';
-import { h, replace, errorBox, formatNumber, toast } from '../dom.js';
+import { h, replace, errorBox, formatNumber, toast, fieldsOf } from '../dom.js';
 import { createGrid } from '../components/grid.js';
 import { openEditor } from './document-editor.js';
 
@@ -12,10 +12,6 @@ const DEFAULT_COLUMNS = 7;
 /** Shows the view for the route's parameters: collection, prefix, id (an open document) or new. */
 export function mount(container, { params, state, navigate }) {
   const database = state.database;
-  if (!database) {
-    replace(container, h('p', {}, 'No database yet. ', h('a', { href: '#/databases' }, 'Create one'), ' first.'));
-    return () => {};
-  }
 
   const side = h('nav', { class: 'side', 'aria-label': 'Collections' });
   const pane = h('section', { class: 'pane', 'aria-label': 'Documents' });
@@ -63,8 +59,7 @@ export function mount(container, { params, state, navigate }) {
     const collectionColumn = { name: '@collection', width: 120, value: (doc) => doc['@metadata']?.['@collection'] };
     const base = collection !== undefined ? [idColumn] : [idColumn, collectionColumn];
     const pickColumns = (rows) => {
-      const seen = [];
-      for (const row of rows) for (const key of Object.keys(row)) if (key !== '@metadata' && !seen.includes(key)) seen.push(key);
+      const seen = fieldsOf(rows);
       chosen ??= seen.slice(0, DEFAULT_COLUMNS);
       const list = picker.querySelector('#column-list');
       replace(list, seen.map((name) => h('label', { style: 'display:block' },
@@ -114,7 +109,7 @@ export function mount(container, { params, state, navigate }) {
     const stats = await showSide();
     if (!stats || controller.signal.aborted) return;
     if (params.id !== undefined || params.new) {
-      cleanup = openEditor(pane, { database, id: params.id, collection: params.collection, template: params.template, navigate, onSaved: showSide });
+      cleanup = openEditor(pane, { database, id: params.id, collection: params.collection, navigate, onSaved: showSide });
     } else {
       cleanup = showGrid(stats);
     }

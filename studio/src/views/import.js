@@ -11,10 +11,6 @@ const CHUNK_BYTES = 4 * 1024 * 1024;
 
 export function mount(container, { state }) {
   const database = state.database;
-  if (!database) {
-    replace(container, h('p', {}, 'No database yet. ', h('a', { href: '#/databases' }, 'Create one'), ' first.'));
-    return () => {};
-  }
   let controller = null;
   const file = h('input', { type: 'file', id: 'import-file', accept: '.json,.ndjson,.jsonl,application/json' });
   const collection = h('input', { id: 'import-collection', placeholder: 'Products', size: 16 });

@@ -4,7 +4,7 @@
 // reset and delete; the recent indexing errors.
 
 import * as api from '../api.js';
-import { h, replace, errorBox, formatBytes, formatNumber, toast, confirmTyped } from '../dom.js';
+import { h, replace, errorBox, formatBytes, formatNumber, toast, confirmTyped, repeat } from '../dom.js';
 import { createEditor } from '../components/editor.js';
 import { highlightJson } from '../components/highlight.js';
 import { sparkline } from '../components/sparkline.js';
@@ -18,17 +18,12 @@ const templates = {
 
 export function mount(container, { params, state, navigate }) {
   const database = state.database;
-  if (!database) {
-    replace(container, h('p', {}, 'No database yet. ', h('a', { href: '#/databases' }, 'Create one'), ' first.'));
-    return () => {};
-  }
   if (params.edit !== undefined) return editDefinition(container, database, params.edit, navigate);
 
   const controller = new AbortController();
   const rates = new Map();
   const table = h('div', { id: 'index-list' }, h('p', { class: 'muted' }, 'Loading…'));
   const errors = h('div', { id: 'index-errors' });
-  let timer = 0;
 
   const refresh = async () => {
     let stats;
@@ -69,10 +64,6 @@ export function mount(container, { params, state, navigate }) {
       h('thead', {}, h('tr', {}, ['Index', 'At', 'Document', 'Error'].map((c) => h('th', { scope: 'col' }, c)))),
       h('tbody', {}, failing.flatMap((index) => index.Errors.map((e) => h('tr', {}, h('td', {}, index.Name), h('td', {}, new Date(e.At).toLocaleString()), h('td', {}, e.DocumentId), h('td', {}, e.Error))))))] : []);
   };
-  const poll = async () => {
-    await refresh();
-    if (!controller.signal.aborted) timer = setTimeout(poll, POLL_MS);
-  };
   const reset = async (name) => {
     try { await api.resetIndex(database, name); toast(`Resetting ${name}`); refresh(); } catch (error) { toast(error.message, 'error'); }
   };
@@ -85,8 +76,8 @@ export function mount(container, { params, state, navigate }) {
     h('div', { class: 'toolbar' }, h('h1', { style: 'margin:0' }, 'Indexes'), h('span', { class: 'grow' }),
       h('button', { type: 'button', class: 'primary', id: 'new-index', onclick: () => navigate('#/indexes?edit=') }, 'New index')),
     table, errors);
-  poll();
-  return () => { controller.abort(); clearTimeout(timer); };
+  repeat(refresh, POLL_MS, controller.signal);
+  return () => controller.abort();
 }
 
 /** The definition editor: a new index (name empty) or an existing one's stored definition. */

@@ -1,15 +1,9 @@
 // How query results look: facet results as bars, documents and projections (group by included) as a
 // table whose columns are the fields the results hold.
 
-import { h } from '../dom.js';
+import { h, cellText, fieldsOf } from '../dom.js';
 
 const isFacet = (item) => item && Array.isArray(item.Values) && 'RemainingTerms' in item;
-
-const cell = (value) => {
-  if (value === undefined) return '';
-  if (value === null) return 'null';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
-};
 
 /** The results of one query as DOM. onOpen(id) opens a document. */
 export function renderResults(result, onOpen) {
@@ -25,7 +19,7 @@ function renderFacet(facet) {
     h('h2', {}, facet.Name),
     facet.Values.map((value) => {
       const label = value.Range === null ? '(null)' : value.Range;
-      const extras = Object.entries(value).filter(([k]) => !['Range', 'Count'].includes(k)).map(([k, v]) => `${k} ${cell(v)}`).join(', ');
+      const extras = Object.entries(value).filter(([k]) => !['Range', 'Count'].includes(k)).map(([k, v]) => `${k} ${cellText(v)}`).join(', ');
       return h('div', { class: 'facet-row', role: 'group', 'aria-label': `${label}: ${value.Count}` },
         h('span', { title: label }, label),
         h('div', {}, h('div', { class: 'facet-bar', style: `width:${(100 * value.Count) / max}%` })),
@@ -36,15 +30,8 @@ function renderFacet(facet) {
     facet.MissingCount > 0 && h('p', { class: 'muted small' }, `${facet.MissingCount} without a value`));
 }
 
-/** Column names: the fields of the results in order of first appearance. */
-function columnsOf(items) {
-  const seen = [];
-  for (const item of items) for (const key of Object.keys(item)) if (key !== '@metadata' && !seen.includes(key)) seen.push(key);
-  return seen;
-}
-
 function renderTable(items, onOpen) {
-  const columns = columnsOf(items);
+  const columns = fieldsOf(items);
   const withIds = items.some((i) => i['@metadata']?.['@id']);
   const grouped = items.every((i) => i['@metadata']?.['@projection'] && !i['@metadata']['@id']);
   return h('table', { class: 'data', id: grouped ? 'group-results' : 'table-results' },
@@ -54,15 +41,15 @@ function renderTable(items, onOpen) {
       const id = item['@metadata']?.['@id'];
       return h('tr', { tabindex: id ? '0' : null, ondblclick: () => id && onOpen(id), onkeydown: (event) => { if (event.key === 'Enter' && id) onOpen(id); } },
         withIds && h('td', {}, id || ''),
-        columns.map((c) => h('td', { class: typeof item[c] === 'number' ? 'num' : null }, cell(item[c]))));
+        columns.map((c) => h('td', { class: typeof item[c] === 'number' ? 'num' : null }, cellText(item[c]))));
     })));
 }
 
 /** Results as CSV (RFC 4180), one column per field. */
 export function toCsv(items) {
-  const columns = columnsOf(items);
+  const columns = fieldsOf(items);
   const quote = (text) => (/[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
   const lines = [['@id', ...columns].map(quote).join(',')];
-  for (const item of items) lines.push([item['@metadata']?.['@id'] || '', ...columns.map((c) => cell(item[c]))].map(quote).join(','));
+  for (const item of items) lines.push([item['@metadata']?.['@id'] || '', ...columns.map((c) => cellText(item[c]))].map(quote).join(','));
   return lines.join('\r\n') + '\r\n';
 }

@@ -15,10 +15,6 @@ const readHistory = (database) => { try { return JSON.parse(localStorage.getItem
 
 export function mount(container, { params, state, navigate }) {
   const database = state.database;
-  if (!database) {
-    replace(container, h('p', {}, 'No database yet. ', h('a', { href: '#/databases' }, 'Create one'), ' first.'));
-    return () => {};
-  }
   const controller = new AbortController();
   const words = { collections: [], indexes: [], fields: new Set() };
   const sampled = new Set();

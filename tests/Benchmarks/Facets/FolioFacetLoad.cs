@@ -113,13 +113,9 @@ internal sealed class FolioFacetLoad : IDisposable
             var cpu = new double[runs.Count];
             for (var i = 0; i < runs.Count; i++)
             {
-                var thread = Environment.CurrentManagedThreadId;
-                var cpuStarted = ThreadCpu.Microseconds();
-                var started = Stopwatch.GetTimestamp();
+                var clock = RequestClock.Start();
                 using var result = await _runner.RunAsync(runs[i].Text, runs[i].Options);
-                latencies[i] = Stopwatch.GetElapsedTime(started).TotalMicroseconds;
-                // A query that finished on another thread than it started on has no CPU time of its own to read.
-                cpu[i] = Environment.CurrentManagedThreadId == thread ? ThreadCpu.Microseconds() - cpuStarted : double.NaN;
+                (latencies[i], cpu[i]) = clock.Stop();
                 if (i > 0 && runs[i].Query == runs[i - 1].Query)
                     continue;
                 counts.Add(set, runs[i].Query, FacetCounts.Total, "", result.TotalResults);
@@ -153,16 +149,13 @@ internal sealed class FolioFacetLoad : IDisposable
             {
                 var query = set == "text" ? run : 0;
                 var queries = NaiveQueries(spec, facets, set, query);
-                var thread = Environment.CurrentManagedThreadId;
-                var cpuStarted = ThreadCpu.Microseconds();
-                var started = Stopwatch.GetTimestamp();
+                var clock = RequestClock.Start();
                 foreach (var (facet, value, text, options) in queries)
                 {
                     using var result = await _runner.RunAsync(text, options);
                     counts.Add(set, query, facet, value, result.TotalResults);
                 }
-                latencies[run] = Stopwatch.GetElapsedTime(started).TotalMicroseconds;
-                cpu[run] = Environment.CurrentManagedThreadId == thread ? ThreadCpu.Microseconds() - cpuStarted : double.NaN;
+                (latencies[run], cpu[run]) = clock.Stop();
             }
             timings.Latencies[set] = latencies;
             timings.Latencies[set + CpuSuffix] = cpu;
@@ -232,5 +225,18 @@ internal sealed class FolioFacetLoad : IDisposable
     {
         _indexes.Dispose();
         _store.Dispose();
+    }
+
+    /// <summary>One timed request's clocks: wall time, and the thread's CPU time, which both sides compare on.</summary>
+    private readonly record struct RequestClock(int Thread, double CpuStarted, long Started)
+    {
+        public static RequestClock Start() => new(Environment.CurrentManagedThreadId, ThreadCpu.Microseconds(), Stopwatch.GetTimestamp());
+
+        /// <summary>Microseconds of wall time, then of CPU time; a request that finished on another thread than it started on has no CPU time of its own to read (NaN).</summary>
+        public (double Wall, double Cpu) Stop()
+        {
+            var wall = Stopwatch.GetElapsedTime(Started).TotalMicroseconds;
+            return (wall, Environment.CurrentManagedThreadId == Thread ? ThreadCpu.Microseconds() - CpuStarted : double.NaN);
+        }
     }
 }

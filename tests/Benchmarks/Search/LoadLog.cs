@@ -1,3 +1,5 @@
+using Folio.Benchmarks.Storage;
+
 namespace Folio.Benchmarks.Search;
 
 /// <summary>The machine's load (/proc/loadavg) at the moments a run names, for its report: other helpers share the cores.</summary>
@@ -20,7 +22,7 @@ internal sealed class LoadLog(TextWriter log)
     /// <summary>Notes the load average now, as of <paramref name="moment"/>, and echoes it.</summary>
     public void Note(string moment)
     {
-        var entry = $"{moment}: load average {File.ReadAllText("/proc/loadavg").Trim()}";
+        var entry = $"{moment}: load average {MachineInfo.LoadAverage()}";
         _entries.Add(entry);
         log.WriteLine(entry);
     }

@@ -47,6 +47,28 @@ public sealed class OutputCollectionTests : IDisposable
         return outputs;
     }
 
+    /// <summary>A database holding <paramref name="count"/> orders (<paramref name="order"/> writes the i-th, <c>orders/i</c>), ByCompany reduced over them.</summary>
+    private static async Task<InMemoryDatabase> ReducedAsync(int count, Func<int, string> order)
+    {
+        var db = new InMemoryDatabase();
+        try
+        {
+            for (var i = 0; i < count; i++)
+                await db.PutAsync($"orders/{i}", order(i));
+            db.Indexes.Put([InMemoryDatabase.Definition(ByCompany)]);
+            await ReduceAsync(db);
+            return db;
+        }
+        catch
+        {
+            db.Dispose();
+            throw;
+        }
+    }
+
+    /// <summary>Queries ByCompany waiting for it to catch up, so its output documents are written.</summary>
+    private static Task ReduceAsync(InMemoryDatabase db) => db.QueryAsync("from index 'Orders/ByCompany'");
+
     private static string Id(string company) => ReduceOutput.DocumentId("CompanyTotals", $"[\"{company}\"]");
 
     private static async Task<SortedDictionary<string, string>> WaitForOutputsAsync(DocumentStore store, Func<SortedDictionary<string, string>, bool> done)
@@ -66,11 +88,7 @@ public sealed class OutputCollectionTests : IDisposable
     [Fact]
     public async Task Outputs_FollowTheGroups_WhenDocumentsChangeAndGo()
     {
-        using var db = new InMemoryDatabase();
-        for (var i = 0; i < 9; i++)
-            await db.PutAsync($"orders/{i}", $$"""{"Company":"c{{i % 3}}","Freight":{{i}}}""");
-        db.Indexes.Put([InMemoryDatabase.Definition(ByCompany)]);
-        await db.QueryAsync("from index 'Orders/ByCompany'");
+        using var db = await ReducedAsync(9, i => $$"""{"Company":"c{{i % 3}}","Freight":{{i}}}""");
         Assert.Equal(
             new SortedDictionary<string, string>(StringComparer.Ordinal)
             {
@@ -84,7 +102,7 @@ public sealed class OutputCollectionTests : IDisposable
         await db.Store.DeleteAsync("orders/2");
         await db.Store.DeleteAsync("orders/5");
         await db.Store.DeleteAsync("orders/8");
-        await db.QueryAsync("from index 'Orders/ByCompany'");
+        await ReduceAsync(db);
         Assert.Equal(
             new SortedDictionary<string, string>(StringComparer.Ordinal)
             {
@@ -100,28 +118,24 @@ public sealed class OutputCollectionTests : IDisposable
         using var db = new InMemoryDatabase();
         await db.PutAsync("orders/1", """{"Company":"c1","Freight":1}""");
         db.Indexes.Put([InMemoryDatabase.Definition(ByCompany)]);
-        await db.QueryAsync("from index 'Orders/ByCompany'");
+        await ReduceAsync(db);
         await db.PutAsync(Id("c1"), """{"Company":"c1","Count":1000,"@metadata":{"@collection":"CompanyTotals"}}""");
         await db.PutAsync("orders/2", """{"Company":"c1","Freight":2}""");
-        await db.QueryAsync("from index 'Orders/ByCompany'");
+        await ReduceAsync(db);
         Assert.Equal("Company=\"c1\",Count=2,Total=3", Outputs(db.Store)[Id("c1")]);
     }
 
     [Fact]
     public async Task Delete_RemovesTheOutputs_AndANewIndexWritesThemAgain()
     {
-        using var db = new InMemoryDatabase();
-        for (var i = 0; i < 6; i++)
-            await db.PutAsync($"orders/{i}", $$"""{"Company":"c{{i % 2}}","Freight":1}""");
-        db.Indexes.Put([InMemoryDatabase.Definition(ByCompany)]);
-        await db.QueryAsync("from index 'Orders/ByCompany'");
+        using var db = await ReducedAsync(6, i => $$"""{"Company":"c{{i % 2}}","Freight":1}""");
         Assert.Equal(2, Outputs(db.Store).Count);
 
         Assert.True(db.Indexes.Delete("Orders/ByCompany"));
         await WaitForOutputsAsync(db.Store, outputs => outputs.Count == 0);
 
         db.Indexes.Put([InMemoryDatabase.Definition(ByCompany.Replace("\"Company\"]", "\"Freight\"]", StringComparison.Ordinal).Replace("\"Sum\",\"Path\":\"Freight\"", "\"Count\"", StringComparison.Ordinal))]);
-        await db.QueryAsync("from index 'Orders/ByCompany'");
+        await ReduceAsync(db);
         var outputs = Assert.Single(Outputs(db.Store));
         Assert.Equal(ReduceOutput.DocumentId("CompanyTotals", "[1]"), outputs.Key);
         Assert.Equal("Freight=1,Count=6,Total=6", outputs.Value);
@@ -130,17 +144,13 @@ public sealed class OutputCollectionTests : IDisposable
     [Fact]
     public async Task Reset_WritesTheOutputsAgain_OverWhatWasThere()
     {
-        using var db = new InMemoryDatabase();
-        for (var i = 0; i < 6; i++)
-            await db.PutAsync($"orders/{i}", $$"""{"Company":"c{{i % 3}}","Freight":{{i}}}""");
-        db.Indexes.Put([InMemoryDatabase.Definition(ByCompany)]);
-        await db.QueryAsync("from index 'Orders/ByCompany'");
+        using var db = await ReducedAsync(6, i => $$"""{"Company":"c{{i % 3}}","Freight":{{i}}}""");
         var before = Outputs(db.Store);
         await db.PutAsync(Id("c0"), """{"Company":"c0","Count":-1,"@metadata":{"@collection":"CompanyTotals"}}""");
         await db.PutAsync("CompanyTotals/stray", """{"@metadata":{"@collection":"CompanyTotals"}}""");
 
         Assert.True(db.Indexes.Reset("Orders/ByCompany"));
-        await db.QueryAsync("from index 'Orders/ByCompany'");
+        await ReduceAsync(db);
         Assert.Equal(before, Outputs(db.Store));
     }
 
@@ -150,9 +160,9 @@ public sealed class OutputCollectionTests : IDisposable
         using var db = new InMemoryDatabase();
         await db.PutAsync("orders/1", """{"Company":"c1","Freight":1}""");
         db.Indexes.Put([InMemoryDatabase.Definition(ByCompany)]);
-        await db.QueryAsync("from index 'Orders/ByCompany'");
+        await ReduceAsync(db);
         db.Indexes.Put([InMemoryDatabase.Definition(ByCompany.Replace("CompanyTotals", "Totals2", StringComparison.Ordinal))]);
-        await db.QueryAsync("from index 'Orders/ByCompany'");
+        await ReduceAsync(db);
         await WaitForOutputsAsync(db.Store, outputs => outputs.Count == 0);
         using var reader = db.Store.OpenReader();
         Assert.True(reader.TryGet(ReduceOutput.DocumentId("Totals2", "[\"c1\"]"), out _));

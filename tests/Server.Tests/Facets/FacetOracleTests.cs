@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Net;
 using System.Text;
 using System.Text.Json;
+using Folio.Server.Tests.MapReduce;
 using Folio.Server.Tests.Queries;
 using Folio.Server.Tests.Support;
 using Xunit.Abstractions;
@@ -17,8 +18,6 @@ namespace Folio.Server.Tests.Facets;
 /// </summary>
 public sealed class FacetOracleTests(ITestOutputHelper output)
 {
-    private const int BatchSize = 1_000;
-
     [Theory]
     [InlineData("Folio")]
     [InlineData("Lucene")]
@@ -46,7 +45,7 @@ public sealed class FacetOracleTests(ITestOutputHelper output)
             var warmUp = "from Products where " + string.Join(" or ", FacetDataset.All.Select(f => $"exists({f.Rql})"));
             var warm = await QueryAsync(server.Client, db, warmUp, "{}", wait: false);
             Assert.True(warm.Status == HttpStatusCode.OK, $"The warm-up query answered {(int)warm.Status}: {warm.Body}");
-            await LoadAsync(server.Client, db, data.Select(d => (d.Id, (string?)d.Json)).ToList());
+            await MapReduceOracleTests.LoadAsync(server.Client, db, data.Select(d => (d.Id, (string?)d.Json)).ToList());
             var oracle = await oracleLoad;
             output.WriteLine($"seed {seed}: {documents} products loaded over HTTP and into SQLite at {clock.Elapsed.TotalSeconds:F1}s");
 
@@ -195,34 +194,13 @@ public sealed class FacetOracleTests(ITestOutputHelper output)
         }
         for (var i = 0; i < 300; i++)
             changes.Add(($"products/{random.Next(1, documents + 1)}", null));
-        await LoadAsync(client, db, changes);
+        await MapReduceOracleTests.LoadAsync(client, db, changes);
         foreach (var (id, json) in changes)
         {
             if (json is null)
                 oracle.Delete(id);
             else
                 oracle.Put(id, json);
-        }
-    }
-
-    /// <summary>Sends puts (and deletes, for a null body) through bulk_docs, a thousand a request, in order.</summary>
-    private static async Task LoadAsync(HttpClient client, string db, List<(string Id, string? Json)> changes)
-    {
-        for (var start = 0; start < changes.Count; start += BatchSize)
-        {
-            var body = new StringBuilder("{\"Commands\":[");
-            for (var i = start; i < Math.Min(start + BatchSize, changes.Count); i++)
-            {
-                if (i > start)
-                    body.Append(',');
-                var (id, json) = changes[i];
-                body.Append(json is null
-                    ? $"{{\"Type\":\"DELETE\",\"Id\":{JsonSerializer.Serialize(id)}}}"
-                    : $"{{\"Type\":\"PUT\",\"Id\":{JsonSerializer.Serialize(id)},\"Document\":{json}}}");
-            }
-            body.Append("]}");
-            using var response = await client.PostAsync($"/databases/{db}/bulk_docs", FolioApi.Json(body.ToString()));
-            Assert.True(response.StatusCode == HttpStatusCode.Created, $"bulk_docs at {start} answered {(int)response.StatusCode}: {await response.Content.ReadAsStringAsync()}");
         }
     }
 

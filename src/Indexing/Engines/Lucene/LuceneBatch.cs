@@ -16,6 +16,9 @@ internal sealed class LuceneBatch(LuceneIndex index, IndexSearcher committedSear
     // Keys this batch added (true) or deleted (false): what the committed searcher no longer tells.
     private readonly Dictionary<string, bool> _touched = new(StringComparer.Ordinal);
     private readonly IndexSearcher _committed = committedSearcher;
+    // Per segment of the last commit, its key terms and a postings enum, reused by every lookup (made by the first).
+    private TermsEnum?[]? _keyTerms;
+    private DocsEnum?[]? _keyDocs;
     private bool _done;
 
     /// <inheritdoc/>
@@ -32,9 +35,10 @@ internal sealed class LuceneBatch(LuceneIndex index, IndexSearcher committedSear
         if (entry.Key.Length == 0)
             throw new ArgumentException("An entry key must not be empty.", nameof(entry));
         var document = index.Builder.Build(entry);
-        if (Exists(entry.Key))
+        var keyTerm = KeyTerm(entry.Key);
+        if (Exists(entry.Key, keyTerm))
             Deleted++;
-        index.Writer.UpdateDocument(KeyTerm(entry.Key), document);
+        index.Writer.UpdateDocument(keyTerm, document);
         _touched[entry.Key] = true;
         Added++;
     }
@@ -44,9 +48,10 @@ internal sealed class LuceneBatch(LuceneIndex index, IndexSearcher committedSear
     {
         ObjectDisposedException.ThrowIf(_done, this);
         ArgumentNullException.ThrowIfNull(key);
-        if (!Exists(key))
+        var keyTerm = KeyTerm(key);
+        if (!Exists(key, keyTerm))
             return false;
-        index.Writer.DeleteDocuments(KeyTerm(key));
+        index.Writer.DeleteDocuments(keyTerm);
         _touched[key] = false;
         Deleted++;
         return true;
@@ -74,15 +79,24 @@ internal sealed class LuceneBatch(LuceneIndex index, IndexSearcher committedSear
         index.EndBatch(committed);
     }
 
-    private bool Exists(string key)
+    private bool Exists(string key, Term term)
     {
         if (_touched.TryGetValue(key, out var exists))
             return exists;
-        var term = KeyTerm(key);
-        foreach (var leaf in _committed.IndexReader.Leaves)
+        var leaves = _committed.IndexReader.Leaves;
+        if (_keyTerms is null)
         {
-            var docs = leaf.AtomicReader.GetTermDocsEnum(term);
-            if (docs is not null && docs.NextDoc() != DocIdSetIterator.NO_MORE_DOCS)
+            _keyTerms = new TermsEnum?[leaves.Count];
+            _keyDocs = new DocsEnum?[leaves.Count];
+            for (var i = 0; i < leaves.Count; i++)
+                _keyTerms[i] = leaves[i].AtomicReader.GetTerms(LuceneFields.Key)?.GetEnumerator();
+        }
+        for (var i = 0; i < leaves.Count; i++)
+        {
+            if (_keyTerms[i] is not { } terms || !terms.SeekExact(term.Bytes))
+                continue;
+            var docs = _keyDocs![i] = terms.Docs(leaves[i].AtomicReader.LiveDocs, _keyDocs[i], DocsFlags.NONE);
+            if (docs.NextDoc() != DocIdSetIterator.NO_MORE_DOCS)
                 return true;
         }
         return false;

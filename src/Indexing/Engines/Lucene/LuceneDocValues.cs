@@ -9,7 +9,7 @@ namespace Folio.Indexing.Engines.Lucene;
 /// <summary>A field's doc values on a <see cref="LuceneSearcher"/>: the binary doc value per entry holds them as a block does.</summary>
 internal sealed class LuceneDocValues(LuceneSearcher searcher, string field) : IDocValues
 {
-    private readonly string _luceneField = LuceneFields.Values(field);
+    private readonly BinaryDocValues?[] _values = searcher.FieldValues(field);
 
     /// <inheritdoc/>
     public void Read(ReadOnlySpan<long> entryIds, DocValuesBlock values)
@@ -17,7 +17,7 @@ internal sealed class LuceneDocValues(LuceneSearcher searcher, string field) : I
         values.Clear();
         foreach (var entryId in entryIds)
         {
-            var encoded = searcher.Read(_luceneField, entryId);
+            var encoded = searcher.Read(_values, entryId);
             if (encoded.IsEmpty)
                 values.EndEntry();
             else

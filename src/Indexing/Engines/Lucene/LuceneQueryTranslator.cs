@@ -160,17 +160,15 @@ internal sealed class LuceneQueryTranslator(IndexSchema schema) : IQueryVisitor<
             schema.Get(field);
             return new global::Lucene.Net.Search.TermQuery(new Term(LuceneFields.Null, field));
         }
-        if (FieldTerms.EqualityTerm(schema, field, value) is not { } term)
+        // The whole term, not Folio's equality term (which keeps 256 bytes of a longer one): Lucene's terms are whole.
+        if (FieldTerms.WholeTerm(schema, field, value) is not { } term)
             return Nothing();
         if (schema.Get(field).IsNumeric)
         {
             var number = LuceneDocumentBuilder.SortableLong(term);
             return NumericRangeQuery.NewInt64Range(field, LuceneDocumentBuilder.NumericPrecisionStep, number, number, true, true);
         }
-        // The equality term may be shortened (Folio's terms keep 256 bytes); Lucene's are whole.
-        return FieldTerms.WholeTerm(schema, field, value) is { } whole
-            ? new global::Lucene.Net.Search.TermQuery(new Term(field, new BytesRef(whole)))
-            : Nothing();
+        return new global::Lucene.Net.Search.TermQuery(new Term(field, new BytesRef(term)));
     }
 
     private LuceneQuery StartingWith(string field, string prefix) => HasTextTerms(field)

@@ -21,12 +21,11 @@ namespace Folio.Indexing.Engines.Lucene;
 /// </summary>
 internal sealed class LuceneSearcher : IEngineSearcher
 {
-    /// <summary>How many matches <see cref="Collect"/> hands a collector at once.</summary>
-    private const int CollectBatchSize = 256;
-
     private readonly LuceneIndex _index;
     private readonly LuceneQueryTranslator _translator;
+    // Per field of the index, its values' binary doc values per segment; and the keys'.
     private readonly Dictionary<string, BinaryDocValues?[]> _values = new(StringComparer.Ordinal);
+    private BinaryDocValues?[]? _keys;
     private readonly BytesRef _scratch = new();
     private bool _disposed;
 
@@ -69,16 +68,7 @@ internal sealed class LuceneSearcher : IEngineSearcher
             Collect(query, collector);
             return collector.TopDocs;
         }
-        var matches = Iterate(query);
-        var hits = new List<SearchHit>(Math.Min(take, 1024));
-        long total = 0;
-        while (matches.MoveNext())
-        {
-            if (total >= skip && hits.Count < take)
-                hits.Add(new SearchHit(matches.Current, GetKey(matches.Current), matches.Score));
-            total++;
-        }
-        return new TopDocs(total, hits);
+        return MatchWalk.FirstInIdOrder(this, Iterate(query), skip, take);
     }
 
     /// <inheritdoc/>
@@ -87,7 +77,7 @@ internal sealed class LuceneSearcher : IEngineSearcher
     /// <inheritdoc/>
     public string GetKey(long entryId)
     {
-        var bytes = Read(LuceneFields.Key, entryId);
+        var bytes = Read(_keys ??= Load(LuceneFields.Key), entryId);
         if (bytes.IsEmpty)
             throw new Folio.Storage.CorruptionException($"Lucene document {entryId} has no key.");
         return Encoding.UTF8.GetString(bytes);
@@ -97,7 +87,7 @@ internal sealed class LuceneSearcher : IEngineSearcher
     public List<FieldValue>? GetValues(string field, long entryId)
     {
         Schema.Get(field);
-        var encoded = Read(LuceneFields.Values(field), entryId);
+        var encoded = Read(FieldValues(field), entryId);
         if (encoded.IsEmpty)
             return null;
         var values = new List<FieldValue>();
@@ -127,50 +117,38 @@ internal sealed class LuceneSearcher : IEngineSearcher
     public void Collect(FolioQuery query, ICollector collector)
     {
         ArgumentNullException.ThrowIfNull(collector);
-        var matches = Iterate(query);
-        collector.Begin(this);
-        var needsScores = collector.NeedsScores;
-        var ids = new long[CollectBatchSize];
-        var scores = needsScores ? new float[CollectBatchSize] : [];
-        var count = 0;
-        while (matches.MoveNext())
-        {
-            ids[count] = matches.Current;
-            if (needsScores)
-                scores[count] = matches.Score;
-            if (++count == CollectBatchSize)
-            {
-                collector.Collect(ids, scores);
-                count = 0;
-            }
-        }
-        if (count > 0)
-            collector.Collect(ids.AsSpan(0, count), needsScores ? scores.AsSpan(0, count) : default);
-        collector.Finish();
+        MatchWalk.InBatches(this, Iterate(query), collector);
     }
 
     /// <summary>
-    /// The bytes of a binary doc value of an entry (empty when the entry has none); valid until the next read on this searcher.
+    /// The bytes of an entry's binary doc value in <paramref name="perSegment"/> (<see cref="FieldValues"/>; empty when
+    /// the entry has none); valid until the next read on this searcher.
     /// </summary>
-    internal ReadOnlySpan<byte> Read(string luceneField, long entryId)
+    internal ReadOnlySpan<byte> Read(BinaryDocValues?[] perSegment, long entryId)
     {
         var leaf = ReaderUtil.SubIndex((int)entryId, Leaves);
-        if (Values(luceneField)[leaf] is not { } values)
+        if (perSegment[leaf] is not { } values)
             return default;
         values.Get((int)entryId - Leaves[leaf].DocBase, _scratch);
         return _scratch.Bytes.AsSpan(_scratch.Offset, _scratch.Length);
     }
 
-    /// <summary>A binary doc-value field's values per segment (null where a segment has none).</summary>
-    internal BinaryDocValues?[] Values(string luceneField)
+    /// <summary>The binary doc values holding <paramref name="field"/>'s values, per segment (null where a segment has none); resolve once, read per entry.</summary>
+    internal BinaryDocValues?[] FieldValues(string field)
     {
-        if (!_values.TryGetValue(luceneField, out var values))
+        if (!_values.TryGetValue(field, out var values))
         {
-            values = new BinaryDocValues?[Leaves.Count];
-            for (var i = 0; i < values.Length; i++)
-                values[i] = Leaves[i].AtomicReader.GetBinaryDocValues(luceneField);
-            _values.Add(luceneField, values);
+            values = Load(LuceneFields.Values(field));
+            _values.Add(field, values);
         }
+        return values;
+    }
+
+    private BinaryDocValues?[] Load(string luceneField)
+    {
+        var values = new BinaryDocValues?[Leaves.Count];
+        for (var i = 0; i < values.Length; i++)
+            values[i] = Leaves[i].AtomicReader.GetBinaryDocValues(luceneField);
         return values;
     }
 

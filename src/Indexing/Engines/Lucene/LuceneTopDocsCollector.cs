@@ -1,5 +1,6 @@
 using Folio.Indexing.Collectors;
 using Folio.Indexing.Search;
+using Lucene.Net.Index;
 
 namespace Folio.Indexing.Engines.Lucene;
 
@@ -13,7 +14,8 @@ internal sealed class LuceneTopDocsCollector : ITopDocsCollector
 {
     private readonly LuceneSearcher _searcher;
     private readonly IReadOnlyList<SortField> _sort;
-    private readonly string?[] _fields;
+    // Per sort key, the field's binary doc values per segment (null for the score).
+    private readonly BinaryDocValues?[]?[] _fields;
     private readonly int _skip;
     private readonly int _size;
     private readonly bool _needsScores;
@@ -28,14 +30,14 @@ internal sealed class LuceneTopDocsCollector : ITopDocsCollector
         _sort = sort;
         _skip = skip;
         _size = (int)Math.Min(int.MaxValue, (long)skip + take);
-        _fields = new string?[sort.Count];
+        _fields = new BinaryDocValues?[]?[sort.Count];
         for (var i = 0; i < sort.Count; i++)
         {
             _needsScores |= sort[i].IsScore;
             if (!sort[i].IsScore)
             {
                 searcher.Schema.Get(sort[i].Field!);
-                _fields[i] = LuceneFields.Values(sort[i].Field!);
+                _fields[i] = searcher.FieldValues(sort[i].Field!);
             }
         }
         _kept = new PriorityQueue<Candidate, Candidate>(Comparer<Candidate>.Create((a, b) => Rank(b, a)));

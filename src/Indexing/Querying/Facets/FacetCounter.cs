@@ -48,16 +48,8 @@ internal static class FacetCounter
     }
 
     /// <summary>The query without the conditions of any sideways dimension: what the walk goes over.</summary>
-    private static Query BaseQuery(QueryCompiler compiler, List<RqlExpression> conjuncts, List<string> dimensions)
-    {
-        RqlExpression? rest = null;
-        foreach (var conjunct in conjuncts)
-        {
-            if (!dimensions.Exists(d => IsOnlyAbout(conjunct, d)))
-                rest = rest is null ? conjunct : new RqlBinary(true, rest, conjunct);
-        }
-        return compiler.Compile(rest);
-    }
+    private static Query BaseQuery(QueryCompiler compiler, List<RqlExpression> conjuncts, List<string> dimensions) =>
+        compiler.Compile(And(conjuncts, c => !dimensions.Exists(d => IsOnlyAbout(c, d))));
 
     /// <summary>
     /// The walk's collector: the count and the other facets take the matches of the whole query; each dimension's
@@ -77,15 +69,23 @@ internal static class FacetCounter
         var sideways = new List<(Query, ICollector)>(dimensions.Count);
         for (var d = 0; d < dimensions.Count; d++)
         {
-            RqlExpression? condition = null;
-            foreach (var conjunct in conjuncts)
-            {
-                if (IsOnlyAbout(conjunct, dimensions[d]))
-                    condition = condition is null ? conjunct : new RqlBinary(true, condition, conjunct);
-            }
-            sideways.Add((compiler.Compile(condition), byDimension[d].Count == 1 ? byDimension[d][0] : new CompositeCollector(byDimension[d])));
+            var dimension = dimensions[d];
+            var condition = compiler.Compile(And(conjuncts, c => IsOnlyAbout(c, dimension)));
+            sideways.Add((condition, byDimension[d].Count == 1 ? byDimension[d][0] : new CompositeCollector(byDimension[d])));
         }
         return new DrillSidewaysCollector(new CompositeCollector(all), sideways);
+    }
+
+    /// <summary>The conjuncts <paramref name="keep"/> picks, joined again by <c>and</c>, in their order; null (no condition) when it picks none.</summary>
+    private static RqlExpression? And(List<RqlExpression> conjuncts, Predicate<RqlExpression> keep)
+    {
+        RqlExpression? joined = null;
+        foreach (var conjunct in conjuncts)
+        {
+            if (keep(conjunct))
+                joined = joined is null ? conjunct : new RqlBinary(true, joined, conjunct);
+        }
+        return joined;
     }
 
     /// <summary>The conditions joined by the where clause's top-level <c>and</c>s.</summary>

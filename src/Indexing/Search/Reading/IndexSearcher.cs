@@ -17,9 +17,6 @@ namespace Folio.Indexing.Search;
 /// </summary>
 public sealed partial class IndexSearcher : IEngineSearcher
 {
-    /// <summary>How many matches <see cref="Collect"/> hands a collector at once: its doc-value reads for a batch fit in the CPU caches.</summary>
-    internal const int CollectBatchSize = 256;
-
     private readonly SearchIndex _index;
     private readonly ReadTransaction _transaction;
     private readonly Tree _entries;
@@ -77,7 +74,7 @@ public sealed partial class IndexSearcher : IEngineSearcher
         ArgumentOutOfRangeException.ThrowIfNegative(take);
         var matches = Iterate(query);
         if (sort is null || sort.Count == 0)
-            return FirstInIdOrder(matches, skip, take);
+            return MatchWalk.FirstInIdOrder(this, matches, skip, take);
         return new TopDocsCollector(this, sort, skip, take).Walk(matches);
     }
 
@@ -93,7 +90,7 @@ public sealed partial class IndexSearcher : IEngineSearcher
     /// <remarks>
     /// A top-K collector of this searcher's own, collected alone, walks the matches itself (its numeric-column
     /// and score-window paths need the iterator, not batches of ids); everything else gets batches of
-    /// <see cref="CollectBatchSize"/> ids.
+    /// <see cref="MatchWalk.BatchSize"/> ids.
     /// </remarks>
     public void Collect(Query query, ICollector collector)
     {
@@ -104,38 +101,7 @@ public sealed partial class IndexSearcher : IEngineSearcher
             top.Walk(matches);
             return;
         }
-        collector.Begin(this);
-        var needsScores = collector.NeedsScores;
-        var ids = new long[CollectBatchSize];
-        var scores = needsScores ? new float[CollectBatchSize] : [];
-        var count = 0;
-        while (matches.MoveNext())
-        {
-            ids[count] = matches.Current;
-            if (needsScores)
-                scores[count] = matches.Score;
-            if (++count == CollectBatchSize)
-            {
-                collector.Collect(ids, scores);
-                count = 0;
-            }
-        }
-        if (count > 0)
-            collector.Collect(ids.AsSpan(0, count), needsScores ? scores.AsSpan(0, count) : default);
-        collector.Finish();
-    }
-
-    private TopDocs FirstInIdOrder(DocIdIterator matches, int skip, int take)
-    {
-        var hits = new List<SearchHit>(Math.Min(take, 1024));
-        long total = 0;
-        while (matches.MoveNext())
-        {
-            if (total >= skip && hits.Count < take)
-                hits.Add(new SearchHit(matches.Current, GetKey(matches.Current), matches.Score));
-            total++;
-        }
-        return new TopDocs(total, hits);
+        MatchWalk.InBatches(this, matches, collector);
     }
 
     private TreeCursor EntryCursor => _entryCursor ??= _entries.CreateCursor();
