@@ -90,6 +90,7 @@ const db = (name) => `/databases/${encodeURIComponent(name)}`;
 export const listDatabases = async () => (await request('GET', '/databases')).body.Databases;
 export const createDatabase = async (name) => (await request('PUT', '/admin/databases', { body: { Name: name } })).body;
 export const deleteDatabase = (name) => request('DELETE', '/admin/databases', { query: { name } });
+export const serverStats = async (signal) => (await request('GET', '/admin/stats', { signal })).body;
 export const databaseStats = async (name, signal) => (await request('GET', `${db(name)}/stats`, { signal })).body;
 export const collectionStats = async (name, signal) => (await request('GET', `${db(name)}/collections/stats`, { signal })).body;
 

@@ -47,6 +47,7 @@ public sealed class BulkInsertHandler
     public async ValueTask Post(FolioRequest request)
     {
         HttpContext context = request.Context;
+        Monitoring.LongRunningRequest.Mark(context);
         bool gzip = IsGzip(request.Request);
         Database database;
         BulkInsertProgress progress;

@@ -1,6 +1,7 @@
 using System.Net.WebSockets;
 using Folio.Server.Configuration;
 using Folio.Server.Databases;
+using Folio.Server.Monitoring;
 using Folio.Server.Routing;
 
 namespace Folio.Server.Changes;
@@ -42,12 +43,15 @@ public sealed class ChangesHandler
 
         if (request.Context.WebSockets.IsWebSocketRequest)
         {
+            LongRunningRequest.Mark(request.Context);
             using WebSocket socket = await request.Context.WebSockets.AcceptWebSocketAsync();
             await new ChangesWebSocket(socket, database, _options.Changes, _logger).RunAsync(request.Aborted);
             return;
         }
 
         FeedRequest feed = FeedRequest.Parse(request.Request, _options.Changes, _options.MaxPageSize);
+        if (feed.Mode != FeedMode.Normal)
+            LongRunningRequest.Mark(request.Context);
         await HttpChangesFeed.RunAsync(request.Context, database, feed);
     }
 }

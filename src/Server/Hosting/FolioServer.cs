@@ -33,6 +33,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(Subscriptions.SubscriptionsHandler),
         typeof(Wire.OpenApiHandler),
         typeof(Studio.StudioHandler),
+        typeof(Monitoring.ServerStatsHandler),
     ];
 
     private readonly WebApplication _app;
@@ -106,6 +107,7 @@ public sealed class FolioServer : IAsyncDisposable
         // Created by the container so the container disposes it at shutdown, after Kestrel has
         // drained the requests in flight; it opens the databases on disk when the router is built.
         builder.Services.AddSingleton<DatabaseRegistry>();
+        builder.Services.AddSingleton<Monitoring.RequestMetrics>();
 
         WebApplication app = builder.Build();
         FolioRouter router;
@@ -120,7 +122,7 @@ public sealed class FolioServer : IAsyncDisposable
             throw;
         }
 
-        var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>(), serilog);
+        var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>(), serilog, app.Services.GetRequiredService<Monitoring.RequestMetrics>());
         // Only changes requests pass the WebSocket middleware: it would add a feature object to every other request.
         app.UseWhen(
             static context => context.Request.Path.Value is { } path && path.EndsWith("/changes", StringComparison.Ordinal),

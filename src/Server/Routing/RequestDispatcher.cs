@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using Folio.Server.Http;
 using Folio.Server.Logging;
+using Folio.Server.Monitoring;
 
 namespace Folio.Server.Routing;
 
@@ -16,11 +17,13 @@ internal sealed class RequestDispatcher
     private readonly FolioRouter _router;
     private readonly ILogger _logger;
     private readonly CompletedRequestLog _completed;
+    private readonly RequestMetrics _metrics;
 
-    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger, Serilog.ILogger serilog)
+    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger, Serilog.ILogger serilog, RequestMetrics metrics)
     {
         _router = router;
         _logger = logger;
+        _metrics = metrics;
         _completed = new CompletedRequestLog(serilog, typeof(RequestDispatcher).FullName!);
     }
 
@@ -60,7 +63,10 @@ internal sealed class RequestDispatcher
             await AnswerFailureAsync(context, method, path, ex);
         }
 
-        _completed.Write(context, method, path, context.Response.StatusCode, Math.Round(Stopwatch.GetElapsedTime(started).TotalMilliseconds, 3));
+        long elapsed = Stopwatch.GetTimestamp() - started;
+        int status = context.Response.StatusCode;
+        _metrics.Record(elapsed, status, question: !LongRunningRequest.IsMarked(context));
+        _completed.Write(context, method, path, status, Math.Round(elapsed * 1000.0 / Stopwatch.Frequency, 3));
     }
 
     private async Task AnswerFailureAsync(HttpContext context, string method, string path, Exception exception)

@@ -13,6 +13,7 @@ const POLL_MS = 2000;
 const templates = {
   map: { Name: 'Products/ByCategory', Collections: ['Products'], Fields: { Category: { Path: 'Category' }, Price: { Path: 'PricePerUnit', Type: 'Double' } } },
   search: { Name: 'Products/Search', Collections: ['Products'], Fields: { Name: { Path: 'Name', Search: true } } },
+  language: { Name: 'Products/SearchFrench', Collections: ['Products'], SearchEngine: 'Lucene', Fields: { Name: { Path: 'Name', Search: true, Analyzer: 'French' } } },
   reduce: { Name: 'Orders/ByCompany', Collections: ['Orders'], Reduce: { GroupBy: ['Company'], Aggregations: { Count: { Op: 'Count' }, Total: { Op: 'Sum', Path: 'Freight' } } } },
 };
 
@@ -39,7 +40,7 @@ export function mount(container, { params, state, navigate }) {
       rates.set(index.Name, series.slice(-40));
     }
     replace(table, stats.length === 0 ? h('p', { class: 'muted' }, 'No indexes yet. Queries make automatic ones; create one with New index.') : h('table', { class: 'data' },
-      h('thead', {}, h('tr', {}, ['Name', 'Type', 'State', 'Behind (etags)', 'Entries', 'Errors', 'Last batch', 'Rate', 'Size', ''].map((c) => h('th', { scope: 'col' }, c)))),
+      h('thead', {}, h('tr', {}, ['Name', 'Type', 'Engine', 'State', 'Behind (etags)', 'Entries', 'Errors', 'Last batch', 'Rate', 'Size', ''].map((c) => h('th', { scope: 'col' }, c)))),
       h('tbody', {}, stats.map((index) => {
         const behind = Math.max(0, index.LastDocEtag - index.ProcessedEtag);
         const batch = index.RecentBatches.at(-1);
@@ -47,6 +48,7 @@ export function mount(container, { params, state, navigate }) {
         return h('tr', { 'data-index': index.Name },
           h('th', { scope: 'row' }, index.Name),
           h('td', {}, index.Type),
+          h('td', { 'data-engine': index.SearchEngine }, index.SearchEngine),
           h('td', { class: stateClass, 'data-state': index.IsStale ? 'stale' : index.State, title: index.Failure || '' }, index.IsStale ? 'Stale' : index.State),
           h('td', { class: 'num' }, formatNumber(behind)),
           h('td', { class: 'num' }, formatNumber(index.EntriesCount)),
@@ -85,6 +87,18 @@ function editDefinition(container, database, name, navigate) {
   const controller = new AbortController();
   const editor = createEditor({ id: 'index-json', label: 'Index definition (JSON)', value: JSON.stringify(templates.map, null, 2), colour: highlightJson });
   const status = h('div', { class: 'status-line', id: 'index-status', 'aria-live': 'polite' });
+  // The engine is a property of the definition; the picker rewrites it so nobody has to remember its spelling.
+  const engine = h('select', { id: 'index-engine', onchange: () => {
+    try {
+      const definition = JSON.parse(editor.value);
+      if (engine.value) definition.SearchEngine = engine.value; else delete definition.SearchEngine;
+      editor.value = JSON.stringify(definition, null, 2);
+      replace(status);
+    } catch (error) {
+      replace(status, errorBox(error));
+    }
+  } }, [['', 'Server default'], ['Folio', 'Folio'], ['Lucene', 'Lucene.Net']].map(([value, text]) => h('option', { value }, text)));
+  const showEngine = () => { try { engine.value = JSON.parse(editor.value).SearchEngine ?? ''; } catch { /* the text is being edited */ } };
   const save = async () => {
     let definition;
     try {
@@ -106,16 +120,17 @@ function editDefinition(container, database, name, navigate) {
   replace(container,
     h('div', { class: 'toolbar' }, h('a', { href: '#/indexes' }, '← Indexes'), h('h1', { style: 'margin:0' }, name ? `Index ${name}` : 'New index'),
       h('span', { class: 'grow' }),
-      !name && Object.keys(templates).map((kind) => h('button', { type: 'button', onclick: () => { editor.value = JSON.stringify(templates[kind], null, 2); } },
-        { map: 'Map template', search: 'Full-text template', reduce: 'Map/reduce template' }[kind])),
+      !name && Object.keys(templates).map((kind) => h('button', { type: 'button', onclick: () => { editor.value = JSON.stringify(templates[kind], null, 2); showEngine(); } },
+        { map: 'Map template', search: 'Full-text template', language: 'French (Lucene) template', reduce: 'Map/reduce template' }[kind])),
+      h('label', {}, 'Engine ', engine),
       h('button', { type: 'button', class: 'primary', id: 'save-index', onclick: save }, 'Save index')),
-    h('p', { class: 'muted small' }, 'Fields: { Name: { Path, Type: String|Long|Double|Auto, Search, CaseSensitive } }. Map/reduce: Reduce: { GroupBy: [path…], Aggregations: { Name: { Op: Count|Sum|Min|Max|Average, Path } } }. Saving a changed definition rebuilds it side by side.'),
+    h('p', { class: 'muted small' }, 'Fields: { Name: { Path, Type: String|Long|Double|Auto, Search, CaseSensitive, Analyzer } }. Analyzer: Folio (English, the default), Exact, Standard, Simple, Whitespace, Keyword or a language (English, French, German, Spanish, Russian, CJK…; an unknown name is answered with the full list). SearchEngine: Folio or Lucene. Map/reduce: Reduce: { GroupBy: [path…], Aggregations: { Name: { Op: Count|Sum|Min|Max|Average, Path } } }. Saving a changed definition rebuilds it side by side.'),
     editor.element, status);
   editor.element.style.height = '360px';
   if (name) {
     api.indexDefinitions(database, controller.signal).then((all) => {
       const found = all.find((d) => d.Name.toLowerCase() === name.toLowerCase());
-      if (found) editor.value = JSON.stringify(found, null, 2);
+      if (found) { editor.value = JSON.stringify(found, null, 2); showEngine(); }
       else replace(status, errorBox(new Error(`There is no index '${name}'.`)));
     }, (error) => { if (error.name !== 'AbortError') replace(status, errorBox(error)); });
   }

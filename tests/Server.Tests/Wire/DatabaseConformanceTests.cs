@@ -9,11 +9,12 @@ public sealed class DatabaseConformanceTests(WireFixture fixture) : WireTests(fi
     private const string Databases = "/admin/databases";
 
     [Fact]
-    [Exercises("GET /healthz", "GET /openapi/v1.json")]
+    [Exercises("GET /healthz", "GET /openapi/v1.json", "GET /admin/stats")]
     public async Task ServerRoutes_AnswerAsDocumented_WhenAsked()
     {
         Assert.Equal(200, (await Wire.GetAsync("/healthz", "/healthz")).Status);
         Assert.Equal(200, (await Wire.GetAsync("/openapi/v1.json", "/openapi/v1.json")).Status);
+        Assert.Equal(200, (await Wire.GetAsync("/admin/stats", "/admin/stats")).Status);
 
         AssertExercised();
     }

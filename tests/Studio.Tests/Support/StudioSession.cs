@@ -101,6 +101,14 @@ public sealed class StudioSession : IAsyncDisposable
         return JsonDocument.Parse(text).RootElement.Clone();
     }
 
+    public async Task<JsonElement> PostJsonAsync(string uri, string json)
+    {
+        using HttpResponseMessage response = await Client.PostAsync(uri, Json(json));
+        string text = await response.Content.ReadAsStringAsync();
+        Assert.True(response.IsSuccessStatusCode, $"POST {uri} answered {(int)response.StatusCode}: {text}");
+        return JsonDocument.Parse(text).RootElement.Clone();
+    }
+
     public static StringContent Json(string json) => new(json, Encoding.UTF8, "application/json");
 
     public async ValueTask DisposeAsync()

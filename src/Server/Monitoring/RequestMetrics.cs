@@ -1,0 +1,136 @@
+using System.Diagnostics;
+using HdrHistogram;
+
+namespace Folio.Server.Monitoring;
+
+/// <summary>
+/// Counts the requests the server answers and how long they take, for the stats endpoint and the studio's
+/// dashboard. Recording is a few interlocked operations on HdrHistogram's recorder, so every request can be
+/// recorded; once a second a timer takes what was recorded since the last tick as one <see cref="ServerSample"/>
+/// and folds it into the totals since the start. Durations are kept in microseconds with two significant
+/// digits (1% resolution), which is what percentiles on a dashboard need and keeps each histogram small.
+/// </summary>
+public sealed class RequestMetrics : IDisposable
+{
+    /// <summary>How many one-second samples are kept (the dashboard's chart width).</summary>
+    public const int HistoryLength = 120;
+
+    private const long HighestMicroseconds = 3_600_000_000;
+
+    private readonly Recorder _recorder;
+    private readonly LongHistogram _sinceStart;
+    private readonly ServerSample[] _history = new ServerSample[HistoryLength];
+    private readonly Lock _gate = new();
+    private readonly Timer _timer;
+    private HistogramBase _interval;
+    private int _historyCount;
+    private int _historyNext;
+    private long _requests;
+    private long _failed;
+    private long _samplesRequests;
+    private long _samplesFailed;
+    private TimeSpan _lastCpu;
+    private long _lastTick;
+
+    /// <summary>Starts the once-a-second sampling.</summary>
+    public RequestMetrics()
+    {
+        StartedAt = DateTimeOffset.UtcNow;
+        _recorder = HistogramFactory.With64BitBucketSize().WithValuesFrom(1).WithValuesUpTo(HighestMicroseconds).WithPrecisionOf(2)
+            .WithThreadSafeWrites().WithThreadSafeReads().Create();
+        _sinceStart = new LongHistogram(1, HighestMicroseconds, 2);
+        _interval = _recorder.GetIntervalHistogram();
+        _lastCpu = Environment.CpuUsage.TotalTime;
+        _lastTick = Stopwatch.GetTimestamp();
+        _timer = new Timer(static state => ((RequestMetrics)state!).Tick(), this, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
+    }
+
+    /// <summary>When the server started counting.</summary>
+    public DateTimeOffset StartedAt { get; }
+
+    /// <summary>Requests answered since the start.</summary>
+    public long Requests => Interlocked.Read(ref _requests);
+
+    /// <summary>Of those, how many answered a 5xx.</summary>
+    public long Failed => Interlocked.Read(ref _failed);
+
+    /// <summary>Records one answered request.</summary>
+    /// <param name="elapsedTicks">Its duration in <see cref="Stopwatch"/> ticks.</param>
+    /// <param name="statusCode">Its final status.</param>
+    /// <param name="question">False for a feed or stream (<see cref="LongRunningRequest"/>), whose duration is not latency.</param>
+    public void Record(long elapsedTicks, int statusCode, bool question)
+    {
+        Interlocked.Increment(ref _requests);
+        if (statusCode >= StatusCodes.Status500InternalServerError)
+            Interlocked.Increment(ref _failed);
+        if (!question)
+            return;
+        long microseconds = elapsedTicks * 1_000_000 / Stopwatch.Frequency;
+        _recorder.RecordValue(Math.Clamp(microseconds, 1, HighestMicroseconds));
+    }
+
+    /// <summary>The kept one-second samples, oldest first.</summary>
+    /// <returns>A copy.</returns>
+    public ServerSample[] History()
+    {
+        lock (_gate)
+        {
+            var samples = new ServerSample[_historyCount];
+            int first = (_historyNext - _historyCount + HistoryLength) % HistoryLength;
+            for (var i = 0; i < samples.Length; i++)
+                samples[i] = _history[(first + i) % HistoryLength];
+            return samples;
+        }
+    }
+
+    /// <summary>Durations of the questions answered in the completed seconds since the start, at <paramref name="percentile"/>.</summary>
+    /// <param name="percentile">0 to 100.</param>
+    /// <returns>Microseconds, 0 before the first question.</returns>
+    public long SinceStartPercentile(double percentile)
+    {
+        lock (_gate)
+            return _sinceStart.TotalCount == 0 ? 0 : _sinceStart.GetValueAtPercentile(percentile);
+    }
+
+    /// <summary>The longest question since the start, in microseconds.</summary>
+    /// <returns>Microseconds, 0 before the first question.</returns>
+    public long SinceStartMax()
+    {
+        lock (_gate)
+            return _sinceStart.TotalCount == 0 ? 0 : _sinceStart.GetMaxValue();
+    }
+
+    /// <summary>Stops sampling.</summary>
+    public void Dispose() => _timer.Dispose();
+
+    private void Tick()
+    {
+        lock (_gate)
+        {
+            _interval = _recorder.GetIntervalHistogram(_interval);
+            _sinceStart.Add(_interval);
+            long now = Stopwatch.GetTimestamp();
+            TimeSpan cpu = Environment.CpuUsage.TotalTime;
+            double wall = Stopwatch.GetElapsedTime(_lastTick, now).TotalMilliseconds;
+            double cpuPercent = wall <= 0 ? 0 : Math.Round((cpu - _lastCpu).TotalMilliseconds * 100 / wall, 1);
+            _lastCpu = cpu;
+            _lastTick = now;
+
+            long requests = Requests;
+            long failed = Failed;
+            bool any = _interval.TotalCount > 0;
+            _history[_historyNext] = new ServerSample(
+                DateTimeOffset.UtcNow.ToUnixTimeMilliseconds(),
+                requests - _samplesRequests,
+                failed - _samplesFailed,
+                any ? _interval.GetValueAtPercentile(50) : 0,
+                any ? _interval.GetValueAtPercentile(99) : 0,
+                any ? _interval.GetMaxValue() : 0,
+                cpuPercent);
+            _samplesRequests = requests;
+            _samplesFailed = failed;
+            _historyNext = (_historyNext + 1) % HistoryLength;
+            _historyCount = Math.Min(_historyCount + 1, HistoryLength);
+        }
+    }
+}

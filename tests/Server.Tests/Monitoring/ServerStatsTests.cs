@@ -1,0 +1,78 @@
+using System.Diagnostics;
+using System.Text.Json;
+using Folio.Server.Tests.Support;
+
+namespace Folio.Server.Tests.Monitoring;
+
+public sealed class ServerStatsTests
+{
+    [Fact]
+    public async Task Get_CountsRequestsFailuresAndLatency_AfterTraffic()
+    {
+        await using RunningServer running = await RunningServer.StartAsync();
+        HttpClient client = running.Client;
+        await FolioApi.CreateDatabaseAsync(client);
+        for (var i = 0; i < 40; i++)
+            (await client.GetAsync("/healthz")).EnsureSuccessStatusCode();
+        Assert.Equal(500, (int)(await client.GetAsync("/test/boom")).StatusCode);
+        long sent = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
+
+        // Percentiles and samples cover completed seconds; wait for the one after the traffic.
+        JsonElement stats = await WaitForStatsAsync(client, s => LastSampleAt(s) > sent);
+
+        Assert.True(stats.GetProperty("Requests").GetProperty("Total").GetInt64() >= 42);
+        Assert.True(stats.GetProperty("Requests").GetProperty("Failed").GetInt64() >= 1);
+        long inSamples = 0;
+        foreach (JsonElement sample in stats.GetProperty("History").EnumerateArray())
+            inSamples += sample.GetProperty("Requests").GetInt64();
+        Assert.True(inSamples >= 42, $"the samples hold {inSamples} requests");
+        JsonElement latency = stats.GetProperty("Latency");
+        Assert.True(latency.GetProperty("P50Ms").GetDouble() > 0);
+        Assert.True(latency.GetProperty("P99Ms").GetDouble() >= latency.GetProperty("P50Ms").GetDouble());
+        Assert.True(latency.GetProperty("MaxMs").GetDouble() >= latency.GetProperty("P99Ms").GetDouble());
+        Assert.Equal(1, stats.GetProperty("Databases").GetInt32());
+        Assert.True(stats.GetProperty("Disk").GetProperty("UsedBytes").GetInt64() > 0);
+        Assert.Equal(Path.GetFullPath(running.DataDir), stats.GetProperty("Disk").GetProperty("DataDirectory").GetString());
+        Assert.True(stats.GetProperty("Memory").GetProperty("WorkingSetBytes").GetInt64() > 0);
+        Assert.True(stats.GetProperty("Threads").GetProperty("Process").GetInt32() > 1);
+    }
+
+    [Fact]
+    public async Task Get_LeavesLongPollOutOfLatency_WhenItWaitsForChanges()
+    {
+        await using RunningServer running = await RunningServer.StartAsync();
+        HttpClient client = running.Client;
+        string database = await FolioApi.CreateDatabaseAsync(client);
+
+        var waited = Stopwatch.StartNew();
+        (await client.GetAsync($"/databases/{database}/changes?feed=longpoll&since=0&timeout=1500")).EnsureSuccessStatusCode();
+        Assert.True(waited.ElapsedMilliseconds >= 1400, $"the long poll answered after {waited.ElapsedMilliseconds} ms, before its timeout");
+        long answered = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
+
+        JsonElement stats = await WaitForStatsAsync(client, s => LastSampleAt(s) > answered);
+
+        Assert.True(stats.GetProperty("Requests").GetProperty("Total").GetInt64() >= 2);
+        double max = stats.GetProperty("Latency").GetProperty("MaxMs").GetDouble();
+        Assert.True(max < 1000, $"the longest question took {max} ms: the long poll was timed as one");
+    }
+
+    private static long LastSampleAt(JsonElement stats)
+    {
+        JsonElement history = stats.GetProperty("History");
+        int count = history.GetArrayLength();
+        return count == 0 ? 0 : history[count - 1].GetProperty("At").GetInt64();
+    }
+
+    private static async Task<JsonElement> WaitForStatsAsync(HttpClient client, Func<JsonElement, bool> condition)
+    {
+        var clock = Stopwatch.StartNew();
+        while (true)
+        {
+            JsonElement stats = await FolioApi.GetJsonAsync(client, "/admin/stats");
+            if (condition(stats))
+                return stats;
+            Assert.True(clock.Elapsed < TestTimeouts.Default, "the stats never showed the traffic");
+            await Task.Delay(100);
+        }
+    }
+}
