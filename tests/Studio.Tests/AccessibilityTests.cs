@@ -57,7 +57,7 @@ public sealed class AccessibilityTests(StudioFixture fixture)
 
         await studio.OpenAsync("#/dashboard");
         await Expect(page.Locator("#dashboard-cards .card")).ToHaveCountAsync(6);
-        await Expect(page.Locator("#server-cards .card")).ToHaveCountAsync(6);
+        await Expect(page.Locator("#server-cards .card")).ToHaveCountAsync(7);
         await AuditAsync(page, "dashboard", violations);
 
         await studio.OpenAsync("#/databases");

@@ -14,7 +14,7 @@ public sealed partial class DashboardViewTests(StudioFixture fixture)
         await studio.OpenAsync("#/dashboard");
 
         var server = studio.Page.Locator("#server-cards");
-        await Expect(server.Locator(".card")).ToHaveCountAsync(6);
+        await Expect(server.Locator(".card")).ToHaveCountAsync(7);
         await Expect(studio.Page.Locator("#dashboard-cards .card")).ToHaveCountAsync(6);
         // The studio's own requests are the server's traffic: the count since the start grows past zero.
         await Expect(server.Locator("[aria-label='Requests/s']")).ToContainTextAsync(SinceStart(), new() { Timeout = 20_000 });

@@ -29,7 +29,7 @@ public sealed class ScreenshotTests(StudioFixture fixture)
 
             await studio.OpenAsync("#/dashboard");
             await Expect(page.Locator("#dashboard-cards .card")).ToHaveCountAsync(6);
-        await Expect(page.Locator("#server-cards .card")).ToHaveCountAsync(6);
+        await Expect(page.Locator("#server-cards .card")).ToHaveCountAsync(7);
             // Three polls, so the rate charts have a line to show.
             await page.WaitForFunctionAsync("() => (document.querySelector('#dashboard-cards polyline')?.getAttribute('points') || '').split(' ').length >= 3", null, new() { Timeout = 20_000 });
             await ShootAsync(page, $"dashboard-{theme}");

@@ -107,7 +107,7 @@ public sealed class FolioServer : IAsyncDisposable
         // Created by the container so the container disposes it at shutdown, after Kestrel has
         // drained the requests in flight; it opens the databases on disk when the router is built.
         builder.Services.AddSingleton<DatabaseRegistry>();
-        builder.Services.AddSingleton<Monitoring.RequestMetrics>();
+        builder.Services.AddSingleton<Monitoring.ServerMetrics>();
 
         WebApplication app = builder.Build();
         FolioRouter router;
@@ -122,7 +122,7 @@ public sealed class FolioServer : IAsyncDisposable
             throw;
         }
 
-        var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>(), serilog, app.Services.GetRequiredService<Monitoring.RequestMetrics>());
+        var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>(), serilog, app.Services.GetRequiredService<Monitoring.ServerMetrics>());
         // Only changes requests pass the WebSocket middleware: it would add a feature object to every other request.
         app.UseWhen(
             static context => context.Request.Path.Value is { } path && path.EndsWith("/changes", StringComparison.Ordinal),

@@ -8,4 +8,6 @@ namespace Folio.Server.Monitoring;
 /// <param name="P99Microseconds">The 99th percentile of those durations.</param>
 /// <param name="MaxMicroseconds">The longest of those durations.</param>
 /// <param name="CpuPercent">The process's CPU time in the second over one core's (so up to 100 × cores).</param>
-public readonly record struct ServerSample(long At, long Requests, long Failed, long P50Microseconds, long P99Microseconds, long MaxMicroseconds, double CpuPercent);
+/// <param name="Writes">Document writes (puts and deletes) committed in it, across the databases.</param>
+/// <param name="Indexed">Writes the indexes worked through in it, summed over the indexes.</param>
+public readonly record struct ServerSample(long At, long Requests, long Failed, long P50Microseconds, long P99Microseconds, long MaxMicroseconds, double CpuPercent, long Writes, long Indexed);

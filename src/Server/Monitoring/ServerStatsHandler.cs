@@ -13,7 +13,7 @@ namespace Folio.Server.Monitoring;
 /// </summary>
 public sealed class ServerStatsHandler
 {
-    private readonly RequestMetrics _metrics;
+    private readonly ServerMetrics _metrics;
     private readonly DatabaseRegistry _databases;
     private readonly ServerOptions _options;
 
@@ -21,7 +21,7 @@ public sealed class ServerStatsHandler
     /// <param name="metrics">The request counts and durations.</param>
     /// <param name="databases">The open databases.</param>
     /// <param name="options">Names the data directory.</param>
-    public ServerStatsHandler(RequestMetrics metrics, DatabaseRegistry databases, ServerOptions options)
+    public ServerStatsHandler(ServerMetrics metrics, DatabaseRegistry databases, ServerOptions options)
     {
         _metrics = metrics;
         _databases = databases;
@@ -32,7 +32,7 @@ public sealed class ServerStatsHandler
     /// Answers <c>{"StartedAt","UptimeSeconds","Databases","Requests":{"Total","Failed"},"Latency":{"P50Ms","P90Ms","P99Ms",
     /// "P999Ms","MaxMs"},"Cpu":{"Cores","ProcessSeconds"},"Memory":{"WorkingSetBytes","ManagedHeapBytes","Gen0Collections",
     /// "Gen1Collections","Gen2Collections","PauseTimePercent"},"Threads":{"Process","ThreadPool"},"Disk":{"DataDirectory",
-    /// "UsedBytes","FreeBytes","TotalBytes"},"History":[{"At","Requests","Failed","P50Ms","P99Ms","MaxMs","CpuPercent"}]}</c>.
+    /// "UsedBytes","FreeBytes","TotalBytes"},"History":[{"At","Requests","Failed","P50Ms","P99Ms","MaxMs","CpuPercent","Writes","Indexed"}]}</c>.
     /// Latency counts questions only: feeds, WebSockets and bulk inserts are counted as requests but not timed.
     /// </summary>
     /// <param name="request">The request.</param>
@@ -50,7 +50,7 @@ public sealed class ServerStatsHandler
 
     private static void Write(Utf8JsonWriter writer, Snapshot snapshot)
     {
-        RequestMetrics metrics = snapshot.Metrics;
+        ServerMetrics metrics = snapshot.Metrics;
         writer.WriteStartObject();
         writer.WriteString("StartedAt"u8, metrics.StartedAt);
         writer.WriteNumber("UptimeSeconds"u8, Math.Round((DateTimeOffset.UtcNow - metrics.StartedAt).TotalSeconds, 1));
@@ -107,6 +107,8 @@ public sealed class ServerStatsHandler
             writer.WriteNumber("P99Ms"u8, Milliseconds(sample.P99Microseconds));
             writer.WriteNumber("MaxMs"u8, Milliseconds(sample.MaxMicroseconds));
             writer.WriteNumber("CpuPercent"u8, sample.CpuPercent);
+            writer.WriteNumber("Writes"u8, sample.Writes);
+            writer.WriteNumber("Indexed"u8, sample.Indexed);
             writer.WriteEndObject();
         }
 
@@ -146,5 +148,5 @@ public sealed class ServerStatsHandler
 
     private readonly record struct DiskUse(string Directory, long Used, long Free, long Total);
 
-    private readonly record struct Snapshot(RequestMetrics Metrics, int Databases, DiskUse Disk, int ProcessThreads);
+    private readonly record struct Snapshot(ServerMetrics Metrics, int Databases, DiskUse Disk, int ProcessThreads);
 }

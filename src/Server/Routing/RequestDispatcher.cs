@@ -17,9 +17,9 @@ internal sealed class RequestDispatcher
     private readonly FolioRouter _router;
     private readonly ILogger _logger;
     private readonly CompletedRequestLog _completed;
-    private readonly RequestMetrics _metrics;
+    private readonly ServerMetrics _metrics;
 
-    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger, Serilog.ILogger serilog, RequestMetrics metrics)
+    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger, Serilog.ILogger serilog, ServerMetrics metrics)
     {
         _router = router;
         _logger = logger;

@@ -1,4 +1,5 @@
-// Dashboard: live figures polled every two seconds. The server's own (requests/s, p99 latency, CPU, memory,
+// Dashboard: live figures polled every two seconds. The server's own (requests/s, p99 latency, writes/s and
+// indexing across databases, CPU, memory,
 // threads, disk) come from /admin/stats, whose one-second samples of the last two minutes draw the charts
 // from the first poll. The chosen database's (documents, writes/s from the last etag, documents indexed/s
 // from the indexes' processed etags, size, merged transactions, running bulk inserts) come from its
@@ -26,6 +27,8 @@ function serverCards(stats) {
       `${formatNumber(stats.Requests.Total)} since start, ${formatNumber(stats.Requests.Failed)} failed`),
     card('p99 latency', milliseconds(busy.at(-1)?.P99Ms ?? 0), samples.map((s) => s.P99Ms),
       `Since start: p50 ${milliseconds(stats.Latency.P50Ms)}, p99 ${milliseconds(stats.Latency.P99Ms)}, max ${milliseconds(stats.Latency.MaxMs)}`),
+    card('Writes/s, all databases', formatNumber(last.Writes ?? 0), samples.map((s) => s.Writes),
+      `Indexes worked through ${formatNumber(last.Indexed ?? 0)} writes/s`),
     card('CPU', `${Math.round(last.CpuPercent)}%`, samples.map((s) => s.CpuPercent), `${stats.Cpu.Cores} cores; 100% is one core`),
     card('Memory', formatBytes(stats.Memory.WorkingSetBytes), null,
       `Managed heap ${formatBytes(stats.Memory.ManagedHeapBytes)}; GC pauses ${stats.Memory.PauseTimePercent.toFixed(1)}%`),

@@ -11,7 +11,9 @@ public sealed class ServerStatsTests
     {
         await using RunningServer running = await RunningServer.StartAsync();
         HttpClient client = running.Client;
-        await FolioApi.CreateDatabaseAsync(client);
+        string database = await FolioApi.CreateDatabaseAsync(client);
+        for (var i = 0; i < 5; i++)
+            await FolioApi.StoreAsync(client, database, $"notes/{i}", """{"Text":"x"}""");
         for (var i = 0; i < 40; i++)
             (await client.GetAsync("/healthz")).EnsureSuccessStatusCode();
         Assert.Equal(500, (int)(await client.GetAsync("/test/boom")).StatusCode);
@@ -20,12 +22,18 @@ public sealed class ServerStatsTests
         // Percentiles and samples cover completed seconds; wait for the one after the traffic.
         JsonElement stats = await WaitForStatsAsync(client, s => LastSampleAt(s) > sent);
 
-        Assert.True(stats.GetProperty("Requests").GetProperty("Total").GetInt64() >= 42);
+        Assert.True(stats.GetProperty("Requests").GetProperty("Total").GetInt64() >= 47);
         Assert.True(stats.GetProperty("Requests").GetProperty("Failed").GetInt64() >= 1);
         long inSamples = 0;
+        long writes = 0;
         foreach (JsonElement sample in stats.GetProperty("History").EnumerateArray())
+        {
             inSamples += sample.GetProperty("Requests").GetInt64();
-        Assert.True(inSamples >= 42, $"the samples hold {inSamples} requests");
+            writes += sample.GetProperty("Writes").GetInt64();
+        }
+
+        Assert.True(inSamples >= 47, $"the samples hold {inSamples} requests");
+        Assert.Equal(5, writes);
         JsonElement latency = stats.GetProperty("Latency");
         Assert.True(latency.GetProperty("P50Ms").GetDouble() > 0);
         Assert.True(latency.GetProperty("P99Ms").GetDouble() >= latency.GetProperty("P50Ms").GetDouble());

@@ -7,19 +7,19 @@ namespace Folio.Benchmarks.Monitoring;
 /// <summary>
 /// What the stats endpoint adds to every request: the long-running check on the request's features and one
 /// record into HdrHistogram's recorder. Against a GET by id that takes tens of microseconds over HTTP, this must be
-/// noise. Run: <c>dotnet run -c Release --project tests/Benchmarks -- --filter '*RequestMetricsBenchmarks*' --job short</c>.
+/// noise. Run: <c>dotnet run -c Release --project tests/Benchmarks -- --filter '*ServerMetricsBenchmarks*' --job short</c>.
 /// </summary>
 [MemoryDiagnoser]
-public class RequestMetricsBenchmarks
+public class ServerMetricsBenchmarks
 {
-    private RequestMetrics _metrics = null!;
+    private ServerMetrics _metrics = null!;
     private DefaultHttpContext _context = null!;
     private long _ticks;
 
     [GlobalSetup]
     public void Setup()
     {
-        _metrics = new RequestMetrics();
+        _metrics = new ServerMetrics();
         _context = new DefaultHttpContext();
     }
 

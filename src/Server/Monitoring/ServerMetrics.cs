@@ -1,16 +1,17 @@
 using System.Diagnostics;
+using Folio.Server.Databases;
 using HdrHistogram;
 
 namespace Folio.Server.Monitoring;
 
 /// <summary>
-/// Counts the requests the server answers and how long they take, for the stats endpoint and the studio's
-/// dashboard. Recording is a few interlocked operations on HdrHistogram's recorder, so every request can be
+/// Counts the requests the server answers and how long they take, and samples the writes and indexing of every
+/// database, for the stats endpoint and the studio's dashboard. Recording is a few interlocked operations on HdrHistogram's recorder, so every request can be
 /// recorded; once a second a timer takes what was recorded since the last tick as one <see cref="ServerSample"/>
 /// and folds it into the totals since the start. Durations are kept in microseconds with two significant
 /// digits (1% resolution), which is what percentiles on a dashboard need and keeps each histogram small.
 /// </summary>
-public sealed class RequestMetrics : IDisposable
+public sealed class ServerMetrics : IDisposable
 {
     /// <summary>How many one-second samples are kept (the dashboard's chart width).</summary>
     public const int HistoryLength = 120;
@@ -31,9 +32,21 @@ public sealed class RequestMetrics : IDisposable
     private long _samplesFailed;
     private TimeSpan _lastCpu;
     private long _lastTick;
+    private readonly DatabaseRegistry? _databases;
+    private long _lastWritten;
+    private long _lastIndexed;
 
-    /// <summary>Starts the once-a-second sampling.</summary>
-    public RequestMetrics()
+    /// <summary>Starts the once-a-second sampling of requests and of <paramref name="databases"/>' writes and indexing.</summary>
+    /// <param name="databases">The databases whose etags are summed each second.</param>
+    public ServerMetrics(DatabaseRegistry databases)
+        : this()
+    {
+        _databases = databases;
+        (_lastWritten, _lastIndexed) = SumEtags();
+    }
+
+    /// <summary>Samples requests only (benchmarks of the recording cost).</summary>
+    internal ServerMetrics()
     {
         StartedAt = DateTimeOffset.UtcNow;
         _recorder = HistogramFactory.With64BitBucketSize().WithValuesFrom(1).WithValuesUpTo(HighestMicroseconds).WithPrecisionOf(2)
@@ -42,7 +55,7 @@ public sealed class RequestMetrics : IDisposable
         _interval = _recorder.GetIntervalHistogram();
         _lastCpu = Environment.CpuUsage.TotalTime;
         _lastTick = Stopwatch.GetTimestamp();
-        _timer = new Timer(static state => ((RequestMetrics)state!).Tick(), this, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
+        _timer = new Timer(static state => ((ServerMetrics)state!).Tick(), this, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
     }
 
     /// <summary>When the server started counting.</summary>
@@ -103,6 +116,27 @@ public sealed class RequestMetrics : IDisposable
     /// <summary>Stops sampling.</summary>
     public void Dispose() => _timer.Dispose();
 
+    /// <summary>
+    /// Every write takes the next etag of its database, and an index's processed etag moves past each write it has
+    /// looked at, so the sums' growth is writes and indexing work across the server. A database or index removed in
+    /// the second shrinks a sum; the sample then counts 0 rather than a negative rate.
+    /// </summary>
+    private (long Written, long Indexed) SumEtags()
+    {
+        if (_databases is null)
+            return (0, 0);
+        long written = 0;
+        long indexed = 0;
+        foreach (Database database in _databases.List())
+        {
+            written += database.Store.LastEtag;
+            foreach (var index in database.Indexes.All)
+                indexed += index.ProcessedEtag;
+        }
+
+        return (written, indexed);
+    }
+
     private void Tick()
     {
         lock (_gate)
@@ -118,6 +152,7 @@ public sealed class RequestMetrics : IDisposable
 
             long requests = Requests;
             long failed = Failed;
+            (long written, long indexed) = SumEtags();
             bool any = _interval.TotalCount > 0;
             _history[_historyNext] = new ServerSample(
                 DateTimeOffset.UtcNow.ToUnixTimeMilliseconds(),
@@ -126,7 +161,11 @@ public sealed class RequestMetrics : IDisposable
                 any ? _interval.GetValueAtPercentile(50) : 0,
                 any ? _interval.GetValueAtPercentile(99) : 0,
                 any ? _interval.GetMaxValue() : 0,
-                cpuPercent);
+                cpuPercent,
+                Math.Max(0, written - _lastWritten),
+                Math.Max(0, indexed - _lastIndexed));
+            _lastWritten = written;
+            _lastIndexed = indexed;
             _samplesRequests = requests;
             _samplesFailed = failed;
             _historyNext = (_historyNext + 1) % HistoryLength;
