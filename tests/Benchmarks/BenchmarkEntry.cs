@@ -3,6 +3,7 @@ using Folio.Benchmarks.BulkLoad;
 using Folio.Benchmarks.Facets;
 using Folio.Benchmarks.Http;
 using Folio.Benchmarks.MapReduce;
+using Folio.Benchmarks.Paging;
 using Folio.Benchmarks.Search;
 using Folio.Benchmarks.Storage;
 using Folio.Benchmarks.Subscriptions;
@@ -19,7 +20,8 @@ namespace Folio.Benchmarks;
 /// (documents over HTTP vs bare Kestrel and PouchDB Server), <c>query-load</c> (indexing and queries over HTTP) and
 /// <c>mapreduce-load</c> (map/reduce index builds and incremental updates vs static indexes, SQLite and PouchDB Server) and
 /// <c>facet-load</c> (RQL facets vs Java Lucene's facet module and vs one count query per value) and
-/// <c>subscription-load</c> (reading a collection through a data subscription over TCP vs the REST stream).
+/// <c>subscription-load</c> (reading a collection through a data subscription over TCP vs the REST stream) and
+/// <c>paging-skip</c> (skipping to a deep row of a listing by index leaves vs one document at a time).
 /// </summary>
 public static class BenchmarkEntry
 {
@@ -36,6 +38,7 @@ public static class BenchmarkEntry
         [MapReduceLoadCommand.Command] = args => Task.FromResult(MapReduceLoadCommand.Run(args)),
         [FacetLoadCommand.Command] = FacetLoadCommand.RunAsync,
         [SubscriptionLoadCommand.Command] = SubscriptionLoadCommand.RunAsync,
+        [DeepPagingSkip.Command] = DeepPagingSkip.RunAsync,
     };
 
     public static async Task<int> Main(string[] args)

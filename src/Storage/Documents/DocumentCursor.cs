@@ -74,13 +74,22 @@ public sealed class DocumentCursor
         return moved;
     }
 
-    /// <summary>Skips up to <paramref name="count"/> documents; returns how many it skipped.</summary>
+    /// <summary>
+    /// Skips up to <paramref name="count"/> documents, ending where that many <see cref="MoveNext"/> calls would;
+    /// returns how many it skipped. Reads no documents and costs one step per index leaf passed, not one per document.
+    /// </summary>
+    /// <param name="count">How many documents to skip; zero or more.</param>
+    /// <returns>How many documents it skipped: fewer than <paramref name="count"/> when the listing ends first.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative.</exception>
     public int Skip(int count)
     {
-        var skipped = 0;
-        while (skipped < count && MoveNext())
-            skipped++;
-        return skipped;
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        if (count == 0 || !MoveNext())
+            return 0;
+        var rest = count - 1;
+        var moved = _values?.Skip(rest) ?? (_byEtag ? _tree!.Skip(rest) : _tree!.Skip(rest, _prefix));
+        _done = moved < rest;
+        return 1 + moved;
     }
 
     private static CorruptionException Missing() => new("An index entry points to a document that is not there.");

@@ -30,6 +30,23 @@ public sealed class MultiValueCursor
         return Check(moved);
     }
 
+    /// <summary>
+    /// Moves forward up to <paramref name="count"/> values, ending where that many <see cref="MoveNext"/> calls would,
+    /// and returns how many it moved over: fewer when the key's values end first. Costs one step per leaf passed.
+    /// </summary>
+    /// <param name="count">How many values to move over; zero or more.</param>
+    /// <returns>How many values it moved over.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative.</exception>
+    public int Skip(int count)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        if (count == 0 || !MoveNext())
+            return 0;
+        var skipped = 1 + _cursor.Skip(count - 1, _prefix);
+        _done = skipped < count;
+        return skipped;
+    }
+
     /// <summary>Moves to the first value not less than <paramref name="value"/>; false when there is none.</summary>
     public bool Seek(ReadOnlySpan<byte> value)
     {

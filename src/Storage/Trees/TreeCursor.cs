@@ -7,7 +7,7 @@ namespace Folio.Storage.Trees;
 /// <see cref="First"/>, <see cref="Last"/> or <see cref="Seek"/>; changing the tree (in a write
 /// transaction) invalidates it until it is positioned again.
 /// </summary>
-public sealed class TreeCursor
+public sealed partial class TreeCursor
 {
     private const int MaxDepth = 32;
     private readonly Tree _tree;
