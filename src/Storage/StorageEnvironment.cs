@@ -166,6 +166,9 @@ public sealed partial class StorageEnvironment : IDisposable
         _writeLock.Release();
     }
 
+    /// <summary>The failed write or sync that made the environment refuse writes, or null while it accepts them.</summary>
+    public Exception? Failure => _failure;
+
     internal void ThrowIfFailed()
     {
         if (_failure is { } failure)

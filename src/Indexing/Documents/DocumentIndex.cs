@@ -145,6 +145,9 @@ public sealed class DocumentIndex : IDisposable
     /// <summary>The most recent batches.</summary>
     public IReadOnlyList<IndexBatchStats> RecentBatches => _runner.RecentBatches;
 
+    /// <summary>What the index has done since it was opened (see <see cref="IndexRunner.Totals"/>).</summary>
+    public IndexTotals Totals => _runner.Totals;
+
     /// <summary>How many entries the index holds (0 once it was dropped).</summary>
     public long EntryCount
     {

@@ -32,6 +32,10 @@ public sealed class IndexRunner : IDisposable
     private TaskCompletionSource _progressed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private long _processedEtag;
     private long _committedEtag;
+    private long _totalDocuments;
+    private long _totalDeletes;
+    private long _totalBatches;
+    private long _totalBatchTicks;
     private bool _deferred;
     private int _batchSize = InitialBatchSize;
     private volatile Exception? _failure;
@@ -76,6 +80,13 @@ public sealed class IndexRunner : IDisposable
 
     /// <summary>The most recent batches.</summary>
     public IReadOnlyList<IndexBatchStats> RecentBatches => [.. _batches];
+
+    /// <summary>What the runner has indexed since it started; unlike <see cref="RecentBatches"/>, nothing is forgotten.</summary>
+    public IndexTotals Totals => new(
+        Interlocked.Read(ref _totalDocuments),
+        Interlocked.Read(ref _totalDeletes),
+        Interlocked.Read(ref _totalBatches),
+        Interlocked.Read(ref _totalBatchTicks) / (double)TimeSpan.TicksPerSecond);
 
     /// <summary>
     /// Whether a change of the collections after <paramref name="indexedEtag"/> is in <paramref name="reader"/>'s
@@ -236,6 +247,10 @@ public sealed class IndexRunner : IDisposable
         var elapsed = Stopwatch.GetElapsedTime(started);
         var stats = new IndexBatchStats(startedAt, batch.Documents, batch.Deletes, elapsed.TotalMilliseconds, prepared.UpToEtag);
         _batches.Enqueue(stats);
+        Interlocked.Add(ref _totalDocuments, batch.Documents);
+        Interlocked.Add(ref _totalDeletes, batch.Deletes);
+        Interlocked.Increment(ref _totalBatches);
+        Interlocked.Add(ref _totalBatchTicks, elapsed.Ticks);
         while (_batches.Count > KeptBatches)
             _batches.TryDequeue(out _);
         AdaptBatchSize(prepared.Changes, elapsed);

@@ -34,6 +34,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(Wire.OpenApiHandler),
         typeof(Studio.StudioHandler),
         typeof(Monitoring.ServerStatsHandler),
+        typeof(Monitoring.MetricsHandler),
     ];
 
     private readonly WebApplication _app;
@@ -108,6 +109,7 @@ public sealed class FolioServer : IAsyncDisposable
         // drained the requests in flight; it opens the databases on disk when the router is built.
         builder.Services.AddSingleton<DatabaseRegistry>();
         builder.Services.AddSingleton<Monitoring.ServerMetrics>();
+        builder.Services.AddSingleton<Monitoring.PrometheusMetrics>();
 
         WebApplication app = builder.Build();
         FolioRouter router;
@@ -122,7 +124,7 @@ public sealed class FolioServer : IAsyncDisposable
             throw;
         }
 
-        var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>(), serilog, app.Services.GetRequiredService<Monitoring.ServerMetrics>());
+        var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>(), serilog, app.Services.GetRequiredService<Monitoring.ServerMetrics>(), app.Services.GetRequiredService<Monitoring.PrometheusMetrics>());
         // Only changes requests pass the WebSocket middleware: it would add a feature object to every other request.
         app.UseWhen(
             static context => context.Request.Path.Value is { } path && path.EndsWith("/changes", StringComparison.Ordinal),

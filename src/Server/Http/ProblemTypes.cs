@@ -80,4 +80,7 @@ public static class ProblemTypes
 
     /// <summary>A subscription's name or start is unusable.</summary>
     public const string InvalidSubscription = "urn:folio:problem:invalid-subscription";
+
+    /// <summary>The server is up but not ready: a database refuses writes after a failed write or sync.</summary>
+    public const string NotReady = "urn:folio:problem:not-ready";
 }

@@ -18,9 +18,11 @@ internal sealed class RequestDispatcher
     private readonly ILogger _logger;
     private readonly CompletedRequestLog _completed;
     private readonly ServerMetrics _metrics;
+    private readonly PrometheusMetrics _prometheus;
 
-    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger, Serilog.ILogger serilog, ServerMetrics metrics)
+    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger, Serilog.ILogger serilog, ServerMetrics metrics, PrometheusMetrics prometheus)
     {
+        _prometheus = prometheus;
         _router = router;
         _logger = logger;
         _metrics = metrics;
@@ -35,9 +37,11 @@ internal sealed class RequestDispatcher
         long started = Stopwatch.GetTimestamp();
         string method = context.Request.Method;
         string path = context.Request.Path.Value ?? string.Empty;
+        RouteBucket? route = null;
         try
         {
             RouteMatch match = _router.Match(method, path);
+            route = match.Bucket;
             switch (match.Kind)
             {
                 case RouteMatchKind.Found:
@@ -65,7 +69,9 @@ internal sealed class RequestDispatcher
 
         long elapsed = Stopwatch.GetTimestamp() - started;
         int status = context.Response.StatusCode;
-        _metrics.Record(elapsed, status, question: !LongRunningRequest.IsMarked(context));
+        bool question = !LongRunningRequest.IsMarked(context);
+        _metrics.Record(elapsed, status, question);
+        _prometheus.Record(route, method, status, elapsed / (double)Stopwatch.Frequency, question);
         _completed.Write(context, method, path, status, Math.Round(elapsed * 1000.0 / Stopwatch.Frequency, 3));
     }
 

@@ -9,12 +9,15 @@ public sealed class DatabaseConformanceTests(WireFixture fixture) : WireTests(fi
     private const string Databases = "/admin/databases";
 
     [Fact]
-    [Exercises("GET /healthz", "GET /openapi/v1.json", "GET /admin/stats")]
+    [Exercises("GET /healthz", "GET /healthz/live", "GET /healthz/ready", "GET /metrics", "GET /openapi/v1.json", "GET /admin/stats")]
     public async Task ServerRoutes_AnswerAsDocumented_WhenAsked()
     {
         Assert.Equal(200, (await Wire.GetAsync("/healthz", "/healthz")).Status);
         Assert.Equal(200, (await Wire.GetAsync("/openapi/v1.json", "/openapi/v1.json")).Status);
         Assert.Equal(200, (await Wire.GetAsync("/admin/stats", "/admin/stats")).Status);
+        Assert.Equal(200, (await Wire.GetAsync("/healthz/live", "/healthz/live")).Status);
+        Assert.Equal(200, (await Wire.GetAsync("/healthz/ready", "/healthz/ready")).Status);
+        Assert.Equal(200, (await Wire.GetAsync("/metrics", "/metrics")).Status);
 
         AssertExercised();
     }
