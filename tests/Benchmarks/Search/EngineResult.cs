@@ -88,5 +88,26 @@ internal sealed class EngineResult
         return result;
     }
 
+    /// <summary>Writes this result as the lines <see cref="Parse"/> reads (what a child process hands back).</summary>
+    public void Write(TextWriter writer)
+    {
+        writer.WriteLine($"engine\t{Engine}");
+        writer.WriteLine($"version\t{Version}");
+        writer.WriteLine(FormattableString.Invariant($"records\t{Records}"));
+        writer.WriteLine(FormattableString.Invariant($"index_seconds\t{IndexSeconds:0.000}"));
+        writer.WriteLine(FormattableString.Invariant($"add_seconds\t{AddSeconds:0.000}"));
+        writer.WriteLine(FormattableString.Invariant($"commit_seconds\t{CommitSeconds:0.000}"));
+        writer.WriteLine(FormattableString.Invariant($"close_seconds\t{CloseSeconds:0.000}"));
+        writer.WriteLine(FormattableString.Invariant($"size_after_commit\t{SizeAfterCommitBytes}"));
+        writer.WriteLine(FormattableString.Invariant($"size_after_close\t{SizeAfterCloseBytes}"));
+        foreach (var (kind, values) in Latencies)
+            writer.WriteLine($"latencies\t{kind}\t{string.Join(',', values.Select(v => v.ToString("0.0", CultureInfo.InvariantCulture)))}");
+        foreach (var (kind, values) in Totals)
+            writer.WriteLine($"totals\t{kind}\t{string.Join(',', values.Select(v => v.ToString(CultureInfo.InvariantCulture)))}");
+        writer.WriteLine($"sort_checksums\t{string.Join(',', SortChecksums.Select(v => v.ToString(CultureInfo.InvariantCulture)))}");
+        foreach (var (name, value) in Extra)
+            writer.WriteLine($"{name}\t{value}");
+    }
+
     private static double Double(string text) => double.Parse(text, CultureInfo.InvariantCulture);
 }
