@@ -93,11 +93,12 @@ public static class QueryLoadCommand
             using HttpClient client = BenchServers.CreateClient(folio.Url);
             Console.WriteLine($"  engine {engine}: server {folio.Url}, load {BenchServers.LoadAverage()}");
             var rates = new List<double>();
+            var cpuSeconds = new List<double>();
             if (options.QueriesOnly is null)
-                await LoadAndIndexAsync(folio, client, data, options, engine, indexing, rates);
+                await LoadAndIndexAsync(folio, client, data, options, engine, indexing, rates, cpuSeconds);
             else
                 await WaitUntilNotStaleAsync(client, data.Count, engine); // an index in an older format is rebuilt at startup
-            comparison.AddIndexing(engine, rates);
+            comparison.AddIndexing(engine, rates, cpuSeconds);
             if (engine == SearchEngines.Default)
                 serverRates.AddRange(rates);
 
@@ -173,7 +174,7 @@ public static class QueryLoadCommand
         return engines.Count > 0 ? engines : throw new ArgumentException("--engines names no engine.");
     }
 
-    private static async Task LoadAndIndexAsync(HttpServerProcess folio, HttpClient client, OrderData data, Options options, string engine, StringBuilder indexing, List<double> serverRates)
+    private static async Task LoadAndIndexAsync(HttpServerProcess folio, HttpClient client, OrderData data, Options options, string engine, StringBuilder indexing, List<double> serverRates, List<double> serverCpuSeconds)
     {
         await BenchServers.CreateFolioDatabaseAsync(client);
         var load = Stopwatch.StartNew();
@@ -187,6 +188,7 @@ public static class QueryLoadCommand
             double seconds = (folio.CpuTime - cpu).TotalSeconds;
             double rate = data.Count / elapsed.TotalSeconds;
             serverRates.Add(rate);
+            serverCpuSeconds.Add(seconds);
             string loadAverage = BenchServers.LoadAverage();
             Console.WriteLine($"  {engine}: server index run {run}: {elapsed.TotalSeconds:0.0} s, {rate:N0} documents/s, server CPU {seconds:0.0} s, load {loadAverage}");
             indexing.AppendLine(CultureInfo.InvariantCulture, $"| {engine} | through the server (PUT index → not stale) | {run} | {data.Count:N0} | {elapsed.TotalSeconds:0.0} | {rate:N0} | {seconds:0.0} | {loadAverage} |");

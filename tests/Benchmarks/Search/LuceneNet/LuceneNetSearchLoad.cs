@@ -27,7 +27,7 @@ internal static class LuceneNetSearchLoad
 
     private static readonly FieldType LongType = NumberType(NumericType.INT64);
     private static readonly FieldType DoubleType = NumberType(NumericType.DOUBLE);
-    private static readonly Sort ByTimestamp = new(new SortField("ts", SortFieldType.INT64));
+    internal static readonly Sort ByTimestamp = new(new SortField("ts", SortFieldType.INT64));
 
     public static EngineResult Run(BenchRecord[] records, Dictionary<string, List<string[]>> queries, string path, LuceneNetDirectoryKind kind, TextWriter log)
     {
@@ -85,7 +85,7 @@ internal static class LuceneNetSearchLoad
         return result;
     }
 
-    private static Document DocumentOf(BenchRecord r) =>
+    internal static Document DocumentOf(BenchRecord r) =>
     [
         new StoredField("id", r.Id.ToString(CultureInfo.InvariantCulture)),
         new StringField("category", r.Category.ToLowerInvariant(), Field.Store.NO),
@@ -96,7 +96,7 @@ internal static class LuceneNetSearchLoad
         new DoubleField("price", r.Price, DoubleType),
     ];
 
-    private static TermQuery BrandTerm(string brand) => new(new Term("brand", brand.ToLowerInvariant()));
+    internal static TermQuery BrandTerm(string brand) => new(new Term("brand", brand.ToLowerInvariant()));
 
     // One untimed pass warms the JIT and the page cache, then the same queries are timed one by one, as in LuceneBench.java.
     private static string[][] RunSet(EngineResult result, IndexSearcher searcher, string kind, List<string[]> queries, Func<string[], Query> build, Sort? sort)
@@ -124,10 +124,10 @@ internal static class LuceneNetSearchLoad
         return hits;
     }
 
-    private static TopDocs Search(IndexSearcher searcher, Query query, Sort? sort) =>
+    internal static TopDocs Search(IndexSearcher searcher, Query query, Sort? sort) =>
         sort is null ? searcher.Search(query, FolioSearchLoad.TopK) : searcher.Search(query, null, FolioSearchLoad.TopK, sort);
 
-    private static string[] Keys(IndexSearcher searcher, TopDocs top)
+    internal static string[] Keys(IndexSearcher searcher, TopDocs top)
     {
         var keys = new string[top.ScoreDocs.Length];
         for (var i = 0; i < keys.Length; i++)
@@ -136,7 +136,7 @@ internal static class LuceneNetSearchLoad
     }
 
     /// <summary>The analysed words of <paramref name="text"/> as SHOULD clauses, each once, as LuceneBench.java builds them.</summary>
-    private static BooleanQuery FullText(Analyzer analyzer, string text)
+    internal static BooleanQuery FullText(Analyzer analyzer, string text)
     {
         var query = new BooleanQuery();
         var seen = new List<string>();
@@ -178,5 +178,5 @@ internal static class LuceneNetSearchLoad
         return informational?.Split('+', ' ')[0] ?? assembly.GetName().Version?.ToString() ?? "";
     }
 
-    private static long Long(string text) => long.Parse(text, CultureInfo.InvariantCulture);
+    internal static long Long(string text) => long.Parse(text, CultureInfo.InvariantCulture);
 }
