@@ -202,6 +202,7 @@ internal static class SearchLoadCommand
         s.AppendLine("| metric | Folio | Lucene | Folio / Lucene | target | met |");
         s.AppendLine("|---|---:|---:|---:|---|---|");
         Row(s, "indexing rate (records/s)", folio?.IndexRate, lucene?.IndexRate, "N0", "≥ 1.0", higherIsBetter: true, 1.0);
+        Row(s, "indexing CPU (process s, to the last commit)", folio?.IndexCpuSeconds, lucene?.IndexCpuSeconds, "N1", "", higherIsBetter: false, null);
         Row(s, "index size after last commit (MB)", folio?.SizeAfterCommitBytes / 1e6, lucene?.SizeAfterCommitBytes / 1e6, "N1", "≤ 1.5", higherIsBetter: false, 1.5);
         Row(s, "index size after close (MB)", folio?.SizeAfterCloseBytes / 1e6, lucene?.SizeAfterCloseBytes / 1e6, "N1", "≤ 1.5", higherIsBetter: false, 1.5);
         foreach (var kind in Kinds)

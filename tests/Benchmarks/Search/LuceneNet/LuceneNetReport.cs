@@ -23,6 +23,7 @@ internal static class LuceneNetReport
         s.AppendLine("| metric | Folio | Java Lucene | Lucene.Net (NIOFS) | Lucene.Net (MMap) | Folio / Lucene.Net (NIOFS) | Folio / Lucene.Net (MMap) | MMap / NIOFS |");
         s.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|");
         Row(s, "indexing rate (records/s)", r => r.IndexRate, "N0", folio, java, nio, mmap);
+        Row(s, "indexing CPU (process s, to the last commit)", r => r.IndexCpuSeconds, "N1", folio, java, nio, mmap);
         Row(s, "index size after last commit (MB)", r => r.SizeAfterCommitBytes / 1e6, "N1", folio, java, nio, mmap);
         Row(s, "index size after close (MB)", r => r.SizeAfterCloseBytes / 1e6, "N1", folio, java, nio, mmap);
         foreach (var kind in kinds)

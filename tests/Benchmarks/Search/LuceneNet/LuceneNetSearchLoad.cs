@@ -47,6 +47,7 @@ internal static class LuceneNetSearchLoad
         };
         var addTime = new Stopwatch();
         var commitTime = new Stopwatch();
+        var cpu = Process.GetCurrentProcess().TotalProcessorTime;
         var total = Stopwatch.StartNew();
         var writer = new IndexWriter(directory, config);
         for (var start = 0; start < records.Length; start += FolioSearchLoad.BatchSize)
@@ -63,6 +64,7 @@ internal static class LuceneNetSearchLoad
                 log.WriteLine($"  {name}: {end:N0} records, {end / total.Elapsed.TotalSeconds:N0}/s");
         }
         result.IndexSeconds = total.Elapsed.TotalSeconds;
+        result.IndexCpuSeconds = (Process.GetCurrentProcess().TotalProcessorTime - cpu).TotalSeconds;
         result.AddSeconds = addTime.Elapsed.TotalSeconds;
         result.CommitSeconds = commitTime.Elapsed.TotalSeconds;
         result.SizeAfterCommitBytes = DiskUsage.Bytes(path);
