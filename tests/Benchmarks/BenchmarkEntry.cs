@@ -15,7 +15,8 @@ namespace Folio.Benchmarks;
 /// Whole-workload drivers that BenchmarkDotNet's iteration model does not fit are named commands instead:
 /// <c>storage-load</c> (Folio vs LMDB), <c>journal-sync</c> (the journal's write-and-sync choice),
 /// <c>journal-compression</c> (whether compressing journal records would pay),
-/// <c>search-load</c> (Folio's search engine vs Java Lucene), <c>bulk-load</c> and <c>bulk-profile</c>
+/// <c>search-load</c> (Folio's search engine vs Java Lucene and Lucene.Net),
+/// <c>lucenenet-directory-stress</c> (whether a Lucene.Net directory survives searches during commits and refreshes), <c>bulk-load</c> and <c>bulk-profile</c>
 /// (bulk insert vs the disk and PouchDB Server; see <see cref="BulkLoadDriver"/>), <c>http-load</c>
 /// (documents over HTTP vs bare Kestrel and PouchDB Server), <c>query-load</c> (indexing and queries over HTTP) and
 /// <c>mapreduce-load</c> (map/reduce index builds and incremental updates vs static indexes, SQLite and PouchDB Server) and
@@ -31,6 +32,7 @@ public static class BenchmarkEntry
         [JournalSync.Command] = args => Task.FromResult(JournalSync.Run(args)),
         [JournalCompression.Command] = args => Task.FromResult(JournalCompression.Run(args)),
         ["search-load"] = args => Task.FromResult(SearchLoadCommand.Run(args)),
+        [Search.LuceneNet.DirectoryStressCommand.Command] = args => Task.FromResult(Search.LuceneNet.DirectoryStressCommand.Run(args)),
         ["bulk-load"] = BulkLoadDriver.RunAsync,
         ["bulk-profile"] = BulkProfile.RunAsync,
         [HttpLoadCommand.Command] = args => Task.FromResult(HttpLoadCommand.Run(args)),

@@ -5,17 +5,21 @@ using System.Text;
 using System.Text.Json;
 using Folio.Indexing.Definitions;
 using Folio.Indexing.Documents;
+using Folio.Indexing.Engines;
 using Folio.Indexing.Search;
 using Folio.Storage;
 
 namespace Folio.Benchmarks.Http;
 
 /// <summary>
-/// <c>dotnet run -c Release --project tests/Benchmarks -- query-load [--docs 1000000] [--seconds 10] [--warmup 3] [--repeat 2] [--queries-only WORK_DIR]</c>:
+/// <c>dotnet run -c Release --project tests/Benchmarks -- query-load [--docs 1000000] [--seconds 10] [--warmup 3] [--repeat 2] [--engines Folio,Lucene] [--skip-raw] [--queries-only WORK_DIR]</c>:
 /// bulk-loads generated orders into Folio (Folio.Server.dll as a child process) through bulk_docs, creates a
-/// 5-field static index and times it until it is not stale; then the search engine's raw rate on the same
+/// 5-field static index and times it until it is not stale; then p50/p99 over HTTP of equality, range and full-text
+/// queries with wrk at 1 and 16 clients; then the search engine's raw rate on the same
 /// data (SearchIndex and IndexBatch directly, batches of 10,000, in a child process with server GC like the
-/// server); then p50/p99 over HTTP of equality, range and full-text queries with wrk at 1 and 16 clients.
+/// server). <c>--engines</c> runs the server part once per search engine named (the server's
+/// <c>Indexing:SearchEngine</c>; Folio alone by default), one server after the other, and compares them
+/// (<see cref="EngineComparison"/>); <c>--skip-raw</c> leaves the raw-engine run out.
 /// <c>--queries-only</c> runs only the queries, on the data and index an earlier run left in its work directory;
 /// <c>--allocations WORK_DIR</c> measures the bytes allocated per query there instead (see <see cref="QueryAllocations"/>).
 /// </summary>
@@ -32,14 +36,14 @@ public static class QueryLoadCommand
     private const int SmallBatchSize = 512;
     private const string QueriesPath = $"/databases/{BenchServers.Database}/queries";
 
-    private sealed record Options(int Documents, TimeSpan Duration, TimeSpan Warmup, int Repeat, string? QueriesOnly, string? Allocations);
+    private sealed record Options(int Documents, TimeSpan Duration, TimeSpan Warmup, int Repeat, string? QueriesOnly, string? Allocations, IReadOnlyList<string> Engines, bool SkipRaw);
 
     /// <summary>Runs the command.</summary>
     public static int Run(string[] args)
     {
         if (args.Length == 4 && args[0] == RawSwitch)
             return RunRawIndex(int.Parse(args[1], CultureInfo.InvariantCulture), args[2], int.Parse(args[3], CultureInfo.InvariantCulture));
-        var options = new Options(1_000_000, TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(3), 2, null, null);
+        var options = new Options(1_000_000, TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(3), 2, null, null, [SearchEngines.Default], false);
         for (int i = 0; i < args.Length; i++)
         {
             options = args[i] switch
@@ -50,7 +54,9 @@ public static class QueryLoadCommand
                 "--repeat" => options with { Repeat = int.Parse(args[++i], CultureInfo.InvariantCulture) },
                 "--queries-only" => options with { QueriesOnly = args[++i] },
                 "--allocations" => options with { Allocations = args[++i] },
-                _ => throw new ArgumentException($"Unknown option '{args[i]}'. Options: --docs N --seconds N --warmup N --repeat N --queries-only WORK_DIR --allocations WORK_DIR"),
+                "--engines" => options with { Engines = ParseEngines(args[++i]) },
+                "--skip-raw" => options with { SkipRaw = true },
+                _ => throw new ArgumentException($"Unknown option '{args[i]}'. Options: --docs N --seconds N --warmup N --repeat N --engines Folio,Lucene --skip-raw --queries-only WORK_DIR --allocations WORK_DIR"),
             };
         }
 
@@ -71,20 +77,30 @@ public static class QueryLoadCommand
         var data = new OrderData(options.Documents);
         Console.WriteLine($"query-load: {data.Count:N0} orders, index {OrderData.IndexName}, {options.Repeat} runs each; work directory {work}");
         var indexing = new StringBuilder();
-        indexing.AppendLine("| indexing | run | documents | seconds | documents/s | CPU s (server) | load avg |");
-        indexing.AppendLine("|---|---:|---:|---:|---:|---:|---:|");
+        indexing.AppendLine("| engine | indexing | run | documents | seconds | documents/s | CPU s (server) | load avg |");
+        indexing.AppendLine("|---|---|---:|---:|---:|---:|---:|---:|");
         var queries = new StringBuilder();
-        queries.AppendLine("| query | clients | run | queries/s | p50 ms | p99 ms | max ms | errors | TotalResults (a sample) | load avg |");
-        queries.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        queries.AppendLine("| engine | query | clients | run | queries/s | p50 ms | p99 ms | max ms | errors | TotalResults (a sample) | load avg |");
+        queries.AppendLine("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        var comparison = new EngineComparison();
         var serverRates = new List<double>();
 
-        using (HttpServerProcess folio = await BenchServers.StartFolioAsync(Path.Combine(work, "folio"), Path.Combine(work, "folio.log")))
-        using (HttpClient client = BenchServers.CreateClient(folio.Url))
+        foreach (string engine in options.Engines)
         {
+            // Folio's engine keeps the directory names runs before --engines used, so --queries-only still finds them.
+            string name = engine == SearchEngines.Default ? "folio" : "folio-" + engine.ToLowerInvariant();
+            using HttpServerProcess folio = await BenchServers.StartFolioAsync(Path.Combine(work, name), Path.Combine(work, name + ".log"), $"--Indexing:SearchEngine={engine}");
+            using HttpClient client = BenchServers.CreateClient(folio.Url);
+            Console.WriteLine($"  engine {engine}: server {folio.Url}, load {BenchServers.LoadAverage()}");
+            var rates = new List<double>();
+            var cpuSeconds = new List<double>();
             if (options.QueriesOnly is null)
-                await LoadAndIndexAsync(folio, client, data, options, indexing, serverRates);
+                await LoadAndIndexAsync(folio, client, data, options, engine, indexing, rates, cpuSeconds);
             else
-                await WaitUntilNotStaleAsync(client, data.Count); // an index in an older format is rebuilt at startup
+                await WaitUntilNotStaleAsync(client, data.Count, engine); // an index in an older format is rebuilt at startup
+            comparison.AddIndexing(engine, rates, cpuSeconds);
+            if (engine == SearchEngines.Default)
+                serverRates.AddRange(rates);
 
             foreach ((string kind, Func<Random, string> body) in QueryKinds(data))
             {
@@ -99,8 +115,9 @@ public static class QueryLoadCommand
                     {
                         WrkResult r = await Wrk.RunAsync(folio.Url, "post-random-body.lua", [QueriesPath, bodies], clients, options.Duration);
                         string loadAverage = BenchServers.LoadAverage();
-                        Console.WriteLine($"  {kind} c={clients} run {run}: {r.RequestsPerSecond:N0}/s, p50 {r.P50Ms:0.###} ms, p99 {r.P99Ms:0.###} ms, errors {r.Errors}, load {loadAverage}");
-                        queries.AppendLine(CultureInfo.InvariantCulture, $"| {kind} | {clients} | {run} | {r.RequestsPerSecond:N0} | {r.P50Ms:0.00} | {r.P99Ms:0.00} | {r.MaxMs:0.0} | {r.Errors} | {total:N0} | {loadAverage} |");
+                        Console.WriteLine($"  {engine} {kind} c={clients} run {run}: {r.RequestsPerSecond:N0}/s, p50 {r.P50Ms:0.###} ms, p99 {r.P99Ms:0.###} ms, errors {r.Errors}, load {loadAverage}");
+                        queries.AppendLine(CultureInfo.InvariantCulture, $"| {engine} | {kind} | {clients} | {run} | {r.RequestsPerSecond:N0} | {r.P50Ms:0.00} | {r.P99Ms:0.00} | {r.MaxMs:0.0} | {r.Errors} | {total:N0} | {loadAverage} |");
+                        comparison.AddQuery(engine, kind, clients, r, total);
                     }
                 }
             }
@@ -108,10 +125,13 @@ public static class QueryLoadCommand
             await folio.StopAsync();
         }
 
-        if (options.QueriesOnly is not null)
+        if (options.QueriesOnly is not null || options.SkipRaw)
         {
             Console.WriteLine();
+            if (options.QueriesOnly is null)
+                Console.WriteLine(indexing.ToString());
             Console.WriteLine(queries.ToString());
+            Console.WriteLine(comparison.Report());
             return 0;
         }
 
@@ -125,7 +145,7 @@ public static class QueryLoadCommand
             if (parts[0] == "EXTRACT_RESULT")
             {
                 int sample = int.Parse(parts[1], CultureInfo.InvariantCulture);
-                indexing.AppendLine(CultureInfo.InvariantCulture, $"| field extraction alone (DocumentFieldExtractor over the JSON) | | {sample:N0} | {seconds:0.0} | {sample / seconds:N0} | | {loadAverage} |");
+                indexing.AppendLine(CultureInfo.InvariantCulture, $"| {SearchEngines.Default} | field extraction alone (DocumentFieldExtractor over the JSON) | | {sample:N0} | {seconds:0.0} | {sample / seconds:N0} | | {loadAverage} |");
                 continue;
             }
 
@@ -133,19 +153,28 @@ public static class QueryLoadCommand
             int batchSize = int.Parse(parts[3], CultureInfo.InvariantCulture);
             if (batchSize == RawBatchSize)
                 rawRates.Add(rate);
-            indexing.AppendLine(CultureInfo.InvariantCulture, $"| raw SearchIndex + IndexBatch, batches of {batchSize:N0} | {parts[1]} | {data.Count:N0} | {seconds:0.0} | {rate:N0} | | {loadAverage} |");
+            indexing.AppendLine(CultureInfo.InvariantCulture, $"| {SearchEngines.Default} | raw SearchIndex + IndexBatch, batches of {batchSize:N0} | {parts[1]} | {data.Count:N0} | {seconds:0.0} | {rate:N0} | | {loadAverage} |");
         }
 
-        double ratio = serverRates.Average() / rawRates.Average();
         Console.WriteLine();
         Console.WriteLine(indexing.ToString());
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Server / raw indexing rate (means): {ratio:0.00} (target ≥ 0.80)"));
+        if (serverRates.Count > 0)
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Server / raw indexing rate (means, Folio's engine): {serverRates.Average() / rawRates.Average():0.00} (target ≥ 0.80)"));
         Console.WriteLine();
         Console.WriteLine(queries.ToString());
+        Console.WriteLine(comparison.Report());
         return 0;
     }
 
-    private static async Task LoadAndIndexAsync(HttpServerProcess folio, HttpClient client, OrderData data, Options options, StringBuilder indexing, List<double> serverRates)
+    private static IReadOnlyList<string> ParseEngines(string text)
+    {
+        var engines = new List<string>();
+        foreach (string name in text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+            engines.Add(SearchEngines.Get(name).Name);
+        return engines.Count > 0 ? engines : throw new ArgumentException("--engines names no engine.");
+    }
+
+    private static async Task LoadAndIndexAsync(HttpServerProcess folio, HttpClient client, OrderData data, Options options, string engine, StringBuilder indexing, List<double> serverRates, List<double> serverCpuSeconds)
     {
         await BenchServers.CreateFolioDatabaseAsync(client);
         var load = Stopwatch.StartNew();
@@ -155,13 +184,14 @@ public static class QueryLoadCommand
         for (int run = 1; run <= options.Repeat; run++)
         {
             TimeSpan cpu = folio.CpuTime;
-            TimeSpan elapsed = await IndexUntilNotStaleAsync(client, data.Count, first: run == 1);
+            TimeSpan elapsed = await IndexUntilNotStaleAsync(client, data.Count, engine, first: run == 1);
             double seconds = (folio.CpuTime - cpu).TotalSeconds;
             double rate = data.Count / elapsed.TotalSeconds;
             serverRates.Add(rate);
+            serverCpuSeconds.Add(seconds);
             string loadAverage = BenchServers.LoadAverage();
-            Console.WriteLine($"  server index run {run}: {elapsed.TotalSeconds:0.0} s, {rate:N0} documents/s, server CPU {seconds:0.0} s, load {loadAverage}");
-            indexing.AppendLine(CultureInfo.InvariantCulture, $"| through the server (PUT index → not stale) | {run} | {data.Count:N0} | {elapsed.TotalSeconds:0.0} | {rate:N0} | {seconds:0.0} | {loadAverage} |");
+            Console.WriteLine($"  {engine}: server index run {run}: {elapsed.TotalSeconds:0.0} s, {rate:N0} documents/s, server CPU {seconds:0.0} s, load {loadAverage}");
+            indexing.AppendLine(CultureInfo.InvariantCulture, $"| {engine} | through the server (PUT index → not stale) | {run} | {data.Count:N0} | {elapsed.TotalSeconds:0.0} | {rate:N0} | {seconds:0.0} | {loadAverage} |");
         }
     }
 
@@ -194,7 +224,7 @@ public static class QueryLoadCommand
     }
 
     /// <summary>Creates the index (first run) or resets it (later runs) and polls its stats until it is not stale and holds every order.</summary>
-    private static async Task<TimeSpan> IndexUntilNotStaleAsync(HttpClient client, int documents, bool first)
+    private static async Task<TimeSpan> IndexUntilNotStaleAsync(HttpClient client, int documents, string engine, bool first)
     {
         var watch = Stopwatch.StartNew();
         HttpResponseMessage started = first
@@ -206,12 +236,12 @@ public static class QueryLoadCommand
                 throw new InvalidOperationException($"Starting the index answered {(int)started.StatusCode}: {await started.Content.ReadAsStringAsync()}");
         }
 
-        await WaitUntilNotStaleAsync(client, documents);
+        await WaitUntilNotStaleAsync(client, documents, engine);
         return watch.Elapsed;
     }
 
-    /// <summary>Polls the index's stats until it is not stale and holds every order.</summary>
-    private static async Task WaitUntilNotStaleAsync(HttpClient client, int documents)
+    /// <summary>Polls the index's stats until it is not stale and holds every order; throws when another engine than <paramref name="engine"/> keeps it.</summary>
+    private static async Task WaitUntilNotStaleAsync(HttpClient client, int documents, string engine)
     {
         while (true)
         {
@@ -221,6 +251,8 @@ public static class QueryLoadCommand
                 {
                     if (index.GetProperty("Name").GetString() != OrderData.IndexName)
                         continue;
+                    if (index.GetProperty("SearchEngine").GetString() != engine)
+                        throw new InvalidOperationException($"The index runs on {index.GetProperty("SearchEngine").GetString()}, not {engine}.");
                     if (index.TryGetProperty("Failure", out JsonElement failure))
                         throw new InvalidOperationException($"The index failed: {failure}");
                     if (!index.GetProperty("IsStale").GetBoolean() && index.GetProperty("EntriesCount").GetInt64() == documents)

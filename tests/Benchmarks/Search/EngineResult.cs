@@ -23,6 +23,12 @@ internal sealed class EngineResult
     /// <summary>Time inside the commit calls, summed over batches.</summary>
     public double CommitSeconds { get; set; }
 
+    /// <summary>
+    /// The process's CPU time (all its threads: merges, collector, compiler) from the first add to the return of the
+    /// last commit; on a machine other work shares, it moves far less with that work than the wall time does.
+    /// </summary>
+    public double IndexCpuSeconds { get; set; }
+
     /// <summary>Closing the writer after the last commit (Folio: flushing the journal; Lucene: waiting for merges).</summary>
     public double CloseSeconds { get; set; }
 
@@ -77,6 +83,7 @@ internal sealed class EngineResult
                 case "add_seconds": result.AddSeconds = Double(f[1]); break;
                 case "commit_seconds": result.CommitSeconds = Double(f[1]); break;
                 case "close_seconds": result.CloseSeconds = Double(f[1]); break;
+                case "index_cpu_seconds": result.IndexCpuSeconds = Double(f[1]); break;
                 case "size_after_commit": result.SizeAfterCommitBytes = long.Parse(f[1], CultureInfo.InvariantCulture); break;
                 case "size_after_close": result.SizeAfterCloseBytes = long.Parse(f[1], CultureInfo.InvariantCulture); break;
                 case "latencies": result.Latencies[f[1]] = f[2].Split(',').Select(Double).ToArray(); break;
@@ -86,6 +93,28 @@ internal sealed class EngineResult
             }
         }
         return result;
+    }
+
+    /// <summary>Writes this result as the lines <see cref="Parse"/> reads (what a child process hands back).</summary>
+    public void Write(TextWriter writer)
+    {
+        writer.WriteLine($"engine\t{Engine}");
+        writer.WriteLine($"version\t{Version}");
+        writer.WriteLine(FormattableString.Invariant($"records\t{Records}"));
+        writer.WriteLine(FormattableString.Invariant($"index_seconds\t{IndexSeconds:0.000}"));
+        writer.WriteLine(FormattableString.Invariant($"add_seconds\t{AddSeconds:0.000}"));
+        writer.WriteLine(FormattableString.Invariant($"commit_seconds\t{CommitSeconds:0.000}"));
+        writer.WriteLine(FormattableString.Invariant($"close_seconds\t{CloseSeconds:0.000}"));
+        writer.WriteLine(FormattableString.Invariant($"index_cpu_seconds\t{IndexCpuSeconds:0.000}"));
+        writer.WriteLine(FormattableString.Invariant($"size_after_commit\t{SizeAfterCommitBytes}"));
+        writer.WriteLine(FormattableString.Invariant($"size_after_close\t{SizeAfterCloseBytes}"));
+        foreach (var (kind, values) in Latencies)
+            writer.WriteLine($"latencies\t{kind}\t{string.Join(',', values.Select(v => v.ToString("0.0", CultureInfo.InvariantCulture)))}");
+        foreach (var (kind, values) in Totals)
+            writer.WriteLine($"totals\t{kind}\t{string.Join(',', values.Select(v => v.ToString(CultureInfo.InvariantCulture)))}");
+        writer.WriteLine($"sort_checksums\t{string.Join(',', SortChecksums.Select(v => v.ToString(CultureInfo.InvariantCulture)))}");
+        foreach (var (name, value) in Extra)
+            writer.WriteLine($"{name}\t{value}");
     }
 
     private static double Double(string text) => double.Parse(text, CultureInfo.InvariantCulture);

@@ -1,13 +1,15 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Text;
+using Folio.Benchmarks.Search.LuceneNet;
 
 namespace Folio.Benchmarks.Search;
 
 /// <summary>
-/// <c>dotnet run -c Release --project tests/Benchmarks -- search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene] [--lucene-keys] [--host-gc]</c>
-/// <para>Generates (once) the records and queries, runs Folio's side in this process, then Java
-/// Lucene's side as a child process on the same files, checks that both found the same hits, and
+/// <c>dotnet run -c Release --project tests/Benchmarks -- search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene|lucenenet] [--lucenenet niofs,mmap] [--lucene-keys] [--host-gc]</c>
+/// <para>Generates (once) the records and queries, runs Folio's side in this process, then Lucene.Net 4.8's, in a .NET
+/// process of its own for each directory <c>--lucenenet</c> names (both by default: <see cref="LuceneNetSearchLoad"/>), then Java
+/// Lucene's side as a child process on the same files, checks that all found the same hits, and
 /// prints a markdown report (also saved under the data directory). <c>--lucene-keys</c> runs Lucene a second
 /// time indexing each record's key and adding by <c>updateDocument</c> on it, which Folio's index does (it
 /// replaces an entry by key), for a comparison of like with like.</para>
@@ -27,31 +29,44 @@ internal static class SearchLoadCommand
         ["sort"] = "equality (brand) sorted by ts, top-25",
     };
 
+    private const string Usage = "Usage: search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene|lucenenet] [--lucenenet niofs,mmap] [--lucene-keys] [--host-gc]";
+
+    private const string LuceneNetChild = "--lucenenet-child";
+
     public static int Run(string[] args)
     {
+        if (args.Length == 6 && args[0] == LuceneNetChild)
+            return RunLuceneNetChild(args[1..]);
         var records = 1_000_000;
         var queriesPerKind = 1_000;
         var data = "/tmp/folio-bench";
         string? only = null;
         var hostGc = false;
         var luceneKeys = false;
+        var luceneNetDirectories = new List<LuceneNetDirectoryKind> { LuceneNetDirectoryKind.NioFs, LuceneNetDirectoryKind.MMap };
         var values = new Dictionary<string, Action<string>>(StringComparer.Ordinal)
         {
             ["--records"] = v => records = CommandOptions.Int(v),
             ["--queries"] = v => queriesPerKind = CommandOptions.Int(v),
             ["--data"] = v => data = v,
             ["--only"] = v => only = v,
+            ["--lucenenet"] = v => luceneNetDirectories = ParseDirectories(v),
         };
         var flags = new Dictionary<string, Action>(StringComparer.Ordinal)
         {
             ["--host-gc"] = () => hostGc = true,
             ["--lucene-keys"] = () => luceneKeys = true,
         };
-        if (!CommandOptions.Parse(args, "Usage: search-load [--records N] [--queries N] [--data DIR] [--only folio|lucene] [--lucene-keys] [--host-gc]", values, flags))
+        if (!CommandOptions.Parse(args, Usage, values, flags))
             return 2;
-        if (luceneKeys && only == "folio")
+        if (luceneKeys && only is "folio" or "lucenenet")
         {
-            Console.Error.WriteLine("--lucene-keys runs Lucene; it cannot go with --only folio.");
+            Console.Error.WriteLine($"--lucene-keys runs Java Lucene; it cannot go with --only {only}.");
+            return 2;
+        }
+        if (only is not (null or "folio" or "lucene" or "lucenenet") || luceneNetDirectories.Count == 0)
+        {
+            Console.Error.WriteLine(Usage);
             return 2;
         }
         if (!hostGc && !ServerCollector.IsActive)
@@ -68,6 +83,7 @@ internal static class SearchLoadCommand
 
         EngineResult? folio = null;
         EngineResult? lucene = null;
+        var luceneNet = new List<EngineResult>();
         if (only is null or "folio")
         {
             var loaded = SearchBenchData.ReadRecords(recordsPath);
@@ -77,6 +93,18 @@ internal static class SearchLoadCommand
             loads.Note("folio end");
             log.WriteLine("folio files after close: " + string.Join(", ",
                 DiskUsage.Files(Path.Combine(data, "folio-index")).Select(f => $"{f.Name} {f.Bytes / 1e6:N1} MB")));
+        }
+        if (only is null or "lucenenet")
+        {
+            foreach (var kind in luceneNetDirectories)
+            {
+                loads.Note($"lucene.net {kind} start");
+                var result = RunLuceneNet(kind, recordsPath, queriesPath, data, log);
+                loads.Note($"lucene.net {kind} end");
+                if (result is null)
+                    return 1;
+                luceneNet.Add(result);
+            }
         }
         if (only is null or "lucene")
         {
@@ -96,12 +124,56 @@ internal static class SearchLoadCommand
                 return 1;
         }
 
-        var report = Report(records, queriesPerKind, folio, lucene, luceneByKey, loads.Entries);
+        var report = Report(records, queriesPerKind, folio, lucene, luceneByKey, luceneNet, loads.Entries);
         Console.WriteLine(report);
         var saved = Path.Combine(data, $"search-load-{records}-{DateTime.UtcNow:yyyyMMdd-HHmmss}.md");
         File.WriteAllText(saved, report);
         log.WriteLine($"report saved to {saved}");
         return 0;
+    }
+
+    /// <summary>
+    /// Each Lucene.Net run gets a process of its own, with the server's collector: as cold as Folio's engine and the JVM
+    /// start, rather than indexing with code the run before compiled, and with none of the other engines' garbage.
+    /// </summary>
+    private static EngineResult? RunLuceneNet(LuceneNetDirectoryKind kind, string recordsPath, string queriesPath, string data, TextWriter log)
+    {
+        var name = kind.ToString().ToLowerInvariant();
+        var resultsPath = Path.Combine(data, $"lucenenet-{name}-results.tsv");
+        File.Delete(resultsPath);
+        var exitCode = ServerCollector.Relaunch("search-load", [LuceneNetChild, name, recordsPath, queriesPath, Path.Combine(data, $"lucenenet-{name}-index"), resultsPath]);
+        if (exitCode != 0 || !File.Exists(resultsPath))
+        {
+            log.WriteLine($"The Lucene.Net {kind} run failed (exit code {exitCode}).");
+            return null;
+        }
+        return EngineResult.Parse(File.ReadLines(resultsPath));
+    }
+
+    private static int RunLuceneNetChild(string[] args)
+    {
+        var kind = ParseDirectories(args[0])[0];
+        var records = SearchBenchData.ReadRecords(args[1]);
+        var queries = SearchBenchData.ReadQueries(args[2]);
+        var result = LuceneNetSearchLoad.Run(records, queries, args[3], kind, Console.Error);
+        using var writer = new StreamWriter(args[4]);
+        result.Write(writer);
+        return 0;
+    }
+
+    private static List<LuceneNetDirectoryKind> ParseDirectories(string text)
+    {
+        var kinds = new List<LuceneNetDirectoryKind>();
+        foreach (var name in text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries))
+        {
+            kinds.Add(name.ToLowerInvariant() switch
+            {
+                "niofs" => LuceneNetDirectoryKind.NioFs,
+                "mmap" => LuceneNetDirectoryKind.MMap,
+                _ => throw new ArgumentException($"Unknown Lucene.Net directory '{name}': niofs or mmap."),
+            });
+        }
+        return kinds;
     }
 
     private static EngineResult? RunLucene(string recordsPath, string queriesPath, string indexDirectory, string resultsPath, bool keys, TextWriter log)
@@ -119,7 +191,7 @@ internal static class SearchLoadCommand
         return EngineResult.Parse(File.ReadLines(resultsPath));
     }
 
-    private static string Report(int records, int queriesPerKind, EngineResult? folio, EngineResult? lucene, EngineResult? luceneByKey, IReadOnlyList<string> loads)
+    private static string Report(int records, int queriesPerKind, EngineResult? folio, EngineResult? lucene, EngineResult? luceneByKey, IReadOnlyList<EngineResult> luceneNet, IReadOnlyList<string> loads)
     {
         var s = new StringBuilder();
         s.AppendLine(CultureInfo.InvariantCulture, $"### search-load: {records:N0} records, {queriesPerKind:N0} queries per kind ({DateTime.UtcNow:yyyy-MM-dd HH:mm} UTC)");
@@ -130,6 +202,7 @@ internal static class SearchLoadCommand
         s.AppendLine("| metric | Folio | Lucene | Folio / Lucene | target | met |");
         s.AppendLine("|---|---:|---:|---:|---|---|");
         Row(s, "indexing rate (records/s)", folio?.IndexRate, lucene?.IndexRate, "N0", "≥ 1.0", higherIsBetter: true, 1.0);
+        Row(s, "indexing CPU (process s, to the last commit)", folio?.IndexCpuSeconds, lucene?.IndexCpuSeconds, "N1", "", higherIsBetter: false, null);
         Row(s, "index size after last commit (MB)", folio?.SizeAfterCommitBytes / 1e6, lucene?.SizeAfterCommitBytes / 1e6, "N1", "≤ 1.5", higherIsBetter: false, 1.5);
         Row(s, "index size after close (MB)", folio?.SizeAfterCloseBytes / 1e6, lucene?.SizeAfterCloseBytes / 1e6, "N1", "≤ 1.5", higherIsBetter: false, 1.5);
         foreach (var kind in Kinds)
@@ -137,6 +210,7 @@ internal static class SearchLoadCommand
             Row(s, $"{KindNames[kind]}: p50 (µs)", P(folio, kind, 50), P(lucene, kind, 50), "N0", "≤ 1.0", higherIsBetter: false, 1.0);
             Row(s, $"{KindNames[kind]}: p99 (µs)", P(folio, kind, 99), P(lucene, kind, 99), "N0", "", higherIsBetter: false, null);
         }
+        LuceneNetReport.Append(s, folio, lucene, luceneNet, Kinds, KindNames);
         if (luceneByKey is not null)
         {
             s.AppendLine();
@@ -164,13 +238,13 @@ internal static class SearchLoadCommand
         s.AppendLine();
         s.AppendLine("| engine | index to last commit | in add | in commit | close |");
         s.AppendLine("|---|---:|---:|---:|---:|");
-        foreach (var e in new[] { folio, lucene, luceneByKey }.OfType<EngineResult>())
+        foreach (var e in new[] { folio, lucene, luceneByKey }.Concat(luceneNet).OfType<EngineResult>())
             s.AppendLine(CultureInfo.InvariantCulture, $"| {e.Engine} | {e.IndexSeconds:N1} | {e.AddSeconds:N1} | {e.CommitSeconds:N1} | {e.CloseSeconds:N1} |");
         s.AppendLine();
         s.AppendLine("Hit-count medians (Folio): " + string.Join(", ", Kinds.Where(k => folio?.Totals.ContainsKey(k) == true)
             .Select(k => $"{k} {EngineResult.Percentile(folio!.Totals[k].Select(t => (double)t).ToArray(), 50):N0} (max {folio.Totals[k].Max():N0})")));
         s.AppendLine();
-        foreach (var peer in new[] { lucene, luceneByKey }.OfType<EngineResult>())
+        foreach (var peer in new[] { lucene, luceneByKey }.Concat(luceneNet).OfType<EngineResult>())
         {
             if (folio is null)
                 break;

@@ -103,6 +103,9 @@ public class LuceneBench {
         Analyzer analyzer = new EnglishChain();
         IndexWriterConfig config = new IndexWriterConfig(analyzer).setOpenMode(IndexWriterConfig.OpenMode.CREATE);
         long addNanos = 0, commitNanos = 0;
+        // The process's CPU time (all threads: merges, GC, JIT), as the .NET sides measure theirs.
+        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        long cpuStarted = os.getProcessCpuTime();
         long started = System.nanoTime();
         FSDirectory directory = FSDirectory.open(indexDir);
         IndexWriter writer = new IndexWriter(directory, config);
@@ -137,6 +140,7 @@ public class LuceneBench {
         }
         long indexed = System.nanoTime();
         out.put("index_seconds", seconds(indexed - started));
+        out.put("index_cpu_seconds", seconds(os.getProcessCpuTime() - cpuStarted));
         out.put("add_seconds", seconds(addNanos));
         out.put("commit_seconds", seconds(commitNanos));
         out.put("size_after_commit", Long.toString(diskUsage(indexDir)));
