@@ -35,6 +35,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(Studio.StudioHandler),
         typeof(Monitoring.ServerStatsHandler),
         typeof(Monitoring.MetricsHandler),
+        typeof(Transfer.ExportHandler),
     ];
 
     private readonly WebApplication _app;

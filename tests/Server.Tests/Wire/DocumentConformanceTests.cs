@@ -48,6 +48,23 @@ public sealed class DocumentConformanceTests(WireFixture fixture) : WireTests(fi
     }
 
     [Fact]
+    [Exercises("GET /databases/{db}/export")]
+    public async Task Export_AnswersAsDocumented_ForGoodAndBadInput()
+    {
+        string db = await SeedAsync();
+        const string Export = "/databases/{db}/export";
+
+        WireAnswer lines = await Wire.GetAsync(Export, $"/databases/{db}/export");
+        Assert.Equal(200, lines.Status);
+        Assert.True(lines.Body.GetArrayLength() > 0);
+        Assert.Equal(200, (await Wire.GetAsync(Export, $"/databases/{db}/export?compress=gzip")).Status);
+        Assert.Equal(400, (await Wire.GetAsync(Export, $"/databases/{db}/export?compress=zip")).Status);
+        Assert.Equal(404, (await Wire.GetAsync(Export, "/databases/no-such-db/export")).Status);
+
+        AssertExercised();
+    }
+
+    [Fact]
     [Exercises("PUT /databases/{db}/docs")]
     public async Task PutDocument_AnswersAsDocumented_ForGoodAndBadInput()
     {
