@@ -36,6 +36,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(Monitoring.ServerStatsHandler),
         typeof(Monitoring.MetricsHandler),
         typeof(Transfer.ExportHandler),
+        typeof(Transfer.ImportHandler),
     ];
 
     private readonly WebApplication _app;

@@ -83,4 +83,7 @@ public static class ProblemTypes
 
     /// <summary>The server is up but not ready: a database refuses writes after a failed write or sync.</summary>
     public const string NotReady = "urn:folio:problem:not-ready";
+
+    /// <summary>A line of an import is neither a document with an id nor an index definition.</summary>
+    public const string InvalidImport = "urn:folio:problem:invalid-import";
 }

@@ -14,9 +14,7 @@ namespace Folio.Server.Transfer;
 /// <c>GET /databases/{db}/export</c>: the whole database as NDJSON, first every document in etag order (each as
 /// stored, its <c>@metadata</c> naming its id and collection), then one <c>{"@index": definition}</c> line per
 /// index that is not automatic. It reads from one snapshot, so writes go on while it streams and the export is
-/// the database exactly as it was when the request began. The documents go back in through <c>bulk_insert</c> (the
-/// importer, <c>src/Import</c>, takes each line's <c>@metadata.@id</c> as its id) and the index lines through
-/// <c>PUT /databases/{db}/indexes</c>.
+/// the database exactly as it was when the request began. <see cref="ImportHandler"/> reads it back.
 /// </summary>
 public sealed class ExportHandler
 {

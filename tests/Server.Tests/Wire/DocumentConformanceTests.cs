@@ -1,3 +1,4 @@
+using System.Text;
 using System.Text.Json;
 using Folio.Server.Tests.Support;
 
@@ -48,7 +49,7 @@ public sealed class DocumentConformanceTests(WireFixture fixture) : WireTests(fi
     }
 
     [Fact]
-    [Exercises("GET /databases/{db}/export")]
+    [Exercises("GET /databases/{db}/export", "POST /databases/{db}/import")]
     public async Task Export_AnswersAsDocumented_ForGoodAndBadInput()
     {
         string db = await SeedAsync();
@@ -60,6 +61,13 @@ public sealed class DocumentConformanceTests(WireFixture fixture) : WireTests(fi
         Assert.Equal(200, (await Wire.GetAsync(Export, $"/databases/{db}/export?compress=gzip")).Status);
         Assert.Equal(400, (await Wire.GetAsync(Export, $"/databases/{db}/export?compress=zip")).Status);
         Assert.Equal(404, (await Wire.GetAsync(Export, "/databases/no-such-db/export")).Status);
+
+        const string Import = "/databases/{db}/import";
+        string target = await FolioApi.CreateDatabaseAsync(Server.Client);
+        string ndjson = string.Join("\n", lines.Body.EnumerateArray().Select(l => l.GetRawText()));
+        Assert.Equal(201, (await Wire.SendAsync(HttpMethod.Post, Import, $"/databases/{target}/import", new StringContent(ndjson, Encoding.UTF8, "application/x-ndjson"))).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Import, $"/databases/{target}/import", new StringContent("{\"no\":\"id\"}", Encoding.UTF8, "application/x-ndjson"))).Status);
+        Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Post, Import, "/databases/no-such-db/import", new StringContent("", Encoding.UTF8, "application/x-ndjson"))).Status);
 
         AssertExercised();
     }

@@ -7,7 +7,7 @@ using Folio.Server.Tests.Support;
 
 namespace Folio.Server.Tests.Transfer;
 
-public sealed class ExportTests(ServerFixture fixture) : IClassFixture<ServerFixture>
+public sealed class TransferTests(ServerFixture fixture) : IClassFixture<ServerFixture>
 {
     private HttpClient Client => fixture.Client;
 
@@ -61,39 +61,80 @@ public sealed class ExportTests(ServerFixture fixture) : IClassFixture<ServerFix
     }
 
     [Fact]
-    public async Task Export_RoundTripsThroughBulkInsertAndIndexes_IntoAnotherDatabase()
+    public async Task Import_RestoresAnExport_IntoAnotherDatabase()
     {
         string source = await FolioApi.CreateDatabaseAsync(Client);
         for (var i = 0; i < 200; i++)
             await FolioApi.StoreAsync(Client, source, $"notes/{i}", $$$"""{"Text":"note {{{i}}}","Tags":["a",{{{i}}}],"名前":{"x.y":null},"@metadata":{"@collection":"Notes"}}""");
+        await FolioApi.StoreAsync(Client, source, "odd\"id\u00e9", """{"Text":"an id that needs escaping"}""");
         await PutIndexAsync(source, """{"Name":"Notes/ByText","Collections":["Notes"],"Fields":{"Text":{"Path":"Text","Search":true}}}""");
-
         byte[] gzipped = await Client.GetByteArrayAsync($"/databases/{source}/export?compress=gzip");
-        using var inflate = new StreamReader(new GZipStream(new MemoryStream(gzipped), CompressionMode.Decompress));
-        string[] lines = (await inflate.ReadToEndAsync()).Split('\n', StringSplitOptions.RemoveEmptyEntries);
+
         string target = await FolioApi.CreateDatabaseAsync(Client);
-        var commands = new List<string>();
-        foreach (string line in lines)
+        using var content = new ByteArrayContent(gzipped);
+        content.Headers.ContentType = new System.Net.Http.Headers.MediaTypeHeaderValue("application/gzip");
+        using HttpResponseMessage imported = await Client.PostAsync($"/databases/{target}/import", content);
+        string answer = await imported.Content.ReadAsStringAsync();
+
+        Assert.True(imported.StatusCode == HttpStatusCode.Created, answer);
+        JsonElement summary = JsonDocument.Parse(answer).RootElement;
+        Assert.Equal(201, summary.GetProperty("Documents").GetInt32());
+        Assert.Equal(1, summary.GetProperty("Indexes").GetInt32());
+        foreach (string id in Enumerable.Range(0, 200).Select(i => $"notes/{i}").Append("odd\"id\u00e9"))
         {
-            JsonNode node = JsonNode.Parse(line)!;
-            if (node["@index"] is { } definition)
-                await PutIndexAsync(target, definition.ToJsonString());
-            else
-                commands.Add($$"""{"Type":"PUT","Id":{{JsonSerializer.Serialize(node["@metadata"]!["@id"]!.GetValue<string>())}},"Document":{{line}}}""");
+            JsonNode expected = Content((await FolioApi.LoadAsync(Client, source, id))!.Value);
+            JsonNode actual = Content((await FolioApi.LoadAsync(Client, target, id))!.Value);
+            Assert.True(JsonNode.DeepEquals(expected, actual), $"{id}: {expected.ToJsonString()} became {actual.ToJsonString()}");
         }
 
-        using (HttpResponseMessage inserted = await Client.PostAsync($"/databases/{target}/bulk_insert", FolioApi.Json("[" + string.Join(",", commands) + "]")))
-            Assert.Equal(HttpStatusCode.Created, inserted.StatusCode);
+        JsonElement found = await FolioApi.GetJsonAsync(Client, $"/databases/{target}/queries?query=" + Uri.EscapeDataString("from index 'Notes/ByText' where search(Text, 'note')") + "&waitForNonStaleResults=true");
+        Assert.Equal(200, found.GetProperty("TotalResults").GetInt32());
+    }
 
-        for (var i = 0; i < 200; i++)
-        {
-            JsonNode expected = Content((await FolioApi.LoadAsync(Client, source, $"notes/{i}"))!.Value);
-            JsonNode actual = Content((await FolioApi.LoadAsync(Client, target, $"notes/{i}"))!.Value);
-            Assert.True(JsonNode.DeepEquals(expected, actual), $"notes/{i}: {expected.ToJsonString()} became {actual.ToJsonString()}");
-        }
+    [Fact]
+    public async Task Import_StoresTheLinesBeforeABadOne_AndNamesIt()
+    {
+        string database = await FolioApi.CreateDatabaseAsync(Client);
+        string body = """
+            {"Text":"one","@metadata":{"@id":"notes/1","@collection":"Notes"}}
 
-        JsonElement found = await FolioApi.GetJsonAsync(Client, $"/databases/{target}/indexes?name=Notes/ByText");
-        Assert.Equal("Notes/ByText", found.GetProperty("Results")[0].GetProperty("Name").GetString());
+            {"Text":"two","@metadata":{"@id":"notes/2"}}
+            {"Text": not json
+            {"Text":"four","@metadata":{"@id":"notes/4"}}
+            {"@index":{"Name":"Notes/ByText","Collections":["Notes"],"Fields":{"Text":{"Path":"Text"}}}}
+            """;
+
+        using HttpResponseMessage response = await Client.PostAsync($"/databases/{database}/import", new StringContent(body, Encoding.UTF8, "application/x-ndjson"));
+        string answer = await response.Content.ReadAsStringAsync();
+
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        Assert.Contains("Line 4", answer, StringComparison.Ordinal);
+        Assert.Contains("urn:folio:problem:invalid-import", answer, StringComparison.Ordinal);
+        Assert.NotNull(await FolioApi.LoadAsync(Client, database, "notes/1"));
+        Assert.NotNull(await FolioApi.LoadAsync(Client, database, "notes/2"));
+        Assert.Null(await FolioApi.LoadAsync(Client, database, "notes/4"));
+        JsonElement indexes = await FolioApi.GetJsonAsync(Client, $"/databases/{database}/indexes");
+        Assert.Equal(0, indexes.GetProperty("Results").GetArrayLength());
+    }
+
+    [Theory]
+    [InlineData("""{"Text":"no id"}""", "needs a string")]
+    [InlineData("""{"Text":"x","@metadata":{"@id":7}}""", "needs a string")]
+    [InlineData("""[1,2]""", "one JSON object")]
+    [InlineData("""{"a":1} {"b":2}""", "not JSON")]
+    [InlineData("""{"@metadata":{"@id":"x"},"@index":{"Name":"X","Collections":["A"],"Fields":{"F":{"Path":"F"}}}}""", "not both")]
+    [InlineData("""{"@index":{"Name":"Bad","Collections":[],"Fields":{}}}""", "index definition is invalid")]
+    public async Task Import_RefusesALine_ThatIsNeitherADocumentWithAnIdNorAnIndex(string line, string reason)
+    {
+        string database = await FolioApi.CreateDatabaseAsync(Client);
+
+        using HttpResponseMessage response = await Client.PostAsync($"/databases/{database}/import", new StringContent(line, Encoding.UTF8, "application/x-ndjson"));
+        string answer = await response.Content.ReadAsStringAsync();
+
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        Assert.Contains("Line 1", answer, StringComparison.Ordinal);
+        Assert.Contains(reason, answer, StringComparison.Ordinal);
+        Assert.Equal(0, (await FolioApi.StatsAsync(Client, database)).CountOfDocuments);
     }
 
     /// <summary>A document without what the target database gives it anew: its change vector and modification time.</summary>
