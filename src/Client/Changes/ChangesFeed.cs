@@ -1,0 +1,104 @@
+using System.Globalization;
+using System.Runtime.CompilerServices;
+using System.Text;
+using Folio.Client.Http;
+using Newtonsoft.Json.Linq;
+
+namespace Folio.Client.Changes;
+
+/// <summary>
+/// A database's document changes as they happen, read from the server's continuous feed
+/// (<c>GET /databases/{db}/changes?feed=continuous</c>, one JSON line per change). The feed is read by etag, so a
+/// consumer never makes the server hold changes for it; when the connection drops, the enumeration reconnects from
+/// the last etag it handed out, so no change is skipped.
+/// </summary>
+public sealed class ChangesFeed
+{
+    private readonly DocumentStore _store;
+    private readonly string _database;
+
+    internal ChangesFeed(DocumentStore store, string database)
+    {
+        _store = store;
+        _database = database;
+        store.Initialize();
+    }
+
+    /// <summary>Every document change after <paramref name="since"/> (an etag; null: only changes from now on).</summary>
+    public IAsyncEnumerable<DocumentChange> ForAllDocumentsAsync(long? since = null, CancellationToken cancellationToken = default) =>
+        ReadAsync(since, null, null, cancellationToken);
+
+    /// <summary>Changes of one document.</summary>
+    public IAsyncEnumerable<DocumentChange> ForDocumentAsync(string id, long? since = null, CancellationToken cancellationToken = default) =>
+        ReadAsync(since, "id", id, cancellationToken);
+
+    /// <summary>Changes of the documents whose ids start with <paramref name="prefix"/>.</summary>
+    public IAsyncEnumerable<DocumentChange> ForDocumentsStartingWithAsync(string prefix, long? since = null, CancellationToken cancellationToken = default) =>
+        ReadAsync(since, "prefix", prefix, cancellationToken);
+
+    /// <summary>Changes of the documents of a collection.</summary>
+    public IAsyncEnumerable<DocumentChange> ForDocumentsInCollectionAsync(string collection, long? since = null, CancellationToken cancellationToken = default) =>
+        ReadAsync(since, "collection", collection, cancellationToken);
+
+    /// <summary>Changes of the documents of <typeparamref name="T"/>'s collection.</summary>
+    public IAsyncEnumerable<DocumentChange> ForDocumentsInCollectionAsync<T>(long? since = null, CancellationToken cancellationToken = default) =>
+        ReadAsync(since, "collection", _store.Conventions.GetCollectionName(typeof(T)), cancellationToken);
+
+    private async IAsyncEnumerable<DocumentChange> ReadAsync(long? since, string? filter, string? value, [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        string position = since?.ToString(CultureInfo.InvariantCulture) ?? "now";
+        while (!cancellationToken.IsCancellationRequested)
+        {
+            var url = UrlBuilder.ForDatabase(_database, "changes").Add("feed", "continuous").Add("since", position).Add("heartbeat", "5000");
+            if (filter is not null)
+                url.Add(filter, value!);
+            string path = url.ToString();
+            HttpResponseMessage response;
+            try
+            {
+                response = await _store.Executor.SendAsync(u => new HttpRequestMessage(HttpMethod.Get, new Uri(u, path)), null, cancellationToken, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false);
+            }
+            catch (HttpRequestException) when (!cancellationToken.IsCancellationRequested)
+            {
+                await Task.Delay(TimeSpan.FromMilliseconds(500), cancellationToken).ConfigureAwait(false);
+                continue;
+            }
+            using (response)
+            {
+                Stream stream = await response.Content.ReadAsStreamAsync(cancellationToken).ConfigureAwait(false);
+                using var reader = new StreamReader(stream, Encoding.UTF8);
+                while (true)
+                {
+                    string? line;
+                    try
+                    {
+                        line = await reader.ReadLineAsync(cancellationToken).ConfigureAwait(false);
+                    }
+                    catch (IOException) when (!cancellationToken.IsCancellationRequested)
+                    {
+                        break; // the connection dropped: reconnect from the last etag handed out
+                    }
+                    catch (HttpRequestException) when (!cancellationToken.IsCancellationRequested)
+                    {
+                        break;
+                    }
+                    if (line is null)
+                        break;
+                    if (line.Length == 0)
+                        continue; // heartbeat
+                    JObject message = JObject.Parse(line);
+                    if (message["Id"] is null)
+                    {
+                        // The feed's last line, {"LastEtag":N}: it ended (a limit or timeout); go on from there.
+                        if (message["LastEtag"] is JToken last)
+                            position = ((long)last).ToString(CultureInfo.InvariantCulture);
+                        break;
+                    }
+                    DocumentChange change = message.ToObject<DocumentChange>()!;
+                    position = change.Etag.ToString(CultureInfo.InvariantCulture);
+                    yield return change;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+using Newtonsoft.Json.Linq;
+
+namespace Folio.Client.Session;
+
+/// <summary>What a session knows of one entity it tracks.</summary>
+internal sealed class DocumentInfo
+{
+    public DocumentInfo(object entity, string? id, string collection)
+    {
+        Entity = entity;
+        Id = id;
+        Collection = collection;
+    }
+
+    public object Entity { get; }
+
+    /// <summary>The id; null for a new entity whose id the server will make.</summary>
+    public string? Id { get; set; }
+
+    public string Collection { get; set; }
+
+    /// <summary>The stored version's change vector; null for a new entity.</summary>
+    public string? ChangeVector { get; set; }
+
+    /// <summary>The change vector a write must find (optimistic concurrency), when one was asked for.</summary>
+    public string? ExpectedChangeVector { get; set; }
+
+    /// <summary>The metadata as last read or written; the application may add its own properties.</summary>
+    public JObject Metadata { get; set; } = new();
+
+    /// <summary>The document as last read or written (without metadata); null until stored. Change tracking compares with it.</summary>
+    public JObject? Snapshot { get; set; }
+
+    /// <summary>The metadata as last read or written, to see changes the application made to it.</summary>
+    public JObject? MetadataSnapshot { get; set; }
+
+    /// <summary>For a new entity whose id the server makes: the prefix it makes it from (<c>orders/</c>).</summary>
+    public string? ServerIdPrefix { get; set; }
+
+    public bool IsNew => Snapshot is null;
+}
