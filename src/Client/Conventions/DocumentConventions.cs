@@ -27,9 +27,6 @@ public sealed class DocumentConventions
     /// <summary>How new entities without an id get one; <see cref="IdGeneration.Server"/> by default.</summary>
     public IdGeneration IdGeneration { get; set; } = IdGeneration.Server;
 
-    /// <summary>How many ids a HiLo range reserves at a time; 32 by default.</summary>
-    public int HiLoRangeSize { get; set; } = 32;
-
     /// <summary>The most requests one session may make; 30 by default. The next one throws <see cref="Exceptions.RequestBudgetExceededException"/>.</summary>
     public int MaxNumberOfRequestsPerSession { get; set; } = 30;
 

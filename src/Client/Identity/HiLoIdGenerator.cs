@@ -14,6 +14,12 @@ namespace Folio.Client.Identity;
 /// </summary>
 internal sealed class HiLoIdGenerator
 {
+    /// <summary>
+    /// Ids per range. Fixed rather than configurable: range n is numbers (n-1)×size+1 to n×size for every client, so
+    /// clients with different sizes would hand out the same numbers.
+    /// </summary>
+    public const int RangeSize = 32;
+
     private readonly DocumentStore _store;
     private readonly ConcurrentDictionary<(string Database, string Collection), Range> _ranges = new();
 
@@ -67,7 +73,7 @@ internal sealed class HiLoIdGenerator
             {
                 if (_next > _max)
                 {
-                    int size = Math.Max(1, generator._store.Conventions.HiLoRangeSize);
+                    const int size = RangeSize;
                     (long block, string marker) = await generator.ReserveAsync(database, collection, _marker, cancellationToken).ConfigureAwait(false);
                     _marker = marker;
                     _next = ((block - 1) * size) + 1;

@@ -30,6 +30,10 @@ public static class FolioQueryableExtensions
     // Stands for Statistics in the expression tree (an out parameter cannot be a call's argument there); never run.
     internal static IQueryable<T> StatisticsMarker<T>(IQueryable<T> source, QueryStatistics statistics) => throw FolioQueryProvider.SynchronousUse();
 
+    /// <summary>The RQL and parameters the query translates to, without running it.</summary>
+    public static RqlQuery ToRql<T>(this IQueryable<T> source) =>
+        source as IFolioQueryable<T> is { } query ? query.ToRql() : new FolioQueryable<T>(ProviderOf(source), source.Expression).ToRql();
+
     /// <summary>Runs the query and answers its results.</summary>
     public static async Task<List<T>> ToListAsync<T>(this IQueryable<T> source, CancellationToken cancellationToken = default)
     {

@@ -81,6 +81,9 @@ internal sealed partial class QueryTranslator
                 // list.Contains(x.Field) (instance or Enumerable): the field is one of the list's values.
                 // x.Tags.Contains(value): the array holds the value, which RQL says as equality (an array matches when an element does).
                 (Expression? collection, Expression item) = call.Object is not null ? (call.Object, call.Arguments[0]) : (call.Arguments[0], call.Arguments[1]);
+                // C# 14 binds array.Contains(x) to MemoryExtensions.Contains over an implicit span of the array.
+                if (collection is MethodCallExpression { Method.Name: "op_Implicit", Arguments.Count: 1 } span)
+                    collection = span.Arguments[0];
                 if (collection.Type == typeof(string))
                     throw new NotSupportedException("string.Contains is not supported by RQL; use StartsWith, EndsWith or Search.");
                 if (IsDocumentPath(ExpressionPaths.StripConvert(item)) && !IsDocumentPath(ExpressionPaths.StripConvert(collection)))
