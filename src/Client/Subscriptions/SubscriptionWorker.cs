@@ -56,8 +56,9 @@ public sealed class SubscriptionWorker<T> : IAsyncDisposable where T : class
             {
                 await RunSessionAsync(handler, () => failingSince = null, token).ConfigureAwait(false);
             }
-            catch (OperationCanceledException) when (token.IsCancellationRequested)
+            catch (Exception) when (token.IsCancellationRequested)
             {
+                // Stopping closes the socket, so whatever the session was doing fails: that is the stop, not an error.
                 return;
             }
             catch (Exception e) when (IsRetryable(e))
@@ -189,11 +190,11 @@ public sealed class SubscriptionWorker<T> : IAsyncDisposable where T : class
         }
     }
 
-    /// <summary>Stops the worker: <see cref="RunAsync"/> completes.</summary>
+    /// <summary>Stops the worker: <see cref="RunAsync"/> completes. Disposing again does nothing.</summary>
     public ValueTask DisposeAsync()
     {
+        // The source is only cancelled, never disposed: it has no timer to release, and a run may still be linking to it.
         _stop.Cancel();
-        _stop.Dispose();
         return ValueTask.CompletedTask;
     }
 

@@ -141,7 +141,7 @@ public class QueryTests(TestServer server)
     public async Task StreamAsync_ReadsEveryResult_PastThePageCap()
     {
         using DocumentStore store = await server.NewStoreAsync();
-        await using (BulkInsert.BulkInsertOperation bulk = store.BulkInsert())
+        await using (Client.BulkInsert.BulkInsertOperation bulk = store.BulkInsert())
         {
             for (int i = 0; i < 2500; i++)
                 await bulk.StoreAsync(new Order { Employee = i % 2 == 0 ? "even" : "odd", Freight = i }, "orders/" + i);

@@ -1,0 +1,53 @@
+using Folio.Client.Changes;
+using Folio.Client.Tests.Support;
+
+namespace Folio.Client.Tests.Changes;
+
+[Collection(ServerCollection.Name)]
+public class ChangesFeedTests(TestServer server)
+{
+    [Fact]
+    public async Task ForAllDocuments_FromAnEtag_ReportsStoresAndDeletes_InEtagOrder()
+    {
+        using DocumentStore store = await Seed.OrdersAsync(server);
+        await using (var session = store.OpenAsyncSession())
+        {
+            session.Delete("orders/2");
+            await session.SaveChangesAsync();
+        }
+        using var timeout = new CancellationTokenSource(Wait.Timeout);
+        var changes = new List<DocumentChange>();
+        await foreach (DocumentChange change in store.Changes().ForAllDocumentsAsync(since: 0, timeout.Token))
+        {
+            changes.Add(change);
+            if (change.ChangeType == "Delete")
+                break;
+        }
+        Assert.Equal(changes.Select(c => c.Etag).Order(), changes.Select(c => c.Etag));
+        Assert.Equal("orders/2", changes[^1].Id);
+        Assert.Contains(changes, c => c.Id == "companies/1" && c.ChangeType == "Put" && c.Collection == "Companies");
+    }
+
+    [Fact]
+    public async Task ForDocumentsInCollection_FromNow_ReportsOnlyLaterWritesOfThatCollection()
+    {
+        using DocumentStore store = await Seed.OrdersAsync(server);
+        using var timeout = new CancellationTokenSource(Wait.Timeout);
+        await using IAsyncEnumerator<DocumentChange> feed = store.Changes().ForDocumentsInCollectionAsync<Company>(cancellationToken: timeout.Token).GetAsyncEnumerator(timeout.Token);
+        Task<bool> next = feed.MoveNextAsync().AsTask();
+        // The feed is connected once the server has answered its headers; writes before that would be missed by "now",
+        // so keep writing until the first one arrives.
+        int written = 0;
+        while (!next.IsCompleted)
+        {
+            await using var session = store.OpenAsyncSession();
+            await session.StoreAsync(new Order { Employee = "x" });
+            await session.StoreAsync(new Company { Id = "companies/n" + written++, Name = "New" });
+            await session.SaveChangesAsync();
+            await Task.WhenAny(next, Task.Delay(100, timeout.Token));
+        }
+        Assert.True(await next);
+        Assert.Equal("Companies", feed.Current.Collection);
+        Assert.StartsWith("companies/n", feed.Current.Id);
+    }
+}
