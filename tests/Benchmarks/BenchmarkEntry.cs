@@ -1,5 +1,6 @@
 using BenchmarkDotNet.Running;
 using Folio.Benchmarks.BulkLoad;
+using Folio.Benchmarks.Client;
 using Folio.Benchmarks.Facets;
 using Folio.Benchmarks.Http;
 using Folio.Benchmarks.MapReduce;
@@ -19,7 +20,8 @@ namespace Folio.Benchmarks;
 /// (documents over HTTP vs bare Kestrel and PouchDB Server), <c>query-load</c> (indexing and queries over HTTP) and
 /// <c>mapreduce-load</c> (map/reduce index builds and incremental updates vs static indexes, SQLite and PouchDB Server) and
 /// <c>facet-load</c> (RQL facets vs Java Lucene's facet module and vs one count query per value) and
-/// <c>subscription-load</c> (reading a collection through a data subscription over TCP vs the REST stream).
+/// <c>subscription-load</c> (reading a collection through a data subscription over TCP vs the REST stream) and
+/// <c>client-overhead</c> (Folio.Client's session per load and per stored entity vs plain HttpClient calls).
 /// </summary>
 public static class BenchmarkEntry
 {
@@ -36,6 +38,7 @@ public static class BenchmarkEntry
         [MapReduceLoadCommand.Command] = args => Task.FromResult(MapReduceLoadCommand.Run(args)),
         [FacetLoadCommand.Command] = FacetLoadCommand.RunAsync,
         [SubscriptionLoadCommand.Command] = SubscriptionLoadCommand.RunAsync,
+        [ClientOverheadCommand.Command] = ClientOverheadCommand.RunAsync,
     };
 
     public static async Task<int> Main(string[] args)

@@ -26,6 +26,7 @@ public sealed class BulkInsertOperation : IAsyncDisposable
     private readonly MemoryStream _buffer = new(ChunkBytes * 2);
     private readonly StreamWriter _text;
     private readonly JsonTextWriter _json;
+    private readonly StringWriter _entityText = new(System.Globalization.CultureInfo.InvariantCulture);
     private Task<JObject>? _request;
     private bool _first = true;
     private bool _finished;
@@ -68,9 +69,6 @@ public sealed class BulkInsertOperation : IAsyncDisposable
         ObjectDisposedException.ThrowIf(_finished, this);
         _request ??= SendAsync();
 
-        JObject document = JObject.FromObject(entity, _store.Conventions.Serializer);
-        document.Remove(_store.Conventions.IdentityPropertyName);
-        document["@metadata"] = new JObject { ["@collection"] = _store.Conventions.GetCollectionName(entity.GetType()) };
 
         if (_first)
         {
@@ -83,12 +81,28 @@ public sealed class BulkInsertOperation : IAsyncDisposable
         _json.WritePropertyName("Id");
         _json.WriteValue(id);
         _json.WritePropertyName("Document");
-        document.WriteTo(_json);
+        _json.WriteRawValue(DocumentJson(entity));
         _json.WriteEndObject();
         Count++;
         await _json.FlushAsync(cancellationToken).ConfigureAwait(false);
         if (_buffer.Length >= ChunkBytes)
             await QueueBufferAsync(cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>The entity's JSON with its collection in <c>@metadata</c> as the last property.</summary>
+    private string DocumentJson(object entity)
+    {
+        _entityText.GetStringBuilder().Clear();
+        using (var writer = new JsonTextWriter(_entityText) { Formatting = Formatting.None, CloseOutput = false })
+            _store.Conventions.Serializer.Serialize(writer, entity);
+        StringBuilder text = _entityText.GetStringBuilder();
+        text.Length--; // the closing brace
+        if (text.Length > 1)
+            text.Append(',');
+        text.Append("\"@metadata\":{\"@collection\":");
+        text.Append(JsonConvert.ToString(_store.Conventions.GetCollectionName(entity.GetType())));
+        text.Append("}}");
+        return text.ToString();
     }
 
     /// <summary>Sends what is queued, closes the stream and waits until the server has stored it all; throws what the server refused.</summary>

@@ -1,7 +1,6 @@
 using System.Collections.Concurrent;
 using System.Reflection;
 using Newtonsoft.Json;
-using Newtonsoft.Json.Serialization;
 
 namespace Folio.Client.Conventions;
 
@@ -31,12 +30,19 @@ public sealed class DocumentConventions
     public int MaxNumberOfRequestsPerSession { get; set; } = 30;
 
     /// <summary>Settings of the Newtonsoft.Json serializer entities are written and read with.</summary>
-    public JsonSerializerSettings SerializerSettings { get; set; } = new()
+    /// <remarks>The default contract resolver, <see cref="DocumentContractResolver"/>, leaves the identity property out of the stored body.</remarks>
+    public JsonSerializerSettings SerializerSettings { get; set; }
+
+    /// <summary>Creates the default conventions.</summary>
+    public DocumentConventions()
     {
-        ContractResolver = new DefaultContractResolver(),
-        NullValueHandling = NullValueHandling.Include,
-        DateParseHandling = DateParseHandling.None,
-    };
+        SerializerSettings = new JsonSerializerSettings
+        {
+            ContractResolver = new DocumentContractResolver(this),
+            NullValueHandling = NullValueHandling.Include,
+            DateParseHandling = DateParseHandling.None,
+        };
+    }
 
     internal JsonSerializer Serializer => _serializer ??= CreateSerializer();
 

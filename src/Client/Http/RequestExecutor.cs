@@ -82,11 +82,11 @@ internal sealed class RequestExecutor : IDisposable
     {
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(_requestTimeout);
-        cancellationToken = timeout.Token;
         HttpResponseMessage response;
         try
         {
-            response = await SendAsync(build, query, cancellationToken, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false);
+            // The answer is read whole here, so parsing it below reads memory, not the network.
+            response = await SendAsync(build, query, timeout.Token, HttpCompletionOption.ResponseContentRead).ConfigureAwait(false);
         }
         catch (FolioException e) when (notFoundIsNull && e.Status == HttpStatusCode.NotFound && e.ProblemType == ProblemTypes.DocumentNotFound)
         {
@@ -96,10 +96,20 @@ internal sealed class RequestExecutor : IDisposable
         {
             if (response.StatusCode == HttpStatusCode.NoContent)
                 return null;
-            return await ReadJsonAsync(response, cancellationToken).ConfigureAwait(false);
+            return ReadBufferedJson(response);
         }
     }
 
+    /// <summary>Parses an answer whose body has been read into memory already.</summary>
+    private static JObject ReadBufferedJson(HttpResponseMessage response)
+    {
+        using Stream stream = response.Content.ReadAsStream();
+        using var text = new StreamReader(stream, Encoding.UTF8);
+        using var reader = new JsonTextReader(text) { DateParseHandling = DateParseHandling.None };
+        return JObject.Load(reader);
+    }
+
+    /// <summary>Parses an answer read from the network as it comes.</summary>
     public static async Task<JObject> ReadJsonAsync(HttpResponseMessage response, CancellationToken cancellationToken)
     {
         await using Stream stream = await response.Content.ReadAsStreamAsync(cancellationToken).ConfigureAwait(false);
@@ -108,9 +118,11 @@ internal sealed class RequestExecutor : IDisposable
         return await JObject.LoadAsync(reader, cancellationToken).ConfigureAwait(false);
     }
 
-    public static HttpContent JsonContent(JToken body)
+    public static HttpContent JsonContent(JToken body) => JsonContent(Encoding.UTF8.GetBytes(body.ToString(Formatting.None)));
+
+    public static HttpContent JsonContent(byte[] body)
     {
-        var content = new ByteArrayContent(Encoding.UTF8.GetBytes(body.ToString(Formatting.None)));
+        var content = new ByteArrayContent(body);
         content.Headers.ContentType = JsonMediaType;
         return content;
     }

@@ -1,5 +1,7 @@
 using System.Globalization;
 using Folio.Client.Conventions;
+using System.Text;
+using Newtonsoft.Json;
 using Newtonsoft.Json.Linq;
 
 namespace Folio.Client.Session;
@@ -78,11 +80,7 @@ internal sealed partial class AsyncDocumentSession
         _deletes[id] = changeVector;
     }
 
-    public bool HasChanged(object entity)
-    {
-        DocumentInfo info = InfoOf(entity);
-        return IsChanged(info, Serialize(info));
-    }
+    public bool HasChanged(object entity) => ChangedJson(InfoOf(entity)) is not null;
 
     public bool HasChanges
     {
@@ -92,61 +90,94 @@ internal sealed partial class AsyncDocumentSession
                 return true;
             foreach (DocumentInfo info in _tracked)
             {
-                if (IsChanged(info, Serialize(info)))
+                if (ChangedJson(info) is not null)
                     return true;
             }
             return false;
         }
     }
 
-    private JObject Serialize(DocumentInfo info)
+    /// <summary>The entity's JSON (without metadata) when it is new or differs from what the server has; null when unchanged.</summary>
+    private string? ChangedJson(DocumentInfo info)
     {
-        JObject document = JObject.FromObject(info.Entity, Serializer);
-        // The id lives in @metadata.@id; the entity's Id property is not part of the stored body.
-        document.Remove(Conventions.IdentityPropertyName);
-        return document;
+        bool metadataChanged = info.MetadataSnapshot is not null && !JToken.DeepEquals(info.MetadataSnapshot, info.Metadata);
+        if (info.Snapshot is not null)
+        {
+            // Loaded from the server: compare as JSON values, since the server's spelling of the same values may differ from ours.
+            JObject document = JObject.FromObject(info.Entity, Serializer);
+            document.Remove(Conventions.IdentityPropertyName);
+            return metadataChanged || !JToken.DeepEquals(info.Snapshot, document) ? document.ToString(Formatting.None) : null;
+        }
+        string text = SerializeText(info.Entity);
+        return metadataChanged || info.SnapshotText is null || !string.Equals(text, info.SnapshotText, StringComparison.Ordinal) ? text : null;
     }
 
-    private static bool IsChanged(DocumentInfo info, JObject document) =>
-        info.IsNew || !JToken.DeepEquals(info.Snapshot, document) || !JToken.DeepEquals(info.MetadataSnapshot, info.Metadata);
+    private string SerializeText(object entity)
+    {
+        var text = new StringWriter(CultureInfo.InvariantCulture);
+        using (var writer = new JsonTextWriter(text) { Formatting = Formatting.None })
+            Serializer.Serialize(writer, entity);
+        return text.ToString();
+    }
 
     public async Task SaveChangesAsync(CancellationToken cancellationToken = default)
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
-        var commands = new JArray();
-        var written = new List<(DocumentInfo Info, JObject Document)>();
+        var written = new List<(DocumentInfo Info, string Json)>();
+        var body = new StringWriter(CultureInfo.InvariantCulture);
+        using var writer = new JsonTextWriter(body) { Formatting = Formatting.None };
+        writer.WriteStartObject();
+        writer.WritePropertyName("Commands");
+        writer.WriteStartArray();
         foreach (DocumentInfo info in _tracked)
         {
-            JObject document = Serialize(info);
-            if (!IsChanged(info, document))
+            string? json = ChangedJson(info);
+            if (json is null)
                 continue;
-            var body = (JObject)document.DeepClone();
-            body["@metadata"] = info.Metadata.DeepClone();
-            var command = new JObject { ["Type"] = "PUT", ["Id"] = info.Id ?? info.ServerIdPrefix, ["Document"] = body };
+            writer.WriteStartObject();
+            writer.WritePropertyName("Type");
+            writer.WriteValue("PUT");
+            writer.WritePropertyName("Id");
+            writer.WriteValue(info.Id ?? info.ServerIdPrefix);
             string? expected = info.ExpectedChangeVector ?? (UseOptimisticConcurrency && !info.IsNew ? info.ChangeVector : null);
             if (expected is not null)
-                command["ChangeVector"] = expected;
-            commands.Add(command);
-            written.Add((info, document));
+            {
+                writer.WritePropertyName("ChangeVector");
+                writer.WriteValue(expected);
+            }
+            writer.WritePropertyName("Document");
+            writer.WriteRawValue(WithMetadata(json, info.Metadata));
+            writer.WriteEndObject();
+            written.Add((info, json));
         }
         var deleted = new List<string>();
         foreach (KeyValuePair<string, string?> delete in _deletes)
         {
-            var command = new JObject { ["Type"] = "DELETE", ["Id"] = delete.Key };
+            writer.WriteStartObject();
+            writer.WritePropertyName("Type");
+            writer.WriteValue("DELETE");
+            writer.WritePropertyName("Id");
+            writer.WriteValue(delete.Key);
             if (delete.Value is not null)
-                command["ChangeVector"] = delete.Value;
-            commands.Add(command);
+            {
+                writer.WritePropertyName("ChangeVector");
+                writer.WriteValue(delete.Value);
+            }
+            writer.WriteEndObject();
             deleted.Add(delete.Key);
         }
-        if (commands.Count == 0)
+        if (written.Count == 0 && deleted.Count == 0)
             return;
+        writer.WriteEndArray();
+        writer.WriteEndObject();
+        writer.Flush();
 
         IncrementRequestCount();
         var route = new Http.UrlBuilder(DatabasePath("bulk_docs"));
         if (_waitForIndexesTimeout is TimeSpan wait)
             route.Add("waitForIndexesTimeout", ((long)wait.TotalMilliseconds).ToString(CultureInfo.InvariantCulture));
         string path = route.ToString();
-        var request = new JObject { ["Commands"] = commands };
+        byte[] request = Encoding.UTF8.GetBytes(body.ToString());
         JObject answer = (await Executor.SendForJsonAsync(
             url => new HttpRequestMessage(HttpMethod.Post, new Uri(url, path)) { Content = Http.RequestExecutor.JsonContent(request) },
             null, cancellationToken).ConfigureAwait(false))!;
@@ -155,7 +186,7 @@ internal sealed partial class AsyncDocumentSession
         var results = (JArray)answer["Results"]!;
         for (int i = 0; i < written.Count; i++)
         {
-            (DocumentInfo info, JObject document) = written[i];
+            (DocumentInfo info, string json) = written[i];
             JToken result = results[i];
             string id = (string)result["@id"]!;
             if (info.Id is null)
@@ -171,10 +202,19 @@ internal sealed partial class AsyncDocumentSession
             info.Metadata["@collection"] = result["@collection"];
             info.Metadata["@change-vector"] = info.ChangeVector;
             info.Metadata["@last-modified"] = result["@last-modified"];
-            info.MetadataSnapshot = (JObject)info.Metadata.DeepClone();
-            info.Snapshot = document;
+            info.MetadataSnapshot = info.MetadataSnapshot is null ? null : (JObject)info.Metadata.DeepClone();
+            info.Snapshot = null;
+            info.SnapshotText = json;
         }
         foreach (string id in deleted)
             _deletes.Remove(id);
+    }
+
+    /// <summary>The document's JSON with its metadata as the last property (the text of a JSON object ends in <c>}</c>).</summary>
+    private static string WithMetadata(string json, JObject metadata)
+    {
+        string trimmed = json.TrimEnd();
+        string separator = trimmed.Length > 2 ? "," : "";
+        return trimmed[..^1] + separator + "\"@metadata\":" + metadata.ToString(Formatting.None) + "}";
     }
 }

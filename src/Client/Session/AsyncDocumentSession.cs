@@ -83,7 +83,6 @@ internal sealed partial class AsyncDocumentSession : IAsyncDocumentSession, IAdv
         {
             ChangeVector = (string?)metadata["@change-vector"],
             Metadata = metadata,
-            MetadataSnapshot = (JObject)metadata.DeepClone(),
             Snapshot = document,
         };
         Track(info);
@@ -113,7 +112,12 @@ internal sealed partial class AsyncDocumentSession : IAsyncDocumentSession, IAdv
             ? info
             : throw new InvalidOperationException($"The session does not track this {entity.GetType().Name}: load, query or store it in this session first.");
 
-    public JObject GetMetadataFor<T>(T entity) where T : class => InfoOf(entity).Metadata;
+    public JObject GetMetadataFor<T>(T entity) where T : class
+    {
+        DocumentInfo info = InfoOf(entity);
+        info.MetadataSnapshot ??= (JObject)info.Metadata.DeepClone();
+        return info.Metadata;
+    }
 
     public string? GetChangeVectorFor<T>(T entity) where T : class => InfoOf(entity).ChangeVector;
 

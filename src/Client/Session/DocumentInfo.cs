@@ -28,14 +28,20 @@ internal sealed class DocumentInfo
     /// <summary>The metadata as last read or written; the application may add its own properties.</summary>
     public JObject Metadata { get; set; } = new();
 
-    /// <summary>The document as last read or written (without metadata); null until stored. Change tracking compares with it.</summary>
+    /// <summary>The document as the server answered it (without metadata), for an entity loaded and not saved since. Change tracking compares with it.</summary>
     public JObject? Snapshot { get; set; }
 
-    /// <summary>The metadata as last read or written, to see changes the application made to it.</summary>
+    /// <summary>The entity's JSON as this session last saved it; compared as text, since the serializer writes an unchanged entity alike.</summary>
+    public string? SnapshotText { get; set; }
+
+    /// <summary>
+    /// The metadata as it was when the application first asked for it (null until then: metadata nobody was handed
+    /// cannot have changed), to see the changes it made.
+    /// </summary>
     public JObject? MetadataSnapshot { get; set; }
 
     /// <summary>For a new entity whose id the server makes: the prefix it makes it from (<c>orders/</c>).</summary>
     public string? ServerIdPrefix { get; set; }
 
-    public bool IsNew => Snapshot is null;
+    public bool IsNew => Snapshot is null && SnapshotText is null;
 }

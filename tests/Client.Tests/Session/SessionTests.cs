@@ -223,4 +223,29 @@ public class SessionTests(TestServer server)
         await session.LoadAsync<Order>("orders/1");
         await Assert.ThrowsAsync<InvalidOperationException>(() => session.StoreAsync(new Order { Id = "orders/1" }));
     }
+
+    [Fact]
+    public async Task SaveChangesAsync_AfterASave_SendsTheEntityAgainOnlyWhenItChanged_AndTheBodyHasNoIdProperty()
+    {
+        using DocumentStore store = await server.NewStoreAsync();
+        await using var session = store.OpenAsyncSession();
+        var company = new Company { Id = "companies/1", Name = "Acme" };
+        await session.StoreAsync(company);
+        await session.SaveChangesAsync();
+        string? first = session.Advanced.GetChangeVectorFor(company);
+        Assert.False(session.Advanced.HasChanges);
+        await session.SaveChangesAsync();
+        Assert.Equal(1, session.Advanced.NumberOfRequests);
+        company.Name = "Acme Corp";
+        await session.SaveChangesAsync();
+        Assert.Equal(2, session.Advanced.NumberOfRequests);
+        Assert.NotEqual(first, session.Advanced.GetChangeVectorFor(company));
+
+        using var http = new HttpClient();
+        string stored = await http.GetStringAsync($"{server.Url}/databases/{store.Database}/docs?id=companies/1");
+        Newtonsoft.Json.Linq.JObject document = (Newtonsoft.Json.Linq.JObject)Newtonsoft.Json.Linq.JObject.Parse(stored)["Results"]![0]!;
+        Assert.Equal("Acme Corp", (string?)document["Name"]);
+        Assert.Null(document["Id"]);
+        Assert.Equal("Companies", (string?)document["@metadata"]!["@collection"]);
+    }
 }
