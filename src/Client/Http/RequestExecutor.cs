@@ -100,6 +100,24 @@ internal sealed class RequestExecutor : IDisposable
         }
     }
 
+    /// <summary>Sends a request and answers its body as text; null for 404 <c>document-not-found</c>.</summary>
+    public async Task<string?> SendForTextAsync(Func<Uri, HttpRequestMessage> build, CancellationToken cancellationToken)
+    {
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(_requestTimeout);
+        HttpResponseMessage response;
+        try
+        {
+            response = await SendAsync(build, null, timeout.Token, HttpCompletionOption.ResponseContentRead).ConfigureAwait(false);
+        }
+        catch (FolioException e) when (e.Status == HttpStatusCode.NotFound && e.ProblemType == ProblemTypes.DocumentNotFound)
+        {
+            return null;
+        }
+        using (response)
+            return await response.Content.ReadAsStringAsync(timeout.Token).ConfigureAwait(false);
+    }
+
     /// <summary>Parses an answer whose body has been read into memory already.</summary>
     private static JObject ReadBufferedJson(HttpResponseMessage response)
     {

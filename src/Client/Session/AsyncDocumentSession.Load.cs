@@ -1,6 +1,7 @@
 using System.Linq.Expressions;
 using System.Text;
 using Folio.Client.Linq;
+using Newtonsoft.Json;
 using Newtonsoft.Json.Linq;
 
 namespace Folio.Client.Session;
@@ -13,7 +14,7 @@ internal sealed partial class AsyncDocumentSession
         ArgumentException.ThrowIfNullOrEmpty(id);
         if (TryLoadKnown(id, typeof(T), out object? known))
             return (T?)known;
-        await LoadFromServerAsync([id], [], cancellationToken).ConfigureAwait(false);
+        await LoadFromServerAsync([id], [], typeof(T), cancellationToken).ConfigureAwait(false);
         TryLoadKnown(id, typeof(T), out known);
         return (T?)known;
     }
@@ -36,7 +37,7 @@ internal sealed partial class AsyncDocumentSession
                 missing.Add(id);
         }
         if (missing.Count > 0)
-            await LoadFromServerAsync(missing, includes, cancellationToken).ConfigureAwait(false);
+            await LoadFromServerAsync(missing, includes, typeof(T), cancellationToken).ConfigureAwait(false);
         foreach (string id in new List<string>(answer.Keys))
         {
             TryLoadKnown(id, typeof(T), out object? entity);
@@ -80,7 +81,7 @@ internal sealed partial class AsyncDocumentSession
         return false;
     }
 
-    private async Task LoadFromServerAsync(List<string> ids, List<string> includes, CancellationToken cancellationToken)
+    private async Task LoadFromServerAsync(List<string> ids, List<string> includes, Type? type, CancellationToken cancellationToken)
     {
         IncrementRequestCount();
         var path = new StringBuilder(DatabasePath("docs"));
@@ -94,13 +95,19 @@ internal sealed partial class AsyncDocumentSession
             path.Append("&include=").Append(Uri.EscapeDataString(include));
         string relative = path.ToString();
 
-        JObject? answer = await Executor.SendForJsonAsync(url => new HttpRequestMessage(HttpMethod.Get, new Uri(url, relative)), null, cancellationToken, notFoundIsNull: true).ConfigureAwait(false);
-        if (answer is null)
+        string? text = await Executor.SendForTextAsync(url => new HttpRequestMessage(HttpMethod.Get, new Uri(url, relative)), cancellationToken).ConfigureAwait(false);
+        if (text is null)
         {
             // One id asked and the server has none.
             _included[ids[0]] = null;
             return;
         }
+        if (type is not null && !text.Contains('\n', StringComparison.Ordinal))
+        {
+            ReadLoadAnswer(text, ids, type);
+            return;
+        }
+        JObject answer = JObject.Parse(text);
         AddIncludes(answer["Includes"] as JObject);
         if (answer["Results"] is JArray results)
         {
@@ -112,6 +119,85 @@ internal sealed partial class AsyncDocumentSession
                 _included[ids[i]] = results[i] as JObject;
             }
         }
+    }
+
+    /// <summary>
+    /// Reads a load answer (<c>{"Results":[…],"Includes":{…}}</c> on one line, as the server writes it) straight into
+    /// entities of <paramref name="type"/>, without building a JSON tree of the documents: each document's text is kept
+    /// instead, and parsed only if change tracking or its metadata needs it.
+    /// </summary>
+    private void ReadLoadAnswer(string text, List<string> ids, Type type)
+    {
+        using var reader = new JsonTextReader(new StringReader(text)) { DateParseHandling = DateParseHandling.None };
+        reader.Read();
+        while (reader.Read() && reader.TokenType == JsonToken.PropertyName)
+        {
+            string name = (string)reader.Value!;
+            reader.Read();
+            if (name == "Results" && reader.TokenType == JsonToken.StartArray)
+            {
+                int index = 0;
+                while (reader.Read() && reader.TokenType != JsonToken.EndArray)
+                {
+                    string asked = ids[index++];
+                    if (reader.TokenType == JsonToken.Null)
+                    {
+                        _included[asked] = null;
+                        continue;
+                    }
+                    if (_byId.ContainsKey(asked) || _deletes.ContainsKey(asked))
+                    {
+                        reader.Skip();
+                        continue;
+                    }
+                    // On one line, the reader's position is the character offset: '{' was just read.
+                    int start = reader.LinePosition - 1;
+                    object entity = Serializer.Deserialize(reader, type)!;
+                    string document = text.Substring(start, reader.LinePosition - start);
+                    TrackLoaded(entity, document, type);
+                }
+            }
+            else if (name == "Includes" && reader.TokenType == JsonToken.StartObject)
+            {
+                AddIncludes(JObject.Load(reader));
+            }
+            else
+            {
+                reader.Skip();
+            }
+        }
+    }
+
+    /// <summary>Tracks an entity read from a document's text; its metadata is the document's last property, as the server writes it.</summary>
+    private void TrackLoaded(object entity, string document, Type type)
+    {
+        JObject metadata = ReadMetadata(document);
+        string id = (string)metadata["@id"]!;
+        Conventions.SetId(entity, id);
+        Track(new DocumentInfo(entity, id, (string?)metadata["@collection"] ?? Conventions.GetCollectionName(type))
+        {
+            ChangeVector = (string?)metadata["@change-vector"],
+            Metadata = metadata,
+            ServerText = document,
+        });
+    }
+
+    private static JObject ReadMetadata(string document)
+    {
+        const string Property = "\"@metadata\":";
+        int at = document.LastIndexOf(Property, StringComparison.Ordinal);
+        if (at > 0)
+        {
+            try
+            {
+                return JObject.Parse(document.Substring(at + Property.Length, document.Length - 1 - (at + Property.Length)));
+            }
+            catch (JsonReaderException)
+            {
+                // "@metadata" inside a string value after the real one: read the document whole.
+            }
+        }
+        return (JObject)JObject.Parse(document)["@metadata"]!;
     }
 
     /// <summary>Keeps included documents so loading them later needs no request (tracked ones stay as they are).</summary>

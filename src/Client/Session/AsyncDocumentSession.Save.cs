@@ -101,6 +101,14 @@ internal sealed partial class AsyncDocumentSession
     private string? ChangedJson(DocumentInfo info)
     {
         bool metadataChanged = info.MetadataSnapshot is not null && !JToken.DeepEquals(info.MetadataSnapshot, info.Metadata);
+        if (info.ServerText is not null)
+        {
+            using var reader = new JsonTextReader(new StringReader(info.ServerText)) { DateParseHandling = DateParseHandling.None };
+            JObject snapshot = JObject.Load(reader);
+            snapshot.Remove("@metadata");
+            info.Snapshot = snapshot;
+            info.ServerText = null;
+        }
         if (info.Snapshot is not null)
         {
             // Loaded from the server: compare as JSON values, since the server's spelling of the same values may differ from ours.

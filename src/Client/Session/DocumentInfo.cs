@@ -31,6 +31,9 @@ internal sealed class DocumentInfo
     /// <summary>The document as the server answered it (without metadata), for an entity loaded and not saved since. Change tracking compares with it.</summary>
     public JObject? Snapshot { get; set; }
 
+    /// <summary>The document's text as the server answered it (with metadata), until <see cref="Snapshot"/> is parsed from it.</summary>
+    public string? ServerText { get; set; }
+
     /// <summary>The entity's JSON as this session last saved it; compared as text, since the serializer writes an unchanged entity alike.</summary>
     public string? SnapshotText { get; set; }
 
@@ -43,5 +46,5 @@ internal sealed class DocumentInfo
     /// <summary>For a new entity whose id the server makes: the prefix it makes it from (<c>orders/</c>).</summary>
     public string? ServerIdPrefix { get; set; }
 
-    public bool IsNew => Snapshot is null && SnapshotText is null;
+    public bool IsNew => Snapshot is null && SnapshotText is null && ServerText is null;
 }

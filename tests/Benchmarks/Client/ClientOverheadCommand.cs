@@ -19,15 +19,14 @@ namespace Folio.Benchmarks.Client;
 /// <item>store one: a new session + <c>StoreAsync</c> + <c>SaveChangesAsync</c> vs <c>PUT /docs?id=</c> of the Newtonsoft-serialized entity;</item>
 /// <item>store a batch: <c>--batch</c> entities per <c>SaveChangesAsync</c> vs one <c>POST /bulk_docs</c> of them.</item>
 /// </list>
-/// The sides alternate within each round (client, raw, client, raw …), so load from other processes falls on both.
+/// Each operation of the session is timed next to one of raw HTTP, in alternating order, so load from other processes
+/// falls on both sides; means and medians are reported.
 /// Issue 22's target: the session ≤ 1.3× the raw HTTP time.
 /// </summary>
 public static class ClientOverheadCommand
 {
     /// <summary>The command name BenchmarkEntry dispatches on.</summary>
     public const string Command = "client-overhead";
-
-    private const int Slices = 10;
 
     /// <summary>Runs the command.</summary>
     public static async Task<int> RunAsync(string[] args)
@@ -72,36 +71,50 @@ public static class ClientOverheadCommand
 
         Console.WriteLine($"client-overhead: {documents:N0} orders loaded; {ops:N0} operations per side per round, {rounds} rounds (work directory {work}); load {BenchServers.LoadAverage()}");
         var report = new StringBuilder();
-        report.AppendLine("| operation | round | session µs/entity | raw HTTP µs/entity | ratio | load avg |");
+        report.AppendLine("| operation | round | session µs/entity, mean / p50 | raw HTTP µs/entity, mean / p50 | ratio of means / of p50s | load avg |");
         report.AppendLine("|---|---:|---:|---:|---:|---:|");
-        var totals = new Dictionary<string, (double Client, double Raw)>();
+        var totals = new Dictionary<string, (double ClientMean, double RawMean, double ClientP50, double RawP50)>();
         int offset = 0;
         foreach (var operation in operations)
         {
-            int count = operation.Entities == 1 ? ops : Math.Max(10, ops / operation.Entities);
+            int count = operation.Entities == 1 ? ops : Math.Max(20, ops / operation.Entities);
             // Warm both sides up (JIT, connections, the server's caches).
-            await RunAsync(operation.Client, offset, Math.Min(500, count));
-            await RunAsync(operation.Raw, offset + 1_000_000, Math.Min(500, count));
+            for (int i = 0; i < Math.Min(300, count); i++)
+            {
+                await operation.Client(offset + i);
+                await operation.Raw(offset + 1_000_000 + i);
+            }
             offset += 2_000_000;
             for (int round = 1; round <= rounds; round++)
             {
-                TimeSpan client = TimeSpan.Zero, rawTime = TimeSpan.Zero;
-                int slice = count / Slices;
-                for (int s = 0; s < Slices; s++)
+                var client = new double[count];
+                var rawTimes = new double[count];
+                for (int i = 0; i < count; i++)
                 {
-                    client += await RunAsync(operation.Client, offset + (s * slice), slice);
-                    rawTime += await RunAsync(operation.Raw, offset + 1_000_000 + (s * slice), slice);
+                    // One of each, in alternating order, so a burst of load from other processes falls on both sides.
+                    if ((i & 1) == 0)
+                    {
+                        client[i] = await TimeAsync(operation.Client, offset + i);
+                        rawTimes[i] = await TimeAsync(operation.Raw, offset + 1_000_000 + i);
+                    }
+                    else
+                    {
+                        rawTimes[i] = await TimeAsync(operation.Raw, offset + 1_000_000 + i);
+                        client[i] = await TimeAsync(operation.Client, offset + i);
+                    }
                 }
                 offset += 2_000_000;
-                double entities = (double)slice * Slices * operation.Entities;
-                double clientMicros = client.TotalMicroseconds / entities, rawMicros = rawTime.TotalMicroseconds / entities;
-                totals[operation.Name] = totals.TryGetValue(operation.Name, out var sum) ? (sum.Client + clientMicros, sum.Raw + rawMicros) : (clientMicros, rawMicros);
-                report.AppendLine(CultureInfo.InvariantCulture, $"| {operation.Name} | {round} | {clientMicros:F1} | {rawMicros:F1} | {clientMicros / rawMicros:F2}× | {BenchServers.LoadAverage()} |");
-                Console.WriteLine($"  {operation.Name}, round {round}: {clientMicros:F1} vs {rawMicros:F1} µs ({clientMicros / rawMicros:F2}×)");
+                double clientMean = client.Average() / operation.Entities, rawMean = rawTimes.Average() / operation.Entities;
+                double clientP50 = Median(client) / operation.Entities, rawP50 = Median(rawTimes) / operation.Entities;
+                totals[operation.Name] = totals.TryGetValue(operation.Name, out var sum)
+                    ? (sum.ClientMean + clientMean, sum.RawMean + rawMean, sum.ClientP50 + clientP50, sum.RawP50 + rawP50)
+                    : (clientMean, rawMean, clientP50, rawP50);
+                report.AppendLine(CultureInfo.InvariantCulture, $"| {operation.Name} | {round} | {clientMean:F1} / {clientP50:F1} | {rawMean:F1} / {rawP50:F1} | {clientMean / rawMean:F2}× / {clientP50 / rawP50:F2}× | {BenchServers.LoadAverage()} |");
+                Console.WriteLine($"  {operation.Name}, round {round}: means {clientMean:F1} vs {rawMean:F1} µs ({clientMean / rawMean:F2}×), p50 {clientP50:F1} vs {rawP50:F1} µs ({clientP50 / rawP50:F2}×)");
             }
         }
-        foreach (var (name, (client, rawSum)) in totals)
-            report.AppendLine(CultureInfo.InvariantCulture, $"| {name} | all | {client / rounds:F1} | {rawSum / rounds:F1} | {client / rawSum:F2}× | |");
+        foreach (var (name, t) in totals)
+            report.AppendLine(CultureInfo.InvariantCulture, $"| {name} | all | {t.ClientMean / rounds:F1} / {t.ClientP50 / rounds:F1} | {t.RawMean / rounds:F1} / {t.RawP50 / rounds:F1} | {t.ClientMean / t.RawMean:F2}× / {t.ClientP50 / t.RawP50:F2}× | |");
 
         await folio.StopAsync();
         Console.WriteLine();
@@ -109,12 +122,18 @@ public static class ClientOverheadCommand
         return 0;
     }
 
-    private static async Task<TimeSpan> RunAsync(Func<int, Task> operation, int start, int count)
+    private static async Task<double> TimeAsync(Func<int, Task> operation, int i)
     {
         long begin = Stopwatch.GetTimestamp();
-        for (int i = 0; i < count; i++)
-            await operation(start + i);
-        return Stopwatch.GetElapsedTime(begin);
+        await operation(i);
+        return Stopwatch.GetElapsedTime(begin).TotalMicroseconds;
+    }
+
+    private static double Median(double[] values)
+    {
+        double[] sorted = (double[])values.Clone();
+        Array.Sort(sorted);
+        return sorted[sorted.Length / 2];
     }
 
     private static async Task ClientLoadAsync(DocumentStore store, int i)
