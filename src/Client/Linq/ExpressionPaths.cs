@@ -49,14 +49,9 @@ internal static class ExpressionPaths
         for (int i = parts.Count - 1; i >= 0; i--)
         {
             string part = parts[i];
+            // "[].Product" follows the array's own name directly.
             if (text.Length > 0 && !part.StartsWith('['))
                 text.Append('.');
-            if (part.StartsWith('['))
-            {
-                // "[].Product" follows the array's own name.
-                text.Append(part);
-                continue;
-            }
             text.Append(part);
         }
         return text.ToString();

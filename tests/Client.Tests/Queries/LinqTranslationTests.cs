@@ -66,4 +66,22 @@ public class LinqTranslationTests(TestServer server)
         Assert.Contains("string.Contains", e.Message, StringComparison.Ordinal);
         Assert.Throws<NotSupportedException>(() => session.Query<Order>().ToList());
     }
+
+    [Fact]
+    public async Task Include_OfAPathInsideAnArray_TranslatesToTheArrayPath()
+    {
+        using DocumentStore store = await server.NewStoreAsync();
+        await using var session = store.OpenAsyncSession();
+        Assert.Equal("from Baskets include Lines[].Product", session.Query<Basket>().Include(b => b.Lines.Select(l => l.Product)).ToRql().Text);
+    }
+
+    public sealed class Basket
+    {
+        public List<BasketLine> Lines { get; set; } = [];
+    }
+
+    public sealed class BasketLine
+    {
+        public string? Product { get; set; }
+    }
 }
