@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Net.WebSockets;
 using System.Runtime.CompilerServices;
 using System.Text;
 using Folio.Client.Http;
@@ -43,6 +44,44 @@ public sealed class ChangesFeed
     /// <summary>Changes of the documents of <typeparamref name="T"/>'s collection.</summary>
     public IAsyncEnumerable<DocumentChange> ForDocumentsInCollectionAsync<T>(long? since = null, CancellationToken cancellationToken = default) =>
         ReadAsync(since, "collection", _store.Conventions.GetCollectionName(typeof(T)), cancellationToken);
+
+    /// <summary>
+    /// Changes of the database's indexes (created, deleted, reset, a batch indexed), over the changes WebSocket; the
+    /// enumeration ends when the server closes the socket (the database deleted, the server stopping).
+    /// </summary>
+    public async IAsyncEnumerable<IndexChange> ForIndexesAsync([EnumeratorCancellation] CancellationToken cancellationToken = default)
+    {
+        Uri http = _store.Executor.BaseUrl;
+        var builder = new UriBuilder(new Uri(http, UrlBuilder.ForDatabase(_database, "changes").ToString())) { Scheme = http.Scheme == Uri.UriSchemeHttps ? "wss" : "ws" };
+        using var socket = new ClientWebSocket();
+        socket.Options.Proxy = null;
+        await socket.ConnectAsync(builder.Uri, cancellationToken).ConfigureAwait(false);
+        await socket.SendAsync("{\"Command\":\"WatchIndexes\"}"u8.ToArray(), WebSocketMessageType.Text, true, cancellationToken).ConfigureAwait(false);
+        var buffer = new byte[16 * 1024];
+        var message = new MemoryStream();
+        while (true)
+        {
+            message.SetLength(0);
+            WebSocketReceiveResult received;
+            do
+            {
+                received = await socket.ReceiveAsync(buffer, cancellationToken).ConfigureAwait(false);
+                if (received.MessageType == WebSocketMessageType.Close)
+                    yield break;
+                message.Write(buffer, 0, received.Count);
+            }
+            while (!received.EndOfMessage);
+            JObject json = JObject.Parse(Encoding.UTF8.GetString(message.GetBuffer(), 0, (int)message.Length));
+            switch ((string?)json["Type"])
+            {
+                case "IndexChange":
+                    yield return json.ToObject<IndexChange>()!;
+                    break;
+                case "Error":
+                    throw new Exceptions.FolioException($"The changes socket refused a command: {(string?)json["Title"]}: {(string?)json["Detail"]}");
+            }
+        }
+    }
 
     private async IAsyncEnumerable<DocumentChange> ReadAsync(long? since, string? filter, string? value, [EnumeratorCancellation] CancellationToken cancellationToken)
     {

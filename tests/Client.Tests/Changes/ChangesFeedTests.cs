@@ -50,4 +50,28 @@ public class ChangesFeedTests(TestServer server)
         Assert.Equal("Companies", feed.Current.Collection);
         Assert.StartsWith("companies/n", feed.Current.Id);
     }
+
+    [Fact]
+    public async Task ForIndexes_ReportsAnIndexCreated_AndTheBatchesItIndexes()
+    {
+        using DocumentStore store = await Seed.OrdersAsync(server);
+        using var timeout = new CancellationTokenSource(Wait.Timeout);
+        await using IAsyncEnumerator<IndexChange> feed = store.Changes().ForIndexesAsync(timeout.Token).GetAsyncEnumerator(timeout.Token);
+        Task<bool> first = feed.MoveNextAsync().AsTask();
+        // The watch is on once the server confirmed it; until the first change arrives, keep making some.
+        int round = 0;
+        while (!first.IsCompleted)
+        {
+            await store.Maintenance.PutIndexesAsync([new Client.Indexes.IndexDefinition
+            {
+                Name = "Orders/ByEmployee" + round++,
+                Collections = ["Orders"],
+                Fields = new Dictionary<string, Client.Indexes.IndexField> { ["Employee"] = new() },
+            }]);
+            await Task.WhenAny(first, Task.Delay(300, timeout.Token));
+        }
+        Assert.True(await first);
+        Assert.StartsWith("Orders/ByEmployee", feed.Current.Name);
+        Assert.Contains(feed.Current.ChangeType, new[] { "Created", "BatchCompleted" });
+    }
 }

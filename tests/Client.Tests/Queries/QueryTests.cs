@@ -162,6 +162,27 @@ public class QueryTests(TestServer server)
         Assert.Equal(500, raw);
     }
 
+    [Fact]
+    public async Task Query_OfAStaticIndex_ReadsIt_AndAMissingIndexThrowsQueryException()
+    {
+        using DocumentStore store = await Seed.OrdersAsync(server);
+        await store.Maintenance.PutIndexesAsync([new Client.Indexes.IndexDefinition
+        {
+            Name = "Orders/ByEmployee",
+            Collections = ["Orders"],
+            Fields = new Dictionary<string, Client.Indexes.IndexField> { ["Employee"] = new(), ["Freight"] = new() { Type = "Long" } },
+        }]);
+        await using var session = store.OpenAsyncSession();
+        List<Order> orders = await session.Query<Order>("Orders/ByEmployee").Statistics(out QueryStatistics stats)
+            .Customize(c => c.WaitForNonStaleResults()).Where(o => o.Employee == "ann").OrderBy(o => o.Freight).ToListAsync();
+        Assert.Equal(["orders/3", "orders/1"], orders.Select(o => o.Id));
+        Assert.Equal("Orders/ByEmployee", stats.IndexName);
+
+        QueryException e = await Assert.ThrowsAsync<QueryException>(() => session.Query<Order>("No/Such").ToListAsync());
+        Assert.Equal("urn:folio:problem:index-not-found", e.ProblemType);
+        Assert.Contains("No/Such", e.Query, StringComparison.Ordinal);
+    }
+
     public sealed class CompanyTotals
     {
         public string? Company { get; set; }
