@@ -15,6 +15,7 @@ namespace Folio.Client;
 /// </summary>
 public sealed class DocumentStore : IDocumentStore
 {
+    private readonly Lock _initializeLock = new();
     private RequestExecutor? _executor;
     private HiLoIdGenerator? _hiLo;
     private DocumentSubscriptions? _subscriptions;
@@ -53,8 +54,17 @@ public sealed class DocumentStore : IDocumentStore
     public IDocumentStore Initialize()
     {
         ObjectDisposedException.ThrowIf(_disposed, this);
-        if (_executor is not null)
+        if (Volatile.Read(ref _executor) is not null)
             return this;
+        lock (_initializeLock)
+            InitializeLocked();
+        return this;
+    }
+
+    private void InitializeLocked()
+    {
+        if (_executor is not null)
+            return;
         if (Urls.Length == 0)
             throw new InvalidOperationException("Set DocumentStore.Urls (e.g. http://127.0.0.1:8080) before Initialize().");
         foreach (string url in Urls)
@@ -62,8 +72,7 @@ public sealed class DocumentStore : IDocumentStore
             if (!Uri.TryCreate(url, UriKind.Absolute, out Uri? uri) || (uri.Scheme != Uri.UriSchemeHttp && uri.Scheme != Uri.UriSchemeHttps))
                 throw new InvalidOperationException($"'{url}' is not an http or https url.");
         }
-        _executor = new RequestExecutor(Urls, RequestTimeout);
-        return this;
+        Volatile.Write(ref _executor, new RequestExecutor(Urls, RequestTimeout));
     }
 
     /// <inheritdoc />

@@ -25,7 +25,7 @@ public sealed class ChangesFeed
         store.Initialize();
     }
 
-    /// <summary>Every document change after <paramref name="since"/> (an etag; null: only changes from now on).</summary>
+    /// <summary>Every document change after <paramref name="since"/> (an etag; null: from the database's last etag now, so only later changes).</summary>
     public IAsyncEnumerable<DocumentChange> ForAllDocumentsAsync(long? since = null, CancellationToken cancellationToken = default) =>
         ReadAsync(since, null, null, cancellationToken);
 
@@ -83,9 +83,18 @@ public sealed class ChangesFeed
         }
     }
 
+    private async Task<long> LastEtagAsync(CancellationToken cancellationToken)
+    {
+        string path = UrlBuilder.ForDatabase(_database, "stats").ToString();
+        JObject? stats = await _store.Executor.SendForJsonAsync(url => new HttpRequestMessage(HttpMethod.Get, new Uri(url, path)), null, cancellationToken).ConfigureAwait(false);
+        return (long?)stats?["LastDocEtag"] ?? 0;
+    }
+
     private async IAsyncEnumerable<DocumentChange> ReadAsync(long? since, string? filter, string? value, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
-        string position = since?.ToString(CultureInfo.InvariantCulture) ?? "now";
+        // "now" is pinned to an etag before the first connection, so a reconnect resumes from there rather than from a later "now".
+        since ??= await LastEtagAsync(cancellationToken).ConfigureAwait(false);
+        string position = since.Value.ToString(CultureInfo.InvariantCulture);
         while (!cancellationToken.IsCancellationRequested)
         {
             var url = UrlBuilder.ForDatabase(_database, "changes").Add("feed", "continuous").Add("since", position).Add("heartbeat", "5000");

@@ -35,8 +35,8 @@ public class ChangesFeedTests(TestServer server)
         using var timeout = new CancellationTokenSource(Wait.Timeout);
         await using IAsyncEnumerator<DocumentChange> feed = store.Changes().ForDocumentsInCollectionAsync<Company>(cancellationToken: timeout.Token).GetAsyncEnumerator(timeout.Token);
         Task<bool> next = feed.MoveNextAsync().AsTask();
-        // The feed is connected once the server has answered its headers; writes before that would be missed by "now",
-        // so keep writing until the first one arrives.
+        // "Now" is the database's last etag when the feed starts, which happens inside the first MoveNextAsync; writes
+        // before it are rightly not reported, so keep writing until the first one arrives.
         int written = 0;
         while (!next.IsCompleted)
         {

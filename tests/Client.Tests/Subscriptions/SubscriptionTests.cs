@@ -118,4 +118,26 @@ public class SubscriptionTests(TestServer server)
         await second.DisposeAsync();
         await secondRun;
     }
+
+    [Fact]
+    public async Task Worker_StopsWithTheHandlersException_WhenItFailsMoreThanTheRetries_AndTheBatchStaysUnacknowledged()
+    {
+        using DocumentStore store = await Seed.OrdersAsync(server);
+        await store.Subscriptions.CreateAsync(new SubscriptionCreationOptions { Name = "failing", Query = "from Companies" });
+        int attempts = 0;
+        await using SubscriptionWorker<Company> worker = store.Subscriptions.GetSubscriptionWorker<Company>(new SubscriptionWorkerOptions
+        {
+            SubscriptionName = "failing",
+            RetryDelay = TimeSpan.FromMilliseconds(10),
+            MaxHandlerRetries = 2,
+        });
+        InvalidOperationException e = await Assert.ThrowsAsync<InvalidOperationException>(() => worker.RunAsync(_ =>
+        {
+            Interlocked.Increment(ref attempts);
+            throw new InvalidOperationException("poison batch");
+        }).WaitAsync(Wait.Timeout));
+        Assert.Equal("poison batch", e.Message);
+        Assert.Equal(3, attempts);
+        Assert.Equal(0, (await store.Subscriptions.GetAsync("failing"))!.AcknowledgedEtag);
+    }
 }
