@@ -1,4 +1,3 @@
-using System.Net;
 using Folio.Client.Exceptions;
 using Folio.Client.Http;
 using Folio.Client.Indexes;
@@ -26,7 +25,7 @@ public sealed class MaintenanceOperations
                 url => new HttpRequestMessage(HttpMethod.Put, new Uri(url, "admin/databases")) { Content = RequestExecutor.JsonContent(body) },
                 null, cancellationToken).ConfigureAwait(false);
         }
-        catch (FolioException e) when (ignoreIfExists && e.Status == HttpStatusCode.Conflict)
+        catch (FolioException e) when (ignoreIfExists && e.ProblemType == ProblemTypes.DatabaseExists)
         {
         }
     }

@@ -9,5 +9,5 @@ internal static class ProblemTypes
     public const string IndexNotFound = "urn:folio:problem:index-not-found";
     public const string DocumentNotFound = "urn:folio:problem:document-not-found";
     public const string DatabaseExists = "urn:folio:problem:database-exists";
-    public const string DatabaseNotFound = "urn:folio:problem:database-not-found";
+    public const string SubscriptionNotFound = "urn:folio:problem:subscription-not-found";
 }

@@ -32,7 +32,7 @@ public interface IAsyncDocumentSession : IDisposable, IAsyncDisposable
     /// <summary>Tracks a new entity under <paramref name="id"/> (an id ending in <c>/</c> asks the server to make one).</summary>
     Task StoreAsync(object entity, string id, CancellationToken cancellationToken = default);
 
-    /// <summary>Tracks an entity to be stored only if the stored document still has <paramref name="changeVector"/> (null: only if it does not exist is not checked).</summary>
+    /// <summary>Tracks an entity to be stored under <paramref name="id"/> only if the stored document still has <paramref name="changeVector"/> (null: no check); a mismatch makes the save throw <see cref="Exceptions.ConcurrencyException"/>.</summary>
     Task StoreAsync(object entity, string? changeVector, string id, CancellationToken cancellationToken = default);
 
     /// <summary>Marks a tracked entity to be deleted on save.</summary>

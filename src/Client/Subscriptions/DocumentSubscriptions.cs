@@ -33,7 +33,7 @@ public sealed class DocumentSubscriptions
             JObject? answer = await Executor.SendForJsonAsync(url => new HttpRequestMessage(HttpMethod.Get, new Uri(url, path)), null, cancellationToken).ConfigureAwait(false);
             return answer?.ToObject<SubscriptionState>();
         }
-        catch (Exceptions.FolioException e) when (e.Status == System.Net.HttpStatusCode.NotFound && e.ProblemType == "urn:folio:problem:subscription-not-found")
+        catch (Exceptions.FolioException e) when (e.Status == System.Net.HttpStatusCode.NotFound && e.ProblemType == ProblemTypes.SubscriptionNotFound)
         {
             return null;
         }

@@ -74,4 +74,13 @@ public class DocumentStoreTests(TestServer server)
         await using var second = store.OpenAsyncSession();
         Assert.Equal("Acme", (await second.LoadAsync<Company>("companies/1"))!.Name);
     }
+
+    [Fact]
+    public async Task CreateDatabaseAsync_OfAnExistingDatabase_ThrowsUnlessAskedToIgnoreIt()
+    {
+        using DocumentStore store = await server.NewStoreAsync();
+        FolioException e = await Assert.ThrowsAsync<FolioException>(() => store.Maintenance.CreateDatabaseAsync(store.Database!));
+        Assert.Equal("urn:folio:problem:database-exists", e.ProblemType);
+        await store.Maintenance.CreateDatabaseAsync(store.Database!, ignoreIfExists: true);
+    }
 }
