@@ -1,5 +1,6 @@
 using BenchmarkDotNet.Running;
 using Folio.Benchmarks.BulkLoad;
+using Folio.Benchmarks.Client;
 using Folio.Benchmarks.Facets;
 using Folio.Benchmarks.Http;
 using Folio.Benchmarks.MapReduce;
@@ -22,7 +23,8 @@ namespace Folio.Benchmarks;
 /// <c>mapreduce-load</c> (map/reduce index builds and incremental updates vs static indexes, SQLite and PouchDB Server) and
 /// <c>facet-load</c> (RQL facets vs Java Lucene's facet module and vs one count query per value) and
 /// <c>subscription-load</c> (reading a collection through a data subscription over TCP vs the REST stream) and
-/// <c>paging-skip</c> (skipping to a deep row of a listing by index leaves vs one document at a time).
+/// <c>paging-skip</c> (skipping to a deep row of a listing by index leaves vs one document at a time) and
+/// <c>client-overhead</c> (Folio.Client's session per load and per stored entity vs plain HttpClient calls).
 /// </summary>
 public static class BenchmarkEntry
 {
@@ -41,6 +43,7 @@ public static class BenchmarkEntry
         [FacetLoadCommand.Command] = FacetLoadCommand.RunAsync,
         [SubscriptionLoadCommand.Command] = SubscriptionLoadCommand.RunAsync,
         [DeepPagingSkip.Command] = DeepPagingSkip.RunAsync,
+        [ClientOverheadCommand.Command] = ClientOverheadCommand.RunAsync,
     };
 
     public static async Task<int> Main(string[] args)
