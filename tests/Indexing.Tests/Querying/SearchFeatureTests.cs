@@ -1,0 +1,110 @@
+using System.Text.Json;
+using Folio.Indexing.Querying;
+using Folio.Indexing.Rql;
+using Folio.Indexing.Tests.Support;
+
+namespace Folio.Indexing.Tests.Querying;
+
+/// <summary>
+/// Fuzzy words, phrases within a slop and boosts, through RQL, on each search engine over a real index: both engines
+/// must find the same documents (and, where the data leaves no near-ties, rank them alike).
+/// </summary>
+public class SearchFeatureTests
+{
+    public static TheoryData<string> Engines => new() { "Folio", "Lucene" };
+
+    private static async Task<InMemoryDatabase> OpenAsync(string engine)
+    {
+        var db = new InMemoryDatabase(engine);
+        await db.PutAsync("notes/1", """{"Notes":"She speaks fluent French and some German","Name":"Ernst Handel","@metadata":{"@collection":"Notes"}}""");
+        await db.PutAsync("notes/2", """{"Notes":"French is spoken fluently by him, not fluent in Italian","Name":"Ernst Handle","@metadata":{"@collection":"Notes"}}""");
+        await db.PutAsync("notes/3", """{"Notes":"He is fluent in writing and reading technical French","Name":"Anna Handel","@metadata":{"@collection":"Notes"}}""");
+        await db.PutAsync("notes/4", """{"Notes":"Bonjour: a french greeting, fluent","Name":"Bob","@metadata":{"@collection":"Notes"}}""");
+        await db.PutAsync("notes/5", """{"Notes":"The handle of the door was broken","Name":"Ernts Hnadel","@metadata":{"@collection":"Notes"}}""");
+        return db;
+    }
+
+    private static async Task<List<string>> IdsAsync(InMemoryDatabase db, string rql)
+    {
+        var (rows, _) = await db.QueryAsync(rql);
+        return rows.Select(r => JsonDocument.Parse(r).RootElement.GetProperty("@metadata").TryGetProperty("@id", out var id) ? id.GetString()! : r).ToList();
+    }
+
+    private static async Task<List<string>> SortedIdsAsync(InMemoryDatabase db, string rql) => (await IdsAsync(db, rql)).Order(StringComparer.Ordinal).ToList();
+
+    [Theory]
+    [MemberData(nameof(Engines))]
+    public async Task Search_MatchesTermsWithinEdits_WhenAWordIsFuzzy(string engine)
+    {
+        using var db = await OpenAsync(engine);
+        // frnech is a transposition (1 edit) away from french.
+        Assert.Equal(["notes/1", "notes/2", "notes/3", "notes/4"], await SortedIdsAsync(db, "from Notes where search(Notes, 'frnech~')"));
+        Assert.Equal(["notes/1", "notes/2", "notes/3", "notes/4"], await SortedIdsAsync(db, "from Notes where search(Notes, 'frnech~1')"));
+        Assert.Empty(await IdsAsync(db, "from Notes where search(Notes, 'frnech~0')"));
+        Assert.Empty(await IdsAsync(db, "from Notes where search(Notes, 'frnech')"));
+        // handel~1 reaches handl (handle, stemmed) one deletion away, but hndle is two edits from it.
+        Assert.Equal(["notes/5"], await SortedIdsAsync(db, "from Notes where search(Notes, 'handel~1')"));
+        Assert.Empty(await IdsAsync(db, "from Notes where search(Notes, 'hndle~1')"));
+        Assert.Equal(["notes/5"], await SortedIdsAsync(db, "from Notes where search(Notes, 'hndle~')"));
+    }
+
+    [Theory]
+    [MemberData(nameof(Engines))]
+    public async Task Fuzzy_MatchesWholeValuesNearTheValue_InTheSeedsSyntax(string engine)
+    {
+        using var db = await OpenAsync(engine);
+        // 0.5 of 12 code points allows 6 edits, capped at 2: 'Ernst Handel' is two transpositions away, 'Ernst Handle' three.
+        Assert.Equal(["notes/1", "notes/5"], await SortedIdsAsync(db, "from Notes where fuzzy(Name = 'Ernts Hnadel', 0.5)"));
+        // 0.9 of 12 allows 1 edit: 'Ernst Handle' is one transposition away.
+        Assert.Equal(["notes/1", "notes/2"], await SortedIdsAsync(db, "from Notes where fuzzy(Name = 'Ernst Handel', 0.9)"));
+        Assert.Equal(["notes/1"], await SortedIdsAsync(db, "from Notes where fuzzy(Name = 'Ernst Handel', 0)"));
+    }
+
+    [Theory]
+    [MemberData(nameof(Engines))]
+    public async Task Search_MatchesPhrasesWithinSlop_AsLuceneDoes(string engine)
+    {
+        using var db = await OpenAsync(engine);
+        Assert.Equal(["notes/1"], await SortedIdsAsync(db, "from Notes where search(Notes, '\"fluent french\"')"));
+        // Out of order costs more than apart: in notes/4 (french greeting fluent) fluent stands 2 after french, and the
+        // phrase wants it 1 before, so the slop it needs is 3.
+        Assert.Equal(["notes/1"], await SortedIdsAsync(db, "from Notes where search(Notes, '\"fluent french\"~2')"));
+        Assert.Equal(["notes/1", "notes/4"], await SortedIdsAsync(db, "from Notes where search(Notes, '\"fluent french\"~3')"));
+        // notes/3 (fluent in writing and reading technical french): french stands 5 positions further than in the phrase, stop words counted.
+        Assert.Equal(["notes/1", "notes/4"], await SortedIdsAsync(db, "from Notes where search(Notes, '\"fluent french\"~4')"));
+        Assert.Equal(["notes/1", "notes/3", "notes/4"], await SortedIdsAsync(db, "from Notes where search(Notes, '\"fluent french\"~5')"));
+        Assert.Equal(["notes/1", "notes/3", "notes/4"], await SortedIdsAsync(db, "from Notes where proximity(search(Notes, 'fluent french'), 5)"));
+    }
+
+    [Theory]
+    [MemberData(nameof(Engines))]
+    public async Task Boost_ChangesTheScoreOrder(string engine)
+    {
+        using var db = await OpenAsync(engine);
+        var plain = await IdsAsync(db, "from Notes where search(Notes, 'german') or search(Notes, 'technical') order by score()");
+        Assert.Equal(2, plain.Count);
+        var first = plain[0];
+        var other = plain[1];
+        var boostOther = other == "notes/1" ? "german" : "technical";
+        var boostFirst = boostOther == "german" ? "technical" : "german";
+        Assert.Equal([other, first], await IdsAsync(db, $"from Notes where boost(search(Notes, '{boostOther}'), 10) or search(Notes, '{boostFirst}') order by score()"));
+        // A clause that does not score scores its factor when boosted.
+        Assert.Equal(["notes/4", "notes/1"], await IdsAsync(db, "from Notes where boost(Name = 'Bob', 100) or search(Notes, 'german') order by score()"));
+    }
+
+    [Theory]
+    [InlineData("from Notes where search(Notes, 'frnech~9')", "from 0 to 2", 39)]
+    [InlineData("from Notes where search(Notes, '\"fluent french\"~-1')", "0 or more", 48)]
+    [InlineData("from Notes where search(Notes, '\"fluent french')", "not closed", 32)]
+    [InlineData("from Notes where proximity(search(Notes, 'fluent french'), -1)", "0 or more", 59)]
+    [InlineData("from Notes where boost(search(Notes, 'french'), 0)", "greater than 0", 48)]
+    [InlineData("from Notes where fuzzy(Name = 'Ernst', 3)", "from 0 to 2", 39)]
+    [InlineData("from Notes where fuzzy(Name > 'Ernst', 0.5)", "equality", 23)]
+    public async Task Query_IsRefusedNamingThePosition_WhenFuzzyProximityOrBoostIsOutOfRange(string rql, string message, int position)
+    {
+        using var db = await OpenAsync("Folio");
+        var error = await Assert.ThrowsAsync<RqlParseException>(() => db.QueryAsync(rql));
+        Assert.Contains(message, error.Message, StringComparison.Ordinal);
+        Assert.Equal(position, error.Position);
+    }
+}
