@@ -253,7 +253,8 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
         return new PhraseQuery(SearchField(proximity.Search.Field), text.Text!, (int)slop.Long);
     }
 
-    private string SearchField(RqlField field)
+    /// <summary>The full-text index field <c>search()</c> on <paramref name="field"/> reads; throws when the index has none.</summary>
+    public string SearchField(RqlField field)
     {
         if (field.Path is null)
             throw new QueryException("search() needs a full-text field, not id().");

@@ -11,6 +11,8 @@ namespace Folio.Indexing.Tests.Querying;
 /// </summary>
 public class SearchFeatureTests
 {
+    private static readonly JsonSerializerOptions Readable = new() { Encoder = System.Text.Encodings.Web.JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
+
     public static TheoryData<string> Engines => new() { "Folio", "Lucene" };
 
     private static async Task<InMemoryDatabase> OpenAsync(string engine)
@@ -90,6 +92,61 @@ public class SearchFeatureTests
         Assert.Equal([other, first], await IdsAsync(db, $"from Notes where boost(search(Notes, '{boostOther}'), 10) or search(Notes, '{boostFirst}') order by score()"));
         // A clause that does not score scores its factor when boosted.
         Assert.Equal(["notes/4", "notes/1"], await IdsAsync(db, "from Notes where boost(Name = 'Bob', 100) or search(Notes, 'german') order by score()"));
+    }
+
+    [Theory]
+    [MemberData(nameof(Engines))]
+    public async Task Highlight_MarksTheMatchedTerms_InTheBestFragments(string engine)
+    {
+        using var db = await OpenAsync(engine);
+        var highlights = await HighlightsAsync(db, "from Notes where search(Notes, 'fluent') or search(Notes, 'frnech~') order by id() include highlight(Notes, 128, 1)");
+        Assert.Equal("She speaks <b>fluent</b> <b>French</b> and some German", Assert.Single(highlights["Notes"]["notes/1"]));
+        Assert.Equal("He is <b>fluent</b> in writing and reading technical <b>French</b>", Assert.Single(highlights["Notes"]["notes/3"]));
+        Assert.Equal(4, highlights["Notes"].Count);
+
+        // Fragments of about 20 characters: the one with both terms first, then the one with one.
+        var two = await HighlightsAsync(db, "from Notes where search(Notes, 'italian french') include highlight(Notes, 20, 2, $tags)", """{"tags":{"PreTags":["["],"PostTags":["]"]}}""");
+        Assert.Equal(["[French] is spoken", "fluent in [Italian]"], two["Notes"]["notes/2"]);
+        var phrase = await HighlightsAsync(db, "from Notes where proximity(search(Notes, 'fluent french'), 5) include highlight(Notes, 18, 1)");
+        // Two fragments with one term each: the earlier one.
+        Assert.Equal(["She speaks <b>fluent</b>"], phrase["Notes"]["notes/1"]);
+        Assert.Empty((await HighlightsAsync(db, "from Notes where search(Notes, 'nothing') include highlight(Notes, 128, 1)"))["Notes"]);
+    }
+
+    [Fact]
+    public async Task Highlight_GivesTheSameFragments_OnBothEngines()
+    {
+        var answers = new List<string>();
+        foreach (var engine in new[] { "Folio", "Lucene" })
+        {
+            using var db = await OpenAsync(engine);
+            var highlights = await HighlightsAsync(db, "from Notes where search(Notes, 'fluen* \"fluent french\"~5 handel~') include highlight(Notes, 30, 3)");
+            answers.Add(JsonSerializer.Serialize(highlights.ToDictionary(f => f.Key, f => f.Value.OrderBy(d => d.Key, StringComparer.Ordinal).ToList()), Readable));
+        }
+        Assert.Equal(answers[0], answers[1]);
+        Assert.Contains("<b>handle</b> of the door", answers[0], StringComparison.Ordinal);
+        Assert.Contains("reading technical <b>French</b>", answers[0], StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("from Notes where search(Notes, 'french') include highlight(Notes, 0, 1)", "fragment length", 66)]
+    [InlineData("from Notes where search(Notes, 'french') include highlight(Notes, 128, -1)", "fragment count", 71)]
+    public async Task Highlight_IsRefusedNamingThePosition_WhenTheFragmentsAreOutOfRange(string rql, string message, int position)
+    {
+        using var db = await OpenAsync("Folio");
+        var error = await Assert.ThrowsAsync<RqlParseException>(() => db.QueryAsync(rql));
+        Assert.Contains(message, error.Message, StringComparison.Ordinal);
+        Assert.Equal(position, error.Position);
+    }
+
+    private static async Task<IReadOnlyDictionary<string, Dictionary<string, string[]>>> HighlightsAsync(InMemoryDatabase db, string rql, string? parameters = null)
+    {
+        using var result = await db.Runner.RunAsync(rql, new QueryOptions
+        {
+            WaitForNonStaleResults = true,
+            Parameters = parameters is null ? null : JsonDocument.Parse(parameters).RootElement.Clone(),
+        });
+        return result.Highlightings!.ToDictionary(f => f.Key, f => new Dictionary<string, string[]>(f.Value));
     }
 
     [Theory]
