@@ -50,6 +50,41 @@ public class SearchFeatureTests
         Assert.Equal(["notes/5"], await SortedIdsAsync(db, "from Notes where search(Notes, 'hndle~')"));
     }
 
+    [Fact]
+    public async Task Search_ExpandsAFuzzyWordToTheSameFiftyTerms_OnBothEngines()
+    {
+        // 4 letters over an alphabet of 4: hundreds of words within 2 edits of 'abca', more than the 50 a fuzzy word expands to.
+        var words = new List<string>();
+        const string letters = "abcd";
+        foreach (var a in letters)
+        {
+            foreach (var b in letters)
+            {
+                foreach (var c in letters)
+                {
+                    foreach (var d in letters)
+                        words.Add($"{a}{b}{c}{d}");
+                }
+            }
+        }
+        words.AddRange(["abc", "abcab", "bacad", "ab", "a"]);
+        var answers = new List<List<string>>();
+        foreach (var engine in new[] { "Folio", "Lucene" })
+        {
+            using var db = new InMemoryDatabase(engine);
+            for (var i = 0; i < words.Count; i++)
+                await db.PutAsync($"words/{i}", "{\"Text\":\"x" + words[i] + "\",\"@metadata\":{\"@collection\":\"Words\"}}");
+            answers.Add(await SortedIdsAsync(db, "from Words where search(Text, 'xabca~2')"));
+            answers.Add(await SortedIdsAsync(db, "from Words where search(Text, 'xabca~1')"));
+            answers.Add(await SortedIdsAsync(db, "from Words where fuzzy(Text = 'xdcba', 0.6)"));
+        }
+        Assert.Equal(50, answers[0].Count);
+        Assert.Equal(answers[0], answers[3]);
+        Assert.Equal(answers[1], answers[4]);
+        Assert.Equal(answers[2], answers[5]);
+        Assert.InRange(answers[1].Count, 5, 49);
+    }
+
     [Theory]
     [MemberData(nameof(Engines))]
     public async Task Fuzzy_MatchesWholeValuesNearTheValue_InTheSeedsSyntax(string engine)
