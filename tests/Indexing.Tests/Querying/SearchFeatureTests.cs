@@ -114,6 +114,36 @@ public class SearchFeatureTests
     }
 
     [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Search_FindsTheSameSloppyPhrases_OnBothEngines(bool repeatedWords)
+    {
+        // Short texts over a few words, so most phrases are near somewhere and slops decide.
+        string[] vocabulary = ["red", "green", "blue", "cyan", "pink", "gold"];
+        var random = new Random(repeatedWords ? 29 : 21);
+        var texts = Enumerable.Range(0, 300).Select(_ => string.Join(' ', Enumerable.Range(0, 3 + random.Next(8)).Select(_ => vocabulary[random.Next(vocabulary.Length)]))).ToList();
+        var phrases = new List<string>();
+        while (phrases.Count < 120)
+        {
+            var words = Enumerable.Range(0, 2 + random.Next(2)).Select(_ => vocabulary[random.Next(vocabulary.Length)]).ToList();
+            if (repeatedWords == (words.Distinct().Count() < words.Count))
+                phrases.Add($"\"{string.Join(' ', words)}\"~{random.Next(6)}");
+        }
+        var answers = new List<List<string>>();
+        foreach (var engine in new[] { "Folio", "Lucene" })
+        {
+            using var db = new InMemoryDatabase(engine);
+            for (var i = 0; i < texts.Count; i++)
+                await db.PutAsync($"texts/{i}", "{\"Text\":\"" + texts[i] + "\",\"@metadata\":{\"@collection\":\"Texts\"}}");
+            foreach (var phrase in phrases)
+                answers.Add(await SortedIdsAsync(db, $"from Texts where search(Text, '{phrase}')"));
+        }
+        var differ = Enumerable.Range(0, phrases.Count).Where(q => !answers[q].SequenceEqual(answers[phrases.Count + q])).Select(q => phrases[q]).ToList();
+        Assert.True(differ.Count == 0, "answered differently: " + string.Join(", ", differ));
+        Assert.True(answers.Take(phrases.Count).Count(a => a.Count > 0) > phrases.Count / 2, "too few phrases matched anything");
+    }
+
+    [Theory]
     [MemberData(nameof(Engines))]
     public async Task Boost_ChangesTheScoreOrder(string engine)
     {
