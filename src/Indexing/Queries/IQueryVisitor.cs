@@ -37,6 +37,12 @@ public interface IQueryVisitor<out TResult>
     /// <summary>Translates <see cref="PhraseQuery"/>.</summary>
     TResult Visit(PhraseQuery query);
 
+    /// <summary>Translates <see cref="FuzzyQuery"/>.</summary>
+    TResult Visit(FuzzyQuery query);
+
+    /// <summary>Translates <see cref="BoostQuery"/>.</summary>
+    TResult Visit(BoostQuery query);
+
     /// <summary>Translates <see cref="AndQuery"/>.</summary>
     TResult Visit(AndQuery query);
 

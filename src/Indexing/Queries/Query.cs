@@ -31,6 +31,8 @@ public abstract class Query
         PrefixQuery prefix => visitor.Visit(prefix),
         WildcardQuery wildcard => visitor.Visit(wildcard),
         PhraseQuery phrase => visitor.Visit(phrase),
+        FuzzyQuery fuzzy => visitor.Visit(fuzzy),
+        BoostQuery boost => visitor.Visit(boost),
         _ => throw new UnreachableException($"Query kind {GetType().Name} has no visitor method."),
     };
 }

@@ -106,6 +106,9 @@ internal sealed class GroupByPlan
         RqlBetween between => between with { Field = Rewrite(between.Field) },
         RqlIn @in => @in with { Field = Rewrite(@in.Field) },
         RqlFunction function => function with { Field = Rewrite(function.Field) },
+        RqlBoost boost => boost with { Inner = Rewrite(boost.Inner) },
+        RqlFuzzy fuzzy => fuzzy with { Comparison = (RqlComparison)Rewrite(fuzzy.Comparison) },
+        RqlProximity proximity => proximity with { Search = (RqlFunction)Rewrite(proximity.Search) },
         _ => throw new QueryException($"A group by query cannot filter with {expression}."),
     };
 }

@@ -40,6 +40,11 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
         var search = new List<FieldPath>();
         if (query.Where is not null)
             Collect(query.Where, exact, search);
+        foreach (var highlight in query.Highlights)
+        {
+            if (highlight.Field.Path is { } path)
+                search.Add(path);
+        }
         foreach (var order in query.OrderBy)
         {
             if (order.Field?.Path is { } path)
@@ -69,6 +74,15 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
                 break;
             case RqlNot not:
                 Collect(not.Inner, exact, search);
+                break;
+            case RqlBoost boost:
+                Collect(boost.Inner, exact, search);
+                break;
+            case RqlFuzzy fuzzy:
+                Collect(fuzzy.Comparison, exact, search);
+                break;
+            case RqlProximity proximity:
+                Collect(proximity.Search, exact, search);
                 break;
             case RqlFunction { Name: "search", Field.Path: { } path }:
                 search.Add(path);
@@ -117,6 +131,12 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
                 return new OrQuery(values);
             case RqlFunction function:
                 return Function(function);
+            case RqlBoost boost:
+                return Boost(boost);
+            case RqlFuzzy fuzzy:
+                return Fuzzy(fuzzy);
+            case RqlProximity proximity:
+                return Proximity(proximity);
             default:
                 throw new QueryException($"Unsupported condition {expression}.");
         }
@@ -167,12 +187,74 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
             "exists" => new ExistsQuery(IndexField(function.Field, numeric: false)),
             "startswith" => new PrefixQuery(IndexField(function.Field, numeric: false), argument.Text!),
             "endswith" => new WildcardQuery(IndexField(function.Field, numeric: false), "*" + argument.Text!.Replace("*", "", StringComparison.Ordinal)),
-            "search" => new FullTextQuery(SearchField(function.Field), argument.Text!),
+            "search" => Search(SearchField(function.Field), argument.Text!, function.Argument!),
             _ => throw new QueryException($"Unknown function {function.Name}()."),
         };
     }
 
-    private string SearchField(RqlField field)
+    /// <summary>A search text: plain words as ever, or with fuzzy words and phrases (<see cref="SearchText"/>) any part of which may match.</summary>
+    private static Query Search(string field, string text, RqlValue written)
+    {
+        if (SearchText.Parse(text, written.Position + 1, written is RqlLiteral) is not { } parts)
+            return new FullTextQuery(field, text);
+        var clauses = new List<Query>(parts.Count);
+        foreach (var part in parts)
+        {
+            clauses.Add(part.Kind switch
+            {
+                SearchTextPartKind.Fuzzy => new FuzzyQuery(field, part.Text, part.Number),
+                SearchTextPartKind.Phrase => new PhraseQuery(field, part.Text, part.Number),
+                _ => new FullTextQuery(field, part.Text),
+            });
+        }
+        return clauses.Count == 1 ? clauses[0] : new OrQuery(clauses);
+    }
+
+    private BoostQuery Boost(RqlBoost boost)
+    {
+        var factor = Resolve(boost.Factor);
+        if (!IsNumber(factor) || !(factor.Double is > 0 and <= float.MaxValue))
+            throw new RqlParseException($"boost() takes a factor greater than 0, not {factor}", boost.Factor.Position);
+        return new BoostQuery(CompileExpression(boost.Inner), (float)factor.Double);
+    }
+
+    /// <summary>
+    /// The seeds' <c>fuzzy(F = 'value', factor)</c>: a factor below 1 is a minimum similarity, mapped to edits as Lucene
+    /// maps one (<see cref="FuzzyQuery.EditsOfFactor"/>); a whole number from 0 to 2 is the edits themselves.
+    /// </summary>
+    private FuzzyQuery Fuzzy(RqlFuzzy fuzzy)
+    {
+        var value = Resolve(fuzzy.Comparison.Value);
+        if (value.Type != FieldValueType.String)
+            throw new RqlParseException($"fuzzy() compares with a string, not {value}", fuzzy.Comparison.Value.Position);
+        var factor = Resolve(fuzzy.Factor);
+        var number = IsNumber(factor) ? factor.Double : double.NaN;
+        int edits;
+        if (number is > 0 and < 1)
+            edits = FuzzyQuery.EditsOfFactor(number, value.Text!.EnumerateRunes().Count());
+        else if (number is 0 or 1 or 2)
+            edits = (int)number;
+        else
+            throw new RqlParseException($"fuzzy() takes a similarity between 0 and 1 or a number of edits from 0 to 2, not {factor}", fuzzy.Factor.Position);
+        return new FuzzyQuery(IndexField(fuzzy.Comparison.Field, numeric: false), value.Text!, edits);
+    }
+
+    /// <summary>The seeds' <c>proximity(search(F, 'words'), slop)</c>: the words as a phrase within the slop.</summary>
+    private PhraseQuery Proximity(RqlProximity proximity)
+    {
+        var slop = Resolve(proximity.Slop);
+        if (slop.Type != FieldValueType.Long || slop.Long is < 0 or > int.MaxValue)
+            throw new RqlParseException($"proximity() takes a slop that is a whole number of 0 or more, not {slop}", proximity.Slop.Position);
+        var text = Resolve(proximity.Search.Argument!);
+        if (text.Type != FieldValueType.String)
+            throw new QueryException("The second argument of search() must be a string.");
+        if (SearchText.Parse(text.Text!, proximity.Search.Argument!.Position + 1, proximity.Search.Argument is RqlLiteral) is not null)
+            throw new RqlParseException("proximity() takes a search() of plain words, without '~' or quotes", proximity.Search.Argument.Position);
+        return new PhraseQuery(SearchField(proximity.Search.Field), text.Text!, (int)slop.Long);
+    }
+
+    /// <summary>The full-text index field <c>search()</c> on <paramref name="field"/> reads; throws when the index has none.</summary>
+    public string SearchField(RqlField field)
     {
         if (field.Path is null)
             throw new QueryException("search() needs a full-text field, not id().");

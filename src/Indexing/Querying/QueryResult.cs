@@ -8,6 +8,7 @@ public sealed class QueryResult : IDisposable
 {
     // Made by the first facet: most queries have none, and a list per query would be garbage.
     private List<FacetResult>? _facets;
+    private Dictionary<string, Dictionary<string, string[]>>? _highlightings;
 
     /// <summary>The results, each a complete JSON value.</summary>
     public QueryResultList Results { get; } = new();
@@ -38,6 +39,21 @@ public sealed class QueryResult : IDisposable
 
     /// <summary>The page size used when the query asked for more than the cap (null when it was not capped).</summary>
     public int? CappedPageSize { get; set; }
+
+    /// <summary>
+    /// The fragments of <c>include highlight(…)</c>: by highlighted field (as the query names it), then by document id,
+    /// the best fragments first, matched terms marked; null when the query asked for no highlighting.
+    /// </summary>
+    public IReadOnlyDictionary<string, Dictionary<string, string[]>>? Highlightings => _highlightings;
+
+    /// <summary>The fragments by document id of one highlighted field, made empty the first time it is named.</summary>
+    public Dictionary<string, string[]> Highlight(string field)
+    {
+        _highlightings ??= new(StringComparer.Ordinal);
+        if (!_highlightings.TryGetValue(field, out var byId))
+            _highlightings[field] = byId = new(StringComparer.OrdinalIgnoreCase);
+        return byId;
+    }
 
     /// <summary>Adds a facet to the answer, after those added before.</summary>
     public void AddFacet(FacetResult facet) => (_facets ??= []).Add(facet);

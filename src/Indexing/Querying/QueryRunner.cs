@@ -4,6 +4,7 @@ using Folio.Indexing.Collectors;
 using Folio.Indexing.Documents;
 using Folio.Indexing.Engines;
 using Folio.Indexing.MapReduce;
+using Folio.Indexing.Querying.Highlighting;
 using Folio.Indexing.Queries;
 using Folio.Indexing.Rql;
 using Folio.Indexing.Search;
@@ -54,6 +55,8 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         }
         else
         {
+            var highlights = Highlights.Create(query, compiler, index.Definition, index.Schema, where);
+            highlights?.Declare(result);
             var page = searcher.Search(where, skip, take, sort);
             result.TotalResults = page.TotalHits;
             // By index: a foreach over the interface boxes the list's enumerator, once per query.
@@ -69,6 +72,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
                 else if (reader.TryGet(hits[i].Key, out var document))
                 {
                     AddResult(query, reader, document.Json, document.IdString, result);
+                    highlights?.Add(document.IdString, document.Json, result);
                 }
             }
         }

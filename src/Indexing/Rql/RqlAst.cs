@@ -15,6 +15,9 @@ public sealed record RqlQuery(
 {
     /// <summary>The fields of <c>group by</c>: a query with them aggregates its collection (an auto map/reduce index).</summary>
     public IReadOnlyList<RqlField> GroupBy { get; init; } = [];
+
+    /// <summary>The fields whose matched terms the answer shows in fragments (<c>include highlight(…)</c>).</summary>
+    public IReadOnlyList<RqlHighlight> Highlights { get; init; } = [];
 }
 
 /// <summary>What a query reads: a collection, or a named index.</summary>
@@ -83,6 +86,24 @@ public sealed record RqlIn(RqlField Field, IReadOnlyList<RqlValue> Values) : Rql
 
 /// <summary><c>search(field, text)</c>, <c>startsWith(field, prefix)</c>, <c>endsWith(field, suffix)</c>, <c>exists(field)</c>.</summary>
 public sealed record RqlFunction(string Name, RqlField Field, RqlValue? Argument) : RqlExpression;
+
+/// <summary><c>boost(condition, factor)</c>: the condition, its score multiplied by the factor (a number above 0).</summary>
+public sealed record RqlBoost(RqlExpression Inner, RqlValue Factor) : RqlExpression;
+
+/// <summary>
+/// The seeds' <c>fuzzy(field = 'value', factor)</c>: terms of the field near the value, the factor a minimum similarity
+/// below 1 (mapped to edits as Lucene maps one) or a number of edits (0, 1 or 2).
+/// </summary>
+public sealed record RqlFuzzy(RqlComparison Comparison, RqlValue Factor) : RqlExpression;
+
+/// <summary>The seeds' <c>proximity(search(field, 'words'), slop)</c>: the words as a phrase with that slop.</summary>
+public sealed record RqlProximity(RqlFunction Search, RqlValue Slop) : RqlExpression;
+
+/// <summary>
+/// <c>include highlight(field, fragmentLength, fragmentCount [, $options])</c>: up to <see cref="FragmentCount"/>
+/// fragments of about <see cref="FragmentLength"/> characters of each result's field, the query's matched terms marked.
+/// </summary>
+public sealed record RqlHighlight(RqlField Field, RqlValue FragmentLength, RqlValue FragmentCount, RqlValue? Options);
 
 /// <summary>One key of <c>order by</c>: a field (or the score), how to compare it, and the direction.</summary>
 public sealed record RqlOrder(RqlField? Field, RqlOrderType Type, bool Descending);

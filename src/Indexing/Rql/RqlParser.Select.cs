@@ -197,10 +197,38 @@ public sealed partial class RqlParser
         return facet;
     }
 
-    private void ParseIncludes(List<FieldPath> include)
+    private void ParseIncludes(List<FieldPath> include, List<RqlHighlight> highlights)
     {
         do
-            include.Add(ParseIncludePath());
+        {
+            if (Current.IsKeyword("highlight") && Peek(1).Kind == RqlTokenKind.OpenParen)
+                highlights.Add(ParseHighlight());
+            else
+                include.Add(ParseIncludePath());
+        }
         while (Take(RqlTokenKind.Comma));
+    }
+
+    /// <summary><c>highlight(field, fragmentLength, fragmentCount [, $options])</c>.</summary>
+    private RqlHighlight ParseHighlight()
+    {
+        _index++;
+        Expect(RqlTokenKind.OpenParen, "'('");
+        var field = ParseField();
+        if (field.Path is null || field.Aggregate is not null)
+            throw new RqlParseException("highlight() takes a full-text field", field.Position);
+        Expect(RqlTokenKind.Comma, "',' and the fragment length of highlight()");
+        var length = ParseValue();
+        Expect(RqlTokenKind.Comma, "',' and the fragment count of highlight()");
+        var count = ParseValue();
+        RqlValue? options = null;
+        if (Take(RqlTokenKind.Comma))
+        {
+            if (Current.Kind != RqlTokenKind.Parameter)
+                throw Error($"Expected a $parameter holding highlight()'s options but found {Current.Describe()}");
+            options = ParseValue();
+        }
+        Expect(RqlTokenKind.CloseParen, "')' to close highlight()");
+        return new RqlHighlight(field, length, count, options);
     }
 }

@@ -72,8 +72,17 @@ public sealed partial class RqlParser
     {
         var nameToken = Current;
         var name = nameToken.Text.ToLowerInvariant();
-        if (name is not ("exists" or "search" or "startswith" or "endswith"))
-            throw new RqlParseException($"Unknown function '{nameToken.Text}' (expected search, startsWith, endsWith, exists, id, or with group by count, sum, min, max, avg)", nameToken.Position);
+        switch (name)
+        {
+            case "boost":
+                return ParseBoost();
+            case "fuzzy":
+                return ParseFuzzy();
+            case "proximity":
+                return ParseProximity();
+            case not ("exists" or "search" or "startswith" or "endswith"):
+                throw new RqlParseException($"Unknown function '{nameToken.Text}' (expected search, startsWith, endsWith, exists, boost, fuzzy, proximity, id, or with group by count, sum, min, max, avg)", nameToken.Position);
+        }
         _index++;
         Expect(RqlTokenKind.OpenParen, "'('");
         var field = ParseField();
@@ -85,6 +94,46 @@ public sealed partial class RqlParser
         }
         Expect(RqlTokenKind.CloseParen, $"')' to close {nameToken.Text}()");
         return new RqlFunction(name, field, argument);
+    }
+
+    /// <summary><c>boost(condition, factor)</c>: any condition of the where clause.</summary>
+    private RqlBoost ParseBoost()
+    {
+        _index++;
+        Expect(RqlTokenKind.OpenParen, "'('");
+        var inner = ParseOr();
+        Expect(RqlTokenKind.Comma, "',' and the factor of boost()");
+        var factor = ParseValue();
+        Expect(RqlTokenKind.CloseParen, "')' to close boost()");
+        return new RqlBoost(inner, factor);
+    }
+
+    /// <summary><c>fuzzy(field = 'value', factor)</c>.</summary>
+    private RqlFuzzy ParseFuzzy()
+    {
+        _index++;
+        Expect(RqlTokenKind.OpenParen, "'('");
+        var start = Current.Position;
+        if (ParseCondition() is not RqlComparison { Operator: "=" } comparison)
+            throw new RqlParseException("fuzzy() takes an equality, as in fuzzy(Name = 'Ernts Hnadel', 0.5)", start);
+        Expect(RqlTokenKind.Comma, "',' and the factor of fuzzy()");
+        var factor = ParseValue();
+        Expect(RqlTokenKind.CloseParen, "')' to close fuzzy()");
+        return new RqlFuzzy(comparison, factor);
+    }
+
+    /// <summary><c>proximity(search(field, 'words'), slop)</c>.</summary>
+    private RqlProximity ParseProximity()
+    {
+        _index++;
+        Expect(RqlTokenKind.OpenParen, "'('");
+        var start = Current.Position;
+        if (!Current.IsKeyword("search") || ParseFunction() is not RqlFunction search)
+            throw new RqlParseException("proximity() takes a search(), as in proximity(search(Notes, 'fluent french'), 5)", start);
+        Expect(RqlTokenKind.Comma, "',' and the slop of proximity()");
+        var slop = ParseValue();
+        Expect(RqlTokenKind.CloseParen, "')' to close proximity()");
+        return new RqlProximity(search, slop);
     }
 
     private RqlValue ParseValue()

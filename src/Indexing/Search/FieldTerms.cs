@@ -77,6 +77,24 @@ internal static class FieldTerms
         return terms;
     }
 
+    /// <summary>
+    /// The terms a fuzzy query on <paramref name="field"/> looks near: the distinct tokens of the field's analysis of
+    /// <paramref name="text"/> (an exact field's one whole normalized value); none for a field without text terms.
+    /// </summary>
+    internal static List<string> FuzzyTerms(IndexSchema schema, string field, string text)
+    {
+        var options = schema.Get(field);
+        var terms = new List<string>();
+        if (options.Kind is not (FieldKind.Exact or FieldKind.FullText))
+            return terms;
+        foreach (var token in options.EffectiveAnalyzer.AnalyzeToList(text))
+        {
+            if (!terms.Contains(token.Term))
+                terms.Add(token.Term);
+        }
+        return terms;
+    }
+
     internal static List<(byte[] Term, int Position)> AnalyzeWithPositions(IndexSchema schema, string field, string text)
     {
         var tokens = new List<(byte[], int)>();

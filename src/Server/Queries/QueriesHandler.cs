@@ -19,7 +19,8 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
 
     /// <summary>
     /// Runs <c>{"Query","QueryParameters"?,"WaitForNonStaleResults"?,"WaitForNonStaleResultsTimeout"?}</c>
-    /// and answers <c>{"Results","Includes","TotalResults","SkippedResults","IsStale","IndexName","IndexEtag","DurationInMs"}</c>.
+    /// and answers <c>{"Results","Includes","TotalResults","SkippedResults","IsStale","IndexName","IndexEtag","DurationInMs"}</c>, and
+    /// <c>"Highlightings"</c> when the query includes <c>highlight(…)</c>.
     /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
@@ -131,6 +132,8 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
             writer.WriteRawValue(document, skipInputValidation: true);
         }
         writer.WriteEndObject();
+        if (result.Highlightings is { } highlightings)
+            WriteHighlightings(writer, highlightings);
         writer.WriteNumber("TotalResults"u8, result.TotalResults);
         writer.WriteNumber("SkippedResults"u8, result.SkippedResults);
         writer.WriteBoolean("IsStale"u8, result.IsStale);
@@ -141,6 +144,27 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         {
             writer.WriteNumber("PageSize"u8, capped);
             writer.WriteBoolean("PageSizeCapped"u8, true);
+        }
+        writer.WriteEndObject();
+    }
+
+    /// <summary>
+    /// <c>include highlight(…)</c>'s fragments in the seeds' clients' shape: <c>"Highlightings": {field: {id: [fragment, …]}}</c>.
+    /// </summary>
+    private static void WriteHighlightings(Utf8JsonWriter writer, IReadOnlyDictionary<string, Dictionary<string, string[]>> highlightings)
+    {
+        writer.WriteStartObject("Highlightings"u8);
+        foreach (var (field, byId) in highlightings)
+        {
+            writer.WriteStartObject(field);
+            foreach (var (id, fragments) in byId)
+            {
+                writer.WriteStartArray(id);
+                foreach (var fragment in fragments)
+                    writer.WriteStringValue(fragment);
+                writer.WriteEndArray();
+            }
+            writer.WriteEndObject();
         }
         writer.WriteEndObject();
     }

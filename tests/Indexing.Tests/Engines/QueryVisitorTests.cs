@@ -17,6 +17,8 @@ public class QueryVisitorTests
         new ExistsQuery("F"),
         new FullTextQuery("F", "text"),
         new PhraseQuery("F", "a phrase"),
+        new FuzzyQuery("F", "fuzy", 1),
+        new BoostQuery(MatchAllQuery.Instance, 2),
         new AndQuery([MatchAllQuery.Instance]),
         new OrQuery([MatchAllQuery.Instance]),
         new NotQuery(MatchAllQuery.Instance),
@@ -59,6 +61,10 @@ public class QueryVisitorTests
         public string Visit(FullTextQuery query) => nameof(FullTextQuery);
 
         public string Visit(PhraseQuery query) => nameof(PhraseQuery);
+
+        public string Visit(FuzzyQuery query) => nameof(FuzzyQuery);
+
+        public string Visit(BoostQuery query) => nameof(BoostQuery);
 
         public string Visit(AndQuery query) => nameof(AndQuery);
 

@@ -14,10 +14,12 @@ public sealed class InMemoryDatabase : IDisposable
 {
     private readonly string _root = Path.Combine(Path.GetTempPath(), "folio-db-" + Guid.NewGuid().ToString("N"));
 
-    public InMemoryDatabase()
+    /// <summary>A database whose indexes use <paramref name="searchEngine"/> (the default engine when null).</summary>
+    public InMemoryDatabase(string? searchEngine = null)
     {
         Store = DocumentStore.Open(StorageOptions.InMemory());
-        Indexes = new IndexStore(Store, _root, NullLoggerFactory.Instance, new IndexStoreOptions { InMemory = true });
+        Indexes = new IndexStore(Store, _root, NullLoggerFactory.Instance,
+            new IndexStoreOptions { InMemory = true, SearchEngine = searchEngine ?? Folio.Indexing.Engines.SearchEngines.Default });
         Runner = new QueryRunner(Store, Indexes);
     }
 

@@ -25,6 +25,8 @@ namespace Folio.Server.Tests.Engines;
 public sealed class EngineDifferentialTests(ITestOutputHelper output)
 {
     private const int BatchSize = 1_000;
+    private static readonly string[] NotePhrases = ["leave door", "door leave", "leave the door", "handle care", "care handle", "fragile care", "ring twice", "twice ring", "rocket mail", "aaa first"];
+    private static readonly string[] FuzzyNames = ["Anna", "Emile", "Lukasz", "Oyvind", "Ilker", "Jose", "OBrien", "straße"];
     private static readonly string[] NoteWords = ["door", "leave", "ring", "twice", "fragile", "handle", "care", "order", "rocket", "mail", "last", "first", "numeric", "start", "rückseite", "acil"];
 
     [Fact]
@@ -85,6 +87,12 @@ public sealed class EngineDifferentialTests(ITestOutputHelper output)
                 var (order, ranked) = random.Next(3) switch { 0 => (" order by score()", true), 1 => (" order by Total as double desc", false), _ => ("", false) };
                 Count(await CompareAsync(engines, $"from Orders where search(Note, '{words}'){filter}{order} limit 1024", null, asSet: ranked));
             }
+            for (var n = 0; n < queries / 5; n++)
+            {
+                var (rql, ranked) = SearchFeatureQuery(random);
+                Count(await CompareAsync(engines, rql, null, asSet: ranked));
+            }
+            output.WriteLine($"{compared} queries compared, fuzzy, phrase and boost ones included, at {clock.Elapsed.TotalSeconds:F1}s");
             for (var n = 0; n < 20; n++)
                 Count(await CompareAsync(engines, ReduceSpec.Random(random, n).ToGroupByRql(), null, asSet: true));
             var warmFacets = "from Products where " + string.Join(" or ", FacetDataset.All.Select(f => $"exists({f.Rql})"));
@@ -107,6 +115,43 @@ public sealed class EngineDifferentialTests(ITestOutputHelper output)
             if (Directory.Exists(root))
                 Directory.Delete(root, recursive: true);
         }
+    }
+
+    /// <summary>
+    /// A query with fuzzy words (<c>word~N</c>, misspelt on purpose, and the seeds' <c>fuzzy(F = 'v', factor)</c> on an
+    /// exact field), phrases within a slop (<c>"a b"~N</c>, <c>proximity()</c>, words in and out of order) or boosts,
+    /// and whether it is ranked (compared as a set: every row of it, so near-ties cannot push different rows off a page).
+    /// </summary>
+    private static (string Rql, bool Ranked) SearchFeatureQuery(Random random)
+    {
+        string Misspell(string word)
+        {
+            var chars = word.ToCharArray();
+            for (var edits = random.Next(3); edits > 0 && chars.Length > 2; edits--)
+            {
+                var at = random.Next(chars.Length - 1);
+                if (random.Next(2) == 0)
+                    (chars[at], chars[at + 1]) = (chars[at + 1], chars[at]);
+                else
+                    chars[at] = (char)('a' + random.Next(26));
+            }
+            return new string(chars);
+        }
+
+        string Word() => NoteWords[random.Next(NoteWords.Length)];
+        var where = random.Next(7) switch
+        {
+            0 => $"search(Note, '{Misspell(Word())}~{(random.Next(4) is var e && e == 3 ? "" : e.ToString(System.Globalization.CultureInfo.InvariantCulture))}')",
+            1 => $"search(Note, '{Word()} {Misspell(Word())}~1')",
+            2 => $"search(Note, '\"{NotePhrases[random.Next(NotePhrases.Length)]}\"~{random.Next(5)}')",
+            3 => $"proximity(search(Note, '{NotePhrases[random.Next(NotePhrases.Length)]}'), {random.Next(5)})",
+            4 => $"fuzzy(Employee = '{Misspell(FuzzyNames[random.Next(FuzzyNames.Length)])}', {(random.Next(2) == 0 ? "0.5" : random.Next(3).ToString(System.Globalization.CultureInfo.InvariantCulture))})",
+            5 => $"boost(search(Note, '{Word()}'), {1 + random.Next(20)}) or search(Note, '{Word()} {Word()}')",
+            _ => $"boost(Status = 'Pending', {1 + random.Next(5)}) or boost(search(Note, '{Misspell(Word())}~'), 0.5)",
+        };
+        var filter = random.Next(3) switch { 0 => "", 1 => " and Total > 100", _ => " and not Paid = true" };
+        var (order, ranked) = random.Next(3) switch { 0 => (" order by score()", true), 1 => (" order by Total as double desc", false), _ => ("", false) };
+        return ($"from Orders where ({where}){filter}{order}", ranked);
     }
 
     /// <summary>Asks both engines: what differs (null when they agree), and whether both answered with rows.</summary>

@@ -23,6 +23,9 @@ public sealed class QueryConformanceTests(WireFixture fixture) : WireTests(fixtu
         Assert.Equal(200, (await QueryAsync(uri, "from Orders where Total >= 100 select Company, Total as Amount, id() as Key, Lines[].Product")).Status);
         Assert.Equal(200, (await QueryAsync(uri, "from Orders where id() in ('orders/1', 'orders/2')")).Status);
         Assert.Equal(200, (await QueryAsync(uri, "from Orders where search(Notes, 'late')")).Status);
+        WireAnswer highlighted = await QueryAsync(uri, "from Orders where search(Notes, 'lat~1') or proximity(search(Notes, 'late delivery'), 1) include highlight(Notes, 64, 1)");
+        Assert.Equal("<b>late</b> <b>delivery</b>", highlighted.Body.GetProperty("Highlightings").GetProperty("Notes").GetProperty("orders/2")[0].GetString());
+        Assert.Equal(200, (await QueryAsync(uri, "from Orders where boost(Total > 100, 2) or fuzzy(Company = 'companiez/1', 1) order by score()")).Status);
         WireAnswer capped = await QueryAsync(uri, "from Orders where Total > 0 limit 1000");
         Assert.Equal(WireFixture.MaxPageSize, capped.Body.GetProperty("PageSize").GetInt32());
         Assert.Equal(200, (await Wire.SendAsync(HttpMethod.Post, Queries, uri, """{"Query":"from Orders where Total > 5","QueryParameters":null,"WaitForNonStaleResultsTimeout":"00:00:15","Other":1}""")).Status);
@@ -55,6 +58,8 @@ public sealed class QueryConformanceTests(WireFixture fixture) : WireTests(fixtu
         Assert.Equal(404, (await QueryAsync("/databases/no-such-db/queries", "from Orders")).Status);
         Assert.Equal(400, (await QueryAsync(uri, "from Orders where")).Status);
         Assert.Equal(400, (await QueryAsync(uri, "from Orders where Company = $missing")).Status);
+        Assert.Equal(400, (await QueryAsync(uri, "from Orders where search(Notes, 'late~9')")).Status);
+        Assert.Equal(400, (await QueryAsync(uri, "from Orders where search(Notes, 'late') include highlight(Notes, 0, 1)")).Status);
         Assert.Equal(400, (await QueryAsync(uri, "from Orders select facet(Company, $o)", new { o = new { TermSortMode = "Sideways" } })).Status);
         Assert.Equal(400, (await QueryAsync(uri, "from Orders select facet(id('facets/none'))")).Status);
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Queries, uri, """{"query":"from Orders"}""")).Status);

@@ -111,10 +111,35 @@ internal sealed class LuceneQueryTranslator(IndexSchema schema) : IQueryVisitor<
         if (tokens.Count == 1)
             return new global::Lucene.Net.Search.TermQuery(new Term(query.Field, tokens[0].Term));
         // Positions relative to the first token's: a leading stop word's gap must not push the phrase before the field's start.
-        var phrase = new global::Lucene.Net.Search.PhraseQuery();
+        var phrase = new global::Lucene.Net.Search.PhraseQuery { Slop = query.Slop };
         foreach (var token in tokens)
             phrase.Add(new Term(query.Field, token.Term), token.Position - tokens[0].Position);
         return phrase;
+    }
+
+    /// <inheritdoc/>
+    public LuceneQuery Visit(Queries.FuzzyQuery query)
+    {
+        var options = schema.Get(query.Field);
+        var any = new BooleanQuery();
+        foreach (var term in FieldTerms.FuzzyTerms(schema, query.Field, query.Text))
+        {
+            any.Add(new global::Lucene.Net.Search.FuzzyQuery(new Term(query.Field, term), query.MaxEdits, 0, Queries.FuzzyQuery.MaxExpansions, transpositions: true),
+                Occur.SHOULD);
+        }
+        LuceneQuery translated = any.Clauses.Count == 1 ? any.Clauses[0].Query : any;
+        return options.Kind == FieldKind.FullText ? translated : Unscored(translated);
+    }
+
+    /// <inheritdoc/>
+    public LuceneQuery Visit(BoostQuery query)
+    {
+        var clause = query.Clause.Accept(this);
+        if (!QueryScoring.IsScored(query.Clause, schema))
+            return new ConstantScoreQuery(clause) { Boost = query.Factor };
+        // Every translation is a query of its own, so its boost is this clause's to set.
+        clause.Boost *= query.Factor;
+        return clause;
     }
 
     /// <inheritdoc/>

@@ -18,6 +18,9 @@ internal abstract class MatchNode
         RqlBetween between => new ValueTest(between.Field, ValueCondition.Between(ParameterValues.Resolve(between.Low, parameters), ParameterValues.Resolve(between.High, parameters))),
         RqlIn @in => new ValueTest(@in.Field, ValueCondition.OneOf([.. @in.Values.Select(v => ParameterValues.Resolve(v, parameters))])),
         RqlFunction function => Function(function, parameters),
+        // A boost changes scores, and a subscription's matches have none: it matches what its condition matches.
+        RqlBoost boost => Compile(boost.Inner, parameters),
+        RqlFuzzy or RqlProximity => throw new QueryException("fuzzy() and proximity() need a full-text index; a subscription's query can use =, ranges, in, between, exists(), startsWith() and endsWith()."),
         _ => throw new QueryException($"Unsupported condition {expression}."),
     };
 

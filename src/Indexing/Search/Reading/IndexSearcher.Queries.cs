@@ -119,7 +119,7 @@ public sealed partial class IndexSearcher : IQueryVisitor<DocIdIterator>
                 return new EmptyIterator();
             iterators[i] = scorer;
         }
-        return tokens.Count == 1 ? iterators[0] : new PhraseIterator(this, query.Field, tokens, new AndIterator(iterators));
+        return tokens.Count == 1 ? iterators[0] : new PhraseIterator(this, query.Field, tokens, new AndIterator(iterators), query.Slop);
     }
 
     DocIdIterator IQueryVisitor<DocIdIterator>.Visit(AndQuery query)
