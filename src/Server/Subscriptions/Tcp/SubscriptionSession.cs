@@ -23,10 +23,12 @@ internal sealed partial class SubscriptionSession
     private readonly SubscriptionOptions _options;
     private readonly ILogger _logger;
     private readonly Utf8JsonWriter _writer;
+    private readonly CancellationToken _serverStopping;
 
-    public SubscriptionSession(ConnectionContext connection, DatabaseRegistry databases, SubscriptionOptions options, ILogger logger)
+    public SubscriptionSession(ConnectionContext connection, DatabaseRegistry databases, SubscriptionOptions options, ILogger logger, CancellationToken serverStopping)
     {
         _connection = connection;
+        _serverStopping = serverStopping;
         _databases = databases;
         _options = options;
         _logger = logger;
@@ -93,7 +95,8 @@ internal sealed partial class SubscriptionSession
         replaced?.End("TakenOver");
         try
         {
-            using var stop = CancellationTokenSource.CreateLinkedTokenSource(closed, worker.Ending, database.Closing);
+            // A stopping server ends the session at once: Kestrel would otherwise wait out the whole shutdown timeout for it.
+            using var stop = CancellationTokenSource.CreateLinkedTokenSource(closed, worker.Ending, database.Closing, _serverStopping);
             SubscriptionLog.Connected(_logger, subscription.Name, database.Name, worker.Address, subscription.AcknowledgedEtag);
             await SendAsync(static (w, s) =>
             {
@@ -107,12 +110,12 @@ internal sealed partial class SubscriptionSession
         }
         catch (OperationCanceledException) when (!closed.IsCancellationRequested)
         {
-            string code = worker.EndedBecause ?? (database.Closing.IsCancellationRequested ? "DatabaseClosed" : "Ended");
+            string code = worker.EndedBecause ?? (database.Closing.IsCancellationRequested || _serverStopping.IsCancellationRequested ? "DatabaseClosed" : "Ended");
             await RefuseAsync(code, code switch
             {
                 "TakenOver" => "Another worker took the subscription over.",
                 "Deleted" => "The subscription was deleted.",
-                _ => "The database is closing.",
+                _ => "The database is closing or the server is stopping.",
             });
         }
         finally
