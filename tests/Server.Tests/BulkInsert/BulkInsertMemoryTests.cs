@@ -21,8 +21,10 @@ public class BulkInsertMemoryTests
     }
 
     [Fact]
+    // The managed figure counts garbage the server GC has not collected yet: a CI run on 2 cores saw 238 MB above the
+    // baseline with anonymous RSS flat, so the heap bound leaves that room and RSS is the check on buffering.
     public Task Post_KeepsMemoryBounded_When100MegabyteStreamIsSentFlatOut() =>
-        AssertBoundedAsync(documents: 100_000, managedBound: 200L << 20, anonymousBound: 400L << 20);
+        AssertBoundedAsync(documents: 100_000, managedBound: 300L << 20, anonymousBound: 400L << 20);
 
     [Fact]
     [Trait("Category", "Slow")]
