@@ -48,7 +48,7 @@ public sealed class BulkInsertHandler
     {
         HttpContext context = request.Context;
         Monitoring.LongRunningRequest.Mark(context);
-        bool gzip = IsGzip(request.Request);
+        bool gzip = StreamedBody.IsGzip(request.Request, "bulk_insert");
         Database database;
         BulkInsertProgress progress;
         BulkInsertSummary summary;
@@ -59,10 +59,7 @@ public sealed class BulkInsertHandler
             BulkInsertLog.Started(_logger, progress.Id, database.Name, gzip ? "gzip" : "identity");
             try
             {
-                // The stream is as long as the client's data; memory is bounded by batching, not by the body size.
-                IHttpMaxRequestBodySizeFeature? limit = context.Features.Get<IHttpMaxRequestBodySizeFeature>();
-                if (limit is { IsReadOnly: false })
-                    limit.MaxRequestBodySize = null;
+                StreamedBody.AllowAnyLength(context);
 
                 using var run = new BulkInsertRun(database.Store, progress, _options.BulkInsert, _options.MaxJsonDepth, _options.MaxDocumentSizeBytes, _logger);
                 try
@@ -119,20 +116,6 @@ public sealed class BulkInsertHandler
             Math.Round(summary.CommitWait.TotalMilliseconds, 1));
         request.Response.StatusCode = StatusCodes.Status201Created;
         await JsonResponse.WriteAsync(request.Response, summary, WriteSummary, request.Aborted);
-    }
-
-    private static bool IsGzip(HttpRequest request)
-    {
-        string? encoding = request.Headers.ContentEncoding;
-        if (string.IsNullOrEmpty(encoding) || encoding.Equals("identity", StringComparison.OrdinalIgnoreCase))
-            return false;
-        if (encoding.Equals("gzip", StringComparison.OrdinalIgnoreCase))
-            return true;
-        throw new FolioHttpException(
-            StatusCodes.Status415UnsupportedMediaType,
-            "Unsupported content encoding",
-            $"bulk_insert accepts a body in gzip or uncompressed, not '{encoding}'.",
-            ProblemTypes.BadRequest);
     }
 
     private static async Task<BulkInsertSummary> RunGzipAsync(BulkInsertRun run, FolioRequest request)

@@ -6,7 +6,6 @@ using Folio.Server.Configuration;
 using Folio.Server.Databases;
 using Folio.Server.Http;
 using Folio.Server.Routing;
-using Microsoft.AspNetCore.Http.Features;
 
 namespace Folio.Server.Transfer;
 
@@ -45,11 +44,10 @@ public sealed class ImportHandler
     {
         HttpContext context = request.Context;
         Monitoring.LongRunningRequest.Mark(context);
-        bool gzip = string.Equals(request.Request.Headers.ContentEncoding, "gzip", StringComparison.OrdinalIgnoreCase)
+        // A gzipped export file is also sent as itself (Content-Type: application/gzip) rather than as an encoding.
+        bool gzip = StreamedBody.IsGzip(request.Request, "import")
             || string.Equals(request.Request.ContentType, "application/gzip", StringComparison.OrdinalIgnoreCase);
-        IHttpMaxRequestBodySizeFeature? limit = context.Features.Get<IHttpMaxRequestBodySizeFeature>();
-        if (limit is { IsReadOnly: false })
-            limit.MaxRequestBodySize = null;
+        StreamedBody.AllowAnyLength(context);
 
         using DatabaseLease lease = _databases.Lease(request.DatabaseSpan);
         Database database = lease.Database;

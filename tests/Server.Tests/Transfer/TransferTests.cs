@@ -117,6 +117,19 @@ public sealed class TransferTests(ServerFixture fixture) : IClassFixture<ServerF
         Assert.Equal(0, indexes.GetProperty("Results").GetArrayLength());
     }
 
+    [Fact]
+    public async Task Import_RefusesAnEncodingItCannotRead_AndStoresNothing()
+    {
+        string database = await FolioApi.CreateDatabaseAsync(Client);
+        using var content = new StringContent("""{"Text":"x","@metadata":{"@id":"notes/1"}}""", Encoding.UTF8, "application/x-ndjson");
+        content.Headers.ContentEncoding.Add("br");
+
+        using HttpResponseMessage response = await Client.PostAsync($"/databases/{database}/import", content);
+
+        Assert.Equal(HttpStatusCode.UnsupportedMediaType, response.StatusCode);
+        Assert.Equal(0, (await FolioApi.StatsAsync(Client, database)).CountOfDocuments);
+    }
+
     [Theory]
     [InlineData("""{"Text":"no id"}""", "needs a string")]
     [InlineData("""{"Text":"x","@metadata":{"@id":7}}""", "needs a string")]
