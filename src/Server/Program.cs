@@ -3,11 +3,17 @@ using Folio.Server.Hosting;
 
 namespace Folio.Server;
 
-/// <summary>Entry point: <c>dotnet run --project src/Server [--DataDir=path] [--ServerUrl=http://host:port]</c>.</summary>
+/// <summary>
+/// Entry point: <c>dotnet run --project src/Server [--DataDir=path] [--ServerUrl=http://host:port]</c> serves;
+/// <c>… -- api-keys create|list|revoke</c> and <c>… -- certificates add|list|revoke</c> manage credentials (docs/operations.md).
+/// </summary>
 internal static class Program
 {
     private static async Task<int> Main(string[] args)
     {
+        if (Security.CredentialsCommand.Handles(args))
+            return Security.CredentialsCommand.Run(args, Console.Out, Console.Error);
+
         FolioServer server;
         try
         {

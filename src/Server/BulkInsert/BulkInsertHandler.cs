@@ -43,7 +43,7 @@ public sealed class BulkInsertHandler
     /// </summary>
     /// <param name="request">The request; the body may be <c>Content-Encoding: gzip</c>.</param>
     /// <returns>Completes when the stream is stored and the answer written.</returns>
-    [FolioRoute("POST", "/databases/{db}/bulk_insert")]
+    [FolioRoute("POST", "/databases/{db}/bulk_insert", Access = RouteAccess.DatabaseWrite)]
     public async ValueTask Post(FolioRequest request)
     {
         HttpContext context = request.Context;

@@ -34,7 +34,7 @@ public sealed class ChangesHandler
     /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the feed ends.</returns>
-    [FolioRoute("GET", "/databases/{db}/changes")]
+    [FolioRoute("GET", "/databases/{db}/changes", Access = RouteAccess.DatabaseRead)]
     public async ValueTask Get(FolioRequest request)
     {
         Database database;

@@ -84,6 +84,9 @@ public sealed class ServerOptions
     /// <summary>How data subscriptions batch and keep their TCP sessions alive.</summary>
     public Subscriptions.Tcp.SubscriptionOptions Subscriptions { get; set; } = new();
 
+    /// <summary>Authentication and TLS (<c>Security:Authentication</c>, <c>Security:Certificate:Path</c>, …).</summary>
+    public Security.SecurityOptions Security { get; set; } = new();
+
     /// <summary>Largest request body Kestrel accepts: a document plus <see cref="RequestBodyMarginBytes"/>.</summary>
     public long MaxRequestBodySizeBytes => MaxDocumentSizeBytes + RequestBodyMarginBytes;
 
@@ -97,10 +100,12 @@ public sealed class ServerOptions
         var errors = new List<string>();
         if (string.IsNullOrWhiteSpace(DataDir))
             errors.Add("DataDir must not be empty.");
-        if (!Uri.TryCreate(ServerUrl, UriKind.Absolute, out Uri? url) || url.Scheme != Uri.UriSchemeHttp)
-            errors.Add($"ServerUrl '{ServerUrl}' must be an absolute http:// address, e.g. {DefaultServerUrl}.");
-        else if (Hosting.KestrelSetup.ListenAddress(url.Host) is null)
+        if (!Uri.TryCreate(ServerUrl, UriKind.Absolute, out Uri? url) || (url.Scheme != Uri.UriSchemeHttp && url.Scheme != Uri.UriSchemeHttps))
+            errors.Add($"ServerUrl '{ServerUrl}' must be an absolute http:// or https:// address, e.g. {DefaultServerUrl}.");
+        else if (Hosting.KestrelSetup.ListenAddress(url.Host) is not { } address)
             errors.Add($"ServerUrl's host '{url.Host}' must be an IP address, localhost or * (every interface).");
+        else
+            errors.AddRange(ListenerSecurity.Check(url, address, Security));
         if (MaxDocumentSizeBytes <= 0)
             errors.Add("MaxDocumentSizeBytes must be positive.");
         if (RequestBodyMarginBytes < 0)
@@ -127,6 +132,7 @@ public sealed class ServerOptions
         errors.AddRange(Indexing.Validate());
         errors.AddRange(Changes.Validate());
         errors.AddRange(Subscriptions.Validate());
+        errors.AddRange(Security.Validate());
         return errors;
     }
 }

@@ -26,7 +26,7 @@ public sealed class DatabaseStatsHandler
     /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
-    [FolioRoute("GET", "/databases/{db}/stats")]
+    [FolioRoute("GET", "/databases/{db}/stats", Access = RouteAccess.DatabaseRead)]
     public async ValueTask Get(FolioRequest request)
     {
         using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))

@@ -2,6 +2,7 @@ using System.Text.Json;
 using Folio.Server.Configuration;
 using Folio.Server.Http;
 using Folio.Server.Routing;
+using Folio.Server.Security;
 
 namespace Folio.Server.Databases;
 
@@ -13,27 +14,36 @@ public sealed class DatabasesHandler
 
     private readonly DatabaseRegistry _databases;
     private readonly ServerOptions _options;
+    private readonly Authenticator _authenticator;
 
     /// <summary>Creates the handler.</summary>
     /// <param name="databases">The server's databases.</param>
     /// <param name="options">Supplies the JSON depth limit.</param>
-    public DatabasesHandler(DatabaseRegistry databases, ServerOptions options)
+    /// <param name="authenticator">Tells whose databases a caller may see.</param>
+    public DatabasesHandler(DatabaseRegistry databases, ServerOptions options, Authenticator authenticator)
     {
         _databases = databases;
         _options = options;
+        _authenticator = authenticator;
     }
 
-    /// <summary><c>GET /databases</c>: <c>{"Databases":[{"Name"}…]}</c> ordered by name.</summary>
+    /// <summary><c>GET /databases</c>: <c>{"Databases":[{"Name"}…]}</c> ordered by name; a caller whose clearance names databases sees only those.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
-    [FolioRoute("GET", "/databases")]
-    public async ValueTask List(FolioRequest request) =>
-        await JsonResponse.WriteAsync(request.Response, _databases.List(), WriteList, request.Aborted);
+    [FolioRoute("GET", "/databases", Access = RouteAccess.Authenticated)]
+    public async ValueTask List(FolioRequest request)
+    {
+        IReadOnlyList<Database> all = _databases.List();
+        Credential? caller = _authenticator.CallerOf(request.Context);
+        if (caller is not null && !caller.AllowsEveryDatabase)
+            all = all.Where(d => caller.CanUse(d.Name)).ToArray();
+        await JsonResponse.WriteAsync(request.Response, all, WriteList, request.Aborted);
+    }
 
     /// <summary><c>PUT /admin/databases</c> with <c>{"Name":"…"}</c>: 201 <c>{"Name"}</c>; 409 when it exists; 400 for a bad name.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the database exists and the answer is written.</returns>
-    [FolioRoute("PUT", "/admin/databases")]
+    [FolioRoute("PUT", "/admin/databases", Access = RouteAccess.Admin)]
     public async ValueTask Create(FolioRequest request)
     {
         string name;
@@ -48,7 +58,7 @@ public sealed class DatabasesHandler
     /// <summary><c>DELETE /admin/databases?name=</c>: 204 once the database and its files are gone; 404 when there is none.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when deleted.</returns>
-    [FolioRoute("DELETE", "/admin/databases")]
+    [FolioRoute("DELETE", "/admin/databases", Access = RouteAccess.Admin)]
     public async ValueTask Delete(FolioRequest request)
     {
         string name = QueryParameters.Required(request.Request, "name");

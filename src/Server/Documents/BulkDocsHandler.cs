@@ -31,7 +31,7 @@ public sealed class BulkDocsHandler
     /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the batch is durable and the answer written.</returns>
-    [FolioRoute("POST", "/databases/{db}/bulk_docs")]
+    [FolioRoute("POST", "/databases/{db}/bulk_docs", Access = RouteAccess.DatabaseWrite)]
     public async ValueTask Post(FolioRequest request)
     {
         List<DocumentCommand> commands;

@@ -25,7 +25,7 @@ public sealed class CollectionsHandler
     /// <summary><c>GET ?name=Orders&amp;start=&amp;pageSize=</c>: the collection's documents in write (etag) order.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the page is written.</returns>
-    [FolioRoute("GET", "/databases/{db}/collections/docs")]
+    [FolioRoute("GET", "/databases/{db}/collections/docs", Access = RouteAccess.DatabaseRead)]
     public async ValueTask GetDocuments(FolioRequest request)
     {
         string name = QueryParameters.Required(request.Request, "name");
@@ -41,7 +41,7 @@ public sealed class CollectionsHandler
     /// <summary><c>GET</c>: <c>{"CountOfDocuments","Collections":{"Users":12,…}}</c>.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
-    [FolioRoute("GET", "/databases/{db}/collections/stats")]
+    [FolioRoute("GET", "/databases/{db}/collections/stats", Access = RouteAccess.DatabaseRead)]
     public async ValueTask GetStats(FolioRequest request)
     {
         using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))

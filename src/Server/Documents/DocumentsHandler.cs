@@ -39,7 +39,7 @@ public sealed class DocumentsHandler
     /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
-    [FolioRoute("GET", "/databases/{db}/docs")]
+    [FolioRoute("GET", "/databases/{db}/docs", Access = RouteAccess.DatabaseRead)]
     public ValueTask Get(FolioRequest request)
     {
         IQueryCollection query = request.Request.Query;
@@ -54,7 +54,7 @@ public sealed class DocumentsHandler
     /// <summary><c>PUT ?id=</c> with the document as the body; <c>If-Match</c> makes it conditional. Answers 201 <c>{"Id","ChangeVector"}</c>.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the document is durable and the answer written.</returns>
-    [FolioRoute("PUT", "/databases/{db}/docs")]
+    [FolioRoute("PUT", "/databases/{db}/docs", Access = RouteAccess.DatabaseWrite)]
     public async ValueTask Put(FolioRequest request)
     {
         string id = QueryParameters.Required(request.Request, "id");
@@ -80,7 +80,7 @@ public sealed class DocumentsHandler
     /// <summary><c>DELETE ?id=</c>; <c>If-Match</c> makes it conditional. Answers 204 whether or not the document existed.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the delete is durable.</returns>
-    [FolioRoute("DELETE", "/databases/{db}/docs")]
+    [FolioRoute("DELETE", "/databases/{db}/docs", Access = RouteAccess.DatabaseWrite)]
     public async ValueTask Delete(FolioRequest request)
     {
         string id = QueryParameters.Required(request.Request, "id");

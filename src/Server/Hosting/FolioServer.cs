@@ -37,6 +37,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(Monitoring.MetricsHandler),
         typeof(Transfer.ExportHandler),
         typeof(Transfer.ImportHandler),
+        typeof(Security.CredentialsHandler),
     ];
 
     private readonly WebApplication _app;
@@ -44,8 +45,9 @@ public sealed class FolioServer : IAsyncDisposable
     private readonly ListenEndpoints _endpoints;
     private Uri? _address;
 
-    private FolioServer(WebApplication app, ServerOptions options, ListenEndpoints endpoints)
+    private FolioServer(WebApplication app, ServerOptions options, ListenEndpoints endpoints, FolioRouter router)
     {
+        Router = router;
         _app = app;
         _endpoints = endpoints;
         Options = options;
@@ -64,6 +66,9 @@ public sealed class FolioServer : IAsyncDisposable
 
     /// <summary>The TCP listener of data subscriptions (its port is the bound one), once started.</summary>
     public System.Net.IPEndPoint TcpEndPoint => _endpoints.Tcp?.IPEndPoint ?? throw new InvalidOperationException("The server has not started.");
+
+    /// <summary>The route table the server dispatches through, with each route's declared access.</summary>
+    public FolioRouter Router { get; }
 
     /// <summary>The application's services.</summary>
     public IServiceProvider Services => _app.Services;
@@ -102,9 +107,12 @@ public sealed class FolioServer : IAsyncDisposable
         // providers, so the filter has to name the provider too.
         builder.Logging.AddFilter<SerilogLoggerProvider>("Microsoft.AspNetCore.Hosting.Diagnostics", LogLevel.None);
 
+        System.Security.Cryptography.X509Certificates.X509Certificate2? certificate = options.Security.UsesTls ? Security.ServerCertificate.Load(options.Security.Certificate) : null;
         builder.WebHost.UseKestrelCore();
+        if (certificate is not null)
+            builder.WebHost.UseKestrelHttpsConfiguration();
         var endpoints = new ListenEndpoints();
-        builder.WebHost.ConfigureKestrel(kestrel => KestrelSetup.Apply(kestrel, options, endpoints));
+        builder.WebHost.ConfigureKestrel(kestrel => KestrelSetup.Apply(kestrel, options, endpoints, certificate));
         builder.Services.Configure<HostOptions>(host => host.ShutdownTimeout = options.ShutdownTimeout);
         builder.Services.AddSingleton(options);
         // Created by the container so the container disposes it at shutdown, after Kestrel has
@@ -112,6 +120,8 @@ public sealed class FolioServer : IAsyncDisposable
         builder.Services.AddSingleton<DatabaseRegistry>();
         builder.Services.AddSingleton<Monitoring.ServerMetrics>();
         builder.Services.AddSingleton<Monitoring.PrometheusMetrics>();
+        builder.Services.AddSingleton<Security.CredentialStore>();
+        builder.Services.AddSingleton<Security.Authenticator>();
 
         WebApplication app = builder.Build();
         FolioRouter router;
@@ -126,13 +136,13 @@ public sealed class FolioServer : IAsyncDisposable
             throw;
         }
 
-        var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>(), serilog, app.Services.GetRequiredService<Monitoring.ServerMetrics>(), app.Services.GetRequiredService<Monitoring.PrometheusMetrics>());
+        var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>(), serilog, app.Services.GetRequiredService<Monitoring.ServerMetrics>(), app.Services.GetRequiredService<Monitoring.PrometheusMetrics>(), app.Services.GetRequiredService<Security.Authenticator>());
         // Only changes requests pass the WebSocket middleware: it would add a feature object to every other request.
         app.UseWhen(
             static context => context.Request.Path.Value is { } path && path.EndsWith("/changes", StringComparison.Ordinal),
             branch => branch.UseWebSockets(new WebSocketOptions { KeepAliveInterval = options.Changes.Heartbeat }));
         app.Run(dispatcher.InvokeAsync);
-        return new FolioServer(app, options, endpoints);
+        return new FolioServer(app, options, endpoints, router);
     }
 
     /// <summary>Starts listening and records the bound address.</summary>
@@ -156,6 +166,7 @@ public sealed class FolioServer : IAsyncDisposable
         _address = DiscoverAddress();
         HostingLog.Listening(_logger, _address.ToString(), Options.DataDir);
         HostingLog.ListeningTcp(_logger, TcpEndPoint.ToString());
+        LogSecurity();
         HostingLog.Limits(
             _logger,
             Options.MaxRequestBodySizeBytes,
@@ -199,6 +210,23 @@ public sealed class FolioServer : IAsyncDisposable
     {
         // The bound end point, not ServerUrl's host: "*" or "localhost" name no address a client can use, and port 0 is resolved here.
         System.Net.IPEndPoint bound = _endpoints.Http?.IPEndPoint ?? throw new InvalidOperationException("Kestrel started without the HTTP listener.");
-        return new Uri($"http://{bound}");
+        return new Uri($"{(Options.Security.UsesTls ? "https" : "http")}://{bound}");
+    }
+
+    private void LogSecurity()
+    {
+        Security.SecurityOptions security = Options.Security;
+        if (!security.RequiresAuthentication)
+        {
+            if (!System.Net.IPAddress.IsLoopback(_endpoints.Http!.IPEndPoint!.Address))
+                Security.SecurityLog.Unsecured(_logger, Options.ServerUrl);
+            return;
+        }
+
+        IReadOnlyList<Security.Credential> all = Services.GetRequiredService<Security.CredentialStore>().All;
+        int keys = all.Count(c => c.Kind == Security.CredentialKind.ApiKey);
+        Security.SecurityLog.Configured(_logger, keys, all.Count - keys, security.UsesTls ? "on" : "off");
+        if (all.Count == 0)
+            Security.SecurityLog.NoCredentials(_logger);
     }
 }

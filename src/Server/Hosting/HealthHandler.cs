@@ -24,8 +24,8 @@ public sealed class HealthHandler
     /// <summary>Answers 200 with the body <c>ok</c>.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the body is written.</returns>
-    [FolioRoute("GET", "/healthz")]
-    [FolioRoute("GET", "/healthz/live")]
+    [FolioRoute("GET", "/healthz", Access = RouteAccess.Public)]
+    [FolioRoute("GET", "/healthz/live", Access = RouteAccess.Public)]
     public ValueTask GetHealth(FolioRequest request) => WriteOk(request);
 
     /// <summary>
@@ -34,7 +34,7 @@ public sealed class HealthHandler
     /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
-    [FolioRoute("GET", "/healthz/ready")]
+    [FolioRoute("GET", "/healthz/ready", Access = RouteAccess.Public)]
     public ValueTask GetReadiness(FolioRequest request)
     {
         List<string>? failed = null;

@@ -1,5 +1,7 @@
 using System.Net;
+using System.Security.Cryptography.X509Certificates;
 using Folio.Server.Configuration;
+using Folio.Server.Security;
 using Folio.Server.Subscriptions.Tcp;
 using Microsoft.AspNetCore.Connections;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
@@ -13,16 +15,24 @@ internal static class KestrelSetup
     /// <param name="kestrel">Kestrel's options.</param>
     /// <param name="options">Folio's options.</param>
     /// <param name="endpoints">Receives the two listeners, whose ports are known once the server started.</param>
-    public static void Apply(KestrelServerOptions kestrel, ServerOptions options, ListenEndpoints endpoints)
+    /// <param name="certificate">The server certificate when TLS is configured: both listeners then speak TLS.</param>
+    public static void Apply(KestrelServerOptions kestrel, ServerOptions options, ListenEndpoints endpoints, X509Certificate2? certificate = null)
     {
         ApplyLimits(kestrel, options);
 
         // Both listeners on the HTTP address's interface, so the TCP API is exactly as reachable as the REST one.
         var url = new Uri(options.ServerUrl);
         IPAddress address = ListenAddress(url.Host) ?? throw new InvalidOperationException($"ServerUrl's host '{url.Host}' is not an IP address, localhost or *.");
-        kestrel.Listen(address, url.Port, listen => endpoints.Http = listen);
+        kestrel.Listen(address, url.Port, listen =>
+        {
+            if (certificate is not null)
+                listen.UseHttps(https => ServerCertificate.Configure(https, certificate));
+            endpoints.Http = listen;
+        });
         kestrel.Listen(address, options.TcpPort, listen =>
         {
+            if (certificate is not null)
+                listen.UseHttps(https => ServerCertificate.Configure(https, certificate));
             listen.UseConnectionHandler<SubscriptionConnectionHandler>();
             endpoints.Tcp = listen;
         });

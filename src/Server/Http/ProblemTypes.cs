@@ -86,4 +86,19 @@ public static class ProblemTypes
 
     /// <summary>A line of an import is neither a document with an id nor an index definition.</summary>
     public const string InvalidImport = "urn:folio:problem:invalid-import";
+
+    /// <summary>The route needs credentials and the request carries none, or none that are valid.</summary>
+    public const string Unauthorized = "urn:folio:problem:unauthorized";
+
+    /// <summary>The credentials are valid but their clearance does not cover the route or database.</summary>
+    public const string Forbidden = "urn:folio:problem:forbidden";
+
+    /// <summary>The client's address failed to authenticate too often this minute.</summary>
+    public const string TooManyAttempts = "urn:folio:problem:too-many-attempts";
+
+    /// <summary>An API key or certificate of that name (or a certificate of that thumbprint) is registered.</summary>
+    public const string CredentialExists = "urn:folio:problem:credential-exists";
+
+    /// <summary>No API key or certificate has the name.</summary>
+    public const string CredentialNotFound = "urn:folio:problem:credential-not-found";
 }

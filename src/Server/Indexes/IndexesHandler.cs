@@ -18,7 +18,7 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
     /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
-    [FolioRoute("PUT", "/databases/{db}/indexes")]
+    [FolioRoute("PUT", "/databases/{db}/indexes", Access = RouteAccess.DatabaseWrite)]
     public async ValueTask Put(FolioRequest request)
     {
         using var body = await JsonBody.ParseAsync(request.Request, options, request.Aborted);
@@ -50,7 +50,7 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
     /// <summary><c>GET /databases/{db}/indexes[?name=]</c>: the definitions (404 when a named one does not exist).</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
-    [FolioRoute("GET", "/databases/{db}/indexes")]
+    [FolioRoute("GET", "/databases/{db}/indexes", Access = RouteAccess.DatabaseRead)]
     public async ValueTask Get(FolioRequest request)
     {
         var name = QueryParameters.Optional(request.Request, "name");
@@ -66,13 +66,13 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
     /// <summary><c>DELETE /databases/{db}/indexes?name=</c>: 204, or 404 when there is no such index.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the index is gone.</returns>
-    [FolioRoute("DELETE", "/databases/{db}/indexes")]
+    [FolioRoute("DELETE", "/databases/{db}/indexes", Access = RouteAccess.DatabaseWrite)]
     public ValueTask Delete(FolioRequest request) => OnNamedIndex(request, static (indexes, name) => indexes.Delete(name));
 
     /// <summary><c>POST /databases/{db}/indexes/reset?name=</c>: throws the index's data away and rebuilds it from the documents.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the rebuild has started.</returns>
-    [FolioRoute("POST", "/databases/{db}/indexes/reset")]
+    [FolioRoute("POST", "/databases/{db}/indexes/reset", Access = RouteAccess.DatabaseWrite)]
     public ValueTask Reset(FolioRequest request) => OnNamedIndex(request, static (indexes, name) => indexes.Reset(name));
 
     /// <summary>Runs <paramref name="action"/> on the index named by <c>?name=</c>: 204 when it existed, 404 otherwise.</summary>
@@ -94,7 +94,7 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
     /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
-    [FolioRoute("GET", "/databases/{db}/indexes/stats")]
+    [FolioRoute("GET", "/databases/{db}/indexes/stats", Access = RouteAccess.DatabaseRead)]
     public async ValueTask Stats(FolioRequest request)
     {
         using (var lease = databases.Lease(request.DatabaseSpan))

@@ -17,7 +17,7 @@ public sealed class MetricsHandler
     /// <summary>Answers the text format (version 0.0.4): request counts and latency histograms by route, per-database and per-index series, and the runtime's.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
-    [FolioRoute("GET", "/metrics")]
+    [FolioRoute("GET", "/metrics", Access = RouteAccess.Admin)]
     public async ValueTask Get(FolioRequest request)
     {
         request.Response.ContentType = "text/plain; version=0.0.4; charset=utf-8";

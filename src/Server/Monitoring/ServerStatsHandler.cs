@@ -37,7 +37,7 @@ public sealed class ServerStatsHandler
     /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
-    [FolioRoute("GET", "/admin/stats")]
+    [FolioRoute("GET", "/admin/stats", Access = RouteAccess.Admin)]
     public async ValueTask Get(FolioRequest request)
     {
         var snapshot = new Snapshot(

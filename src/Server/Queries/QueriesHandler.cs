@@ -24,7 +24,7 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
     /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
-    [FolioRoute("POST", "/databases/{db}/queries")]
+    [FolioRoute("POST", "/databases/{db}/queries", Access = RouteAccess.DatabaseRead)]
     public async ValueTask Post(FolioRequest request)
     {
         using var body = await JsonBody.ParseAsync(request.Request, options, request.Aborted);
@@ -42,7 +42,7 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
     /// <summary>Runs <c>?query=</c> (with optional <c>waitForNonStaleResults</c> and <c>waitForNonStaleResultsTimeout</c>).</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
-    [FolioRoute("GET", "/databases/{db}/queries")]
+    [FolioRoute("GET", "/databases/{db}/queries", Access = RouteAccess.DatabaseRead)]
     public async ValueTask Get(FolioRequest request)
     {
         var query = QueryParameters.Required(request.Request, "query");
@@ -55,7 +55,7 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
     /// <summary>Streams every result of <c>?query=</c> as <c>{"Results":[…]}</c>, without paging limits and in constant memory.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the last result is written.</returns>
-    [FolioRoute("GET", "/databases/{db}/streams/queries")]
+    [FolioRoute("GET", "/databases/{db}/streams/queries", Access = RouteAccess.DatabaseRead)]
     public async ValueTask Stream(FolioRequest request)
     {
         var query = QueryParameters.Required(request.Request, "query");

@@ -22,4 +22,10 @@ public sealed class FolioRouteAttribute : Attribute
 
     /// <summary>Path template served.</summary>
     public string Template { get; }
+
+    /// <summary>
+    /// What a caller needs when the server requires authentication. Every route must say; one left
+    /// <see cref="RouteAccess.Unclassified"/> is served to admins only and fails the route-by-clearance test.
+    /// </summary>
+    public RouteAccess Access { get; set; }
 }

@@ -48,14 +48,17 @@ public sealed class FolioRouter
 {
     private readonly RouteNode _root;
 
-    internal FolioRouter(RouteNode root, int routeCount)
+    internal FolioRouter(RouteNode root, IReadOnlyList<RouteDeclaration> routes)
     {
         _root = root;
-        RouteCount = routeCount;
+        Routes = routes;
     }
 
     /// <summary>Number of method-and-template pairs registered (HEAD fallbacks not counted).</summary>
-    public int RouteCount { get; }
+    public int RouteCount => Routes.Count;
+
+    /// <summary>Every method-and-template pair registered, in the order added (HEAD fallbacks not listed).</summary>
+    public IReadOnlyList<RouteDeclaration> Routes { get; }
 
     /// <summary>Finds the route for a request.</summary>
     /// <param name="method">HTTP method.</param>
@@ -71,9 +74,9 @@ public sealed class FolioRouter
         int slot = HttpMethodSlots.IndexOf(method);
         FolioRequestHandler? handler = slot < 0 ? null : bucket.HandlerAt(slot);
         if (handler is null)
-            return new RouteMatch(RouteMatchKind.MethodNotAllowed, bucket, null, 0, 0);
+            return new RouteMatch(RouteMatchKind.MethodNotAllowed, bucket, null, RouteAccess.Unclassified, 0, 0);
 
         (int start, int length) = database.GetOffsetAndLength(span.Length);
-        return new RouteMatch(RouteMatchKind.Found, bucket, handler, start, length);
+        return new RouteMatch(RouteMatchKind.Found, bucket, handler, bucket.AccessAt(slot), start, length);
     }
 }

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using Folio.Server.Http;
 using Folio.Server.Logging;
 using Folio.Server.Monitoring;
+using Folio.Server.Security;
 
 namespace Folio.Server.Routing;
 
@@ -19,9 +20,11 @@ internal sealed class RequestDispatcher
     private readonly CompletedRequestLog _completed;
     private readonly ServerMetrics _metrics;
     private readonly PrometheusMetrics _prometheus;
+    private readonly Authenticator _authenticator;
 
-    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger, Serilog.ILogger serilog, ServerMetrics metrics, PrometheusMetrics prometheus)
+    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger, Serilog.ILogger serilog, ServerMetrics metrics, PrometheusMetrics prometheus, Authenticator authenticator)
     {
+        _authenticator = authenticator;
         _prometheus = prometheus;
         _router = router;
         _logger = logger;
@@ -45,6 +48,12 @@ internal sealed class RequestDispatcher
             switch (match.Kind)
             {
                 case RouteMatchKind.Found:
+                    if (_authenticator.Required && _authenticator.Check(context, match.Access, path.AsSpan(match.DatabaseStart, match.DatabaseLength)) is { } refusal)
+                    {
+                        await Authenticator.WriteRefusalAsync(context.Response, refusal, context.RequestAborted);
+                        break;
+                    }
+
                     await match.Handler!(new FolioRequest(context, path, match));
                     break;
                 case RouteMatchKind.MethodNotAllowed:

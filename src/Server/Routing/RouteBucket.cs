@@ -8,6 +8,7 @@ namespace Folio.Server.Routing;
 public sealed class RouteBucket
 {
     private readonly FolioRequestHandler?[] _handlers = new FolioRequestHandler?[HttpMethodSlots.Count];
+    private readonly RouteAccess[] _access = new RouteAccess[HttpMethodSlots.Count];
 
     internal RouteBucket(RouteTemplate route)
     {
@@ -25,11 +26,14 @@ public sealed class RouteBucket
 
     internal FolioRequestHandler? HandlerAt(int slot) => _handlers[slot];
 
-    internal void Set(int slot, FolioRequestHandler handler)
+    internal RouteAccess AccessAt(int slot) => _access[slot];
+
+    internal void Set(int slot, FolioRequestHandler handler, RouteAccess access)
     {
         if (_handlers[slot] is not null)
             throw new InvalidOperationException($"Route {HttpMethodSlots.NameOf(slot)} {Template} is declared twice.");
         _handlers[slot] = handler;
+        _access[slot] = access;
     }
 
     /// <summary>Completes the bucket once every route is added.</summary>
@@ -37,7 +41,10 @@ public sealed class RouteBucket
     {
         // HEAD is GET without a body; Kestrel drops the body, so reusing the GET handler is correct.
         if (_handlers[HttpMethodSlots.Head] is null && _handlers[HttpMethodSlots.Get] is not null)
+        {
             _handlers[HttpMethodSlots.Head] = _handlers[HttpMethodSlots.Get];
+            _access[HttpMethodSlots.Head] = _access[HttpMethodSlots.Get];
+        }
 
         var allowed = new List<string>(HttpMethodSlots.Count);
         for (int slot = 0; slot < HttpMethodSlots.Count; slot++)

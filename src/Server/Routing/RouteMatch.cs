@@ -3,8 +3,9 @@ namespace Folio.Server.Routing;
 /// <summary>Result of <see cref="FolioRouter.Match"/>; a struct so a lookup allocates nothing.</summary>
 public readonly struct RouteMatch
 {
-    internal RouteMatch(RouteMatchKind kind, RouteBucket? bucket, FolioRequestHandler? handler, int databaseStart, int databaseLength)
+    internal RouteMatch(RouteMatchKind kind, RouteBucket? bucket, FolioRequestHandler? handler, RouteAccess access, int databaseStart, int databaseLength)
     {
+        Access = access;
         Kind = kind;
         Bucket = bucket;
         Handler = handler;
@@ -20,6 +21,9 @@ public readonly struct RouteMatch
 
     /// <summary>The handler to run, when <see cref="Kind"/> is <see cref="RouteMatchKind.Found"/>.</summary>
     public FolioRequestHandler? Handler { get; }
+
+    /// <summary>What the found route requires of a caller (see <see cref="FolioRouteAttribute.Access"/>).</summary>
+    public RouteAccess Access { get; }
 
     /// <summary>Index of the captured <c>{db}</c> segment in the path; 0 unless found.</summary>
     public int DatabaseStart { get; }

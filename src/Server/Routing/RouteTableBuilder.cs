@@ -11,17 +11,19 @@ public sealed class RouteTableBuilder
 {
     // Keyed by shape, so templates that match the same paths share one bucket.
     private readonly Dictionary<string, RouteBucket> _buckets = new(StringComparer.OrdinalIgnoreCase);
-    private int _routeCount;
+    private readonly List<RouteDeclaration> _routes = [];
 
     /// <summary>Adds one route.</summary>
     /// <param name="method">HTTP method, e.g. <c>GET</c>.</param>
     /// <param name="template">Path template, e.g. <c>/databases/{db}/docs</c>; see <see cref="FolioRouter"/> for the syntax.</param>
     /// <param name="handler">What serves it.</param>
+    /// <param name="access">What a caller needs when authentication is required.</param>
+    /// <param name="declaredBy">Where the route is declared (<c>Type.Method</c>), for messages; the handler's method when null.</param>
     /// <exception cref="ArgumentException">The method is not one Folio routes, or the template is malformed.</exception>
     /// <exception cref="InvalidOperationException">
     /// The same method and path were added before, or a template for the same path names its parameters differently.
     /// </exception>
-    public void Add(string method, string template, FolioRequestHandler handler)
+    public void Add(string method, string template, FolioRequestHandler handler, RouteAccess access = RouteAccess.Unclassified, string? declaredBy = null)
     {
         ArgumentNullException.ThrowIfNull(handler);
         int slot = HttpMethodSlots.IndexOf(method);
@@ -40,8 +42,8 @@ public sealed class RouteTableBuilder
                 $"Route {method} {template} has the path of {bucket.Template} but names its parameters differently; routes for one path must name them alike.");
         }
 
-        bucket.Set(slot, handler);
-        _routeCount++;
+        bucket.Set(slot, handler, access);
+        _routes.Add(new RouteDeclaration(HttpMethodSlots.NameOf(slot), template, access, declaredBy ?? $"{handler.Method.DeclaringType?.Name}.{handler.Method.Name}"));
     }
 
     /// <summary>Adds every route declared with <see cref="FolioRouteAttribute"/> on the handler's public instance methods.</summary>
@@ -68,7 +70,7 @@ public sealed class RouteTableBuilder
 
                 try
                 {
-                    Add(route.Method, route.Template, bound);
+                    Add(route.Method, route.Template, bound, route.Access, $"{type.Name}.{method.Name}");
                 }
                 catch (Exception e) when (e is ArgumentException or InvalidOperationException)
                 {
@@ -89,6 +91,6 @@ public sealed class RouteTableBuilder
     {
         foreach (RouteBucket bucket in _buckets.Values)
             bucket.Seal();
-        return new FolioRouter(RouteNode.Create(_buckets.Values, depth: 0), _routeCount);
+        return new FolioRouter(RouteNode.Create(_buckets.Values, depth: 0), _routes.ToArray());
     }
 }

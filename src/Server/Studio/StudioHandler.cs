@@ -22,7 +22,7 @@ public sealed class StudioHandler
     /// <summary>Redirects the server's root to the studio, so a browser pointed at the server lands there.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes at once.</returns>
-    [FolioRoute("GET", "/")]
+    [FolioRoute("GET", "/", Access = RouteAccess.Public)]
     public ValueTask GetRoot(FolioRequest request)
     {
         Redirect(request.Response);
@@ -32,7 +32,7 @@ public sealed class StudioHandler
     /// <summary>Answers a studio file, <c>index.html</c> for the folder itself; 304 when <c>If-None-Match</c> names it; 404 for any other path.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the body is written.</returns>
-    [FolioRoute("GET", "/studio/{*path}")]
+    [FolioRoute("GET", "/studio/{*path}", Access = RouteAccess.Public)]
     public async ValueTask GetFile(FolioRequest request)
     {
         HttpResponse response = request.Response;

@@ -28,7 +28,7 @@ public sealed class SubscriptionsHandler
     /// <summary><c>PUT</c> <c>{"Name","Query","StartFrom"}</c>: 201 with the subscription; 409 when the name is taken.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
-    [FolioRoute("PUT", "/databases/{db}/subscriptions")]
+    [FolioRoute("PUT", "/databases/{db}/subscriptions", Access = RouteAccess.DatabaseWrite)]
     public async ValueTask Put(FolioRequest request)
     {
         using JsonDocument body = await JsonBody.ParseAsync(request.Request, _options, request.Aborted);
@@ -55,7 +55,7 @@ public sealed class SubscriptionsHandler
     /// <summary><c>GET</c>: <c>{"Results":[…]}</c>, or with <c>?name=</c> one subscription (404 when there is none).</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
-    [FolioRoute("GET", "/databases/{db}/subscriptions")]
+    [FolioRoute("GET", "/databases/{db}/subscriptions", Access = RouteAccess.DatabaseRead)]
     public async ValueTask Get(FolioRequest request)
     {
         string? name = QueryParameters.Optional(request.Request, "name");
@@ -87,7 +87,7 @@ public sealed class SubscriptionsHandler
     /// <summary><c>DELETE ?name=</c>: 204, ending the worker's session; 404 when there is none.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when deleted.</returns>
-    [FolioRoute("DELETE", "/databases/{db}/subscriptions")]
+    [FolioRoute("DELETE", "/databases/{db}/subscriptions", Access = RouteAccess.DatabaseWrite)]
     public ValueTask Delete(FolioRequest request)
     {
         string name = QueryParameters.Required(request.Request, "name");

@@ -34,7 +34,7 @@ public sealed class ExportHandler
     /// <summary>Streams the export; <c>?compress=gzip</c> answers it gzipped as <c>application/gzip</c>, for a file.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the last line is sent.</returns>
-    [FolioRoute("GET", "/databases/{db}/export")]
+    [FolioRoute("GET", "/databases/{db}/export", Access = RouteAccess.DatabaseRead)]
     public async ValueTask Get(FolioRequest request)
     {
         bool gzip = QueryParameters.Optional(request.Request, "compress") switch

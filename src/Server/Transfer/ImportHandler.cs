@@ -39,7 +39,7 @@ public sealed class ImportHandler
     /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the import is stored and answered.</returns>
-    [FolioRoute("POST", "/databases/{db}/import")]
+    [FolioRoute("POST", "/databases/{db}/import", Access = RouteAccess.DatabaseWrite)]
     public async ValueTask Post(FolioRequest request)
     {
         HttpContext context = request.Context;

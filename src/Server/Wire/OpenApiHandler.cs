@@ -23,7 +23,7 @@ public sealed class OpenApiHandler
     /// <summary>Answers 200 with the document as <c>application/json</c>.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the body is written.</returns>
-    [FolioRoute("GET", "/openapi/v1.json")]
+    [FolioRoute("GET", "/openapi/v1.json", Access = RouteAccess.Public)]
     public ValueTask Get(FolioRequest request)
     {
         HttpResponse response = request.Response;

@@ -19,15 +19,15 @@ public sealed class TestHandlers
 
     public void OpenGate() => _release.TrySetResult();
 
-    [FolioRoute("GET", "/databases/{db}/echo")]
-    [FolioRoute("POST", "/databases/{db}/echo")]
+    [FolioRoute("GET", "/databases/{db}/echo", Access = RouteAccess.DatabaseRead)]
+    [FolioRoute("POST", "/databases/{db}/echo", Access = RouteAccess.DatabaseWrite)]
     public async ValueTask Echo(FolioRequest request)
     {
         request.Response.ContentType = "text/plain";
         await request.Response.WriteAsync("db=" + request.Database, request.Aborted);
     }
 
-    [FolioRoute("GET", "/databases/{db}/echo/{name}")]
+    [FolioRoute("GET", "/databases/{db}/echo/{name}", Access = RouteAccess.DatabaseRead)]
     public async ValueTask EchoName(FolioRequest request)
     {
         string name = request.RouteValue("name").ToString();
@@ -35,7 +35,7 @@ public sealed class TestHandlers
         await request.Response.WriteAsync($"db={request.Database} name={name}", request.Aborted);
     }
 
-    [FolioRoute("GET", "/test/files/{*path}")]
+    [FolioRoute("GET", "/test/files/{*path}", Access = RouteAccess.Public)]
     public async ValueTask EchoPath(FolioRequest request)
     {
         string path = request.RouteValue("path").ToString();
@@ -43,14 +43,14 @@ public sealed class TestHandlers
         await request.Response.WriteAsync("path=" + path, request.Aborted);
     }
 
-    [FolioRoute("GET", "/test/files/special")]
+    [FolioRoute("GET", "/test/files/special", Access = RouteAccess.Public)]
     public async ValueTask Special(FolioRequest request)
     {
         request.Response.ContentType = "text/plain";
         await request.Response.WriteAsync("special", request.Aborted);
     }
 
-    [FolioRoute("PUT", "/databases/{db}/check")]
+    [FolioRoute("PUT", "/databases/{db}/check", Access = RouteAccess.DatabaseWrite)]
     public ValueTask CheckName(FolioRequest request)
     {
         DatabaseName.Validate(request.DatabaseSpan);
@@ -58,7 +58,7 @@ public sealed class TestHandlers
         return ValueTask.CompletedTask;
     }
 
-    [FolioRoute("POST", "/test/json")]
+    [FolioRoute("POST", "/test/json", Access = RouteAccess.Public)]
     public async ValueTask ParseJson(FolioRequest request)
     {
         ServerOptions options = request.Context.RequestServices.GetRequiredService<ServerOptions>();
@@ -67,19 +67,19 @@ public sealed class TestHandlers
     }
 
     /// <summary>Answers whether the request runs under a hosting Activity (it should not: hosting diagnostics are off).</summary>
-    [FolioRoute("GET", "/test/activity")]
+    [FolioRoute("GET", "/test/activity", Access = RouteAccess.Public)]
     public async ValueTask ActivityCheck(FolioRequest request) =>
         await request.Response.WriteAsync(System.Diagnostics.Activity.Current is null ? "none" : "activity", request.Aborted);
 
-    [FolioRoute("GET", "/test/boom")]
+    [FolioRoute("GET", "/test/boom", Access = RouteAccess.Public)]
     public ValueTask Boom(FolioRequest request) =>
         throw new InvalidOperationException("secret: Server=db;Password=hunter2");
 
-    [FolioRoute("GET", "/test/conflict")]
+    [FolioRoute("GET", "/test/conflict", Access = RouteAccess.Public)]
     public ValueTask Conflict(FolioRequest request) =>
         throw new FolioHttpException(StatusCodes.Status409Conflict, "Concurrency conflict", "Expected change vector A:1.", "urn:folio:problem:conflict");
 
-    [FolioRoute("GET", "/test/gate")]
+    [FolioRoute("GET", "/test/gate", Access = RouteAccess.Public)]
     public async ValueTask Gate(FolioRequest request)
     {
         _entered.TrySetResult();

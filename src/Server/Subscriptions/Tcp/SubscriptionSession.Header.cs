@@ -46,7 +46,14 @@ internal sealed partial class SubscriptionSession
             return false;
         }
 
-        header = new SessionHeader(database!, subscription!, takeOver, batchSize, TimeSpan.FromMilliseconds(waitMs));
+        string? apiKey = null;
+        if (root.TryGetProperty("ApiKey", out JsonElement key) && !(key.ValueKind == JsonValueKind.String && (apiKey = key.GetString()) is not null))
+        {
+            problem = "\"ApiKey\" must be a string.";
+            return false;
+        }
+
+        header = new SessionHeader(database!, subscription!, takeOver, batchSize, TimeSpan.FromMilliseconds(waitMs), apiKey);
         return true;
     }
 

@@ -1,9 +1,11 @@
 using System.Buffers;
 using System.IO.Pipelines;
+using System.Net;
 using System.Text.Encodings.Web;
 using System.Text.Json;
 using Folio.Server.Databases;
 using Microsoft.AspNetCore.Connections;
+using Microsoft.AspNetCore.Http.Features;
 
 namespace Folio.Server.Subscriptions.Tcp;
 
@@ -24,9 +26,11 @@ internal sealed partial class SubscriptionSession
     private readonly ILogger _logger;
     private readonly Utf8JsonWriter _writer;
     private readonly CancellationToken _serverStopping;
+    private readonly Security.Authenticator _authenticator;
 
-    public SubscriptionSession(ConnectionContext connection, DatabaseRegistry databases, SubscriptionOptions options, ILogger logger, CancellationToken serverStopping)
+    public SubscriptionSession(ConnectionContext connection, DatabaseRegistry databases, SubscriptionOptions options, Security.Authenticator authenticator, ILogger logger, CancellationToken serverStopping)
     {
+        _authenticator = authenticator;
         _connection = connection;
         _serverStopping = serverStopping;
         _databases = databases;
@@ -65,6 +69,12 @@ internal sealed partial class SubscriptionSession
         }
 
         Name = request.Subscription;
+        if (_authenticator.CheckSession(request.ApiKey, _connection.Features.Get<ITlsConnectionFeature>()?.ClientCertificate, (_connection.RemoteEndPoint as IPEndPoint)?.Address, request.Database) is { } refusal)
+        {
+            await RefuseAsync(refusal.Status switch { 403 => "Forbidden", 429 => "TooManyAttempts", _ => "Unauthorized" }, refusal.Detail);
+            return;
+        }
+
         Database database;
         try
         {
