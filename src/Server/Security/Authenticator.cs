@@ -114,6 +114,8 @@ public sealed class Authenticator
     private Credential? Authenticate(string authorization, X509Certificate2? certificate, IPAddress? address, string transport, out Refusal? refusal)
     {
         refusal = null;
+        // Keys created or revoked by the command line take effect within a second.
+        _credentials.RefreshIfChanged();
         if (_limiter.IsBlocked(address, out TimeSpan retryAfter))
         {
             SecurityLog.Blocked(_logger, address?.ToString() ?? "unknown", retryAfter);
@@ -162,8 +164,6 @@ public sealed class Authenticator
         }
 
         Credential? credential = _credentials.FindKey(keyId);
-        if (credential is null && _credentials.RefreshIfChanged())
-            credential = _credentials.FindKey(keyId);
         if (credential is not null && ApiKeys.Matches(key, credential.KeyHash))
         {
             reason = string.Empty;
@@ -180,10 +180,7 @@ public sealed class Authenticator
     {
         if (certificate is null)
             return null;
-        Credential? credential = FindByHash(certificate, HashAlgorithmName.SHA256) ?? FindByHash(certificate, HashAlgorithmName.SHA1);
-        if (credential is null && _credentials.RefreshIfChanged())
-            credential = FindByHash(certificate, HashAlgorithmName.SHA256) ?? FindByHash(certificate, HashAlgorithmName.SHA1);
-        return credential;
+        return FindByHash(certificate, HashAlgorithmName.SHA256) ?? FindByHash(certificate, HashAlgorithmName.SHA1);
     }
 
     private Credential? FindByHash(X509Certificate2 certificate, HashAlgorithmName algorithm)

@@ -6,8 +6,8 @@ namespace Folio.Server.Security;
 /// <summary>
 /// The registered API keys and client certificates: an immutable snapshot read without locks by every request, and
 /// changes that go through <see cref="CredentialFile"/> (re-read under its lock, so the command line and the server
-/// can both write). A running server notices a file changed by the command line when a credential is not found,
-/// at most once a second.
+/// can both write). A running server notices a file changed by the command line within a second: authentication
+/// looks at the file's time at most once a second.
 /// </summary>
 public sealed class CredentialStore
 {

@@ -96,7 +96,7 @@ public sealed class CredentialsHandler
         foreach (string database in credential.Databases)
             writer.WriteStringValue(database);
         writer.WriteEndArray();
-        writer.WriteString("CreatedAt"u8, credential.CreatedAt);
+        writer.WriteString("CreatedAt"u8, credential.CreatedAt.UtcDateTime);
         writer.WriteEndObject();
     }
 

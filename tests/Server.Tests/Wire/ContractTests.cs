@@ -54,6 +54,20 @@ public sealed partial class ContractTests : IClassFixture<ServerFixture>
     }
 
     [Fact]
+    public void Document_GivesEveryOperation_TheAccessItsRouteDeclares()
+    {
+        foreach (RouteDeclaration route in _fixture.Running.Server.Router.Routes)
+        {
+            JsonObject? operation = Contract.Operation(route.Method, route.Template);
+            if (operation is null)
+                continue;
+            Assert.True(
+                operation["x-folio-access"]?.GetValue<string>() == route.Access.ToString(),
+                $"{route.Method} {route.Template} is documented with x-folio-access '{operation["x-folio-access"]}' but declares {route.Access} ({route.DeclaredBy}).");
+        }
+    }
+
+    [Fact]
     public async Task Document_RoutesEveryOperation_WhenSentToTheServer()
     {
         HttpClient client = _fixture.Client;
