@@ -38,6 +38,7 @@ public static class BenchmarkEntry
         ["bulk-load"] = BulkLoadDriver.RunAsync,
         ["bulk-profile"] = BulkProfile.RunAsync,
         [HttpLoadCommand.Command] = args => Task.FromResult(HttpLoadCommand.Run(args)),
+        [AuthLoadCommand.Command] = args => Task.FromResult(AuthLoadCommand.Run(args)),
         [QueryLoadCommand.Command] = args => Task.FromResult(QueryLoadCommand.Run(args)),
         [MapReduceLoadCommand.Command] = args => Task.FromResult(MapReduceLoadCommand.Run(args)),
         [FacetLoadCommand.Command] = FacetLoadCommand.RunAsync,

@@ -27,7 +27,7 @@ public static class Wrk
     /// Runs <paramref name="script"/> (a file in lua/) against <paramref name="url"/> for <paramref name="duration"/>
     /// over <paramref name="connections"/> keep-alive connections.
     /// </summary>
-    public static async Task<WrkResult> RunAsync(Uri url, string script, IReadOnlyList<string> scriptArguments, int connections, TimeSpan duration)
+    public static async Task<WrkResult> RunAsync(Uri url, string script, IReadOnlyList<string> scriptArguments, int connections, TimeSpan duration, params string[] headers)
     {
         // wrk runs a thread per core at most usefully; this machine has two and the server needs them too.
         int threads = Math.Min(connections, Math.Max(1, Environment.ProcessorCount / 2));
@@ -44,12 +44,19 @@ public static class Wrk
             "-d", $"{Math.Max(1, (int)duration.TotalSeconds)}s",
             "--timeout", "10s",
             "-s", Path.Combine(HttpDirectory, "lua", script),
-            url.ToString(),
-            "--",
         })
         {
             start.ArgumentList.Add(argument);
         }
+
+        foreach (string header in headers)
+        {
+            start.ArgumentList.Add("-H");
+            start.ArgumentList.Add(header);
+        }
+
+        start.ArgumentList.Add(url.ToString());
+        start.ArgumentList.Add("--");
 
         foreach (string argument in scriptArguments)
             start.ArgumentList.Add(argument);
