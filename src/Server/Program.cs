@@ -3,11 +3,17 @@ using Folio.Server.Hosting;
 
 namespace Folio.Server;
 
-/// <summary>Entry point: <c>dotnet run --project src/Server [--DataDir=path] [--ServerUrl=http://host:port]</c>.</summary>
+/// <summary>
+/// Entry point: <c>dotnet run --project src/Server [--DataDir=path] [--ServerUrl=http://host:port]</c> serves;
+/// <c>Folio.Server probe [url]</c> asks a running server whether it is ready (see <see cref="HealthProbe"/>).
+/// </summary>
 internal static class Program
 {
     private static async Task<int> Main(string[] args)
     {
+        if (args.Length > 0 && args[0] == HealthProbe.Command)
+            return await HealthProbe.RunAsync(args[1..], Console.Out);
+
         FolioServer server;
         try
         {
