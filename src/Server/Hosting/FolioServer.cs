@@ -37,6 +37,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(Monitoring.MetricsHandler),
         typeof(Transfer.ExportHandler),
         typeof(Transfer.ImportHandler),
+        typeof(Backup.BackupHandler),
     ];
 
     private readonly WebApplication _app;

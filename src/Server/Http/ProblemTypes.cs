@@ -86,4 +86,7 @@ public static class ProblemTypes
 
     /// <summary>A line of an import is neither a document with an id nor an index definition.</summary>
     public const string InvalidImport = "urn:folio:problem:invalid-import";
+
+    /// <summary>A backup directory cannot be restored (missing, damaged, truncated, foreign) or written to as asked.</summary>
+    public const string InvalidBackup = "urn:folio:problem:invalid-backup";
 }
