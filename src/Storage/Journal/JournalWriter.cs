@@ -35,6 +35,9 @@ internal sealed class JournalWriter : IDisposable
     /// <summary>Bytes written to journals since the environment opened (records with their padding).</summary>
     public long BytesWritten { get; private set; }
 
+    /// <summary>Journal syncs since open: one per committed transaction.</summary>
+    public long Syncs { get; private set; }
+
     public int FileCount
     {
         get
@@ -77,6 +80,7 @@ internal sealed class JournalWriter : IDisposable
         }
         file.File.Write(file.Position, buffer);
         file.File.Flush();
+        Syncs++;
         file.Position += recordSize;
         file.LastTransaction = transactionId;
         BytesWritten += recordSize;
