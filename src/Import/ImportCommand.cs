@@ -35,9 +35,9 @@ public static class ImportCommand
         Task drawing = display.RunAsync(stopDisplay.Token);
 
         using var client = new HttpClient(new SocketsHttpHandler { UseProxy = false }) { BaseAddress = options.Url, Timeout = Timeout.InfiniteTimeSpan };
-        using var request = new HttpRequestMessage(HttpMethod.Post, $"/databases/{Uri.EscapeDataString(options.Database)}/bulk_insert")
+        using var request = new HttpRequestMessage(HttpMethod.Post, $"/databases/{Uri.EscapeDataString(options.Database)}/{(options.FromExport ? "import" : "bulk_insert")}")
         {
-            Content = new ImportContent(options, progress),
+            Content = options.FromExport ? new ExportFileContent(options.Files[0], progress) : new ImportContent(options, progress),
         };
 
         try
@@ -47,7 +47,7 @@ public static class ImportCommand
             await StopAsync(stopDisplay, drawing).ConfigureAwait(false);
             if (response.StatusCode == HttpStatusCode.Created)
             {
-                await output.WriteLineAsync(Summary(body)).ConfigureAwait(false);
+                await output.WriteLineAsync(options.FromExport ? ExportSummary(body) : Summary(body)).ConfigureAwait(false);
                 return 0;
             }
 
@@ -87,7 +87,19 @@ public static class ImportCommand
             $"Imported {documents:N0} documents ({root.GetProperty("Bytes").GetInt64() / (1024.0 * 1024.0):F1} MB) in {root.GetProperty("Batches").GetInt64()} batches, {seconds:F1} s on the server ({documents / Math.Max(seconds, 1e-3):N0} docs/s); last etag {root.GetProperty("LastEtag").GetInt64()}.");
     }
 
-    private static string Detail(string body)
+    private static string ExportSummary(string body)
+    {
+        using JsonDocument summary = JsonDocument.Parse(body);
+        JsonElement root = summary.RootElement;
+        long documents = root.GetProperty("Documents").GetInt64();
+        double seconds = root.GetProperty("DurationInMs").GetDouble() / 1000;
+        return string.Create(
+            CultureInfo.InvariantCulture,
+            $"Imported the export: {documents:N0} documents and {root.GetProperty("Indexes").GetInt32()} index definitions in {seconds:F1} s on the server ({documents / Math.Max(seconds, 1e-3):N0} docs/s).");
+    }
+
+    /// <summary>The <c>detail</c> of a problem+json answer, else the body as it came.</summary>
+    internal static string Detail(string body)
     {
         try
         {

@@ -6,11 +6,15 @@ public sealed class ImportOptions
     /// <summary>The help text.</summary>
     public const string Usage = """
         Usage: folio-import --url URL --database NAME [--id-prefix PREFIX] [--gzip] FILE...
+               folio-import --url URL --database NAME --from-export FILE
+               folio-import export|backup|restore ...   (folio-import export --help)
           FILE            newline-delimited JSON (one document per line) or a JSON array of documents
           --url           the Folio server, e.g. http://127.0.0.1:8080 (default)
           --database      the database to import into (it must exist)
           --id-prefix     documents without an "@id" or "Id" property get server-made ids under this prefix, e.g. users/
           --gzip          compress the stream (Content-Encoding: gzip)
+          --from-export   FILE is an export (from 'folio-import export' or GET /databases/{db}/export, .gz or not):
+                          its documents and static index definitions go through the server's import endpoint
         """;
 
     /// <summary>The server's base address.</summary>
@@ -24,6 +28,9 @@ public sealed class ImportOptions
 
     /// <summary>Whether to gzip the body.</summary>
     public bool Gzip { get; private set; }
+
+    /// <summary>Whether the one file is an export, sent as it is to the server's import endpoint.</summary>
+    public bool FromExport { get; private set; }
 
     /// <summary>The files, in order.</summary>
     public List<string> Files { get; } = [];
@@ -47,6 +54,9 @@ public sealed class ImportOptions
                     return false;
                 case "--gzip":
                     options.Gzip = true;
+                    break;
+                case "--from-export":
+                    options.FromExport = true;
                     break;
                 case "--url" or "--database" or "--id-prefix":
                     if (i + 1 >= args.Length)
@@ -93,6 +103,8 @@ public sealed class ImportOptions
             error = "--database is required.";
         else if (options.Files.Count == 0)
             error = "Name at least one file to import.";
+        else if (options.FromExport && (options.Files.Count > 1 || options.IdPrefix is not null || options.Gzip))
+            error = "--from-export takes one file, and neither --id-prefix nor --gzip (a .gz export is sent as it is).";
         else
         {
             foreach (string file in options.Files)

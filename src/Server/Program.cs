@@ -5,7 +5,8 @@ namespace Folio.Server;
 
 /// <summary>
 /// Entry point: <c>dotnet run --project src/Server [--DataDir=path] [--ServerUrl=http://host:port]</c> serves;
-/// <c>… -- api-keys create|list|revoke</c> and <c>… -- certificates add|list|revoke</c> manage credentials (docs/operations.md).
+/// <c>… -- api-keys create|list|revoke</c> and <c>… -- certificates add|list|revoke</c> manage credentials (docs/operations.md);
+/// <c>Folio.Server probe [url]</c> asks a running server whether it is ready (see <see cref="HealthProbe"/>).
 /// </summary>
 internal static class Program
 {
@@ -13,6 +14,8 @@ internal static class Program
     {
         if (Security.CredentialsCommand.Handles(args))
             return Security.CredentialsCommand.Run(args, Console.Out, Console.Error);
+        if (args.Length > 0 && args[0] == HealthProbe.Command)
+            return await HealthProbe.RunAsync(args[1..], Console.Out);
 
         FolioServer server;
         try

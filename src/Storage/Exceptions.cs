@@ -27,3 +27,9 @@ public sealed class EnvironmentFailedException(string message, Exception? inner 
 
 /// <summary>A key larger than <see cref="StorageLimits.MaxKeySize"/> or an empty key where one is required.</summary>
 public sealed class InvalidKeyException(string message) : StorageException(message);
+
+/// <summary>
+/// The disk has no room for what a write needs (a journal file, or a larger data file). Nothing of the write was
+/// stored and the environment stays usable: reads go on, and writes succeed again once space is freed.
+/// </summary>
+public sealed class DiskFullException(string message, Exception? inner = null) : StorageException(message, inner);

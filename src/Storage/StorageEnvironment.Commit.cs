@@ -38,6 +38,11 @@ public sealed partial class StorageEnvironment
         {
             _journal.Append(transactionId, dirty);
         }
+        catch (DiskFullException)
+        {
+            // The journal had no room and nothing was written: this transaction is refused, the environment stays whole.
+            throw;
+        }
         catch (Exception e) when (e is IOException or UnauthorizedAccessException)
         {
             Fail(e);

@@ -66,6 +66,10 @@ public sealed partial class StorageEnvironment
             {
                 FlushToDataFile();
             }
+            catch (DiskFullException)
+            {
+                // The data file could not grow; the journal keeps every committed transaction, so try again later.
+            }
             catch (Exception e) when (e is IOException or StorageException)
             {
                 Fail(e);
@@ -112,9 +116,10 @@ public sealed partial class StorageEnvironment
                 }
             }
 
+            // A DiskFullException leaves before anything is written: the data file and the journal are as they were.
+            Pager.EnsureCapacity(highestPage);
             try
             {
-                Pager.EnsureCapacity(highestPage);
                 // In commit order, so a page reused as part of a later overflow run ends with the run's bytes.
                 foreach (var committed in batch)
                 {

@@ -197,6 +197,7 @@ public sealed partial class StorageEnvironment : IDisposable
         FreePages = SumFree(_state.FreeCounts),
         JournalFiles = _journal.FileCount,
         JournalBytesWritten = _journal.BytesWritten,
+        JournalSyncs = _journal.Syncs,
         UnflushedPageVersions = PageTable.Count,
         PooledPageBuffers = PageBuffers.Count,
         RetiredPageBuffers = _reclaimer.RetiredBuffers,

@@ -39,6 +39,12 @@ public sealed record StorageOptions
     /// <summary>Longest time the merger keeps adding operations to one transaction before committing it.</summary>
     public TimeSpan MergerMaxDuration { get; init; } = TimeSpan.FromMilliseconds(200);
 
+    /// <summary>
+    /// Names the environment in the merger's metrics (<see cref="Merging.MergerMeter"/>, tag
+    /// <see cref="Merging.MergerMeter.DatabaseTag"/>); null records none.
+    /// </summary>
+    public string? MetricsName { get; init; }
+
     internal IStorageFileSystem? FileSystem { get; init; }
 
     /// <summary>An environment in <paramref name="path"/> with default settings.</summary>

@@ -24,6 +24,9 @@ public sealed record StorageStats
     /// <summary>Bytes written to journals since open.</summary>
     public long JournalBytesWritten { get; init; }
 
+    /// <summary>Journal syncs since open (one per committed transaction).</summary>
+    public long JournalSyncs { get; init; }
+
     /// <summary>Page versions committed but not yet applied to the data file.</summary>
     public int UnflushedPageVersions { get; init; }
 

@@ -201,7 +201,7 @@ public sealed class DatabaseRegistry : IAsyncDisposable
 
     private Database Open(string name, string directory)
     {
-        DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(directory) with { JournalFileSize = _journalFileSize });
+        DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(directory) with { JournalFileSize = _journalFileSize, MetricsName = name });
         try
         {
             return new Database(name, directory, store, new IndexStore(store, Path.Combine(directory, IndexesFolder), _loggers, _indexOptions));

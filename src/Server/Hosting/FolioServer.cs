@@ -38,6 +38,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(Transfer.ExportHandler),
         typeof(Transfer.ImportHandler),
         typeof(Security.CredentialsHandler),
+        typeof(Backup.BackupHandler),
     ];
 
     private readonly WebApplication _app;

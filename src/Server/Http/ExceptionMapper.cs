@@ -108,6 +108,8 @@ public static class ExceptionMapper
     {
         for (Exception? current = exception; current is not null; current = current.InnerException)
         {
+            if (current is Folio.Storage.DiskFullException)
+                return true;
             if (current is IOException io && io.HResult is UnixNoSpace or WindowsDiskFull or WindowsHandleDiskFull or RawDiskFull)
                 return true;
         }

@@ -101,4 +101,7 @@ public static class ProblemTypes
 
     /// <summary>No API key or certificate has the name.</summary>
     public const string CredentialNotFound = "urn:folio:problem:credential-not-found";
+
+    /// <summary>A backup directory cannot be restored (missing, damaged, truncated, foreign) or written to as asked.</summary>
+    public const string InvalidBackup = "urn:folio:problem:invalid-backup";
 }

@@ -1,9 +1,11 @@
 using System.Collections.Concurrent;
+using System.Diagnostics.Metrics;
 using Folio.Indexing.Documents;
 using Folio.Indexing.Runner;
 using Folio.Server.Databases;
 using Folio.Server.Routing;
 using Folio.Storage;
+using Folio.Storage.Merging;
 using Prometheus;
 
 namespace Folio.Server.Monitoring;
@@ -14,7 +16,7 @@ namespace Folio.Server.Monitoring;
 /// template, method and status; everything else — per database, per index, the runtime's — is read from the
 /// databases when Prometheus scrapes, so writing and indexing pay nothing for it.
 /// </summary>
-public sealed class PrometheusMetrics
+public sealed class PrometheusMetrics : IDisposable
 {
     private const string Unmatched = "(unmatched)";
 
@@ -38,6 +40,13 @@ public sealed class PrometheusMetrics
     private readonly Counter _indexErrors;
     private readonly Gauge _indexFailed;
     private readonly Gauge _indexBytes;
+    private readonly Counter _journalSyncs;
+    private readonly Histogram _mergerBatchOperations;
+    private readonly Histogram _mergerCommitSeconds;
+    private readonly Gauge _threadPoolThreads;
+    private readonly Gauge _threadPoolQueued;
+    private readonly Counter _threadPoolCompleted;
+    private readonly MeterListener _storageListener = new();
 
     /// <summary>Creates the registry and its series.</summary>
     /// <param name="databases">Read at each scrape.</param>
@@ -69,7 +78,16 @@ public sealed class PrometheusMetrics
         _indexErrors = metrics.CreateCounter("folio_index_errors_total", "Documents the index could not index.", index);
         _indexFailed = metrics.CreateGauge("folio_index_failed", "1 when the index stopped on an error.", index);
         _indexBytes = metrics.CreateGauge("folio_index_size_bytes", "Size of the index on disk.", index);
+        _journalSyncs = metrics.CreateCounter("folio_journal_syncs_total", "Journal syncs (one per committed transaction) since the database opened.", database);
+        _mergerBatchOperations = metrics.CreateHistogram("folio_merger_batch_operations", "Write operations the transaction merger put into one transaction.",
+            new HistogramConfiguration { LabelNames = database, Buckets = Histogram.ExponentialBuckets(1, 2, 13) });
+        _mergerCommitSeconds = metrics.CreateHistogram("folio_merger_commit_seconds", "How long committing a merged transaction took: its journal record written and synced, its pages published.",
+            new HistogramConfiguration { LabelNames = database, Buckets = Histogram.ExponentialBuckets(0.0001, 2, 14) });
+        _threadPoolThreads = metrics.CreateGauge("folio_threadpool_threads", "Thread-pool threads now.");
+        _threadPoolQueued = metrics.CreateGauge("folio_threadpool_queued_items", "Work items queued for the thread pool and not started.");
+        _threadPoolCompleted = metrics.CreateCounter("folio_threadpool_completed_items_total", "Work items the thread pool has completed.");
         Registry.AddBeforeCollectCallback(ReadDatabases);
+        ListenToStorage();
     }
 
     /// <summary>The registry <c>/metrics</c> exports.</summary>
@@ -90,6 +108,37 @@ public sealed class PrometheusMetrics
         series.Count.Inc();
         if (question)
             series.Duration.Observe(elapsedSeconds);
+    }
+
+    /// <summary>Stops listening to the storage engine's metrics.</summary>
+    public void Dispose() => _storageListener.Dispose();
+
+    /// <summary>
+    /// The merger reports each transaction through .NET metrics (<see cref="MergerMeter"/>); they become Prometheus
+    /// histograms here, per database, observed as they happen since a histogram cannot be read at scrape time.
+    /// </summary>
+    private void ListenToStorage()
+    {
+        _storageListener.InstrumentPublished = (instrument, listener) =>
+        {
+            if (instrument.Meter.Name == MergerMeter.Name)
+                listener.EnableMeasurementEvents(instrument, instrument.Name == _mergerBatchOperations.Name ? _mergerBatchOperations : _mergerCommitSeconds);
+        };
+        _storageListener.SetMeasurementEventCallback<int>(static (_, value, tags, state) => Observe((Histogram)state!, value, tags));
+        _storageListener.SetMeasurementEventCallback<double>(static (_, value, tags, state) => Observe((Histogram)state!, value, tags));
+        _storageListener.Start();
+    }
+
+    private static void Observe(Histogram histogram, double value, ReadOnlySpan<KeyValuePair<string, object?>> tags)
+    {
+        foreach (KeyValuePair<string, object?> tag in tags)
+        {
+            if (tag.Key == MergerMeter.DatabaseTag && tag.Value is string database)
+            {
+                histogram.WithLabels(database).Observe(value);
+                return;
+            }
+        }
     }
 
     private RequestSeries Create(RequestKey key)
@@ -124,8 +173,14 @@ public sealed class PrometheusMetrics
         // A deleted database or index keeps no series: a scrape shows what exists.
         foreach (Collector<Gauge.Child> perDatabase in (Collector<Gauge.Child>[])[_documents, _dataFileBytes, _bulkInserts, _failedDatabases])
             RemoveMissing(perDatabase, labels => seenDatabases.Contains(labels[0]));
-        foreach (Collector<Counter.Child> perDatabase in (Collector<Counter.Child>[])[_writes, _journalBytes, _mergedTransactions])
+        foreach (Collector<Counter.Child> perDatabase in (Collector<Counter.Child>[])[_writes, _journalBytes, _journalSyncs, _mergedTransactions])
             RemoveMissing(perDatabase, labels => seenDatabases.Contains(labels[0]));
+        foreach (Collector<Histogram.Child> perDatabase in (Collector<Histogram.Child>[])[_mergerBatchOperations, _mergerCommitSeconds])
+            RemoveMissing(perDatabase, labels => seenDatabases.Contains(labels[0]));
+
+        _threadPoolThreads.Set(ThreadPool.ThreadCount);
+        _threadPoolQueued.Set(ThreadPool.PendingWorkItemCount);
+        _threadPoolCompleted.IncTo(ThreadPool.CompletedWorkItemCount);
         foreach (Collector<Gauge.Child> perIndex in (Collector<Gauge.Child>[])[_indexLag, _indexEntries, _indexFailed, _indexBytes])
             RemoveMissing(perIndex, labels => seenIndexes.Contains((labels[0], labels[1])));
         foreach (Collector<Counter.Child> perIndex in (Collector<Counter.Child>[])[_indexedDocuments, _indexedDeletes, _indexBatches, _indexBatchSeconds, _indexErrors])
@@ -143,6 +198,7 @@ public sealed class PrometheusMetrics
         _writes.WithLabels(name).IncTo(lastEtag);
         _dataFileBytes.WithLabels(name).Set(storage.DataFilePages * StorageLimits.PageSize);
         _journalBytes.WithLabels(name).IncTo(storage.JournalBytesWritten);
+        _journalSyncs.WithLabels(name).IncTo(storage.JournalSyncs);
         _mergedTransactions.WithLabels(name).IncTo(environment.Merger.MergedTransactions);
         _bulkInserts.WithLabels(name).Set(database.BulkInserts.Count);
         _failedDatabases.WithLabels(name).Set(environment.Failure is null ? 0 : 1);

@@ -35,6 +35,9 @@ internal sealed class JournalWriter : IDisposable
     /// <summary>Bytes written to journals since the environment opened (records with their padding).</summary>
     public long BytesWritten { get; private set; }
 
+    /// <summary>Journal syncs since open: one per committed transaction.</summary>
+    public long Syncs { get; private set; }
+
     public int FileCount
     {
         get
@@ -63,11 +66,21 @@ internal sealed class JournalWriter : IDisposable
         buffer[offset..].Clear();
         TransactionRecord.WriteHeader(buffer, transactionId, pages.Count, buffer[TransactionRecord.HeaderSize..offset]);
 
-        var file = FileFor(recordSize);
-        if (file.Position + recordSize > file.Allocated)
-            Grow(file, file.Position + recordSize);
+        JournalFile file;
+        try
+        {
+            file = FileFor(recordSize);
+            if (file.Position + recordSize > file.Allocated)
+                Grow(file, file.Position + recordSize);
+        }
+        catch (IOException e) when (Pal.IsDiskFull(e))
+        {
+            // Nothing of the record was written: the room for it is zero-filled first, so the journal is as it was.
+            throw new DiskFullException($"The disk has no room for the journal record of transaction {transactionId} ({recordSize} bytes).", e);
+        }
         file.File.Write(file.Position, buffer);
         file.File.Flush();
+        Syncs++;
         file.Position += recordSize;
         file.LastTransaction = transactionId;
         BytesWritten += recordSize;
@@ -129,7 +142,18 @@ internal sealed class JournalWriter : IDisposable
             {
                 file = _fileSystem.Open(name);
                 allocated = Math.Min(size, Math.Max(InitialAllocation, recordSize));
-                ZeroFill(file, 0, allocated);
+                try
+                {
+                    ZeroFill(file, 0, allocated);
+                }
+                catch (IOException)
+                {
+                    // A file that never held a record is removed and its number reused, so the journal stays contiguous.
+                    file.Dispose();
+                    _fileSystem.Delete(name);
+                    _nextNumber--;
+                    throw;
+                }
             }
             _fileSystem.FlushDirectory();
             _current = new JournalFile(name, file, size) { Allocated = allocated };

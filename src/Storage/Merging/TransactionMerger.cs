@@ -103,9 +103,16 @@ public sealed class TransactionMerger : IDisposable
 
         try
         {
+            var committing = Stopwatch.GetTimestamp();
             transaction.Commit();
             Interlocked.Increment(ref _mergedTransactions);
             Interlocked.Add(ref _completedOperations, _batch.Count);
+            if (options.MetricsName is { } name && _batch.Count > 0)
+            {
+                var tag = new KeyValuePair<string, object?>(MergerMeter.DatabaseTag, name);
+                MergerMeter.BatchOperations.Record(_batch.Count, tag);
+                MergerMeter.CommitSeconds.Record(Stopwatch.GetElapsedTime(committing).TotalSeconds, tag);
+            }
             foreach (var done in _batch)
                 done.Completion.TrySetResult();
         }

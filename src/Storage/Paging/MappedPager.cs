@@ -46,7 +46,23 @@ internal sealed unsafe class MappedPager : Pager
             if (required <= current)
                 return;
             var size = NextSize(current, required);
-            _file.SetLength(size);
+            try
+            {
+                try
+                {
+                    _file.SetLength(size);
+                }
+                catch (IOException e) when (size > required && Platform.Pal.IsDiskFull(e))
+                {
+                    // The usual step ahead does not fit; what is needed now may.
+                    size = required;
+                    _file.SetLength(size);
+                }
+            }
+            catch (IOException e) when (Platform.Pal.IsDiskFull(e))
+            {
+                throw new DiskFullException($"The disk has no room to grow the data file to {required} bytes; the journal keeps the committed transactions until it does.", e);
+            }
             Map(size);
         }
     }

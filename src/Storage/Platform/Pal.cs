@@ -53,6 +53,50 @@ internal static partial class Pal
         }
     }
 
+    /// <summary>errno ENOSPC on Linux and macOS; .NET reports it as the HResult of an <see cref="IOException"/> on Unix.</summary>
+    public const int NoSpace = 28;
+
+    // Windows: ERROR_HANDLE_DISK_FULL (39) and ERROR_DISK_FULL (112) as HRESULTs, or the bare code.
+    private const int WindowsHandleDiskFull = unchecked((int)0x80070027);
+    private const int WindowsDiskFull = unchecked((int)0x80070070);
+    private const int RawDiskFull = 0x70;
+
+    /// <summary>Whether <paramref name="exception"/> is the operating system saying the disk is full.</summary>
+    public static bool IsDiskFull(IOException exception) =>
+        exception.HResult is NoSpace or WindowsHandleDiskFull or WindowsDiskFull or RawDiskFull;
+
+    /// <summary>
+    /// Gives the file real blocks up to <paramref name="length"/> (growing it), so a later write through a memory
+    /// mapping cannot find the disk full: a sparse page the file system cannot back kills the process with SIGBUS
+    /// instead of failing a call. Where there is no <c>posix_fallocate</c>, setting the length is all there is.
+    /// </summary>
+    /// <exception cref="IOException">The blocks could not be had; the HResult is the errno (ENOSPC for a full disk).</exception>
+    public static void Allocate(SafeFileHandle handle, long from, long length)
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            RandomAccess.SetLength(handle, from + length);
+            return;
+        }
+        var added = false;
+        handle.DangerousAddRef(ref added);
+        try
+        {
+            // posix_fallocate returns the error instead of setting errno.
+            var error = posix_fallocate((int)handle.DangerousGetHandle(), from, length);
+            if (error != 0)
+                throw new IOException($"posix_fallocate of {length} bytes at {from} failed with errno {error}", error);
+        }
+        finally
+        {
+            if (added)
+                handle.DangerousRelease();
+        }
+    }
+
+    [LibraryImport("libc")]
+    private static partial int posix_fallocate(int fd, long offset, long len);
+
     [LibraryImport("libc", SetLastError = true)]
     private static partial int fdatasync(int fd);
 

@@ -19,7 +19,25 @@ internal sealed class PhysicalFile : IStorageFile
 
     public long Length => RandomAccess.GetLength(_handle);
 
-    public void SetLength(long length) => RandomAccess.SetLength(_handle, length);
+    /// <summary>Shrinks, or grows with real blocks (see <see cref="Pal.Allocate"/>); a growth that fails leaves the length as it was.</summary>
+    public void SetLength(long length)
+    {
+        var current = RandomAccess.GetLength(_handle);
+        if (length <= current)
+        {
+            RandomAccess.SetLength(_handle, length);
+            return;
+        }
+        try
+        {
+            Pal.Allocate(_handle, current, length - current);
+        }
+        catch (IOException)
+        {
+            RandomAccess.SetLength(_handle, current);
+            throw;
+        }
+    }
 
     public void Write(long offset, ReadOnlySpan<byte> data) => RandomAccess.Write(_handle, data, offset);
 

@@ -27,7 +27,7 @@ public class ExampleScriptTests : IClassFixture<ServerFixture>
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        start.ArgumentList.Add(Path.Combine(RepositoryRoot(), script));
+        start.ArgumentList.Add(Path.Combine(RepositoryFiles.Root(), script));
         start.ArgumentList.Add(_fixture.Running.Server.Address.ToString());
         // Keep the scripts off any proxy the machine configures; the server is on loopback.
         start.Environment["NO_PROXY"] = "127.0.0.1,localhost";
@@ -49,16 +49,5 @@ public class ExampleScriptTests : IClassFixture<ServerFixture>
         string log = $"{interpreter} {script} exited {process.ExitCode}{Environment.NewLine}{await output}{await errors}";
         Assert.True(process.ExitCode == 0, log);
         Assert.Contains("CRUD ok", await output, StringComparison.Ordinal);
-    }
-
-    private static string RepositoryRoot()
-    {
-        for (DirectoryInfo? directory = new(AppContext.BaseDirectory); directory is not null; directory = directory.Parent)
-        {
-            if (File.Exists(Path.Combine(directory.FullName, "Folio.slnx")))
-                return directory.FullName;
-        }
-
-        throw new InvalidOperationException($"No Folio.slnx above {AppContext.BaseDirectory}.");
     }
 }

@@ -33,6 +33,27 @@ public sealed class MetricsTests
         Assert.Equal(3, Value(text, "folio_index_documents_indexed_total", $"database=\"{database}\",index=\"{index}\""));
         Assert.Equal(0, Value(text, "folio_index_lag_etags", $"database=\"{database}\",index=\"{index}\""));
         Assert.Contains("process_cpu_seconds_total", text, StringComparison.Ordinal);
+        Assert.True(Value(text, "folio_threadpool_threads", "") > 0);
+    }
+
+    [Fact]
+    public async Task Metrics_HaveTheMergersBatchesAndCommitLatency_AndJournalSyncs()
+    {
+        await using RunningServer running = await RunningServer.StartAsync();
+        HttpClient client = running.Client;
+        string database = await FolioApi.CreateDatabaseAsync(client);
+        for (var i = 0; i < 5; i++)
+            await FolioApi.StoreAsync(client, database, $"notes/{i}", """{"Text":"x"}""");
+
+        string text = await client.GetStringAsync("/metrics");
+
+        string labels = $"database=\"{database}\"";
+        double transactions = Value(text, "folio_merger_batch_operations_count", labels);
+        Assert.True(transactions is >= 1 and <= 5, $"{transactions} merged transactions for 5 sequential writes");
+        Assert.Equal(5, Value(text, "folio_merger_batch_operations_sum", labels));
+        Assert.Equal(transactions, Value(text, "folio_merger_commit_seconds_count", labels));
+        Assert.True(Value(text, "folio_merger_commit_seconds_sum", labels) > 0);
+        Assert.True(Value(text, "folio_journal_syncs_total", labels) >= transactions);
     }
 
     [Fact]
@@ -61,7 +82,8 @@ public sealed class MetricsTests
 
     private static double Value(string exposition, string name, string labels)
     {
-        Match match = Regex.Match(exposition, $"^{Regex.Escape(name)}\\{{{Regex.Escape(labels)}\\}} (\\S+)$", RegexOptions.Multiline);
+        string selector = labels.Length == 0 ? Regex.Escape(name) : $"{Regex.Escape(name)}\\{{{Regex.Escape(labels)}\\}}";
+        Match match = Regex.Match(exposition, $"^{selector} (\\S+)$", RegexOptions.Multiline);
         Assert.True(match.Success, $"no sample {name}{{{labels}}} in:\n{exposition}");
         return double.Parse(match.Groups[1].Value, CultureInfo.InvariantCulture);
     }

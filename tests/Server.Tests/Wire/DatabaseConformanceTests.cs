@@ -1,4 +1,5 @@
 using System.Text;
+using System.Text.Json;
 using Folio.Server.Tests.Support;
 
 namespace Folio.Server.Tests.Wire;
@@ -42,6 +43,41 @@ public sealed class DatabaseConformanceTests(WireFixture fixture) : WireTests(fi
         Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Delete, Databases, $"{Databases}?name={name}")).Status);
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Delete, Databases, Databases)).Status);
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Delete, Databases, $"{Databases}?name=a..b")).Status);
+
+        AssertExercised();
+    }
+
+    [Fact]
+    [Exercises("POST /admin/databases/{db}/backup", "POST /admin/databases/restore")]
+    public async Task BackupRoutes_AnswerAsDocumented_ForGoodAndBadInput()
+    {
+        const string Backup = "/admin/databases/{db}/backup";
+        const string Restore = "/admin/databases/restore";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        await FolioApi.StoreAsync(Server.Client, db, "orders/1", """{"Total":1,"@metadata":{"@collection":"Orders"}}""");
+        string directory = Path.Combine(Path.GetTempPath(), "folio-tests", "backup-" + Guid.NewGuid().ToString("N"));
+        string body = JsonSerializer.Serialize(new { Directory = directory });
+        try
+        {
+            Assert.Equal(201, (await Wire.SendAsync(HttpMethod.Post, Backup, $"/admin/databases/{db}/backup", body)).Status);
+            Assert.Equal(201, (await Wire.SendAsync(HttpMethod.Post, Backup, $"/admin/databases/{db}/backup", JsonSerializer.Serialize(new { Directory = directory, Kind = "Incremental" }))).Status);
+            Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Backup, $"/admin/databases/{db}/backup", JsonSerializer.Serialize(new { Directory = directory, Kind = "Full" }))).Status);
+            Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Backup, $"/admin/databases/{db}/backup", JsonSerializer.Serialize(new { Directory = directory, Kind = "Sometimes" }))).Status);
+            Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Backup, $"/admin/databases/{db}/backup", "{}")).Status);
+            Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Backup, $"/admin/databases/{db}/backup", "{\"Directory\":")).Status);
+            Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Post, Backup, "/admin/databases/no-such-db/backup", body)).Status);
+
+            string name = FolioApi.NewDatabaseName();
+            Assert.Equal(201, (await Wire.SendAsync(HttpMethod.Post, Restore, Restore, JsonSerializer.Serialize(new { Directory = directory, Name = name }))).Status);
+            Assert.Equal(409, (await Wire.SendAsync(HttpMethod.Post, Restore, Restore, JsonSerializer.Serialize(new { Directory = directory, Name = name }))).Status);
+            Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Restore, Restore, JsonSerializer.Serialize(new { Directory = directory + "-missing", Name = FolioApi.NewDatabaseName() }))).Status);
+            Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Restore, Restore, JsonSerializer.Serialize(new { Directory = directory, Name = "a..b" }))).Status);
+            Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Restore, Restore, JsonSerializer.Serialize(new { Directory = directory }))).Status);
+        }
+        finally
+        {
+            RunningServer.DeleteDirectory(directory);
+        }
 
         AssertExercised();
     }
