@@ -36,6 +36,12 @@ public sealed class DocumentStore : IDocumentStore
     /// <summary>The port of the server's TCP listener for data subscriptions (on the host of the url in use); 38888 by default.</summary>
     public int TcpPort { get; set; } = 38888;
 
+    /// <summary>
+    /// The API key (<c>folio.…</c>) sent with every request, the changes WebSocket and subscription sessions, for a server
+    /// that requires authentication; null (the default) sends none. Set it before Initialize().
+    /// </summary>
+    public string? ApiKey { get; set; }
+
     /// <summary>How long one HTTP request may take; 100 seconds by default; set it before Initialize(). Streams (changes, bulk insert, query streams) are not limited by it.</summary>
     public TimeSpan RequestTimeout { get; set; } = TimeSpan.FromSeconds(100);
 
@@ -72,7 +78,7 @@ public sealed class DocumentStore : IDocumentStore
             if (!Uri.TryCreate(url, UriKind.Absolute, out Uri? uri) || (uri.Scheme != Uri.UriSchemeHttp && uri.Scheme != Uri.UriSchemeHttps))
                 throw new InvalidOperationException($"'{url}' is not an http or https url.");
         }
-        Volatile.Write(ref _executor, new RequestExecutor(Urls, RequestTimeout));
+        Volatile.Write(ref _executor, new RequestExecutor(Urls, RequestTimeout, ApiKey));
     }
 
     /// <inheritdoc />

@@ -55,6 +55,8 @@ public sealed class ChangesFeed
         var builder = new UriBuilder(new Uri(http, UrlBuilder.ForDatabase(_database, "changes").ToString())) { Scheme = http.Scheme == Uri.UriSchemeHttps ? "wss" : "ws" };
         using var socket = new ClientWebSocket();
         socket.Options.Proxy = null;
+        if (_store.Executor.ApiKey is { } key)
+            socket.Options.SetRequestHeader("Authorization", "ApiKey " + key);
         await socket.ConnectAsync(builder.Uri, cancellationToken).ConfigureAwait(false);
         await socket.SendAsync("{\"Command\":\"WatchIndexes\"}"u8.ToArray(), WebSocketMessageType.Text, true, cancellationToken).ConfigureAwait(false);
         var buffer = new byte[16 * 1024];

@@ -19,8 +19,9 @@ internal sealed class RequestExecutor : IDisposable
     private readonly TimeSpan _requestTimeout;
     private int _preferred;
 
-    public RequestExecutor(IReadOnlyList<string> urls, TimeSpan requestTimeout)
+    public RequestExecutor(IReadOnlyList<string> urls, TimeSpan requestTimeout, string? apiKey = null)
     {
+        ApiKey = apiKey;
         _requestTimeout = requestTimeout;
         if (urls.Count == 0)
             throw new InvalidOperationException("The document store needs at least one server url (DocumentStore.Urls).");
@@ -40,7 +41,12 @@ internal sealed class RequestExecutor : IDisposable
             // Streams (bulk insert, changes, query streams) run as long as they need; other requests get _requestTimeout.
             Timeout = Timeout.InfiniteTimeSpan,
         };
+        if (apiKey is not null)
+            Http.DefaultRequestHeaders.Authorization = new System.Net.Http.Headers.AuthenticationHeaderValue("ApiKey", apiKey);
     }
+
+    /// <summary>The API key sent with every request, or null.</summary>
+    public string? ApiKey { get; }
 
     /// <summary>The client every request goes through.</summary>
     public HttpClient Http { get; }

@@ -103,6 +103,8 @@ public sealed class SubscriptionWorker<T> : IAsyncDisposable where T : class
             ["BatchSize"] = _options.MaxDocsPerBatch,
             ["MaxBatchWaitMs"] = (long)_options.MaxBatchWait.TotalMilliseconds,
         };
+        if (_store.Executor.ApiKey is { } key)
+            header["ApiKey"] = key;
         await SendAsync(stream, header, token).ConfigureAwait(false);
         JObject first = await ReceiveAsync(reader, token).ConfigureAwait(false);
         if ((string?)first["Type"] != "Connected")
