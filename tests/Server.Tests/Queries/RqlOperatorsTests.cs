@@ -41,7 +41,7 @@ public sealed class RqlOperatorsTests
         [
             ("exact(Name = 'Ernst Handel')", c => c.Name == "Ernst Handel"),
             ("exact(Name in ('Ernst Handel', 'around the horn'))", c => c.Name is "Ernst Handel" or "around the horn"),
-            ("exact(Name != 'Ernst Handel') and Name = 'ernst handel'", c => c.Name != "Ernst Handel" && c.Name.Equals("ernst handel", StringComparison.OrdinalIgnoreCase)),
+            ("exact(Name != 'Ernst Handel') and Country = 'FRANCE'", c => c.Name != "Ernst Handel" && c.Country.Equals("france", StringComparison.OrdinalIgnoreCase)),
             ("exact(startsWith(Name, 'Nord'))", c => c.Name.StartsWith("Nord", StringComparison.Ordinal)),
             ("regex(Name, '^[NA]')", c => nameRegex.IsMatch(c.Name)),
             ("Tags all in ('a', 'b')", c => c.Tags.Contains("a", StringComparer.OrdinalIgnoreCase) && c.Tags.Contains("b", StringComparer.OrdinalIgnoreCase)),
@@ -58,7 +58,8 @@ public sealed class RqlOperatorsTests
                 var answer = await QueryAsync(server.Client, db, $"{source} where {where} limit 1000");
                 var expected = companies.Where(oracle).Select(c => c.Id).Order(StringComparer.Ordinal).ToList();
                 Assert.True(expected.Count > 0, $"the oracle expects nothing of {where}: the data set does not test it");
-                Assert.Equal(expected, Ids(answer).Order(StringComparer.Ordinal));
+                var actual = Ids(answer).Order(StringComparer.Ordinal).ToList();
+                Assert.True(expected.SequenceEqual(actual), $"{source} where {where}: expected {expected.Count} [{string.Join(", ", expected.Except(actual).Take(5))} missing], got {actual.Count} [{string.Join(", ", actual.Except(expected).Take(5))} unexpected]");
                 Assert.Equal(expected.Count, answer.GetProperty("TotalResults").GetInt64());
             }
             await CheckDistinctAsync(server.Client, db, source, companies);
