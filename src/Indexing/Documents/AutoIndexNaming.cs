@@ -32,6 +32,9 @@ internal static class AutoIndexNaming
     /// <summary>The field an auto index keeps for <c>search(<paramref name="path"/>, …)</c>.</summary>
     public static string SearchFieldName(FieldPath path) => $"search({FieldName(path)})";
 
+    /// <summary>The case-sensitive field an auto index keeps for <c>exact(…)</c> and <c>regex()</c> on <paramref name="path"/>.</summary>
+    public static string ExactFieldName(FieldPath path) => $"exact({FieldName(path)})";
+
     /// <summary>
     /// <c>Auto/{Collection}/By{Field}And{Field}…</c>, each field as <see cref="FieldName"/> writes it and
     /// a full-text one as <c>Search(…)</c> (<c>Auto/Movies/By'Major Genre'AndSearch('Plot Summary')AndYear</c>).

@@ -48,4 +48,10 @@ public interface IEngineSearcher : IDisposable
 
     /// <summary>Walks the matches of <paramref name="query"/> once, handing them to <paramref name="collector"/> (<see cref="ICollector"/>).</summary>
     void Collect(Query query, ICollector collector);
+
+    /// <summary>
+    /// How the entry <paramref name="entryId"/> scores for <paramref name="query"/> (<c>include explanations()</c>): the
+    /// score, then each clause's part of it on lines of its own, indented under the clause they make up.
+    /// </summary>
+    string Explain(Query query, long entryId);
 }

@@ -33,6 +33,8 @@ internal sealed class MapReduceSearcher(IEngineSearcher engine, ReduceRows rows)
 
     public void Collect(Query query, ICollector collector) => engine.Collect(query, collector);
 
+    public string Explain(Query query, long entryId) => engine.Explain(query, entryId);
+
     public void Dispose()
     {
         engine.Dispose();

@@ -28,6 +28,9 @@ public interface IQueryVisitor<out TResult>
     /// <summary>Translates <see cref="WildcardQuery"/>.</summary>
     TResult Visit(WildcardQuery query);
 
+    /// <summary>Translates <see cref="RegexQuery"/>.</summary>
+    TResult Visit(RegexQuery query);
+
     /// <summary>Translates <see cref="ExistsQuery"/>.</summary>
     TResult Visit(ExistsQuery query);
 

@@ -109,6 +109,9 @@ internal sealed class GroupByPlan
         RqlBoost boost => boost with { Inner = Rewrite(boost.Inner) },
         RqlFuzzy fuzzy => fuzzy with { Comparison = (RqlComparison)Rewrite(fuzzy.Comparison) },
         RqlProximity proximity => proximity with { Search = (RqlFunction)Rewrite(proximity.Search) },
+        RqlAllIn allIn => allIn with { Field = Rewrite(allIn.Field) },
+        RqlExact exact => exact with { Inner = Rewrite(exact.Inner) },
+        RqlTrue => expression,
         _ => throw new QueryException($"A group by query cannot filter with {expression}."),
     };
 }

@@ -13,7 +13,7 @@ namespace Folio.Indexing.Querying;
 /// index. On an auto index every field is kept twice: as exact text and, when numeric, as a number,
 /// so a comparison with a number compares numerically and one with a string compares as text.
 /// </summary>
-internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? parameters)
+internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElement? parameters)
 {
     public Query Compile(RqlExpression? where) => where is null ? MatchAllQuery.Instance : CompileExpression(where);
 
@@ -74,6 +74,12 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
                 break;
             case RqlNot not:
                 Collect(not.Inner, exact, search);
+                break;
+            case RqlExact caseSensitive:
+                Collect(caseSensitive.Inner, exact, search);
+                break;
+            case RqlAllIn { Field.Path: { } allInPath }:
+                exact.Add(allInPath);
                 break;
             case RqlBoost boost:
                 Collect(boost.Inner, exact, search);
@@ -137,6 +143,12 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
                 return Fuzzy(fuzzy);
             case RqlProximity proximity:
                 return Proximity(proximity);
+            case RqlExact caseSensitive:
+                return Exact(caseSensitive);
+            case RqlAllIn allIn:
+                return AllIn(allIn);
+            case RqlTrue:
+                return MatchAllQuery.Instance;
             default:
                 throw new QueryException($"Unsupported condition {expression}.");
         }
@@ -187,16 +199,17 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
             "exists" => new ExistsQuery(IndexField(function.Field, numeric: false)),
             "startswith" => new PrefixQuery(IndexField(function.Field, numeric: false), argument.Text!),
             "endswith" => new WildcardQuery(IndexField(function.Field, numeric: false), "*" + argument.Text!.Replace("*", "", StringComparison.Ordinal)),
-            "search" => Search(SearchField(function.Field), argument.Text!, function.Argument!),
+            "search" => Search(SearchField(function.Field), argument.Text!, function.Argument!, function.RequireAll),
+            "regex" => Regex(function, argument.Text!),
             _ => throw new QueryException($"Unknown function {function.Name}()."),
         };
     }
 
     /// <summary>A search text: plain words as ever, or with fuzzy words and phrases (<see cref="SearchText"/>) any part of which may match.</summary>
-    private static Query Search(string field, string text, RqlValue written)
+    private static Query Search(string field, string text, RqlValue written, bool requireAll)
     {
         if (SearchText.Parse(text, written.Position + 1, written is RqlLiteral) is not { } parts)
-            return new FullTextQuery(field, text);
+            return new FullTextQuery(field, text, requireAll);
         var clauses = new List<Query>(parts.Count);
         foreach (var part in parts)
         {
@@ -204,10 +217,10 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
             {
                 SearchTextPartKind.Fuzzy => new FuzzyQuery(field, part.Text, part.Number),
                 SearchTextPartKind.Phrase => new PhraseQuery(field, part.Text, part.Number),
-                _ => new FullTextQuery(field, part.Text),
+                _ => new FullTextQuery(field, part.Text, requireAll),
             });
         }
-        return clauses.Count == 1 ? clauses[0] : new OrQuery(clauses);
+        return clauses.Count == 1 ? clauses[0] : requireAll ? new AndQuery(clauses) : new OrQuery(clauses);
     }
 
     private BoostQuery Boost(RqlBoost boost)
@@ -278,6 +291,8 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
     {
         if (field.Path is null)
             return IndexDefinition.IdField;
+        if (_exactAt is { } exactAt && !numeric)
+            return CaseSensitiveField(field, exactAt);
         if (definition.IsAuto && definition.Reduce is null)
         {
             var name = AutoIndexNaming.FieldName(field.Path);

@@ -4,7 +4,7 @@ namespace Folio.Indexing.Querying;
 /// A page of query results (documents or projections as JSON, or the facets of a facet query), the
 /// documents they include, and how the query ran. Dispose it once the results are written: they live in pooled buffers.
 /// </summary>
-public sealed class QueryResult : IDisposable
+public sealed partial class QueryResult : IDisposable
 {
     // Made by the first facet: most queries have none, and a list per query would be garbage.
     private List<FacetResult>? _facets;
@@ -22,7 +22,7 @@ public sealed class QueryResult : IDisposable
     /// <summary>All matches, not just this page.</summary>
     public long TotalResults { get; set; }
 
-    /// <summary>Matches skipped for reasons other than paging (always 0: Folio has no distinct yet).</summary>
+    /// <summary>Matches skipped for reasons other than paging (always 0: a distinct query's total counts its distinct rows).</summary>
     public long SkippedResults { get; set; }
 
     /// <summary>Whether the index had not caught up with every write when the query ran.</summary>

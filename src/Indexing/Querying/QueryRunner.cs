@@ -17,7 +17,7 @@ namespace Folio.Indexing.Querying;
 /// collection directly; anything else goes through the named index or the collection's auto index,
 /// which is created (or widened) when no existing one has the fields. No query scans every document.
 /// </summary>
-public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
+public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
 {
     private readonly ParsedQueryCache _parsed = new();
 
@@ -27,37 +27,45 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         var started = Stopwatch.GetTimestamp();
         // A stored facet setup is read at every run (it may have changed since the text was parsed).
         var query = FacetSetups.Expand(_parsed.Parse(text), store, options.Parameters);
+        var timings = query.IncludeTimings ? new QueryTimings() : null;
+        timings?.StartAt(started);
+        timings?.ParseDone();
         var plan = query.GroupBy.Count > 0 ? GroupByPlan.Create(query) : null;
         if (plan is not null)
             query = plan.Query;
-        var result = new QueryResult();
+        var result = new QueryResult { Timings = timings, Explanations = query.IncludeExplanations ? new(StringComparer.OrdinalIgnoreCase) : null };
         var (skip, take) = Paging(query, options, result);
 
         if (TryDirect(query, options, skip, take, result))
-        {
-            result.DurationInMs = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
-            return result;
-        }
+            return Finished(result, started);
 
         var (index, searcher, indexedEtag) = await OpenIndexAsync(query, plan, options, cancellationToken).ConfigureAwait(false);
         using var opened = searcher;
         var compiler = new QueryCompiler(index.Definition, options.Parameters);
         var where = compiler.Compile(query.Where);
-        var sort = compiler.Sort(query.OrderBy);
+        var wholeMatches = NeedsAllMatches(query);
+        var sort = wholeMatches ? [] : compiler.Sort(query.OrderBy);
 
         using var reader = store.OpenReader();
         result.IndexName = index.Name;
         result.IndexEtag = indexedEtag;
         result.IsStale = index.IsStale(reader, indexedEtag);
+        timings?.PlanDone();
         if (query.Facets.Count > 0)
         {
             FacetCounter.Count(query, compiler, searcher, where, result);
+            timings?.QueryDone();
+        }
+        else if (wholeMatches)
+        {
+            AnswerFromAllMatches(query, new MatchSource(reader, searcher, where, compiler, options.Parameters), skip, take, result);
         }
         else
         {
             var highlights = Highlights.Create(query, compiler, index.Definition, index.Schema, where);
             highlights?.Declare(result);
             var page = searcher.Search(where, skip, take, sort);
+            timings?.QueryDone();
             result.TotalResults = page.TotalHits;
             // By index: a foreach over the interface boxes the list's enumerator, once per query.
             var hits = page.Hits;
@@ -66,15 +74,36 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             {
                 if (rows is not null)
                 {
-                    if (rows.TryGetRow(hits[i].Key, out var row))
+                    var found = rows.TryGetRow(hits[i].Key, out var row);
+                    timings?.LoadDone();
+                    if (found)
                         AddResult(query, reader, row, null, result);
                 }
-                else if (reader.TryGet(hits[i].Key, out var document))
+                else
                 {
+                    var found = reader.TryGet(hits[i].Key, out var document);
+                    timings?.LoadDone();
+                    if (!found)
+                        continue;
                     AddResult(query, reader, document.Json, document.IdString, result);
                     highlights?.Add(document.IdString, document.Json, result);
                 }
+                result.Explanations?.TryAdd(hits[i].Key, [searcher.Explain(where, hits[i].EntryId)]);
+                timings?.ProjectionDone();
             }
+        }
+        return Finished(result, started);
+    }
+
+    private static QueryResult Finished(QueryResult result, long started)
+    {
+        if (result.Timings is { } timings)
+        {
+            // The total is the stages' sum, so the answer's parts add up to its whole.
+            timings.ProjectionDone();
+            timings.Total = timings.Parse + timings.Plan + timings.Query + timings.Load + timings.Projection;
+            result.DurationInMs = timings.Total;
+            return result;
         }
         result.DurationInMs = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
         return result;
@@ -90,6 +119,8 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         var query = _parsed.Parse(text);
         if (query.Facets.Count > 0)
             throw new QueryException("Facet queries cannot be streamed; run them as queries.");
+        if (NeedsAllMatches(query))
+            throw new QueryException("Queries with select distinct, order by random() or an alphanumeric order cannot be streamed; run them as queries.");
         var plan = query.GroupBy.Count > 0 ? GroupByPlan.Create(query) : null;
         if (plan is not null)
             query = plan.Query;
@@ -167,9 +198,15 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
     /// <summary>Answers <c>from Collection</c> without conditions or order, and pure <c>id()</c> lookups, from the documents themselves.</summary>
     private bool TryDirect(RqlQuery query, QueryOptions options, int skip, int take, QueryResult result)
     {
-        if (query.From.Collection is not { } collection || query.OrderBy.Count > 0 || query.Facets.Count > 0)
+        var shuffled = query.OrderBy is [{ Type: RqlOrderType.Random }];
+        if (query.From.Collection is not { } collection || (query.OrderBy.Count > 0 && !shuffled) || query.Facets.Count > 0)
             return false;
-        if (query.Where is null)
+        // A bare true asks for the whole collection, as no where does.
+        var where = query.Where is RqlTrue ? null : query.Where;
+        if (shuffled || query.Distinct)
+            return TryDirectAllMatches(query, collection, where, options, skip, take, result);
+        result.Timings?.PlanDone();
+        if (where is null)
         {
             using var reader = store.OpenReader();
             result.IndexName = "collection/" + collection;
@@ -181,7 +218,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
                 AddResult(query, reader, cursor.Current.Json, cursor.Current.IdString, result);
             return true;
         }
-        var ids = IdLookups(query.Where, options.Parameters);
+        var ids = IdLookups(where, options.Parameters);
         if (ids is null)
             return false;
         using (var reader = store.OpenReader())
@@ -269,7 +306,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
     private (DocumentIndex Index, bool Created) GetOrCreateAutoIndex(RqlQuery query)
     {
         var (exact, search) = QueryCompiler.FieldsOf(query);
-        return indexes.GetOrCreateAutoIndex(query.From.Collection!, exact, search);
+        return indexes.GetOrCreateAutoIndex(query.From.Collection!, exact, search, QueryCompiler.CaseSensitiveFieldsOf(query));
     }
 
     private static void AddResult(RqlQuery query, DocumentReader reader, ReadOnlySpan<byte> json, string? id, QueryResult result)
@@ -278,6 +315,12 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             result.Results.Add(json);
         else
             result.Results.Add(Project(query, json, id));
+        AddIncludes(query, reader, json, result);
+    }
+
+    /// <summary>The documents the paths of <c>include</c> name in <paramref name="json"/>, added to the answer's includes.</summary>
+    private static void AddIncludes(RqlQuery query, DocumentReader reader, ReadOnlySpan<byte> json, QueryResult result)
+    {
         if (query.Include.Count == 0)
             return;
         using var parsed = JsonDocument.Parse(json.ToArray());

@@ -3,7 +3,7 @@ using Folio.Indexing.Definitions;
 namespace Folio.Indexing.Rql;
 
 /// <summary>A parsed query.</summary>
-public sealed record RqlQuery(
+public sealed partial record RqlQuery(
     RqlSource From,
     RqlExpression? Where,
     IReadOnlyList<RqlOrder> OrderBy,
@@ -85,7 +85,11 @@ public sealed record RqlBetween(RqlField Field, RqlValue Low, RqlValue High) : R
 public sealed record RqlIn(RqlField Field, IReadOnlyList<RqlValue> Values) : RqlExpression;
 
 /// <summary><c>search(field, text)</c>, <c>startsWith(field, prefix)</c>, <c>endsWith(field, suffix)</c>, <c>exists(field)</c>.</summary>
-public sealed record RqlFunction(string Name, RqlField Field, RqlValue? Argument) : RqlExpression;
+public sealed record RqlFunction(string Name, RqlField Field, RqlValue? Argument) : RqlExpression
+{
+    /// <summary>For <c>search(field, text, and)</c>: whether a match needs every word of the text rather than any.</summary>
+    public bool RequireAll { get; init; }
+}
 
 /// <summary><c>boost(condition, factor)</c>: the condition, its score multiplied by the factor (a number above 0).</summary>
 public sealed record RqlBoost(RqlExpression Inner, RqlValue Factor) : RqlExpression;
@@ -106,7 +110,7 @@ public sealed record RqlProximity(RqlFunction Search, RqlValue Slop) : RqlExpres
 public sealed record RqlHighlight(RqlField Field, RqlValue FragmentLength, RqlValue FragmentCount, RqlValue? Options);
 
 /// <summary>One key of <c>order by</c>: a field (or the score), how to compare it, and the direction.</summary>
-public sealed record RqlOrder(RqlField? Field, RqlOrderType Type, bool Descending);
+public sealed partial record RqlOrder(RqlField? Field, RqlOrderType Type, bool Descending);
 
 /// <summary>How an <c>order by</c> key compares.</summary>
 public enum RqlOrderType
@@ -122,6 +126,12 @@ public enum RqlOrderType
 
     /// <summary><c>as double</c>.</summary>
     Double,
+
+    /// <summary><c>as alphanumeric</c>: text in natural order, runs of digits compared as numbers (<c>a2</c> before <c>a10</c>).</summary>
+    AlphaNumeric,
+
+    /// <summary><c>random()</c> or <c>random('seed')</c>: a shuffle, the same one for the same seed.</summary>
+    Random,
 }
 
 /// <summary>One projected field: <c>path [as alias]</c>.</summary>

@@ -7,6 +7,9 @@ public sealed partial class RqlParser
 {
     private RqlOrder ParseOrder()
     {
+        if (Current.IsKeyword("random") && Peek(1).Kind == RqlTokenKind.OpenParen)
+            return ParseRandomOrder();
+        var start = Current.Position;
         RqlField? field;
         if (Current.IsKeyword("score") && Peek(1).Kind == RqlTokenKind.OpenParen)
         {
@@ -28,7 +31,8 @@ public sealed partial class RqlParser
                 "long" => RqlOrderType.Long,
                 "double" => RqlOrderType.Double,
                 "string" => RqlOrderType.String,
-                _ => throw Error($"Expected long, double or string after 'as' but found {typeToken.Describe()}"),
+                "alphanumeric" => RqlOrderType.AlphaNumeric,
+                _ => throw Error($"Expected long, double, string or alphanumeric after 'as' but found {typeToken.Describe()}"),
             };
             _index++;
         }
@@ -37,7 +41,7 @@ public sealed partial class RqlParser
             descending = true;
         else if (TakeKeyword("asc") || TakeKeyword("ascending"))
             descending = false;
-        return new RqlOrder(field, type, descending);
+        return new RqlOrder(field, type, descending) { Position = start };
     }
 
     private void ParseSelect(List<RqlProjection> select, List<RqlFacet> facets)
@@ -203,6 +207,8 @@ public sealed partial class RqlParser
         {
             if (Current.IsKeyword("highlight") && Peek(1).Kind == RqlTokenKind.OpenParen)
                 highlights.Add(ParseHighlight());
+            else if (AtIncludeDiagnostics())
+                ParseIncludeDiagnostics();
             else
                 include.Add(ParseIncludePath());
         }

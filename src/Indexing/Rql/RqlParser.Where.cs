@@ -25,6 +25,11 @@ public sealed partial class RqlParser
     {
         if (TakeKeyword("not"))
             return new RqlNot(ParseUnary());
+        if (AtBareTrue())
+        {
+            _index++;
+            return new RqlTrue();
+        }
         if (Take(RqlTokenKind.OpenParen))
         {
             var inner = ParseOr();
@@ -40,6 +45,8 @@ public sealed partial class RqlParser
             return ParseFunction();
 
         var field = ParseField();
+        if (Current.IsKeyword("all") && Peek(1).IsKeyword("in"))
+            return ParseAllIn(field);
         if (Current.Kind == RqlTokenKind.Operator)
         {
             var op = Current.Text;
@@ -65,7 +72,7 @@ public sealed partial class RqlParser
             Expect(RqlTokenKind.CloseParen, "')' to close the list of values");
             return new RqlIn(field, values);
         }
-        throw Error($"Expected an operator (=, !=, <, <=, >, >=, between, in) after {field} but found {Current.Describe()}");
+        throw Error($"Expected an operator (=, !=, <, <=, >, >=, between, in, all in) after {field} but found {Current.Describe()}");
     }
 
     private RqlExpression ParseFunction()
@@ -80,20 +87,25 @@ public sealed partial class RqlParser
                 return ParseFuzzy();
             case "proximity":
                 return ParseProximity();
-            case not ("exists" or "search" or "startswith" or "endswith"):
-                throw new RqlParseException($"Unknown function '{nameToken.Text}' (expected search, startsWith, endsWith, exists, boost, fuzzy, proximity, id, or with group by count, sum, min, max, avg)", nameToken.Position);
+            case "exact":
+                return ParseExact();
+            case not ("exists" or "search" or "startswith" or "endswith" or "regex"):
+                throw new RqlParseException($"Unknown function '{nameToken.Text}' (expected search, startsWith, endsWith, exists, regex, exact, boost, fuzzy, proximity, id, or with group by count, sum, min, max, avg)", nameToken.Position);
         }
         _index++;
         Expect(RqlTokenKind.OpenParen, "'('");
         var field = ParseField();
         RqlValue? argument = null;
+        var requireAll = false;
         if (name != "exists")
         {
             Expect(RqlTokenKind.Comma, $"',' and the second argument of {nameToken.Text}()");
             argument = ParseValue();
+            if (name == "search" && Take(RqlTokenKind.Comma))
+                requireAll = ParseSearchOperator();
         }
         Expect(RqlTokenKind.CloseParen, $"')' to close {nameToken.Text}()");
-        return new RqlFunction(name, field, argument);
+        return new RqlFunction(name, field, argument) { RequireAll = requireAll };
     }
 
     /// <summary><c>boost(condition, factor)</c>: any condition of the where clause.</summary>

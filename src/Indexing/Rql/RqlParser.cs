@@ -9,10 +9,11 @@ namespace Folio.Indexing.Rql;
 /// [where condition] [group by field, … [where condition]]   condition: or/and/not, parentheses, field (= != &lt; &lt;= &gt; &gt;=) value,
 ///                     field between a and b, field in (…), search(f, 'text'), startsWith(f, 'p'),
 ///                     endsWith(f, 's'), exists(f), id() = 'x', boost(condition, factor), fuzzy(f = 'v', factor),
-///                     proximity(search(f, 'words'), slop)
-/// [order by key [as long|double|string] [asc|desc], …]   (key: a field or score())
-/// [select f [as alias], … | select facet(f), facet(range, …), …]   (with group by: count(), sum(f), min(f), max(f), avg(f) as fields)
-/// [include path | highlight(f, length, count [, $options]), …] [limit n [offset m] | limit m, n] [offset m] (include may also follow limit)
+///                     proximity(search(f, 'words'), slop), exact(condition), regex(f, 'pattern'), f all in (…),
+///                     search(f, 'words', and|or), true
+/// [order by key [as long|double|string|alphanumeric] [asc|desc], …]   (key: a field, score(), random() or random('seed'))
+/// [select [distinct] f [as alias], … | select facet(f), facet(range, …), …]   (with group by: count(), sum(f), min(f), max(f), avg(f) as fields)
+/// [include path | highlight(f, length, count [, $options]) | timings() | explanations(), …] [limit n [offset m] | limit m, n] [offset m] (include may also follow limit)
 /// </code>
 /// Wherever the grammar names a field (left of a comparison, first argument of a function or a facet,
 /// order by, select, include) a quoted name is a field's one property, whatever it holds:
@@ -87,7 +88,10 @@ public sealed partial class RqlParser
             while (Take(RqlTokenKind.Comma));
         }
         if (TakeKeyword("select"))
+        {
+            TakeDistinct();
             ParseSelect(select, facets);
+        }
         if (TakeKeyword("include"))
             ParseIncludes(include, highlights);
         if (TakeKeyword("limit"))
@@ -106,11 +110,19 @@ public sealed partial class RqlParser
         if (offset is null && TakeKeyword("offset"))
             offset = ParseValue();
         // RavenDB users write include after limit as often as before it.
-        if (include.Count == 0 && highlights.Count == 0 && TakeKeyword("include"))
+        if (include.Count == 0 && highlights.Count == 0 && !IncludesDiagnostics && TakeKeyword("include"))
             ParseIncludes(include, highlights);
         if (Current.Kind != RqlTokenKind.End)
             throw Error($"Expected where, group by, order by, select, include, limit or the end of the query but found {Current.Describe()}");
-        return new RqlQuery(source, where, orderBy, select, facets, include, limit, offset) { GroupBy = groupBy, Highlights = highlights };
+        CheckClauses(groupBy, select, facets, orderBy);
+        return new RqlQuery(source, where, orderBy, select, facets, include, limit, offset)
+        {
+            GroupBy = groupBy,
+            Highlights = highlights,
+            Distinct = _distinct,
+            IncludeTimings = _timings,
+            IncludeExplanations = _explanations,
+        };
     }
 
     private RqlToken Peek(int ahead) => _tokens[Math.Min(_index + ahead, _tokens.Count - 1)];

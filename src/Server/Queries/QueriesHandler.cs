@@ -20,7 +20,8 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
     /// <summary>
     /// Runs <c>{"Query","QueryParameters"?,"WaitForNonStaleResults"?,"WaitForNonStaleResultsTimeout"?}</c>
     /// and answers <c>{"Results","Includes","TotalResults","SkippedResults","IsStale","IndexName","IndexEtag","DurationInMs"}</c>, and
-    /// <c>"Highlightings"</c> when the query includes <c>highlight(…)</c>.
+    /// <c>"Highlightings"</c>, <c>"Timings"</c> and <c>"Explanations"</c> when the query includes <c>highlight(…)</c>,
+    /// <c>timings()</c> and <c>explanations()</c>.
     /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
@@ -134,6 +135,10 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         writer.WriteEndObject();
         if (result.Highlightings is { } highlightings)
             WriteHighlightings(writer, highlightings);
+        if (result.Timings is { } timings)
+            WriteTimings(writer, timings);
+        if (result.Explanations is { } explanations)
+            WriteExplanations(writer, explanations);
         writer.WriteNumber("TotalResults"u8, result.TotalResults);
         writer.WriteNumber("SkippedResults"u8, result.SkippedResults);
         writer.WriteBoolean("IsStale"u8, result.IsStale);
@@ -165,6 +170,45 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
                 writer.WriteEndArray();
             }
             writer.WriteEndObject();
+        }
+        writer.WriteEndObject();
+    }
+
+    /// <summary>
+    /// <c>include timings()</c> in the seeds' clients' shape, a tree of <c>{"DurationInMs","Timings"?}</c>:
+    /// <c>"Timings": {"DurationInMs": total, "Timings": {"Parse": {"DurationInMs": …}, "Plan", "Query", "Load", "Projection"}}</c>.
+    /// </summary>
+    private static void WriteTimings(Utf8JsonWriter writer, QueryTimings timings)
+    {
+        writer.WriteStartObject("Timings"u8);
+        writer.WriteNumber("DurationInMs"u8, Math.Round(timings.Total, 3));
+        writer.WriteStartObject("Timings"u8);
+        WriteStage(writer, "Parse"u8, timings.Parse);
+        WriteStage(writer, "Plan"u8, timings.Plan);
+        WriteStage(writer, "Query"u8, timings.Query);
+        WriteStage(writer, "Load"u8, timings.Load);
+        WriteStage(writer, "Projection"u8, timings.Projection);
+        writer.WriteEndObject();
+        writer.WriteEndObject();
+    }
+
+    private static void WriteStage(Utf8JsonWriter writer, ReadOnlySpan<byte> name, double milliseconds)
+    {
+        writer.WriteStartObject(name);
+        writer.WriteNumber("DurationInMs"u8, Math.Round(milliseconds, 3));
+        writer.WriteEndObject();
+    }
+
+    /// <summary><c>include explanations()</c> in the seeds' clients' shape: <c>"Explanations": {id: [explanation]}</c>.</summary>
+    private static void WriteExplanations(Utf8JsonWriter writer, Dictionary<string, string[]> explanations)
+    {
+        writer.WriteStartObject("Explanations"u8);
+        foreach (var (id, lines) in explanations)
+        {
+            writer.WriteStartArray(id);
+            foreach (var line in lines)
+                writer.WriteStringValue(line);
+            writer.WriteEndArray();
         }
         writer.WriteEndObject();
     }

@@ -22,6 +22,7 @@ public class QueryVisitorTests
         new AndQuery([MatchAllQuery.Instance]),
         new OrQuery([MatchAllQuery.Instance]),
         new NotQuery(MatchAllQuery.Instance),
+        new RegexQuery("F", new System.Text.RegularExpressions.Regex("^a")),
     ];
 
     [Fact]
@@ -55,6 +56,8 @@ public class QueryVisitorTests
         public string Visit(PrefixQuery query) => nameof(PrefixQuery);
 
         public string Visit(WildcardQuery query) => nameof(WildcardQuery);
+
+        public string Visit(RegexQuery query) => nameof(RegexQuery);
 
         public string Visit(ExistsQuery query) => nameof(ExistsQuery);
 

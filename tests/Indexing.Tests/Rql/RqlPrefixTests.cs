@@ -17,6 +17,8 @@ public sealed class RqlPrefixTests
         "from index 'Movies/ByGenre' where '2nd' = 1 and '@id' != null and '🎬' = 'x' and 'back\\\\slash' = '' and 'It''s' = 1 order by score(), Name asc include Lines[].Product, \"'a.b'\", Refs.'c d'",
         "from 'My Things' where id() in ('a/1', 'a/2') and '' = 1 -- a comment\n select id() as Id, Tags[], '[x]'[] limit 1, 2",
         "from Products select facet(Brand, sum(Price), min('Unit Price') as Cheapest, avg(Lines[].Qty), $o) as Brands, facet(Price < 10, Price >= 10, max(Stock), $p), facet(id('facets/x')), facet(id($s))",
+        "from Companies where true and not exists(F) and exact(Name in ('A', 'b')) and regex(Name, '^[NA]') and Tags all in ('a', $t) and search(Notes, 'fluent french', and) order by Code as alphanumeric desc select distinct Country, City include timings(), explanations()",
+        "from Companies where exact(Name = 'x' or startsWith(Code, 'A')) order by random('seed') select Name include Company, timings() limit 5",
     ];
 
     [Theory]

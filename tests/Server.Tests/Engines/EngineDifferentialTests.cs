@@ -27,6 +27,26 @@ public sealed class EngineDifferentialTests(ITestOutputHelper output)
     private const int BatchSize = 1_000;
     private static readonly string[] NotePhrases = ["leave door", "door leave", "leave the door", "handle care", "care handle", "fragile care", "ring twice", "twice ring", "rocket mail", "aaa first"];
     private static readonly string[] FuzzyNames = ["Anna", "Emile", "Lukasz", "Oyvind", "Ilker", "Jose", "OBrien", "straße"];
+    // The seeds' operators and clauses: case-sensitive text through the auto index's exact() twins, .NET regular
+    // expressions over terms, all in, search with and, a bare true, distinct rows, a seeded shuffle and natural order.
+    private static readonly string[] OperatorQueries =
+    [
+        "from Orders where exact(Status = 'Pending')",
+        "from Orders where exact(Status in ('pending', 'SHIPPED')) and Total > 100 order by Total as double",
+        "from Orders where exact(startsWith(ShipTo.City, 'P')) order by OrderedAt",
+        "from Orders where regex(Employee, '^[AaZ]') or regex(ShipTo.City, 'ü|ö')",
+        "from Orders where regex(Note, '(?i)^leave') and not regex(Status, 'ed$')",
+        "from Orders where Tags all in ('urgent', 'gift')",
+        "from Orders where Tags all in ('fragile') and Lines[].Product all in ('products/1', 'products/2')",
+        "from Orders where search(Note, 'leave door', and) or search(Note, 'ring twice', or)",
+        "from Orders where true and not exists(Discount) order by Total as double desc limit 500",
+        "from Orders where Total > 100 select distinct ShipTo.Country",
+        "from Orders where Total > 0 select distinct ShipTo.Country, Status limit 40 offset 7",
+        "from Orders where Total > 0 order by Employee as alphanumeric, Total as double",
+        "from Orders where exists(ShipTo.Zip) order by ShipTo.Zip as alphanumeric desc limit 300",
+        "from Orders where Total > 50 order by random('differential') limit 2000",
+    ];
+
     private static readonly string[] NoteWords = ["door", "leave", "ring", "twice", "fragile", "handle", "care", "order", "rocket", "mail", "last", "first", "numeric", "start", "rückseite", "acil"];
 
     [Fact]
@@ -51,7 +71,9 @@ public sealed class EngineDifferentialTests(ITestOutputHelper output)
             var data = OracleDataset.Generate(seed, orders);
             var list = new OracleQueryGenerator(data, seed).Generate(queries);
             // One auto index over every field the queries use, made before the load, so no query widens it.
-            var warmUp = "from Orders where " + string.Join(" or ", list.SelectMany(q => q.FieldsUsed()).Append("Note").Distinct(StringComparer.Ordinal).Select(f => $"exists({f})"));
+            // The operator queries' case-sensitive twins (exact(), regex()) too.
+            var warmUp = "from Orders where " + string.Join(" or ", list.SelectMany(q => q.FieldsUsed()).Append("Note").Distinct(StringComparer.Ordinal).Select(f => $"exists({f})"))
+                + " or exact(exists(Status) or exists(ShipTo.City) or exists(Employee) or exists(Note))";
             foreach (var engine in engines)
                 (await RunAsync(engine, warmUp, null)).Dispose();
             await LoadAsync(store, data.Documents);
@@ -93,6 +115,9 @@ public sealed class EngineDifferentialTests(ITestOutputHelper output)
                 Count(await CompareAsync(engines, rql, null, asSet: ranked));
             }
             output.WriteLine($"{compared} queries compared, fuzzy, phrase and boost ones included, at {clock.Elapsed.TotalSeconds:F1}s");
+            foreach (var rql in OperatorQueries)
+                Count(await CompareAsync(engines, rql, null, asSet: false));
+            output.WriteLine($"{OperatorQueries.Length} queries of the seeds' operators compared at {clock.Elapsed.TotalSeconds:F1}s");
             for (var n = 0; n < 20; n++)
                 Count(await CompareAsync(engines, ReduceSpec.Random(random, n).ToGroupByRql(), null, asSet: true));
             var warmFacets = "from Products where " + string.Join(" or ", FacetDataset.All.Select(f => $"exists({f.Rql})"));

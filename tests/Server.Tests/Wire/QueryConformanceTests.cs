@@ -26,6 +26,11 @@ public sealed class QueryConformanceTests(WireFixture fixture) : WireTests(fixtu
         WireAnswer highlighted = await QueryAsync(uri, "from Orders where search(Notes, 'lat~1') or proximity(search(Notes, 'late delivery'), 1) include highlight(Notes, 64, 1)");
         Assert.Equal("<b>late</b> <b>delivery</b>", highlighted.Body.GetProperty("Highlightings").GetProperty("Notes").GetProperty("orders/2")[0].GetString());
         Assert.Equal(200, (await QueryAsync(uri, "from Orders where boost(Total > 100, 2) or fuzzy(Company = 'companiez/1', 1) order by score()")).Status);
+        WireAnswer diagnosed = await QueryAsync(uri, "from Orders where search(Notes, 'late delivery', and) or exact(Company = 'companies/1') select distinct Company include timings(), explanations()");
+        Assert.True(diagnosed.Body.GetProperty("Timings").GetProperty("Timings").GetProperty("Query").GetProperty("DurationInMs").GetDouble() >= 0);
+        Assert.NotEmpty(diagnosed.Body.GetProperty("Explanations").EnumerateObject());
+        Assert.Equal(200, (await QueryAsync(uri, "from Orders where true and not exists(Discount) and regex(Company, '^companies/[12]$') order by Company as alphanumeric")).Status);
+        Assert.Equal(200, (await QueryAsync(uri, "from Orders where Company all in ('companies/1') order by random('x')")).Status);
         WireAnswer capped = await QueryAsync(uri, "from Orders where Total > 0 limit 1000");
         Assert.Equal(WireFixture.MaxPageSize, capped.Body.GetProperty("PageSize").GetInt32());
         Assert.Equal(200, (await Wire.SendAsync(HttpMethod.Post, Queries, uri, """{"Query":"from Orders where Total > 5","QueryParameters":null,"WaitForNonStaleResultsTimeout":"00:00:15","Other":1}""")).Status);

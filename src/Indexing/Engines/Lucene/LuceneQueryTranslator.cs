@@ -77,6 +77,10 @@ internal sealed class LuceneQueryTranslator(IndexSchema schema) : IQueryVisitor<
     }
 
     /// <inheritdoc/>
+    public LuceneQuery Visit(RegexQuery query) =>
+        HasTextTerms(query.Field) ? Unscored(new LuceneRegexQuery(query.Field, query.Regex)) : Nothing();
+
+    /// <inheritdoc/>
     public LuceneQuery Visit(ExistsQuery query)
     {
         schema.Get(query.Field);

@@ -120,6 +120,9 @@ internal sealed class LuceneSearcher : IEngineSearcher
         MatchWalk.InBatches(this, Iterate(query), collector);
     }
 
+    /// <inheritdoc/>
+    public string Explain(FolioQuery query, long entryId) => Searcher.Explain(Translate(query), (int)entryId).ToString().TrimEnd();
+
     /// <summary>
     /// The bytes of an entry's binary doc value in <paramref name="perSegment"/> (<see cref="FieldValues"/>; empty when
     /// the entry has none); valid until the next read on this searcher.

@@ -20,6 +20,9 @@ internal abstract class MatchNode
         RqlFunction function => Function(function, parameters),
         // A boost changes scores, and a subscription's matches have none: it matches what its condition matches.
         RqlBoost boost => Compile(boost.Inner, parameters),
+        RqlTrue => new Always(),
+        RqlAllIn allIn => AllOf(allIn, parameters),
+        RqlExact => throw new QueryException("exact() needs an index that keeps text case-sensitively; a subscription's query compares text ignoring case."),
         RqlFuzzy or RqlProximity => throw new QueryException("fuzzy() and proximity() need a full-text index; a subscription's query can use =, ranges, in, between, exists(), startsWith() and endsWith()."),
         _ => throw new QueryException($"Unsupported condition {expression}."),
     };
@@ -51,9 +54,24 @@ internal abstract class MatchNode
             "exists" => new ValueTest(function.Field, ValueCondition.Present),
             "startswith" => new ValueTest(function.Field, ValueCondition.StartsWith(argument.Text!)),
             "endswith" => new ValueTest(function.Field, ValueCondition.EndsWith(argument.Text!)),
+            "regex" => throw new QueryException("regex() needs an index; a subscription's query can use =, ranges, in, all in, between, exists(), startsWith() and endsWith()."),
             "search" => throw new QueryException("search() needs a full-text index; a subscription's query can use =, ranges, in, between, exists(), startsWith() and endsWith()."),
             _ => throw new QueryException($"Unknown function {function.Name}()."),
         };
+    }
+
+    /// <summary><c>F all in (a, b)</c>: a value equal to each of them (an empty list asks nothing).</summary>
+    private static MatchNode AllOf(RqlAllIn allIn, JsonElement? parameters)
+    {
+        MatchNode node = new Always();
+        foreach (RqlValue value in allIn.Values)
+            node = new All(node, new ValueTest(allIn.Field, ValueCondition.EqualTo(ParameterValues.Resolve(value, parameters))));
+        return node;
+    }
+
+    private sealed class Always : MatchNode
+    {
+        public override bool Matches(string id, JsonElement document) => true;
     }
 
     private sealed class All(MatchNode left, MatchNode right) : MatchNode
