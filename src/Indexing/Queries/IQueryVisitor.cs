@@ -43,6 +43,9 @@ public interface IQueryVisitor<out TResult>
     /// <summary>Translates <see cref="BoostQuery"/>.</summary>
     TResult Visit(BoostQuery query);
 
+    /// <summary>Translates <see cref="MoreLikeThisQuery"/>.</summary>
+    TResult Visit(MoreLikeThisQuery query);
+
     /// <summary>Translates <see cref="AndQuery"/>.</summary>
     TResult Visit(AndQuery query);
 

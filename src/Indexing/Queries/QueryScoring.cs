@@ -17,7 +17,7 @@ public static class QueryScoring
         ArgumentNullException.ThrowIfNull(schema);
         switch (query)
         {
-            case FullTextQuery or PhraseQuery or BoostQuery:
+            case FullTextQuery or PhraseQuery or BoostQuery or MoreLikeThisQuery:
                 return true;
             case FuzzyQuery fuzzy:
                 return schema.Get(fuzzy.Field).Kind == FieldKind.FullText;

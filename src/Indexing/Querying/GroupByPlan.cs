@@ -109,6 +109,7 @@ internal sealed class GroupByPlan
         RqlBoost boost => boost with { Inner = Rewrite(boost.Inner) },
         RqlFuzzy fuzzy => fuzzy with { Comparison = (RqlComparison)Rewrite(fuzzy.Comparison) },
         RqlProximity proximity => proximity with { Search = (RqlFunction)Rewrite(proximity.Search) },
+        RqlIntersect intersect => intersect with { Parts = [.. intersect.Parts.Select(Rewrite)] },
         _ => throw new QueryException($"A group by query cannot filter with {expression}."),
     };
 }

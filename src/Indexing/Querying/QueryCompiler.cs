@@ -13,7 +13,7 @@ namespace Folio.Indexing.Querying;
 /// index. On an auto index every field is kept twice: as exact text and, when numeric, as a number,
 /// so a comparison with a number compares numerically and one with a string compares as text.
 /// </summary>
-internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? parameters)
+internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElement? parameters)
 {
     public Query Compile(RqlExpression? where) => where is null ? MatchAllQuery.Instance : CompileExpression(where);
 
@@ -84,6 +84,13 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
             case RqlProximity proximity:
                 Collect(proximity.Search, exact, search);
                 break;
+            case RqlIntersect intersect:
+                foreach (var part in intersect.Parts)
+                    Collect(part, exact, search);
+                break;
+            case RqlMoreLikeThis moreLikeThis:
+                // Refused before an auto index is made for it: a collection's auto index has no terms to compare.
+                throw NotOnAutoIndex(moreLikeThis);
             case RqlFunction { Name: "search", Field.Path: { } path }:
                 search.Add(path);
                 break;
@@ -137,6 +144,10 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
                 return Fuzzy(fuzzy);
             case RqlProximity proximity:
                 return Proximity(proximity);
+            case RqlMoreLikeThis moreLikeThis:
+                return MoreLikeThis(moreLikeThis);
+            case RqlIntersect intersect:
+                return Intersect(intersect);
             default:
                 throw new QueryException($"Unsupported condition {expression}.");
         }

@@ -80,8 +80,12 @@ public sealed partial class RqlParser
                 return ParseFuzzy();
             case "proximity":
                 return ParseProximity();
+            case "morelikethis":
+                return ParseMoreLikeThis();
+            case "intersect":
+                return ParseIntersect();
             case not ("exists" or "search" or "startswith" or "endswith"):
-                throw new RqlParseException($"Unknown function '{nameToken.Text}' (expected search, startsWith, endsWith, exists, boost, fuzzy, proximity, id, or with group by count, sum, min, max, avg)", nameToken.Position);
+                throw new RqlParseException($"Unknown function '{nameToken.Text}' (expected search, startsWith, endsWith, exists, boost, fuzzy, proximity, morelikethis, intersect, id, or with group by count, sum, min, max, avg)", nameToken.Position);
         }
         _index++;
         Expect(RqlTokenKind.OpenParen, "'('");

@@ -20,6 +20,9 @@ internal abstract class MatchNode
         RqlFunction function => Function(function, parameters),
         // A boost changes scores, and a subscription's matches have none: it matches what its condition matches.
         RqlBoost boost => Compile(boost.Inner, parameters),
+        // A document is one entry: matching each part of an intersection is matching them all.
+        RqlIntersect intersect => intersect.Parts.Skip(1).Aggregate(Compile(intersect.Parts[0], parameters), (all, part) => new All(all, Compile(part, parameters))),
+        RqlMoreLikeThis => throw new QueryException("morelikethis() needs a static index with full-text fields; a subscription's query can use =, ranges, in, between, exists(), startsWith() and endsWith()."),
         RqlFuzzy or RqlProximity => throw new QueryException("fuzzy() and proximity() need a full-text index; a subscription's query can use =, ranges, in, between, exists(), startsWith() and endsWith()."),
         _ => throw new QueryException($"Unsupported condition {expression}."),
     };
