@@ -215,6 +215,7 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
             {
                 SearchTextPartKind.Fuzzy => new FuzzyQuery(field, part.Text, part.Number),
                 SearchTextPartKind.Phrase => new PhraseQuery(field, part.Text, part.Number),
+                SearchTextPartKind.Wildcard => new WildcardQuery(field, part.Text),
                 _ => new FullTextQuery(field, part.Text),
             });
         }
@@ -260,7 +261,7 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
         if (text.Type != FieldValueType.String)
             throw new QueryException("The second argument of search() must be a string.");
         if (SearchText.Parse(text.Text!, proximity.Search.Argument!.Position + 1, proximity.Search.Argument is RqlLiteral) is not null)
-            throw new RqlParseException("proximity() takes a search() of plain words, without '~' or quotes", proximity.Search.Argument.Position);
+            throw new RqlParseException("proximity() takes a search() of plain words, without '~', '*' or quotes", proximity.Search.Argument.Position);
         return new PhraseQuery(SearchField(proximity.Search.Field), text.Text!, (int)slop.Long);
     }
 
