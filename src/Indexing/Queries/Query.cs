@@ -34,6 +34,7 @@ public abstract class Query
         FuzzyQuery fuzzy => visitor.Visit(fuzzy),
         BoostQuery boost => visitor.Visit(boost),
         MoreLikeThisQuery moreLikeThis => visitor.Visit(moreLikeThis),
+        IntersectQuery intersect => visitor.Visit(intersect),
         _ => throw new UnreachableException($"Query kind {GetType().Name} has no visitor method."),
     };
 }

@@ -28,6 +28,13 @@ public static class QueryScoring
                         return true;
                 }
                 return false;
+            case IntersectQuery intersect:
+                foreach (var part in intersect.Parts)
+                {
+                    if (IsScored(part, schema))
+                        return true;
+                }
+                return false;
             case OrQuery or:
                 foreach (var should in or.Should)
                 {

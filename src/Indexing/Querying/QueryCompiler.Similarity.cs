@@ -106,14 +106,15 @@ internal sealed partial class QueryCompiler
     }
 
     /// <summary>
-    /// <c>intersect(q1, q2, …)</c>: the documents each part matches within one of their entries. Folio's map indexes keep one
-    /// entry per document, so a document's entry matches every part exactly when it matches their conjunction.
+    /// <c>intersect(q1, q2, …)</c>: the documents each part matches within one of their entries. On an index of one entry per
+    /// document (every auto index and most static ones) that entry matches every part exactly when it matches their
+    /// conjunction; a fan-out index (<see cref="IndexDefinition.ForEach"/>) intersects the documents of the parts.
     /// </summary>
-    private AndQuery Intersect(RqlIntersect intersect)
+    private Query Intersect(RqlIntersect intersect)
     {
         var parts = new List<Query>(intersect.Parts.Count);
         foreach (var part in intersect.Parts)
             parts.Add(CompileExpression(part));
-        return new AndQuery(parts, []);
+        return definition.ForEach is null ? new AndQuery(parts, []) : new IntersectQuery(parts, IndexDefinition.IdField);
     }
 }

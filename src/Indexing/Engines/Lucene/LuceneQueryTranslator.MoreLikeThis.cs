@@ -52,6 +52,11 @@ internal sealed partial class LuceneQueryTranslator
         };
     }
 
+    /// <inheritdoc/>
+    public LuceneQuery Visit(IntersectQuery query) => searcher is null
+        ? throw new InvalidOperationException("An intersection reads the index; translate it with a searcher.")
+        : Intersection.Rewrite(query, searcher).Accept(this);
+
     private void AddStoredTerms(string field, Terms terms, List<MoreLikeThisCandidate> candidates)
     {
         var walk = terms.GetEnumerator();

@@ -46,6 +46,8 @@ public sealed partial class IndexSearcher
         return sourceDocument is null ? like : new AndNotIterator(like, sourceDocument);
     }
 
+    DocIdIterator IQueryVisitor<DocIdIterator>.Visit(IntersectQuery query) => Engines.Intersection.Rewrite(query, this).Accept(this);
+
     /// <summary>Counts the terms of <paramref name="field"/> in the entry's record (its first <paramref name="maxTokens"/> tokens).</summary>
     private void AddStoredTerms(string field, long entryId, int maxTokens, List<MoreLikeThisCandidate> candidates)
     {
