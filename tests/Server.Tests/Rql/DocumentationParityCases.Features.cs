@@ -87,6 +87,10 @@ public static partial class DocumentationParityCases
         // Intersect: over a multi-valued field, and (the seeds' case) over the objects of an array.
         new("intersect", "from index 'Orders/ByProduct' where intersect(Product = 'products/1-A', Product = 'products/2-A')",
             d => Ids(d.Orders.Where(o => o.Lines.Any(l => l.Product == "products/1-A") && o.Lines.Any(l => l.Product == "products/2-A")).Select(o => o.Id))),
+        new("intersect", "from index 'Orders/ByLine' where intersect(Product = 'products/1-A' and Quantity >= 10, Product = 'products/2-A' and Quantity < 10)",
+            d => Ids(d.Orders.Where(o => o.Lines.Any(l => l.Product == "products/1-A" && l.Quantity >= 10) && o.Lines.Any(l => l.Product == "products/2-A" && l.Quantity < 10)).Select(o => o.Id))),
+        new("intersect", "from index 'Orders/ByLine' where Product = 'products/1-A' and Quantity > 20",
+            d => Ids(d.Orders.Where(o => o.Lines.Any(l => l.Product == "products/1-A" && l.Quantity > 20)).Select(o => o.Id))),
         new("intersect", "from Orders where intersect(Freight > 20, ShipTo.Country = 'France')",
             d => Ids(d.Orders.Where(o => o.Freight > 20 && Eq(o.ShipTo.Country, "France")).Select(o => o.Id))),
 

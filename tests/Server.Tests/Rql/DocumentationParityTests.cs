@@ -26,6 +26,7 @@ public sealed class DocumentationParityTests(ITestOutputHelper output)
         """{"Name":"Employees/ByNotes","Collections":["Employees"],"Fields":{"Notes":{"Path":"Notes","Search":true},"FirstName":{"Path":"FirstName"},"LastName":{"Path":"LastName"}}}""",
         """{"Name":"Products/Search","Collections":["Products"],"Fields":{"Name":{"Path":"Name","Search":true},"Category":{"Path":"Category"},"Supplier":{"Path":"Supplier"},"PricePerUnit":{"Path":"PricePerUnit","Type":"Double"},"UnitsInStock":{"Path":"UnitsInStock","Type":"Long"}}}""",
         """{"Name":"Orders/ByProduct","Collections":["Orders"],"Fields":{"Product":{"Path":"Lines[].Product"},"Company":{"Path":"Company"}}}""",
+        """{"Name":"Orders/ByLine","Collections":["Orders"],"ForEach":"Lines[]","Fields":{"Product":{"Path":"Lines[].Product"},"Quantity":{"Path":"Lines[].Quantity","Type":"Long"},"Company":{"Path":"Company"}}}""",
         """{"Name":"Orders/ByCompany","Collections":["Orders"],"Reduce":{"GroupBy":["Company"],"Aggregations":{"Count":{"Op":"Count"},"Total":{"Op":"Sum","Path":"Freight"}}}}""",
     ];
 
