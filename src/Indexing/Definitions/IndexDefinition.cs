@@ -68,6 +68,36 @@ public sealed class IndexDefinition
     /// </summary>
     public string? SearchEngine { get; private init; }
 
+    /// <summary>
+    /// The array a fan-out map index walks (<c>Lines[]</c>): one entry per element instead of one per document, each
+    /// keyed by <see cref="FanOutKey"/> and holding its document's id in <see cref="IdField"/>. A field whose path starts
+    /// with this one (<c>Lines[].Product</c>) takes the element's values, any other field the document's. Null for an
+    /// index of one entry per document. Queries answer each document once (its first matching entry in their order).
+    /// </summary>
+    public FieldPath? ForEach
+    {
+        get;
+        init
+        {
+            if (value is not null && (Reduce is not null || !value.Segments[^1].MarksArray))
+                throw new IndexDefinitionException($"ForEach of index '{Name}' must be a path ending in [] (as Lines[]) on a map index.");
+            field = value;
+        }
+    }
+
+    /// <summary>What separates the document key from the element's number in a fan-out entry's key; no document id holds it.</summary>
+    public const char FanOutSeparator = '\u001f';
+
+    /// <summary>The key of the fan-out entry for element <paramref name="element"/> of the document keyed <paramref name="documentKey"/>.</summary>
+    public static string FanOutKey(string documentKey, int element) => string.Concat(documentKey, FanOutSeparator.ToString(), element.ToString(System.Globalization.CultureInfo.InvariantCulture));
+
+    /// <summary>The document key an entry key belongs to: the key itself, or a fan-out key's document key.</summary>
+    public static string DocumentKeyOf(string entryKey)
+    {
+        var separator = entryKey.LastIndexOf(FanOutSeparator);
+        return separator < 0 ? entryKey : entryKey[..separator];
+    }
+
     /// <summary>This definition kept by <paramref name="engine"/> (a name of <see cref="Engines.SearchEngines"/>, any case).</summary>
     /// <exception cref="IndexDefinitionException">No engine has that name.</exception>
     public IndexDefinition WithSearchEngine(string engine)
@@ -76,7 +106,7 @@ public sealed class IndexDefinition
             throw new IndexDefinitionException(Engines.SearchEngines.UnknownMessage(engine));
         return Reduce is { } reduce
             ? new IndexDefinition(Name, Collections, reduce, OutputCollection) { SearchEngine = named.Name }
-            : new IndexDefinition(Name, Collections, Fields) { SearchEngine = named.Name };
+            : new IndexDefinition(Name, Collections, Fields) { SearchEngine = named.Name, ForEach = ForEach };
     }
 
     /// <summary>

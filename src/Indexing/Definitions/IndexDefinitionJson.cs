@@ -24,6 +24,7 @@ public static class IndexDefinitionJson
         ReduceDefinition? reduce = null;
         string? engine = null;
         string? outputCollection = null;
+        FieldPath? forEach = null;
         foreach (var property in json.EnumerateObject())
         {
             switch (property.Name)
@@ -54,6 +55,14 @@ public static class IndexDefinitionJson
                 case "Reduce":
                     reduce = ReduceDefinitionJson.Parse(property.Value);
                     break;
+                case "ForEach":
+                    forEach = property.Value.ValueKind switch
+                    {
+                        JsonValueKind.String => ParsePath("ForEach", property.Value.GetString()),
+                        JsonValueKind.Null => null,
+                        _ => throw new IndexDefinitionException("ForEach must be the path of an array, as \"Lines[]\"."),
+                    };
+                    break;
                 case "SearchEngine":
                     engine = property.Value.ValueKind == JsonValueKind.String ? property.Value.GetString() : throw new IndexDefinitionException("SearchEngine must be a string: " + Engines.SearchEngines.UnknownMessage(property.Value.GetRawText()));
                     break;
@@ -66,7 +75,7 @@ public static class IndexDefinitionJson
                     };
                     break;
                 default:
-                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in the index definition (expected Name, Collections, SearchEngine, Fields, Reduce or OutputCollection).");
+                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in the index definition (expected Name, Collections, SearchEngine, Fields, ForEach, Reduce or OutputCollection).");
             }
         }
         if (name is null)
@@ -76,12 +85,14 @@ public static class IndexDefinitionJson
         {
             if (outputCollection is not null)
                 throw new IndexDefinitionException("OutputCollection needs a map/reduce index (Reduce): a map index has no results to write.");
-            definition = new IndexDefinition(name, collections, fields);
+            definition = new IndexDefinition(name, collections, fields) { ForEach = forEach };
         }
         else
         {
             if (hasFields)
                 throw new IndexDefinitionException("A map/reduce index takes its fields from Reduce (its GroupBy fields and Aggregations); remove Fields.");
+            if (forEach is not null)
+                throw new IndexDefinitionException("ForEach needs a map index (Fields): a map/reduce index groups whole documents.");
             definition = new IndexDefinition(name, collections, reduce, outputCollection);
         }
 
@@ -185,6 +196,8 @@ public static class IndexDefinitionJson
             writer.WriteEndObject();
             return;
         }
+        if (definition.ForEach is { } forEach)
+            writer.WriteString("ForEach", forEach.Text);
         writer.WriteStartObject("Fields");
         foreach (var (name, field) in definition.Fields)
         {

@@ -22,6 +22,48 @@ public static class DocumentFieldExtractor
         return entry;
     }
 
+    /// <summary>
+    /// The entries for <paramref name="json"/>: the one <see cref="Extract"/> makes, or for a fan-out index
+    /// (<see cref="IndexDefinition.ForEach"/>) one per element of its array, none when the array is empty or missing.
+    /// </summary>
+    public static List<IndexEntry> ExtractAll(IndexDefinition definition, string key, ReadOnlySpan<byte> json)
+    {
+        if (definition.ForEach is not { } forEach)
+            return [Extract(definition, key, json)];
+        var reader = new Utf8JsonReader(json, new JsonReaderOptions { MaxDepth = 256 });
+        using var document = JsonDocument.ParseValue(ref reader);
+        var elements = new List<JsonElement>();
+        forEach.Select(document.RootElement, elements);
+        var entries = new List<IndexEntry>(elements.Count);
+        for (var i = 0; i < elements.Count; i++)
+        {
+            var entry = new IndexEntry(IndexDefinition.FanOutKey(key, i)).Add(IndexDefinition.IdField, key);
+            foreach (var (name, field) in definition.Fields)
+            {
+                var numeric = field.Type == IndexFieldType.Auto ? name + IndexDefinition.NumericSuffix : null;
+                var (path, root) = ElementPath(forEach, field.Path) is { } relative ? (relative, elements[i]) : (field.Path, document.RootElement);
+                foreach (var value in path.Values(root))
+                    Add(value, entry, name, numeric);
+            }
+            entries.Add(entry);
+        }
+        return entries;
+    }
+
+    /// <summary>The rest of <paramref name="path"/> after <paramref name="forEach"/> when it starts with it (null when it does not, or is it).</summary>
+    private static FieldPath? ElementPath(FieldPath forEach, FieldPath path)
+    {
+        var prefix = forEach.Segments;
+        if (path.Segments.Count <= prefix.Count)
+            return null;
+        for (var i = 0; i < prefix.Count; i++)
+        {
+            if (path.Segments[i] != prefix[i])
+                return null;
+        }
+        return FieldPath.Parse(FieldPath.Format([.. path.Segments.Skip(prefix.Count)]));
+    }
+
     private static void Add(JsonElement value, IndexEntry entry, string field, string? numericField)
     {
         switch (value.ValueKind)

@@ -28,7 +28,16 @@ internal sealed class MapIndexBatch(IndexDefinition definition, IEngineIndex ind
         var key = document.IdString.ToLowerInvariant();
         try
         {
-            _entries.Add(DocumentFieldExtractor.Extract(definition, key, document.Json));
+            if (definition.ForEach is null)
+            {
+                _entries.Add(DocumentFieldExtractor.Extract(definition, key, document.Json));
+                return;
+            }
+            // A fan-out document's earlier entries go first, however many there were; so do entries an earlier version
+            // of it added to this batch.
+            _entries.RemoveAll(entry => IndexDefinition.DocumentKeyOf(entry.Key) == key);
+            _deletes.Add(key);
+            _entries.AddRange(DocumentFieldExtractor.ExtractAll(definition, key, document.Json));
         }
         catch (JsonException e)
         {
@@ -40,6 +49,19 @@ internal sealed class MapIndexBatch(IndexDefinition definition, IEngineIndex ind
 
     public void AddDelete(Tombstone tombstone) => _deletes.Add(tombstone.Id);
 
+    /// <summary>Deletes a document's entry, or a fan-out document's entries: numbered from 0 without gaps, so up to the first missing.</summary>
+    private void DeleteDocument(IEngineBatch batch, string key)
+    {
+        if (definition.ForEach is null)
+        {
+            batch.Delete(key);
+            return;
+        }
+        for (var element = 0; batch.Delete(IndexDefinition.FanOutKey(key, element)); element++)
+        {
+        }
+    }
+
     /// <remarks>
     /// Deletes go first: a key both deleted and stored in one batch was deleted (or left another collection
     /// of the index) before it was stored again, since a document's tombstones all precede its current version.
@@ -48,7 +70,8 @@ internal sealed class MapIndexBatch(IndexDefinition definition, IEngineIndex ind
     {
         using var batch = index.BeginBatch();
         foreach (var key in _deletes)
-            batch.Delete(key);
+            DeleteDocument(batch, key);
+        List<string>? failed = null;
         foreach (var entry in _entries)
         {
             try
@@ -59,8 +82,13 @@ internal sealed class MapIndexBatch(IndexDefinition definition, IEngineIndex ind
             {
                 _errors.Add(new IndexError(DateTime.UtcNow, entry.Key, e.Message));
                 batch.Delete(entry.Key);
+                if (definition.ForEach is not null)
+                    (failed ??= []).Add(IndexDefinition.DocumentKeyOf(entry.Key));
             }
         }
+        // A fan-out document with an entry that could not be indexed keeps none: half of its elements would answer wrongly.
+        foreach (var key in failed ?? [])
+            DeleteDocument(batch, key);
         batch.Commit(upToEtag);
     }
 }

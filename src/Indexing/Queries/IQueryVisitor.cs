@@ -46,6 +46,12 @@ public interface IQueryVisitor<out TResult>
     /// <summary>Translates <see cref="BoostQuery"/>.</summary>
     TResult Visit(BoostQuery query);
 
+    /// <summary>Translates <see cref="MoreLikeThisQuery"/>.</summary>
+    TResult Visit(MoreLikeThisQuery query);
+
+    /// <summary>Translates <see cref="IntersectQuery"/>.</summary>
+    TResult Visit(IntersectQuery query);
+
     /// <summary>Translates <see cref="AndQuery"/>.</summary>
     TResult Visit(AndQuery query);
 

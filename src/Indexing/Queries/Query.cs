@@ -34,6 +34,8 @@ public abstract class Query
         FuzzyQuery fuzzy => visitor.Visit(fuzzy),
         BoostQuery boost => visitor.Visit(boost),
         RegexQuery regex => visitor.Visit(regex),
+        MoreLikeThisQuery moreLikeThis => visitor.Visit(moreLikeThis),
+        IntersectQuery intersect => visitor.Visit(intersect),
         _ => throw new UnreachableException($"Query kind {GetType().Name} has no visitor method."),
     };
 }

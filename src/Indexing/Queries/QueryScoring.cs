@@ -17,7 +17,7 @@ public static class QueryScoring
         ArgumentNullException.ThrowIfNull(schema);
         switch (query)
         {
-            case FullTextQuery or PhraseQuery or BoostQuery:
+            case FullTextQuery or PhraseQuery or BoostQuery or MoreLikeThisQuery:
                 return true;
             case FuzzyQuery fuzzy:
                 return schema.Get(fuzzy.Field).Kind == FieldKind.FullText;
@@ -25,6 +25,13 @@ public static class QueryScoring
                 foreach (var must in and.Must)
                 {
                     if (IsScored(must, schema))
+                        return true;
+                }
+                return false;
+            case IntersectQuery intersect:
+                foreach (var part in intersect.Parts)
+                {
+                    if (IsScored(part, schema))
                         return true;
                 }
                 return false;

@@ -112,6 +112,7 @@ internal sealed class GroupByPlan
         RqlAllIn allIn => allIn with { Field = Rewrite(allIn.Field) },
         RqlExact exact => exact with { Inner = Rewrite(exact.Inner) },
         RqlTrue => expression,
+        RqlIntersect intersect => intersect with { Parts = [.. intersect.Parts.Select(Rewrite)] },
         _ => throw new QueryException($"A group by query cannot filter with {expression}."),
     };
 }

@@ -90,6 +90,13 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
             case RqlProximity proximity:
                 Collect(proximity.Search, exact, search);
                 break;
+            case RqlIntersect intersect:
+                foreach (var part in intersect.Parts)
+                    Collect(part, exact, search);
+                break;
+            case RqlMoreLikeThis moreLikeThis:
+                // Refused before an auto index is made for it: a collection's auto index has no terms to compare.
+                throw NotOnAutoIndex(moreLikeThis);
             case RqlFunction { Name: "search", Field.Path: { } path }:
                 search.Add(path);
                 break;
@@ -149,6 +156,10 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
                 return AllIn(allIn);
             case RqlTrue:
                 return MatchAllQuery.Instance;
+            case RqlMoreLikeThis moreLikeThis:
+                return MoreLikeThis(moreLikeThis);
+            case RqlIntersect intersect:
+                return Intersect(intersect);
             default:
                 throw new QueryException($"Unsupported condition {expression}.");
         }
@@ -217,6 +228,7 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
             {
                 SearchTextPartKind.Fuzzy => new FuzzyQuery(field, part.Text, part.Number),
                 SearchTextPartKind.Phrase => new PhraseQuery(field, part.Text, part.Number),
+                SearchTextPartKind.Wildcard => new WildcardQuery(field, part.Text),
                 _ => new FullTextQuery(field, part.Text, requireAll),
             });
         }
@@ -262,7 +274,7 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
         if (text.Type != FieldValueType.String)
             throw new QueryException("The second argument of search() must be a string.");
         if (SearchText.Parse(text.Text!, proximity.Search.Argument!.Position + 1, proximity.Search.Argument is RqlLiteral) is not null)
-            throw new RqlParseException("proximity() takes a search() of plain words, without '~' or quotes", proximity.Search.Argument.Position);
+            throw new RqlParseException("proximity() takes a search() of plain words, without '~', '*' or quotes", proximity.Search.Argument.Position);
         return new PhraseQuery(SearchField(proximity.Search.Field), text.Text!, (int)slop.Long);
     }
 

@@ -64,7 +64,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
         {
             var highlights = Highlights.Create(query, compiler, index.Definition, index.Schema, where);
             highlights?.Declare(result);
-            var page = searcher.Search(where, skip, take, sort);
+            var page = index.Definition.ForEach is null ? searcher.Search(where, skip, take, sort) : FanOutPage.Search(searcher, where, skip, take, sort, result);
             timings?.QueryDone();
             result.TotalResults = page.TotalHits;
             // By index: a foreach over the interface boxes the list's enumerator, once per query.
@@ -132,7 +132,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             var compiler = new QueryCompiler(index.Definition, options.Parameters);
             var where = compiler.Compile(query.Where);
             var sort = compiler.Sort(query.OrderBy);
-            return new QueryStream(StreamIndex(query, searcher, where, sort), searcher);
+            return new QueryStream(StreamIndex(query, searcher, where, sort, index.Definition.ForEach is not null), searcher);
         }
         catch
         {
@@ -149,7 +149,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             yield return Project(query, cursor.Current.Json, cursor.Current.IdString);
     }
 
-    private IEnumerable<byte[]> StreamIndex(RqlQuery query, IEngineSearcher searcher, Query where, IReadOnlyList<SortField> sort)
+    private IEnumerable<byte[]> StreamIndex(RqlQuery query, IEngineSearcher searcher, Query where, IReadOnlyList<SortField> sort, bool fanOut)
     {
         using var opened = searcher;
         using var reader = store.OpenReader();
@@ -157,17 +157,27 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
         {
             // A sorted stream needs the order first; ids and keys are small next to the documents.
             var all = searcher.Search(where, 0, int.MaxValue, sort);
+            var seenSorted = new HashSet<string>(StringComparer.Ordinal);
             foreach (var hit in all.Hits)
             {
-                if (ProjectHit(query, searcher, reader, hit.Key) is { } projected)
+                var document = fanOut ? Definitions.IndexDefinition.DocumentKeyOf(hit.Key) : hit.Key;
+                if (fanOut && !seenSorted.Add(document))
+                    continue;
+                if (ProjectHit(query, searcher, reader, document) is { } projected)
                     yield return projected;
             }
             yield break;
         }
         var matches = searcher.Iterate(where);
+        // A fan-out index's entries of one document come one after another only by chance: its documents are remembered.
+        var seen = new HashSet<string>(StringComparer.Ordinal);
         while (matches.MoveNext())
         {
-            if (ProjectHit(query, searcher, reader, searcher.GetKey(matches.Current)) is { } projected)
+            var key = searcher.GetKey(matches.Current);
+            var document = fanOut ? Definitions.IndexDefinition.DocumentKeyOf(key) : key;
+            if (fanOut && !seen.Add(document))
+                continue;
+            if (ProjectHit(query, searcher, reader, document) is { } projected)
                 yield return projected;
         }
     }

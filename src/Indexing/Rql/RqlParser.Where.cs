@@ -89,8 +89,12 @@ public sealed partial class RqlParser
                 return ParseProximity();
             case "exact":
                 return ParseExact();
+            case "morelikethis":
+                return ParseMoreLikeThis();
+            case "intersect":
+                return ParseIntersect();
             case not ("exists" or "search" or "startswith" or "endswith" or "regex"):
-                throw new RqlParseException($"Unknown function '{nameToken.Text}' (expected search, startsWith, endsWith, exists, regex, exact, boost, fuzzy, proximity, id, or with group by count, sum, min, max, avg)", nameToken.Position);
+                throw new RqlParseException($"Unknown function '{nameToken.Text}' (expected search, startsWith, endsWith, exists, regex, exact, boost, fuzzy, proximity, morelikethis, intersect, id, or with group by count, sum, min, max, avg)", nameToken.Position);
         }
         _index++;
         Expect(RqlTokenKind.OpenParen, "'('");

@@ -14,6 +14,9 @@ public enum SearchTextPartKind
 
     /// <summary>A quoted phrase, <c>"two words"</c> or <c>"two words"~N</c>: the words in order, or within a slop of N.</summary>
     Phrase,
+
+    /// <summary>One word with a <c>*</c> at its start, its end or both (<c>tech*</c>, <c>*ware</c>): terms starting, ending with or holding the rest, not analyzed.</summary>
+    Wildcard,
 }
 
 /// <summary>One part of a <c>search()</c> text: its kind, its text, and its number (edits of a fuzzy word, slop of a phrase).</summary>
@@ -22,8 +25,9 @@ public sealed record SearchTextPart(SearchTextPartKind Kind, string Text, int Nu
 /// <summary>
 /// The syntax of a <c>search()</c> text beyond plain words, as Lucene's query parser writes it: <c>word~</c> and
 /// <c>word~N</c> (N of 0, 1 or 2; 2 when not given) for fuzzy words, <c>"two words"</c> for a phrase and
-/// <c>"two words"~N</c> for a phrase within a slop of N positions. Everything else is plain words, analyzed as before,
-/// so a text without <c>~</c> or <c>"</c> means what it always meant.
+/// <c>"two words"~N</c> for a phrase within a slop of N positions, <c>word*</c>, <c>*word</c> and <c>*word*</c> for terms
+/// by their start, end or middle. Everything else is plain words, analyzed as before, so a text without <c>~</c>,
+/// <c>"</c> or <c>*</c> means what it always meant.
 /// </summary>
 public static class SearchText
 {
@@ -33,11 +37,11 @@ public static class SearchText
     /// <paramref name="exact"/> says whether offsets in the text add to it (a literal written without escapes) or the
     /// text came from elsewhere (a parameter), in which case errors name the position alone.
     /// </summary>
-    /// <exception cref="RqlParseException">A fuzzy word's edits or a phrase's slop is not a number in range, or a quote is not closed.</exception>
+    /// <exception cref="RqlParseException">A fuzzy word's edits or a phrase's slop is not a number in range, a quote is not closed, or a '*' stands inside a word.</exception>
     public static List<SearchTextPart>? Parse(string text, int position, bool exact)
     {
         ArgumentNullException.ThrowIfNull(text);
-        if (text.IndexOf('~', StringComparison.Ordinal) < 0 && text.IndexOf('"', StringComparison.Ordinal) < 0)
+        if (text.AsSpan().IndexOfAny('~', '"', '*') < 0)
             return null;
         var parts = new List<SearchTextPart>();
         var words = new StringBuilder();
@@ -66,6 +70,14 @@ public static class SearchText
             while (i < text.Length && !char.IsWhiteSpace(text[i]) && text[i] != '"')
                 i++;
             var word = text[start..i];
+            if (word.Contains('*', StringComparison.Ordinal))
+            {
+                var core = word.Trim('*');
+                if (core.Length == 0 || core.Contains('*', StringComparison.Ordinal))
+                    throw Error("A '*' stands at the start or the end of a word with other characters, as in 'tech*'", position, exact, start);
+                parts.Add(new SearchTextPart(SearchTextPartKind.Wildcard, word, 0));
+                continue;
+            }
             var tilde = word.LastIndexOf('~');
             if (tilde < 0 || !IsNumberOrNothing(word.AsSpan(tilde + 1)))
             {

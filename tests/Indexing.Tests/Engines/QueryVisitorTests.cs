@@ -19,6 +19,8 @@ public class QueryVisitorTests
         new PhraseQuery("F", "a phrase"),
         new FuzzyQuery("F", "fuzy", 1),
         new BoostQuery(MatchAllQuery.Instance, 2),
+        new MoreLikeThisQuery(MatchAllQuery.Instance, [], ["F"], new MoreLikeThisOptions()),
+        new IntersectQuery([MatchAllQuery.Instance], "F"),
         new AndQuery([MatchAllQuery.Instance]),
         new OrQuery([MatchAllQuery.Instance]),
         new NotQuery(MatchAllQuery.Instance),
@@ -68,6 +70,10 @@ public class QueryVisitorTests
         public string Visit(FuzzyQuery query) => nameof(FuzzyQuery);
 
         public string Visit(BoostQuery query) => nameof(BoostQuery);
+
+        public string Visit(MoreLikeThisQuery query) => nameof(MoreLikeThisQuery);
+
+        public string Visit(IntersectQuery query) => nameof(IntersectQuery);
 
         public string Visit(AndQuery query) => nameof(AndQuery);
 

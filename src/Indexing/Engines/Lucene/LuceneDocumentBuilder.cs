@@ -26,11 +26,13 @@ internal sealed class LuceneDocumentBuilder(IndexSchema schema)
         IndexOptions = IndexOptions.DOCS_ONLY,
     });
 
+    // Term vectors are what more like this reads a source entry's terms from (Folio's engine keeps them in its records).
     private static readonly FieldType FullTextType = Frozen(new FieldType
     {
         IsIndexed = true,
         IsTokenized = true,
         IndexOptions = IndexOptions.DOCS_AND_FREQS_AND_POSITIONS,
+        StoreTermVectors = true,
     });
 
     /// <summary>

@@ -13,9 +13,10 @@ namespace Folio.Indexing.Engines.Lucene;
 /// Translates Folio's engine-neutral query trees into Lucene queries that match what Folio's engine matches: terms
 /// come from the field's own analysis (<see cref="FieldTerms"/>), numbers are ranges over the trie-encoded longs
 /// <see cref="LuceneDocumentBuilder"/> indexes, and only full-text clauses score (every other clause is a constant
-/// score of 0, as Folio's iterators score nothing but full-text matches).
+/// score of 0, as Folio's iterators score nothing but full-text matches). Queries that read the index's own contents
+/// to be built (more like this) read them through <paramref name="searcher"/>.
 /// </summary>
-internal sealed class LuceneQueryTranslator(IndexSchema schema) : IQueryVisitor<LuceneQuery>
+internal sealed partial class LuceneQueryTranslator(IndexSchema schema, LuceneSearcher? searcher = null) : IQueryVisitor<LuceneQuery>
 {
     /// <inheritdoc/>
     public LuceneQuery Visit(MatchAllQuery query) => All();

@@ -34,7 +34,7 @@ internal sealed class LuceneSearcher : IEngineSearcher
         _index = index;
         Searcher = searcher;
         Leaves = searcher.IndexReader.Leaves;
-        _translator = new LuceneQueryTranslator(index.Schema);
+        _translator = new LuceneQueryTranslator(index.Schema, this);
     }
 
     /// <summary>The Lucene searcher on the snapshot.</summary>

@@ -23,6 +23,9 @@ internal abstract class MatchNode
         RqlTrue => new Always(),
         RqlAllIn allIn => AllOf(allIn, parameters),
         RqlExact => throw new QueryException("exact() needs an index that keeps text case-sensitively; a subscription's query compares text ignoring case."),
+        // A document is one entry: matching each part of an intersection is matching them all.
+        RqlIntersect intersect => intersect.Parts.Skip(1).Aggregate(Compile(intersect.Parts[0], parameters), (all, part) => new All(all, Compile(part, parameters))),
+        RqlMoreLikeThis => throw new QueryException("morelikethis() needs a static index with full-text fields; a subscription's query can use =, ranges, in, between, exists(), startsWith() and endsWith()."),
         RqlFuzzy or RqlProximity => throw new QueryException("fuzzy() and proximity() need a full-text index; a subscription's query can use =, ranges, in, between, exists(), startsWith() and endsWith()."),
         _ => throw new QueryException($"Unsupported condition {expression}."),
     };
