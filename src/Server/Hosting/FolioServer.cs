@@ -37,6 +37,9 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(Monitoring.MetricsHandler),
         typeof(Transfer.ExportHandler),
         typeof(Transfer.ImportHandler),
+        typeof(RavenProtocol.NodeTopologyHandler),
+        typeof(RavenProtocol.OperationIdsHandler),
+        typeof(RavenProtocol.HiLoHandler),
     ];
 
     private readonly WebApplication _app;
