@@ -40,6 +40,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(RavenProtocol.NodeTopologyHandler),
         typeof(RavenProtocol.OperationIdsHandler),
         typeof(RavenProtocol.HiLoHandler),
+        typeof(RavenProtocol.Indexes.RavenIndexesHandler),
     ];
 
     private readonly WebApplication _app;
