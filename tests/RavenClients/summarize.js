@@ -18,7 +18,7 @@ const report = JSON.parse(fs.readFileSync(reportPath, "utf8"));
 
 // Folders (and files) that exercise features Folio does not have; matched case-insensitively on the path.
 const outOfScope = [/cluster/i, /replication/i, /etl/i, /timeseries/i, /time_?series/i, /counters?\b/i, /counters\//i,
-    /attachments?/i, /revisions?/i, /certificate/i, /https/i, /backup/i, /compareexchange/i, /sharding/i, /subscriptions/i];
+    /attachments?/i, /revisions?/i, /certificate/i, /https/i, /backup/i, /compareexchange/i, /sharding/i];
 
 function folderOf(test) {
     const file = test.file || "";

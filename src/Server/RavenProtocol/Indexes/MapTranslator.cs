@@ -173,12 +173,21 @@ public static partial class MapTranslator
             else if (c is ')' or '}' or ']')
                 depth--;
             else if (c is '"' or '\'')
-                return -1;
+                i = SkipString(text, i);
             else if (c == wanted && depth == 0)
                 return i;
         }
 
         return -1;
+    }
+
+    // From an opening quote to its closing one (or the end), past escapes.
+    private static int SkipString(string text, int open)
+    {
+        int i = open + 1;
+        while (i < text.Length && text[i] != text[open])
+            i += text[i] == '\\' ? 2 : 1;
+        return i;
     }
 
     private static string Shorten(string text)
