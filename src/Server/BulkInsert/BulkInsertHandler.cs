@@ -65,7 +65,7 @@ public sealed class BulkInsertHandler
             {
                 StreamedBody.AllowAnyLength(context);
 
-                using var run = new BulkInsertRun(database.Store, progress, _options.BulkInsert, _options.MaxJsonDepth, _options.MaxDocumentSizeBytes, _logger);
+                using var run = new BulkInsertRun(database.Store, progress, _options.BulkInsert, _options.MaxJsonDepth, _options.MaxDocumentSizeBytes, _logger, completeAtArrayEnd: clientOperationId is not null);
                 try
                 {
                     summary = gzip ? await RunGzipAsync(run, request) : await run.RunAsync(request.Request.BodyReader, request.Aborted);

@@ -40,6 +40,8 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(RavenProtocol.NodeTopologyHandler),
         typeof(RavenProtocol.OperationIdsHandler),
         typeof(RavenProtocol.HiLoHandler),
+        typeof(RavenProtocol.DatabaseRecordHandler),
+        typeof(RavenProtocol.MultiGetHandler),
         typeof(RavenProtocol.Indexes.RavenIndexesHandler),
     ];
 
@@ -114,6 +116,7 @@ public sealed class FolioServer : IAsyncDisposable
         // Created by the container so the container disposes it at shutdown, after Kestrel has
         // drained the requests in flight; it opens the databases on disk when the router is built.
         builder.Services.AddSingleton<DatabaseRegistry>();
+        builder.Services.AddSingleton<RavenProtocol.InnerRequests>();
         builder.Services.AddSingleton<Monitoring.ServerMetrics>();
         builder.Services.AddSingleton<Monitoring.PrometheusMetrics>();
 
@@ -135,6 +138,7 @@ public sealed class FolioServer : IAsyncDisposable
         app.UseWhen(
             static context => context.Request.Path.Value is { } path && path.EndsWith("/changes", StringComparison.Ordinal),
             branch => branch.UseWebSockets(new WebSocketOptions { KeepAliveInterval = options.Changes.Heartbeat }));
+        app.Services.GetRequiredService<RavenProtocol.InnerRequests>().Dispatch = dispatcher.InvokeAsync;
         app.Run(dispatcher.InvokeAsync);
         return new FolioServer(app, options, endpoints);
     }
