@@ -17,14 +17,17 @@ public sealed class MultiGetHandler
     private const int MaxParts = 1024;
 
     private readonly InnerRequests _inner;
+    private readonly Databases.DatabaseRegistry _databases;
     private readonly ServerOptions _options;
 
     /// <summary>Creates the handler.</summary>
     /// <param name="inner">Runs each part.</param>
+    /// <param name="databases">Checks that the database exists, even for an empty list.</param>
     /// <param name="options">Supplies the body and depth limits.</param>
-    public MultiGetHandler(InnerRequests inner, ServerOptions options)
+    public MultiGetHandler(InnerRequests inner, Databases.DatabaseRegistry databases, ServerOptions options)
     {
         _inner = inner;
+        _databases = databases;
         _options = options;
     }
 
@@ -35,6 +38,9 @@ public sealed class MultiGetHandler
     public async ValueTask Post(FolioRequest request)
     {
         Func<HttpContext, Task> dispatch = _inner.Dispatch ?? throw new InvalidOperationException("Inner requests are not set up.");
+        // Only the database's existence matters here (404 even for an empty list): each part leases it again.
+        _databases.Lease(request.DatabaseSpan).Dispose();
+
         string prefix = "/databases/" + request.Database + "/";
         List<Part> parts;
         using (JsonDocument body = await JsonBody.ParseAsync(request.Request, _options, request.Aborted))

@@ -1,3 +1,4 @@
+using System.Text.Json;
 using Folio.Server.Tests.Support;
 
 namespace Folio.Server.Tests.Wire;
@@ -107,6 +108,44 @@ public sealed class SeedsClientsConformanceTests(WireFixture fixture) : WireTest
         WireAnswer deleted = await Wire.SendAsync(HttpMethod.Delete, Databases, Databases, $$"""{"DatabaseNames":["{{first}}","{{second}}"],"HardDelete":true}""");
         Assert.Equal(200, deleted.Status);
         Assert.Equal(0, deleted.Body.GetProperty("PendingDeletes").GetArrayLength());
+
+        AssertExercised();
+    }
+
+    [Fact]
+    [Exercises("GET /admin/databases", "POST /databases/{db}/multi_get")]
+    public async Task RecordAndMultiGet_AnswerAsDocumented_ForGoodAndBadInput()
+    {
+        const string MultiGet = "/databases/{db}/multi_get";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        await FolioApi.StoreAsync(Server.Client, db, "users/1", """{"Name":"Ann","@metadata":{"@collection":"Users"}}""");
+
+        WireAnswer record = await Wire.GetAsync("/admin/databases", $"/admin/databases?name={db}");
+        Assert.Equal(200, record.Status);
+        Assert.Equal(db, record.Body.GetProperty("DatabaseName").GetString());
+        Assert.Equal(404, (await Wire.GetAsync("/admin/databases", "/admin/databases?name=no-such-db")).Status);
+        Assert.Equal(400, (await Wire.GetAsync("/admin/databases", "/admin/databases")).Status);
+
+        string uri = $"/databases/{db}/multi_get";
+        WireAnswer answer = await Wire.SendAsync(HttpMethod.Post, MultiGet, uri, $$$"""
+            {"Requests":[
+              {"Url":"/databases/{{{db}}}/docs","Query":"?&id=users/1","Method":"GET","Headers":{}},
+              {"Url":"/databases/{{{db}}}/docs","Query":"?&id=users/404","Method":"GET","Headers":{}},
+              {"Url":"/databases/{{{db}}}/queries","Query":"?queryHash=1","Method":"POST","Headers":{},"Content":{"Query":"from 'Users' where Name = 'Ann'"}}]}
+            """);
+        Assert.Equal(200, answer.Status);
+        JsonElement results = answer.Body.GetProperty("Results");
+        Assert.Equal("Ann", results[0].GetProperty("Result").GetProperty("Results")[0].GetProperty("Name").GetString());
+        Assert.Equal(404, results[1].GetProperty("StatusCode").GetInt32());
+        Assert.Equal(JsonValueKind.Null, results[1].GetProperty("Result").GetProperty("Results")[0].ValueKind);
+        Assert.Equal(1, results[2].GetProperty("Result").GetProperty("TotalResults").GetInt32());
+
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, MultiGet, uri, $$$"""{"Requests":[{"Url":"/databases/{{{db}}}/bulk_docs","Method":"POST","Content":{"Commands":[]}}]}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, MultiGet, uri, """{"Requests":[{"Url":"/admin/databases","Query":"?name=x","Method":"GET"}]}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, MultiGet, uri, """{"Requests":[{"Query":"?id=x"}]}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, MultiGet, uri, """{"Requests":""")).Status);
+        Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Post, MultiGet, "/databases/no-such-db/multi_get", """{"Requests":[]}""")).Status);
+        Assert.Equal(1, (await FolioApi.StatsAsync(Server.Client, db)).CountOfDocuments);
 
         AssertExercised();
     }
