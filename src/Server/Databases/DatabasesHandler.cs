@@ -79,7 +79,11 @@ public sealed class DatabasesHandler
     {
         List<string> names;
         using (RequestBody body = await RequestBody.ReadAsync(request.Request, MaxCreateBodyBytes, request.Aborted))
+        {
+            if (body.Span.IsEmpty)
+                throw QueryParameters.Invalid("The query parameter 'name' is required (or a body {\"DatabaseNames\":[…]}).");
             names = ReadNames(body.Span, _options.MaxJsonDepth);
+        }
         foreach (string name in names)
         {
             DatabaseName.Validate(name);
