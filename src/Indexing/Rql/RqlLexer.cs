@@ -113,7 +113,8 @@ internal static class RqlLexer
             else
             {
                 var nameStart = i;
-                while (i < text.Length && IsIdentifierPart(text[i]))
+                // Metadata names hold dashes (@metadata.@nested-object-types, as the seeds' system's clients project them).
+                while (i < text.Length && (IsIdentifierPart(text[i]) || (text[nameStart] == '@' && text[i] == '-' && i + 1 < text.Length && char.IsLetter(text[i + 1]))))
                     i++;
                 name = text[nameStart..i];
             }

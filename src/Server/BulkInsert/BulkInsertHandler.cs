@@ -36,7 +36,8 @@ public sealed class BulkInsertHandler
     }
 
     /// <summary>
-    /// Stores the stream and answers 201 <c>{"Documents","Bytes","LastEtag","Batches","DurationInMs","Timings"}</c>.
+    /// Stores the stream and answers 201 <c>{"Documents","Bytes","LastEtag","Batches","DurationInMs","Timings"}</c>,
+    /// or 204 with no body when the request carries the seeds' system's clients' operation id (<c>?id=</c>).
     /// A malformed command answers 400 (413 for an oversized document) problem+json with
     /// <c>CommandIndex</c>, <c>ByteOffset</c> and <c>Documents</c>: every command before the index is stored,
     /// none after it. A client that disconnects keeps the batches already committed; the partial one is dropped.
@@ -49,6 +50,9 @@ public sealed class BulkInsertHandler
         HttpContext context = request.Context;
         Monitoring.LongRunningRequest.Mark(context);
         bool gzip = StreamedBody.IsGzip(request.Request, "bulk_insert");
+        string? clientOperationId = QueryParameters.Optional(request.Request, "id");
+        if (clientOperationId is not null && !long.TryParse(clientOperationId, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out _))
+            throw QueryParameters.Invalid("'id' must be an operation id from /operations/next-operation-id (a whole number).");
         Database database;
         BulkInsertProgress progress;
         BulkInsertSummary summary;
@@ -61,7 +65,7 @@ public sealed class BulkInsertHandler
             {
                 StreamedBody.AllowAnyLength(context);
 
-                using var run = new BulkInsertRun(database.Store, progress, _options.BulkInsert, _options.MaxJsonDepth, _options.MaxDocumentSizeBytes, _logger);
+                using var run = new BulkInsertRun(database.Store, progress, _options.BulkInsert, _options.MaxJsonDepth, _options.MaxDocumentSizeBytes, _logger, completeAtArrayEnd: clientOperationId is not null);
                 try
                 {
                     summary = gzip ? await RunGzipAsync(run, request) : await run.RunAsync(request.Request.BodyReader, request.Aborted);
@@ -114,6 +118,13 @@ public sealed class BulkInsertHandler
             Math.Round(summary.Parse.TotalMilliseconds, 1),
             Math.Round(summary.NetworkWait.TotalMilliseconds, 1),
             Math.Round(summary.CommitWait.TotalMilliseconds, 1));
+        if (clientOperationId is not null)
+        {
+            // The seeds' system's clients send the operation id they took and read no body on success.
+            request.Response.StatusCode = StatusCodes.Status204NoContent;
+            return;
+        }
+
         request.Response.StatusCode = StatusCodes.Status201Created;
         await JsonResponse.WriteAsync(request.Response, summary, WriteSummary, request.Aborted);
     }

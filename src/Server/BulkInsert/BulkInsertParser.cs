@@ -87,6 +87,12 @@ public sealed class BulkInsertParser : IDisposable
     public bool SawEnd => _phase == Phase.Done;
 
     /// <summary>
+    /// Whether the array's closing bracket completes the body without waiting for its end: the seeds' system's
+    /// clients never end their request stream and wait for the answer once they have sent the bracket.
+    /// </summary>
+    public bool CompleteAtArrayEnd { get; init; }
+
+    /// <summary>
     /// Copies what it can of <paramref name="buffer"/> into the parser's window and turns the commands
     /// there into <paramref name="batch"/> entries until the data runs out, the batch is full or the body
     /// is complete.
@@ -149,7 +155,9 @@ public sealed class BulkInsertParser : IDisposable
 
         _scanned += (int)reader.BytesConsumed;
         _state = reader.CurrentState;
-        if (status == BulkInsertParseStatus.NeedMoreData && final)
+        if (status == BulkInsertParseStatus.NeedMoreData && CompleteAtArrayEnd && _phase == Phase.Done)
+            status = BulkInsertParseStatus.Completed;
+        else if (status == BulkInsertParseStatus.NeedMoreData && final)
         {
             if (_phase != Phase.Done)
                 throw Truncated();

@@ -28,13 +28,13 @@ internal sealed class BulkInsertRun : IDisposable
     private long _networkWaitTicks;
     private long _commitWaitTicks;
 
-    public BulkInsertRun(DocumentStore store, BulkInsertProgress progress, BulkInsertOptions options, int maxDepth, long maxDocumentBytes, ILogger logger)
+    public BulkInsertRun(DocumentStore store, BulkInsertProgress progress, BulkInsertOptions options, int maxDepth, long maxDocumentBytes, ILogger logger, bool completeAtArrayEnd = false)
     {
         _store = store;
         _progress = progress;
         _options = options;
         _logger = logger;
-        _parser = new BulkInsertParser(maxDepth, maxDocumentBytes);
+        _parser = new BulkInsertParser(maxDepth, maxDocumentBytes) { CompleteAtArrayEnd = completeAtArrayEnd };
     }
 
     /// <summary>Commands read whole so far (stored or about to be).</summary>

@@ -21,7 +21,7 @@ public sealed class DatabaseStatsHandler
 
     /// <summary>
     /// Answers <c>{"CountOfDocuments","CountOfIndexes","LastDocEtag","SizeOnDisk","DatabaseId","CountOfTombstones",
-    /// "JournalBytesWritten","MergedTransactions","BulkInsertsInProgress","BulkInserts"}</c>; <c>SizeOnDisk</c> is the
+    /// "JournalBytesWritten","MergedTransactions","BulkInsertsInProgress","BulkInserts","Indexes"}</c>; <c>SizeOnDisk</c> is the
     /// data file's size in bytes, <c>JournalBytesWritten</c> counts since the database opened.
     /// </summary>
     /// <param name="request">The request.</param>
@@ -52,6 +52,29 @@ public sealed class DatabaseStatsHandler
         writer.WriteNumber("JournalBytesWritten"u8, storage.JournalBytesWritten);
         writer.WriteNumber("MergedTransactions"u8, database.Store.Environment.Merger.MergedTransactions);
         BulkInsertStats.Write(writer, database.BulkInserts);
+        WriteIndexes(writer, database, reader);
         writer.WriteEndObject();
+    }
+
+    // The seeds' system's clients wait for indexing by polling this list until no index is stale.
+    private static void WriteIndexes(Utf8JsonWriter writer, Database database, DocumentReader reader)
+    {
+        writer.WriteStartArray("Indexes"u8);
+        foreach (var index in database.Indexes.All)
+        {
+            var definition = index.Definition;
+            writer.WriteStartObject();
+            writer.WriteString("Name"u8, index.Name);
+            writer.WriteBoolean("IsStale"u8, index.IsStale(reader));
+            writer.WriteString("State"u8, index.Failure is null ? "Normal"u8 : "Error"u8);
+            writer.WriteString("LockMode"u8, "Unlock"u8);
+            writer.WriteString("Priority"u8, "Normal"u8);
+            writer.WriteString("Type"u8, definition.IsAuto
+                ? (definition.Reduce is null ? "AutoMap"u8 : "AutoMapReduce"u8)
+                : (definition.Reduce is null ? "Map"u8 : "MapReduce"u8));
+            writer.WriteEndObject();
+        }
+
+        writer.WriteEndArray();
     }
 }

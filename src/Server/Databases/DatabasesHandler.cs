@@ -40,40 +40,116 @@ public sealed class DatabasesHandler
         await JsonResponse.WriteAsync(request.Response, all, WriteList, request.Aborted);
     }
 
-    /// <summary><c>PUT /admin/databases</c> with <c>{"Name":"…"}</c>: 201 <c>{"Name"}</c>; 409 when it exists; 400 for a bad name.</summary>
+    /// <summary>
+    /// <c>PUT /admin/databases</c> with <c>{"Name":"…"}</c>, or the seeds' system's database record
+    /// <c>{"DatabaseName":"…","Settings":{…},…}</c> (its other fields are accepted and not used): 201 <c>{"Name"}</c>
+    /// (with <c>RaftCommandIndex</c> and <c>NodesAddedTo</c> for a database record); 409 when it exists; 400 for a bad name.
+    /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the database exists and the answer is written.</returns>
     [FolioRoute("PUT", "/admin/databases", Access = RouteAccess.Admin)]
     public async ValueTask Create(FolioRequest request)
     {
-        string name;
+        (string Name, bool IsRecord) named;
         using (RequestBody body = await RequestBody.ReadAsync(request.Request, MaxCreateBodyBytes, request.Aborted))
-            name = ReadName(body.Span, _options.MaxJsonDepth);
+            named = ReadName(body.Span, _options.MaxJsonDepth);
 
-        Database database = await _databases.CreateAsync(name, request.Aborted);
+        Database database = await _databases.CreateAsync(named.Name, request.Aborted);
         request.Response.StatusCode = StatusCodes.Status201Created;
-        await JsonResponse.WriteAsync(request.Response, database, WriteCreated, request.Aborted);
+        await JsonResponse.WriteAsync(request.Response, (database, named.IsRecord), WriteCreated, request.Aborted);
     }
 
-    /// <summary><c>DELETE /admin/databases?name=</c>: 204 once the database and its files are gone; 404 when there is none.</summary>
+    /// <summary>
+    /// <c>DELETE /admin/databases?name=</c>: 204 once the database and its files are gone; 404 when there is none.
+    /// Without <c>name</c>, the body names them as the seeds' system's clients do, <c>{"DatabaseNames":[…]}</c>:
+    /// every name is checked first (400 for a bad one, 404 for a missing one, nothing deleted), then all are
+    /// deleted and the answer is 200 <c>{"RaftCommandIndex","PendingDeletes":[]}</c>.
+    /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when deleted.</returns>
     [FolioRoute("DELETE", "/admin/databases", Access = RouteAccess.Admin)]
     public async ValueTask Delete(FolioRequest request)
     {
-        string name = QueryParameters.Required(request.Request, "name");
+        string? name = QueryParameters.Optional(request.Request, "name");
+        if (name is null)
+        {
+            await DeleteNamedInBodyAsync(request);
+            return;
+        }
+
         DatabaseName.Validate(name);
         // Not cancelled with the request: a delete that has begun closing the store must finish.
         if (!await _databases.DeleteAsync(name, CancellationToken.None))
-        {
-            throw new FolioHttpException(
-                StatusCodes.Status404NotFound,
-                "Database not found",
-                $"There is no database named '{name}'.",
-                ProblemTypes.DatabaseNotFound);
-        }
+            throw NotFound(name);
 
         request.Response.StatusCode = StatusCodes.Status204NoContent;
+    }
+
+    private async ValueTask DeleteNamedInBodyAsync(FolioRequest request)
+    {
+        List<string> names;
+        using (RequestBody body = await RequestBody.ReadAsync(request.Request, MaxCreateBodyBytes, request.Aborted))
+        {
+            if (body.Span.IsEmpty)
+                throw QueryParameters.Invalid("The query parameter 'name' is required (or a body {\"DatabaseNames\":[…]}).");
+            names = ReadNames(body.Span, _options.MaxJsonDepth);
+        }
+        foreach (string name in names)
+        {
+            DatabaseName.Validate(name);
+            if (!_databases.TryGet(name, out _))
+                throw NotFound(name);
+        }
+
+        foreach (string name in names)
+            await _databases.DeleteAsync(name, CancellationToken.None);
+        await JsonResponse.WriteAsync(request.Response, names.Count, WriteDeleted, request.Aborted);
+    }
+
+    private static FolioHttpException NotFound(string name) => new(
+        StatusCodes.Status404NotFound,
+        "Database not found",
+        $"There is no database named '{name}'.",
+        ProblemTypes.DatabaseNotFound);
+
+    private static void WriteDeleted(Utf8JsonWriter writer, int count)
+    {
+        writer.WriteStartObject();
+        writer.WriteNumber("RaftCommandIndex"u8, count);
+        writer.WriteStartArray("PendingDeletes"u8);
+        writer.WriteEndArray();
+        writer.WriteEndObject();
+    }
+
+    private static List<string> ReadNames(ReadOnlySpan<byte> json, int maxDepth)
+    {
+        const string Shape = "The body must be {\"DatabaseNames\":[\"name\", …]} (or pass ?name=).";
+        if (!System.Text.Unicode.Utf8.IsValid(json))
+            throw QueryParameters.Invalid("The body is not valid UTF-8.");
+        var reader = new Utf8JsonReader(json, new JsonReaderOptions { MaxDepth = maxDepth });
+        if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
+            throw QueryParameters.Invalid(Shape);
+        List<string>? names = null;
+        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+        {
+            bool isNames = reader.ValueTextEquals("DatabaseNames"u8);
+            reader.Read();
+            if (!isNames)
+            {
+                reader.Skip();
+                continue;
+            }
+
+            if (reader.TokenType != JsonTokenType.StartArray)
+                throw QueryParameters.Invalid(Shape);
+            names = [];
+            while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+                names.Add(reader.TokenType == JsonTokenType.String ? reader.GetString()! : throw QueryParameters.Invalid(Shape));
+        }
+
+        if (reader.Read())
+            throw QueryParameters.Invalid("The body must be one JSON object.");
+        return names is { Count: > 0 } ? names : throw QueryParameters.Invalid(Shape);
     }
 
     private static void WriteList(Utf8JsonWriter writer, IReadOnlyList<Database> databases)
@@ -91,27 +167,38 @@ public sealed class DatabasesHandler
         writer.WriteEndObject();
     }
 
-    private static void WriteCreated(Utf8JsonWriter writer, Database database)
+    private static void WriteCreated(Utf8JsonWriter writer, (Database Database, bool IsRecord) created)
     {
         writer.WriteStartObject();
-        writer.WriteString("Name"u8, database.Name);
+        writer.WriteString("Name"u8, created.Database.Name);
+        if (created.IsRecord)
+        {
+            writer.WriteNumber("RaftCommandIndex"u8, 1);
+            writer.WriteStartArray("NodesAddedTo"u8);
+            writer.WriteStringValue(RavenProtocol.NodeTopologyHandler.NodeTag);
+            writer.WriteEndArray();
+        }
+
         writer.WriteEndObject();
     }
 
-    private static string ReadName(ReadOnlySpan<byte> json, int maxDepth)
+    private static (string Name, bool IsRecord) ReadName(ReadOnlySpan<byte> json, int maxDepth)
     {
         var reader = new Utf8JsonReader(json, new JsonReaderOptions { MaxDepth = maxDepth });
         if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
             throw QueryParameters.Invalid("The body must be a JSON object such as {\"Name\":\"Northwind\"}.");
         string? name = null;
+        bool isRecord = false;
         while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
         {
             bool isName = reader.ValueTextEquals("Name"u8);
+            bool isRecordName = !isName && reader.ValueTextEquals("DatabaseName"u8);
             reader.Read();
-            if (isName && reader.TokenType == JsonTokenType.String)
+            if ((isName || isRecordName) && reader.TokenType == JsonTokenType.String)
             {
                 // A name is ASCII by the naming rules; GetString would throw on invalid UTF-8 anyway.
                 name = System.Text.Unicode.Utf8.IsValid(reader.ValueSpan) ? reader.GetString() : null;
+                isRecord |= isRecordName;
                 continue;
             }
 
@@ -120,6 +207,8 @@ public sealed class DatabasesHandler
 
         if (reader.Read())
             throw QueryParameters.Invalid("The body must be one JSON object.");
-        return name ?? throw QueryParameters.Invalid("The body must name the database as a string, e.g. {\"Name\":\"Northwind\"}.");
+        return name is null
+            ? throw QueryParameters.Invalid("The body must name the database as a string, e.g. {\"Name\":\"Northwind\"} or a database record {\"DatabaseName\":\"Northwind\"}.")
+            : (name, isRecord);
     }
 }

@@ -26,7 +26,7 @@ public sealed class BulkDocsHandler
     /// <summary>
     /// Runs the commands in one transaction and answers 201
     /// <c>{"Results":[{"Type","@id","@collection","@change-vector","@last-modified"}…]}</c> in command order
-    /// (a DELETE answers <c>{"Type","@id","Deleted"}</c>). A failing command (bad input, a stale change
+    /// (a DELETE answers <c>{"Type","@id","Id","Deleted"}</c>). A failing command (bad input, a stale change
     /// vector) fails the batch and nothing is written.
     /// </summary>
     /// <param name="request">The request.</param>
@@ -112,6 +112,8 @@ public sealed class BulkDocsHandler
         {
             writer.WriteString("Type"u8, "DELETE"u8);
             writer.WriteString("@id"u8, result?.Id ?? command.Id);
+            // The seeds' system's clients read the deleted id as "Id".
+            writer.WriteString("Id"u8, result?.Id ?? command.Id);
             writer.WriteBoolean("Deleted"u8, result is not null);
         }
         else

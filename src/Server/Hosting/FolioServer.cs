@@ -39,6 +39,12 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(Transfer.ImportHandler),
         typeof(Security.CredentialsHandler),
         typeof(Backup.BackupHandler),
+        typeof(RavenProtocol.NodeTopologyHandler),
+        typeof(RavenProtocol.OperationIdsHandler),
+        typeof(RavenProtocol.HiLoHandler),
+        typeof(RavenProtocol.DatabaseRecordHandler),
+        typeof(RavenProtocol.MultiGetHandler),
+        typeof(RavenProtocol.Indexes.RavenIndexesHandler),
     ];
 
     private readonly WebApplication _app;
@@ -119,6 +125,7 @@ public sealed class FolioServer : IAsyncDisposable
         // Created by the container so the container disposes it at shutdown, after Kestrel has
         // drained the requests in flight; it opens the databases on disk when the router is built.
         builder.Services.AddSingleton<DatabaseRegistry>();
+        builder.Services.AddSingleton<RavenProtocol.InnerRequests>();
         builder.Services.AddSingleton<Monitoring.ServerMetrics>();
         builder.Services.AddSingleton<Monitoring.PrometheusMetrics>();
         builder.Services.AddSingleton<Security.CredentialStore>();
@@ -142,6 +149,7 @@ public sealed class FolioServer : IAsyncDisposable
         app.UseWhen(
             static context => context.Request.Path.Value is { } path && path.EndsWith("/changes", StringComparison.Ordinal),
             branch => branch.UseWebSockets(new WebSocketOptions { KeepAliveInterval = options.Changes.Heartbeat }));
+        app.Services.GetRequiredService<RavenProtocol.InnerRequests>().Dispatch = dispatcher.InvokeAsync;
         app.Run(dispatcher.InvokeAsync);
         return new FolioServer(app, options, endpoints, router);
     }

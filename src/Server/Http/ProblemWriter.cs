@@ -13,20 +13,23 @@ public static class ProblemWriter
     // detail (paths, ids) need not be \u-escaped.
     private static readonly JsonWriterOptions s_writerOptions = new() { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
 
-    /// <summary>Sets the status and content type and writes the problem as the whole response body.</summary>
+    /// <summary>Sets the status and content type and writes the problem as the whole response body (in the seeds' clients' terms too for their requests: <see cref="RavenProtocol.RavenClientErrors"/>).</summary>
     /// <param name="response">A response that has not started.</param>
     /// <param name="problem">What to report.</param>
     /// <param name="cancellationToken">Cancels the flush when the client goes away.</param>
     /// <returns>A task that completes once the body is flushed.</returns>
     public static async Task WriteAsync(HttpResponse response, Problem problem, CancellationToken cancellationToken)
     {
-        response.StatusCode = problem.Status;
+        bool ravenClient = RavenProtocol.RavenClientErrors.IsRavenClient(response.HttpContext.Request);
+        response.StatusCode = ravenClient ? RavenProtocol.RavenClientErrors.Status(problem) : problem.Status;
+        if (ravenClient)
+            RavenProtocol.RavenClientErrors.SetHeaders(response, problem);
         response.ContentType = ContentType;
-        Serialize(response.BodyWriter, problem);
+        Serialize(response.BodyWriter, problem, ravenClient);
         await response.BodyWriter.FlushAsync(cancellationToken);
     }
 
-    private static void Serialize(System.Buffers.IBufferWriter<byte> output, Problem problem)
+    private static void Serialize(System.Buffers.IBufferWriter<byte> output, Problem problem, bool ravenClient)
     {
         using var writer = new Utf8JsonWriter(output, s_writerOptions);
         writer.WriteStartObject();
@@ -35,6 +38,8 @@ public static class ProblemWriter
         writer.WriteNumber("status"u8, problem.Status);
         if (problem.Detail is not null)
             writer.WriteString("detail"u8, problem.Detail);
+        if (ravenClient)
+            RavenProtocol.RavenClientErrors.WriteMembers(writer, problem);
         writer.WriteEndObject();
     }
 }

@@ -15,6 +15,8 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
     /// <summary>
     /// <c>PUT /databases/{db}/indexes</c> with <c>{"Indexes":[definition…]}</c>: creates new indexes,
     /// leaves unchanged ones, and rebuilds changed ones side by side. Nothing changes if any definition is bad.
+    /// Definitions in the seeds' system's shape (<c>{"Name","Maps":[…]}</c>) are translated as on
+    /// <c>PUT /databases/{db}/admin/indexes</c>, and each result then also carries <c>Index</c> and <c>RaftCommandIndex</c>.
     /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
@@ -26,11 +28,15 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
             throw QueryParameters.Invalid("The body must be {\"Indexes\":[definition, …]}.");
         var definitions = new List<IndexDefinition>();
         var position = 0;
+        // The seeds' system's clients send JavaScript index definitions ({"Maps":[…]}) here too.
+        var seedsShape = false;
         foreach (var item in list.EnumerateArray())
         {
             try
             {
-                definitions.Add(IndexDefinitionJson.Parse(item));
+                var isSeedsShape = item.ValueKind == JsonValueKind.Object && item.TryGetProperty("Maps", out _);
+                seedsShape |= isSeedsShape;
+                definitions.Add(isSeedsShape ? RavenProtocol.Indexes.RavenIndexDefinition.Translate(item) : IndexDefinitionJson.Parse(item));
             }
             catch (IndexDefinitionException e)
             {
@@ -44,7 +50,7 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
         using (var lease = databases.Lease(request.DatabaseSpan))
             lease.Database.Indexes.Put(definitions);
         request.Response.StatusCode = StatusCodes.Status201Created;
-        await JsonResponse.WriteAsync(request.Response, definitions, WritePutResults, request.Aborted);
+        await JsonResponse.WriteAsync(request.Response, (definitions, seedsShape), WritePutResults, request.Aborted);
     }
 
     /// <summary><c>GET /databases/{db}/indexes[?name=]</c>: the definitions (404 when a named one does not exist).</summary>
@@ -103,14 +109,19 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
         await request.Response.BodyWriter.FlushAsync(request.Aborted);
     }
 
-    private static void WritePutResults(Utf8JsonWriter writer, List<IndexDefinition> definitions)
+    private static void WritePutResults(Utf8JsonWriter writer, (List<IndexDefinition> Definitions, bool SeedsShape) put)
     {
         writer.WriteStartObject();
         writer.WriteStartArray("Results"u8);
-        foreach (var definition in definitions)
+        foreach (var definition in put.Definitions)
         {
             writer.WriteStartObject();
             writer.WriteString("Name"u8, definition.Name);
+            if (put.SeedsShape)
+            {
+                writer.WriteString("Index"u8, definition.Name);
+                writer.WriteNumber("RaftCommandIndex"u8, 1);
+            }
             writer.WriteEndObject();
         }
         writer.WriteEndArray();

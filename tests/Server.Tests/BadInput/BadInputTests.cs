@@ -200,7 +200,7 @@ public class BadInputTests : IClassFixture<BadInputFixture>
     [InlineData("POST", "/databases/{db}/docs?id=users/1", HttpStatusCode.MethodNotAllowed, ProblemTypes.MethodNotAllowed)]
     [InlineData("GET", "/databases/{db}/bulk_docs", HttpStatusCode.MethodNotAllowed, ProblemTypes.MethodNotAllowed)]
     [InlineData("DELETE", "/databases", HttpStatusCode.MethodNotAllowed, ProblemTypes.MethodNotAllowed)]
-    [InlineData("GET", "/admin/databases", HttpStatusCode.MethodNotAllowed, ProblemTypes.MethodNotAllowed)]
+    [InlineData("POST", "/admin/databases", HttpStatusCode.MethodNotAllowed, ProblemTypes.MethodNotAllowed)]
     [InlineData("PUT", "/databases/{db}/stats", HttpStatusCode.MethodNotAllowed, ProblemTypes.MethodNotAllowed)]
     public Task UnknownRoutesAndWrongMethods_ReturnProblem(string method, string uri, HttpStatusCode status, string type) =>
         ExpectProblemAsync(() => SendAsync(method, uri, ValidDocument), status, type);

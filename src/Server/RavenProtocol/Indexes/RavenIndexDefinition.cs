@@ -1,0 +1,67 @@
+using System.Text.Json;
+using Folio.Indexing.Definitions;
+
+namespace Folio.Server.RavenProtocol.Indexes;
+
+/// <summary>Turns one index definition of the seeds' system into Folio's, or says why it cannot.</summary>
+public static class RavenIndexDefinition
+{
+    /// <summary>Translates <paramref name="json"/>.</summary>
+    /// <param name="json">One element of the request's <c>Indexes</c>.</param>
+    /// <returns>Folio's definition.</returns>
+    /// <exception cref="IndexDefinitionException">The definition is malformed or not translatable.</exception>
+    public static IndexDefinition Translate(JsonElement json)
+    {
+        if (json.ValueKind != JsonValueKind.Object)
+            throw new IndexDefinitionException("An index definition must be a JSON object.");
+        string name = json.TryGetProperty("Name", out JsonElement n) && n.ValueKind == JsonValueKind.String && n.GetString() is { Length: > 0 } text
+            ? text
+            : throw new IndexDefinitionException("An index definition needs a \"Name\".");
+        if (json.TryGetProperty("Reduce", out JsonElement reduce) && reduce.ValueKind == JsonValueKind.String && !string.IsNullOrWhiteSpace(reduce.GetString()))
+            throw new IndexDefinitionException($"'{name}': Folio does not translate map/reduce definitions of the seeds' system yet; define it in Folio's form ({{\"Reduce\":{{\"GroupBy\",\"Aggregations\"}}}}) with PUT /databases/{{db}}/indexes.");
+        if (!json.TryGetProperty("Maps", out JsonElement maps) || maps.ValueKind != JsonValueKind.Array || maps.GetArrayLength() == 0)
+            throw new IndexDefinitionException($"'{name}': \"Maps\" must be a non-empty array of map sources.");
+
+        var collections = new List<string>();
+        var paths = new Dictionary<string, string>(StringComparer.Ordinal);
+        foreach (JsonElement map in maps.EnumerateArray())
+        {
+            if (map.ValueKind != JsonValueKind.String)
+                throw new IndexDefinitionException($"'{name}': each map must be a string.");
+            MapTranslation translated = MapTranslator.Translate(map.GetString()!);
+            if (!collections.Contains(translated.Collection, StringComparer.OrdinalIgnoreCase))
+                collections.Add(translated.Collection);
+            foreach ((string field, string path) in translated.Fields)
+            {
+                if (paths.TryGetValue(field, out string? existing) && existing != path)
+                    throw new IndexDefinitionException($"'{name}': the maps give field '{field}' different paths ('{existing}', '{path}'); Folio's multi-collection indexes take each field from one path.");
+                paths[field] = path;
+            }
+        }
+
+        JsonElement options = json.TryGetProperty("Fields", out JsonElement f) && f.ValueKind == JsonValueKind.Object ? f : default;
+        var fields = new Dictionary<string, IndexFieldDefinition>(StringComparer.Ordinal);
+        foreach ((string field, string path) in paths)
+        {
+            string indexing = options.ValueKind == JsonValueKind.Object && options.TryGetProperty(field, out JsonElement o) && o.ValueKind == JsonValueKind.Object
+                && o.TryGetProperty("Indexing", out JsonElement i) && i.ValueKind == JsonValueKind.String ? i.GetString()! : "Default";
+            if (indexing == "No")
+                continue;
+            FieldPath fieldPath;
+            try
+            {
+                fieldPath = FieldPath.Parse(path);
+            }
+            catch (FieldPathException e)
+            {
+                throw new IndexDefinitionException($"'{name}': field '{field}' has a path Folio cannot read: {e.Message}");
+            }
+
+            fields[field] = indexing == "Search"
+                ? new IndexFieldDefinition(fieldPath, IndexFieldType.String, Search: true)
+                : new IndexFieldDefinition(fieldPath, IndexFieldType.Auto, CaseSensitive: indexing == "Exact");
+        }
+
+        return new IndexDefinition(name, collections, fields);
+    }
+}
