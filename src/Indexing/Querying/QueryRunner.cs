@@ -27,13 +27,16 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         var started = Stopwatch.GetTimestamp();
         // A stored facet setup is read at every run (it may have changed since the text was parsed).
         var query = FacetSetups.Expand(_parsed.Parse(text), store, options.Parameters);
+        if (query.Update is not null)
+            throw new QueryException("A query with update { … } is a patch by query: send it with PATCH /databases/{db}/queries.");
         var plan = query.GroupBy.Count > 0 ? GroupByPlan.Create(query) : null;
         if (plan is not null)
             query = plan.Query;
         var result = new QueryResult();
         var (skip, take) = Paging(query, options, result);
+        using var projector = ScriptProjector.Create(query, options, cancellationToken);
 
-        if (TryDirect(query, options, skip, take, result))
+        if (TryDirect(query, options, skip, take, result, projector))
         {
             result.DurationInMs = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
             return result;
@@ -67,11 +70,11 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
                 if (rows is not null)
                 {
                     if (rows.TryGetRow(hits[i].Key, out var row))
-                        AddResult(query, reader, row, null, result);
+                        AddResult(query, reader, row, null, result, projector);
                 }
                 else if (reader.TryGet(hits[i].Key, out var document))
                 {
-                    AddResult(query, reader, document.Json, document.IdString, result);
+                    AddResult(query, reader, document.Json, document.IdString, result, projector);
                     highlights?.Add(document.IdString, document.Json, result);
                 }
             }
@@ -90,6 +93,8 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         var query = _parsed.Parse(text);
         if (query.Facets.Count > 0)
             throw new QueryException("Facet queries cannot be streamed; run them as queries.");
+        if (query.ScriptProjection is not null || query.Update is not null)
+            throw new QueryException("Queries with JavaScript (select { … }, update { … }) cannot be streamed; run them as queries.");
         var plan = query.GroupBy.Count > 0 ? GroupByPlan.Create(query) : null;
         if (plan is not null)
             query = plan.Query;
@@ -165,7 +170,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         value.Type == FieldValueType.Long && value.Long >= 0 ? value.Long : throw new QueryException($"The {what} must be a whole number of zero or more.");
 
     /// <summary>Answers <c>from Collection</c> without conditions or order, and pure <c>id()</c> lookups, from the documents themselves.</summary>
-    private bool TryDirect(RqlQuery query, QueryOptions options, int skip, int take, QueryResult result)
+    private bool TryDirect(RqlQuery query, QueryOptions options, int skip, int take, QueryResult result, ScriptProjector? projector)
     {
         if (query.From.Collection is not { } collection || query.OrderBy.Count > 0 || query.Facets.Count > 0)
             return false;
@@ -178,7 +183,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
             var cursor = reader.ByCollection(collection);
             cursor.Skip(skip);
             while (result.Results.Count < take && cursor.MoveNext())
-                AddResult(query, reader, cursor.Current.Json, cursor.Current.IdString, result);
+                AddResult(query, reader, cursor.Current.Json, cursor.Current.IdString, result, projector);
             return true;
         }
         var ids = IdLookups(query.Where, options.Parameters);
@@ -194,7 +199,7 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
                 if (!reader.TryGet(id, out var document) || !string.Equals(document.CollectionString, collection, StringComparison.OrdinalIgnoreCase))
                     continue;
                 if (matched++ >= skip && result.Results.Count < take)
-                    AddResult(query, reader, document.Json, document.IdString, result);
+                    AddResult(query, reader, document.Json, document.IdString, result, projector);
             }
             result.TotalResults = matched;
         }
@@ -272,9 +277,11 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         return indexes.GetOrCreateAutoIndex(query.From.Collection!, exact, search);
     }
 
-    private static void AddResult(RqlQuery query, DocumentReader reader, ReadOnlySpan<byte> json, string? id, QueryResult result)
+    private static void AddResult(RqlQuery query, DocumentReader reader, ReadOnlySpan<byte> json, string? id, QueryResult result, ScriptProjector? projector)
     {
-        if (query.Select.Count == 0)
+        if (projector is not null)
+            result.Results.Add(projector.Project(json, id, reader, result));
+        else if (query.Select.Count == 0)
             result.Results.Add(json);
         else
             result.Results.Add(Project(query, json, id));

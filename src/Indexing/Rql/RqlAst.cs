@@ -3,7 +3,7 @@ using Folio.Indexing.Definitions;
 namespace Folio.Indexing.Rql;
 
 /// <summary>A parsed query.</summary>
-public sealed record RqlQuery(
+public sealed partial record RqlQuery(
     RqlSource From,
     RqlExpression? Where,
     IReadOnlyList<RqlOrder> OrderBy,

@@ -46,6 +46,7 @@ public sealed partial class RqlParser
 
     private RqlQuery ParseQuery()
     {
+        ParseDeclarations();
         ExpectKeyword("from");
         RqlSource source;
         if (Current.IsKeyword("index"))
@@ -57,6 +58,7 @@ public sealed partial class RqlParser
         {
             source = new RqlSource(ExpectName("a collection name"), null);
         }
+        ParseSourceAlias();
 
         RqlExpression? where = null;
         var orderBy = new List<RqlOrder>();
@@ -86,8 +88,10 @@ public sealed partial class RqlParser
                 orderBy.Add(ParseOrder());
             while (Take(RqlTokenKind.Comma));
         }
-        if (TakeKeyword("select"))
+        ParseLoads();
+        if (TakeKeyword("select") && !TryParseScriptSelect())
             ParseSelect(select, facets);
+        TryParseUpdate();
         if (TakeKeyword("include"))
             ParseIncludes(include, highlights);
         if (TakeKeyword("limit"))
@@ -110,7 +114,7 @@ public sealed partial class RqlParser
             ParseIncludes(include, highlights);
         if (Current.Kind != RqlTokenKind.End)
             throw Error($"Expected where, group by, order by, select, include, limit or the end of the query but found {Current.Describe()}");
-        return new RqlQuery(source, where, orderBy, select, facets, include, limit, offset) { GroupBy = groupBy, Highlights = highlights };
+        return WithScripts(new RqlQuery(source, where, orderBy, select, facets, include, limit, offset) { GroupBy = groupBy, Highlights = highlights });
     }
 
     private RqlToken Peek(int ahead) => _tokens[Math.Min(_index + ahead, _tokens.Count - 1)];

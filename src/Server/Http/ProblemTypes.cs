@@ -86,4 +86,10 @@ public static class ProblemTypes
 
     /// <summary>A line of an import is neither a document with an id nor an index definition.</summary>
     public const string InvalidImport = "urn:folio:problem:invalid-import";
+
+    /// <summary>A script (a JavaScript projection or patch) does not parse or threw; the detail names its line and column.</summary>
+    public const string ScriptError = "urn:folio:problem:script-error";
+
+    /// <summary>A script ran past one of its limits (time, statements, memory, recursion) and was stopped; nothing was written.</summary>
+    public const string ScriptLimitExceeded = "urn:folio:problem:script-limit-exceeded";
 }
