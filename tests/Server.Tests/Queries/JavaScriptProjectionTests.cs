@@ -106,6 +106,25 @@ public sealed class JavaScriptProjectionTests : IAsyncLifetime
         Assert.Equal(6, after.GetProperty("Results").GetArrayLength());
     }
 
+    [Theory]
+    [InlineData("Folio")]
+    [InlineData("Lucene")]
+    public async Task Query_StaticIndexOnEitherEngine_ProjectsWithJavaScript(string engine)
+    {
+        var name = "Orders/ByFreight" + engine;
+        var definition = "{\"Indexes\":[{\"Name\":\"" + name + "\",\"Collections\":[\"Orders\"],\"SearchEngine\":\"" + engine + "\",\"Fields\":{\"Freight\":{\"Path\":\"Freight\",\"Type\":\"Double\"}}}]}";
+        using (var put = await Client.PutAsync($"/databases/{_db}/indexes", FolioApi.Json(definition)))
+            Assert.True(put.IsSuccessStatusCode, await put.Content.ReadAsStringAsync());
+        var result = await QueryAsync($"from index '{name}' as o where o.Freight >= 40 load o.Company as c select {{ Id: id(o), Company: c.Name }}");
+        var rows = result.GetProperty("Results");
+        Assert.Equal(3, rows.GetArrayLength());
+        foreach (var row in rows.EnumerateArray())
+        {
+            var i = int.Parse(row.GetProperty("Id").GetString()!["orders/".Length..]);
+            Assert.Equal(i % 2 == 0 ? "Acme" : "Globex", row.GetProperty("Company").GetString());
+        }
+    }
+
     [Fact]
     public async Task Query_ClrIsNotReachable()
     {
