@@ -19,4 +19,7 @@ public sealed record QueryOptions
 
     /// <summary>The most results one page may have.</summary>
     public int MaxPageSize { get; init; } = 1024;
+
+    /// <summary>What each run of the query's JavaScript (<c>select { … }</c>, one result at a time) may use.</summary>
+    public Scripting.ScriptLimits ScriptLimits { get; init; } = Scripting.ScriptLimits.Default;
 }

@@ -125,7 +125,7 @@ public sealed partial class QueryRunner
         }
         else if (result is not null)
         {
-            AddResult(query, source.Reader, json, id, result);
+            AddResult(query, source.Reader, json, id, result, null);
         }
         if (result is null)
             return;

@@ -30,13 +30,18 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
         var timings = query.IncludeTimings ? new QueryTimings() : null;
         timings?.StartAt(started);
         timings?.ParseDone();
+        if (query.Update is not null)
+            throw new QueryException("A query with update { … } is a patch by query: send it with PATCH /databases/{db}/queries.");
+        if (query.ScriptProjection is not null && NeedsAllMatches(query))
+            throw new QueryException("A JavaScript projection (select { … }) cannot be combined with select distinct, order by random() or an alphanumeric order yet.");
         var plan = query.GroupBy.Count > 0 ? GroupByPlan.Create(query) : null;
         if (plan is not null)
             query = plan.Query;
         var result = new QueryResult { Timings = timings, Explanations = query.IncludeExplanations ? new(StringComparer.OrdinalIgnoreCase) : null };
         var (skip, take) = Paging(query, options, result);
+        using var projector = ScriptProjector.Create(query, options, cancellationToken);
 
-        if (TryDirect(query, options, skip, take, result))
+        if (TryDirect(query, options, skip, take, result, projector))
             return Finished(result, started);
 
         var (index, searcher, indexedEtag) = await OpenIndexAsync(query, plan, options, cancellationToken).ConfigureAwait(false);
@@ -77,7 +82,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
                     var found = rows.TryGetRow(hits[i].Key, out var row);
                     timings?.LoadDone();
                     if (found)
-                        AddResult(query, reader, row, null, result);
+                        AddResult(query, reader, row, null, result, projector);
                 }
                 else
                 {
@@ -85,7 +90,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
                     timings?.LoadDone();
                     if (!found)
                         continue;
-                    AddResult(query, reader, document.Json, document.IdString, result);
+                    AddResult(query, reader, document.Json, document.IdString, result, projector);
                     highlights?.Add(document.IdString, document.Json, result);
                 }
                 result.Explanations?.TryAdd(hits[i].Key, [searcher.Explain(where, hits[i].EntryId)]);
@@ -121,6 +126,8 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             throw new QueryException("Facet queries cannot be streamed; run them as queries.");
         if (NeedsAllMatches(query))
             throw new QueryException("Queries with select distinct, order by random() or an alphanumeric order cannot be streamed; run them as queries.");
+        if (query.ScriptProjection is not null || query.Update is not null)
+            throw new QueryException("Queries with JavaScript (select { … }, update { … }) cannot be streamed; run them as queries.");
         var plan = query.GroupBy.Count > 0 ? GroupByPlan.Create(query) : null;
         if (plan is not null)
             query = plan.Query;
@@ -209,7 +216,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
         value.Type == FieldValueType.Long && value.Long >= 0 ? value.Long : throw new QueryException($"The {what} must be a whole number of zero or more.");
 
     /// <summary>Answers <c>from Collection</c> without conditions or order, and pure <c>id()</c> lookups, from the documents themselves.</summary>
-    private bool TryDirect(RqlQuery query, QueryOptions options, int skip, int take, QueryResult result)
+    private bool TryDirect(RqlQuery query, QueryOptions options, int skip, int take, QueryResult result, ScriptProjector? projector)
     {
         var shuffled = query.OrderBy is [{ Type: RqlOrderType.Random }];
         if (query.From.Collection is not { } collection || (query.OrderBy.Count > 0 && !shuffled) || query.Facets.Count > 0)
@@ -228,7 +235,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             var cursor = reader.ByCollection(collection);
             cursor.Skip(skip);
             while (result.Results.Count < take && cursor.MoveNext())
-                AddResult(query, reader, cursor.Current.Json, cursor.Current.IdString, result);
+                AddResult(query, reader, cursor.Current.Json, cursor.Current.IdString, result, projector);
             return true;
         }
         var ids = IdLookups(where, options.Parameters);
@@ -244,7 +251,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
                 if (!reader.TryGet(id, out var document) || !string.Equals(document.CollectionString, collection, StringComparison.OrdinalIgnoreCase))
                     continue;
                 if (matched++ >= skip && result.Results.Count < take)
-                    AddResult(query, reader, document.Json, document.IdString, result);
+                    AddResult(query, reader, document.Json, document.IdString, result, projector);
             }
             result.TotalResults = matched;
         }
@@ -322,9 +329,11 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
         return indexes.GetOrCreateAutoIndex(query.From.Collection!, exact, search, QueryCompiler.CaseSensitiveFieldsOf(query));
     }
 
-    private static void AddResult(RqlQuery query, DocumentReader reader, ReadOnlySpan<byte> json, string? id, QueryResult result)
+    private static void AddResult(RqlQuery query, DocumentReader reader, ReadOnlySpan<byte> json, string? id, QueryResult result, ScriptProjector? projector)
     {
-        if (query.Select.Count == 0)
+        if (projector is not null)
+            result.Results.Add(projector.Project(json, id, reader, result));
+        else if (query.Select.Count == 0)
             result.Results.Add(json);
         else
             result.Results.Add(Project(query, json, id));

@@ -13,7 +13,7 @@ namespace Folio.Indexing.Rql;
 /// quote doubled or backslash-escaped inside, <c>\n</c>, <c>\t</c>, <c>\r</c>, and a backslash before any
 /// other character is that character. <c>$name</c> is a parameter; <c>--</c> starts a comment.
 /// </summary>
-internal static class RqlLexer
+internal static partial class RqlLexer
 {
     public static List<RqlToken> Tokenize(string text)
     {
@@ -61,6 +61,9 @@ internal static class RqlLexer
                 i++;
                 switch (c)
                 {
+                    case '{':
+                        tokens.Add(ReadScript(text, ref i, start));
+                        break;
                     case '(':
                         tokens.Add(new RqlToken(RqlTokenKind.OpenParen, "(", start));
                         break;

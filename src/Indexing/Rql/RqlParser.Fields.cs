@@ -33,7 +33,7 @@ public sealed partial class RqlParser
                 break;
             case RqlTokenKind.Path:
             case RqlTokenKind.Identifier when !IsClauseKeyword(token):
-                segments = token.Segments!;
+                segments = StripAlias(token.Segments!);
                 break;
             default:
                 throw Error($"Expected a field name but found {token.Describe()} (a name that is a clause keyword goes in quotes)");

@@ -47,6 +47,7 @@ public sealed partial class RqlParser
 
     private RqlQuery ParseQuery()
     {
+        ParseDeclarations();
         ExpectKeyword("from");
         RqlSource source;
         if (Current.IsKeyword("index"))
@@ -58,6 +59,7 @@ public sealed partial class RqlParser
         {
             source = new RqlSource(ExpectName("a collection name"), null);
         }
+        ParseSourceAlias();
 
         RqlExpression? where = null;
         var orderBy = new List<RqlOrder>();
@@ -87,11 +89,15 @@ public sealed partial class RqlParser
                 orderBy.Add(ParseOrder());
             while (Take(RqlTokenKind.Comma));
         }
+        ParseLoads();
         if (TakeKeyword("select"))
         {
             TakeDistinct();
-            ParseSelect(select, facets);
+            if (!TryParseScriptSelect())
+                ParseSelect(select, facets);
         }
+
+        TryParseUpdate();
         if (TakeKeyword("include"))
             ParseIncludes(include, highlights);
         if (TakeKeyword("limit"))
@@ -115,14 +121,14 @@ public sealed partial class RqlParser
         if (Current.Kind != RqlTokenKind.End)
             throw Error($"Expected where, group by, order by, select, include, limit or the end of the query but found {Current.Describe()}");
         CheckClauses(groupBy, select, facets, orderBy);
-        return new RqlQuery(source, where, orderBy, select, facets, include, limit, offset)
+        return WithScripts(new RqlQuery(source, where, orderBy, select, facets, include, limit, offset)
         {
             GroupBy = groupBy,
             Highlights = highlights,
             Distinct = _distinct,
             IncludeTimings = _timings,
             IncludeExplanations = _explanations,
-        };
+        });
     }
 
     private RqlToken Peek(int ahead) => _tokens[Math.Min(_index + ahead, _tokens.Count - 1)];

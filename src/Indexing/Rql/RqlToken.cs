@@ -36,5 +36,8 @@ internal enum RqlTokenKind
     OpenParen,
     CloseParen,
     Comma,
+
+    /// <summary>A JavaScript block in braces, kept as written (<c>select { … }</c>, <c>update { … }</c>, a declared function's body).</summary>
+    Script,
     End,
 }

@@ -57,6 +57,10 @@ public static class ExceptionMapper
                 return new Problem(StatusCodes.Status409Conflict, "Concurrency conflict", conflict.Message, ProblemTypes.ConcurrencyConflict);
             case RqlParseException parse:
                 return new Problem(StatusCodes.Status400BadRequest, "Invalid query", parse.Message, ProblemTypes.InvalidQuery);
+            case Indexing.Scripting.ScriptException script when script.IsLimit:
+                return new Problem(StatusCodes.Status400BadRequest, "Script limit exceeded", script.Message, ProblemTypes.ScriptLimitExceeded);
+            case Indexing.Scripting.ScriptException script:
+                return new Problem(StatusCodes.Status400BadRequest, "Script error", script.Message, ProblemTypes.ScriptError);
             case QueryException query:
                 return new Problem(StatusCodes.Status400BadRequest, "Invalid query", query.Message, ProblemTypes.InvalidQuery);
             case IndexNotFoundException missing:

@@ -104,4 +104,10 @@ public static class ProblemTypes
 
     /// <summary>A backup directory cannot be restored (missing, damaged, truncated, foreign) or written to as asked.</summary>
     public const string InvalidBackup = "urn:folio:problem:invalid-backup";
+
+    /// <summary>A script (a JavaScript projection or patch) does not parse or threw; the detail names its line and column.</summary>
+    public const string ScriptError = "urn:folio:problem:script-error";
+
+    /// <summary>A script ran past one of its limits (time, statements, memory, recursion) and was stopped; nothing was written.</summary>
+    public const string ScriptLimitExceeded = "urn:folio:problem:script-limit-exceeded";
 }

@@ -1,0 +1,106 @@
+using Folio.Indexing.Definitions;
+
+namespace Folio.Indexing.Rql;
+
+/// <summary>
+/// The JavaScript clauses of the seeds' RQL: <c>declare function name(args) { … }</c> before <c>from</c>, the alias
+/// of <c>from Orders as o</c> (which field references may start with), <c>load o.Company as c</c>,
+/// <c>select { … }</c> and <c>update { … }</c>. The JavaScript itself is kept as text; the scripting engine parses it.
+/// </summary>
+public sealed partial class RqlParser
+{
+    private readonly List<RqlScript> _functions = [];
+    private readonly List<RqlLoad> _loads = [];
+    private string? _alias;
+    private RqlScript? _scriptProjection;
+    private RqlScript? _update;
+
+    private void ParseDeclarations()
+    {
+        while (Current.IsKeyword("declare"))
+        {
+            _index++;
+            var function = Current;
+            ExpectKeyword("function");
+            if (Current.Kind != RqlTokenKind.Identifier)
+                throw Error($"Expected the declared function's name but found {Current.Describe()}");
+            while (Current.Kind is not (RqlTokenKind.Script or RqlTokenKind.End))
+                _index++;
+            if (Current.Kind != RqlTokenKind.Script)
+                throw Error("Expected the declared function's body in braces");
+            var end = Current.Position + Current.Text.Length;
+            _index++;
+            _functions.Add(ScriptAt(_text[function.Position..end], function.Position));
+        }
+    }
+
+    private void ParseSourceAlias()
+    {
+        if (TakeKeyword("as"))
+            _alias = ExpectName("an alias for the documents");
+    }
+
+    private void ParseLoads()
+    {
+        if (!TakeKeyword("load"))
+            return;
+        do
+        {
+            var field = ParseField();
+            if (field.Path is null || field.Aggregate is not null)
+                throw new RqlParseException("load takes a path whose value is a document id", field.Position);
+            ExpectKeyword("as");
+            _loads.Add(new RqlLoad(field, ExpectName("an alias for the loaded document")));
+        }
+        while (Take(RqlTokenKind.Comma));
+    }
+
+    private bool TryParseScriptSelect()
+    {
+        if (Current.Kind != RqlTokenKind.Script)
+            return false;
+        _scriptProjection = ScriptAt(Current.Text, Current.Position);
+        _index++;
+        return true;
+    }
+
+    private void TryParseUpdate()
+    {
+        if (!TakeKeyword("update"))
+            return;
+        if (Current.Kind != RqlTokenKind.Script)
+            throw Error($"Expected the update's JavaScript in braces but found {Current.Describe()}");
+        _update = ScriptAt(Current.Text, Current.Position);
+        _index++;
+    }
+
+    private RqlQuery WithScripts(RqlQuery query)
+    {
+        if (_update is not null && (query.Select.Count > 0 || _scriptProjection is not null || query.Facets.Count > 0))
+            throw new RqlParseException("A query with update cannot also select", _tokens[0].Position);
+        if (_loads.Count > 0 && _scriptProjection is null && _update is null)
+            throw new RqlParseException("load needs a JavaScript projection (select { … }) or an update that uses the loaded documents", _tokens[0].Position);
+        return query with { Alias = _alias, Functions = _functions, Loads = _loads, ScriptProjection = _scriptProjection, Update = _update };
+    }
+
+    /// <summary><c>o.Freight</c> under <c>from Orders as o</c> is the field <c>Freight</c>.</summary>
+    private PathSegment[] StripAlias(PathSegment[] segments) =>
+        _alias is not null && segments.Length > 1 && !segments[0].MarksArray && string.Equals(segments[0].Name, _alias, StringComparison.Ordinal)
+            ? segments[1..]
+            : segments;
+
+    private RqlScript ScriptAt(string text, int position)
+    {
+        var line = 1;
+        var lineStart = 0;
+        for (var i = 0; i < position; i++)
+        {
+            if (_text[i] == '\n')
+            {
+                line++;
+                lineStart = i + 1;
+            }
+        }
+        return new RqlScript(text, line, position - lineStart + 1);
+    }
+}
