@@ -170,8 +170,11 @@ public sealed class IndexStore : IDisposable
     /// <param name="collection">The collection queried.</param>
     /// <param name="exactFields">The paths the query compares, sorts or facets on.</param>
     /// <param name="searchFields">The paths the query searches with <c>search()</c>.</param>
-    public (DocumentIndex Index, bool Created) GetOrCreateAutoIndex(string collection, IReadOnlyCollection<FieldPath> exactFields, IReadOnlyCollection<FieldPath> searchFields)
+    /// <param name="spatialFields">The points the query relates to shapes or orders by distance (<c>spatial.point(…)</c>).</param>
+    public (DocumentIndex Index, bool Created) GetOrCreateAutoIndex(string collection, IReadOnlyCollection<FieldPath> exactFields, IReadOnlyCollection<FieldPath> searchFields,
+        IReadOnlyCollection<Spatial.SpatialSource>? spatialFields = null)
     {
+        spatialFields ??= [];
         lock (_lock)
         {
             var wanted = new HashSet<string>(StringComparer.Ordinal);
@@ -179,6 +182,8 @@ public sealed class IndexStore : IDisposable
                 wanted.Add(AutoIndexNaming.FieldName(field));
             foreach (var field in searchFields)
                 wanted.Add(AutoIndexNaming.SearchFieldName(field));
+            foreach (var source in spatialFields)
+                wanted.Add(AutoIndexNaming.SpatialFieldName(source));
 
             var sameCollection = new List<DocumentIndex>();
             foreach (var index in _active.Values)
@@ -200,10 +205,12 @@ public sealed class IndexStore : IDisposable
                 fields.TryAdd(AutoIndexNaming.FieldName(field), new IndexFieldDefinition(field, IndexFieldType.Auto));
             foreach (var field in searchFields)
                 fields.TryAdd(AutoIndexNaming.SearchFieldName(field), new IndexFieldDefinition(field, Search: true));
+            foreach (var source in spatialFields)
+                fields.TryAdd(AutoIndexNaming.SpatialFieldName(source), IndexFieldDefinition.ForSpatial(source));
 
             var ordered = new List<string>(fields.Count);
             foreach (var (fieldName, field) in fields)
-                ordered.Add(field.Search ? $"Search({AutoIndexNaming.FieldName(field.Path)})" : fieldName);
+                ordered.Add(field.Search ? $"Search({AutoIndexNaming.FieldName(field.Path)})" : field.Spatial is not null ? "S" + fieldName[1..] : fieldName);
             ordered.Sort(StringComparer.Ordinal);
             var name = AutoIndexNaming.IndexName(collection, ordered);
             var definition = new IndexDefinition(name, [collection], fields).WithSearchEngine(_options.SearchEngine);

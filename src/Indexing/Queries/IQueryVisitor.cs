@@ -43,6 +43,9 @@ public interface IQueryVisitor<out TResult>
     /// <summary>Translates <see cref="BoostQuery"/>.</summary>
     TResult Visit(BoostQuery query);
 
+    /// <summary>Translates <see cref="SpatialQuery"/>.</summary>
+    TResult Visit(SpatialQuery query);
+
     /// <summary>Translates <see cref="AndQuery"/>.</summary>
     TResult Visit(AndQuery query);
 

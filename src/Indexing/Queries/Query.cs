@@ -33,6 +33,7 @@ public abstract class Query
         PhraseQuery phrase => visitor.Visit(phrase),
         FuzzyQuery fuzzy => visitor.Visit(fuzzy),
         BoostQuery boost => visitor.Visit(boost),
+        SpatialQuery spatial => visitor.Visit(spatial),
         _ => throw new UnreachableException($"Query kind {GetType().Name} has no visitor method."),
     };
 }

@@ -13,7 +13,7 @@ namespace Folio.Indexing.Querying;
 /// index. On an auto index every field is kept twice: as exact text and, when numeric, as a number,
 /// so a comparison with a number compares numerically and one with a string compares as text.
 /// </summary>
-internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? parameters)
+internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElement? parameters)
 {
     public Query Compile(RqlExpression? where) => where is null ? MatchAllQuery.Instance : CompileExpression(where);
 
@@ -22,6 +22,8 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
         var sort = new List<SortField>(orderBy.Count);
         foreach (var order in orderBy)
         {
+            if (order.Distance is not null)
+                throw new QueryException("order by spatial.distance() is the only key of a query's order, and such a query is run as a query (not streamed, not faceted).");
             if (order.Field is null)
             {
                 sort.Add(order.Descending ? SortField.Score : new SortField(null, Descending: false));
@@ -137,6 +139,8 @@ internal sealed class QueryCompiler(IndexDefinition definition, JsonElement? par
                 return Fuzzy(fuzzy);
             case RqlProximity proximity:
                 return Proximity(proximity);
+            case RqlSpatial spatial:
+                return Spatial(spatial);
             default:
                 throw new QueryException($"Unsupported condition {expression}.");
         }

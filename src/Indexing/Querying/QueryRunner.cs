@@ -43,7 +43,8 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         using var opened = searcher;
         var compiler = new QueryCompiler(index.Definition, options.Parameters);
         var where = compiler.Compile(query.Where);
-        var sort = compiler.Sort(query.OrderBy);
+        var distance = query.Facets.Count == 0 ? SpatialDistanceOrder.Create(query, compiler) : null;
+        var sort = distance is null ? compiler.Sort(query.OrderBy) : [];
 
         using var reader = store.OpenReader();
         result.IndexName = index.Name;
@@ -57,6 +58,12 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
         {
             var highlights = Highlights.Create(query, compiler, index.Definition, index.Schema, where);
             highlights?.Declare(result);
+            if (distance is not null)
+            {
+                AddByDistance(query, distance, searcher, where, skip, take, reader, result);
+                result.DurationInMs = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
+                return result;
+            }
             var page = searcher.Search(where, skip, take, sort);
             result.TotalResults = page.TotalHits;
             // By index: a foreach over the interface boxes the list's enumerator, once per query.
@@ -269,12 +276,26 @@ public sealed class QueryRunner(DocumentStore store, IndexStore indexes)
     private (DocumentIndex Index, bool Created) GetOrCreateAutoIndex(RqlQuery query)
     {
         var (exact, search) = QueryCompiler.FieldsOf(query);
-        return indexes.GetOrCreateAutoIndex(query.From.Collection!, exact, search);
+        return indexes.GetOrCreateAutoIndex(query.From.Collection!, exact, search, QueryCompiler.SpatialFieldsOf(query));
     }
 
-    private static void AddResult(RqlQuery query, DocumentReader reader, ReadOnlySpan<byte> json, string? id, QueryResult result)
+    /// <summary>A page of <c>order by spatial.distance()</c>, each result with its distance in <c>@metadata.@spatial</c>.</summary>
+    private static void AddByDistance(RqlQuery query, SpatialDistanceOrder distance, IEngineSearcher searcher, Query where, int skip, int take, DocumentReader reader, QueryResult result)
     {
-        if (query.Select.Count == 0)
+        var hits = distance.Page(searcher, where, skip, take, out var total);
+        result.TotalResults = total;
+        foreach (var hit in hits)
+        {
+            if (reader.TryGet(hit.Key, out var document))
+                AddResult(query, reader, document.Json, document.IdString, result, hit);
+        }
+    }
+
+    private static void AddResult(RqlQuery query, DocumentReader reader, ReadOnlySpan<byte> json, string? id, QueryResult result, SpatialHit? spatial = null)
+    {
+        if (spatial is { } hit)
+            result.Results.Add(SpatialMetadata.With(query.Select.Count == 0 ? json : Project(query, json, id), hit));
+        else if (query.Select.Count == 0)
             result.Results.Add(json);
         else
             result.Results.Add(Project(query, json, id));

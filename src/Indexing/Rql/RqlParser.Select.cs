@@ -7,6 +7,8 @@ public sealed partial class RqlParser
 {
     private RqlOrder ParseOrder()
     {
+        if (Current.IsKeyword("spatial.distance") && Peek(1).Kind == RqlTokenKind.OpenParen)
+            return ParseDistanceOrder();
         RqlField? field;
         if (Current.IsKeyword("score") && Peek(1).Kind == RqlTokenKind.OpenParen)
         {

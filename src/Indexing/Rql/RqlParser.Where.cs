@@ -80,8 +80,10 @@ public sealed partial class RqlParser
                 return ParseFuzzy();
             case "proximity":
                 return ParseProximity();
+            case var spatial when spatial.StartsWith("spatial.", StringComparison.Ordinal):
+                return ParseSpatial();
             case not ("exists" or "search" or "startswith" or "endswith"):
-                throw new RqlParseException($"Unknown function '{nameToken.Text}' (expected search, startsWith, endsWith, exists, boost, fuzzy, proximity, id, or with group by count, sum, min, max, avg)", nameToken.Position);
+                throw new RqlParseException($"Unknown function '{nameToken.Text}' (expected search, startsWith, endsWith, exists, boost, fuzzy, proximity, spatial.within, spatial.intersects, spatial.disjoint, id, or with group by count, sum, min, max, avg)", nameToken.Position);
         }
         _index++;
         Expect(RqlTokenKind.OpenParen, "'('");

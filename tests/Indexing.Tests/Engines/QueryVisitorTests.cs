@@ -22,6 +22,7 @@ public class QueryVisitorTests
         new AndQuery([MatchAllQuery.Instance]),
         new OrQuery([MatchAllQuery.Instance]),
         new NotQuery(MatchAllQuery.Instance),
+        new SpatialQuery("Location", new Folio.Indexing.Spatial.CircleShape(10, 47.6, -122.3, Folio.Indexing.Spatial.SpatialUnits.Kilometers)),
     ];
 
     [Fact]
@@ -65,6 +66,8 @@ public class QueryVisitorTests
         public string Visit(FuzzyQuery query) => nameof(FuzzyQuery);
 
         public string Visit(BoostQuery query) => nameof(BoostQuery);
+
+        public string Visit(SpatialQuery query) => nameof(SpatialQuery);
 
         public string Visit(AndQuery query) => nameof(AndQuery);
 

@@ -143,6 +143,13 @@ internal sealed class LuceneQueryTranslator(IndexSchema schema) : IQueryVisitor<
     }
 
     /// <inheritdoc/>
+    public LuceneQuery Visit(SpatialQuery query)
+    {
+        schema.Get(query.Field);
+        return Unscored(new LuceneSpatialQuery(query));
+    }
+
+    /// <inheritdoc/>
     public LuceneQuery Visit(AndQuery query)
     {
         if (query.Must.Count == 1 && query.MustNot.Count == 0)
