@@ -11,7 +11,10 @@ namespace Folio.Indexing.Querying;
 // name the argument at fault.
 internal sealed partial class QueryCompiler
 {
-    /// <summary>The spatial sources a collection query needs its auto index to keep (conditions and distance order).</summary>
+    /// <summary>
+    /// The spatial sources a collection query needs its auto index to keep (conditions and distance order); throws when the
+    /// query names a field instead, which only a static index has.
+    /// </summary>
     public static List<SpatialSource> SpatialFieldsOf(RqlQuery query)
     {
         var sources = new List<SpatialSource>();
@@ -19,11 +22,14 @@ internal sealed partial class QueryCompiler
             CollectSpatial(query.Where, sources);
         foreach (var order in query.OrderBy)
         {
-            if (order.Distance?.Field.Source is { } source)
-                sources.Add(source);
+            if (order.Distance is { } distance)
+                sources.Add(CollectionSource(distance.Field));
         }
         return sources;
     }
+
+    private static SpatialSource CollectionSource(RqlSpatialField field) => field.Source
+        ?? throw new RqlParseException($"A query on a collection names its points with spatial.point(latPath, lngPath) or spatial.wkt(path), not the field {field}", field.Position);
 
     private static void CollectSpatial(RqlExpression expression, List<SpatialSource> sources)
     {
@@ -39,8 +45,8 @@ internal sealed partial class QueryCompiler
             case RqlBoost boost:
                 CollectSpatial(boost.Inner, sources);
                 break;
-            case RqlSpatial { Field.Source: { } source }:
-                sources.Add(source);
+            case RqlSpatial spatial:
+                sources.Add(CollectionSource(spatial.Field));
                 break;
         }
     }
