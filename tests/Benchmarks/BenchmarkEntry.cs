@@ -24,7 +24,8 @@ namespace Folio.Benchmarks;
 /// <c>facet-load</c> (RQL facets vs Java Lucene's facet module and vs one count query per value) and
 /// <c>subscription-load</c> (reading a collection through a data subscription over TCP vs the REST stream) and
 /// <c>paging-skip</c> (skipping to a deep row of a listing by index leaves vs one document at a time) and
-/// <c>client-overhead</c> (Folio.Client's session per load and per stored entity vs plain HttpClient calls).
+/// <c>client-overhead</c> (Folio.Client's session per load and per stored entity vs plain HttpClient calls) and
+/// <c>spatial-load</c> (circle queries over a spatial field of each engine vs a haversine scan).
 /// </summary>
 public static class BenchmarkEntry
 {
@@ -44,6 +45,7 @@ public static class BenchmarkEntry
         [SubscriptionLoadCommand.Command] = SubscriptionLoadCommand.RunAsync,
         [DeepPagingSkip.Command] = DeepPagingSkip.RunAsync,
         [ClientOverheadCommand.Command] = ClientOverheadCommand.RunAsync,
+        [Spatial.SpatialQueryCommand.Command] = args => Task.FromResult(Spatial.SpatialQueryCommand.Run(args)),
     };
 
     public static async Task<int> Main(string[] args)
