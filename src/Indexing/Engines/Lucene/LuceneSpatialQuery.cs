@@ -11,14 +11,24 @@ namespace Folio.Indexing.Engines.Lucene;
 /// <see cref="SpatialQuery"/> in Lucene: the spatial field's terms in each covering range of cells, seeking from range to
 /// range, each term's point tested against the shape; the terms taken match as any multi-term query's do.
 /// </summary>
-internal sealed class LuceneSpatialQuery(SpatialQuery query) : MultiTermQuery(query.Field)
+internal sealed class LuceneSpatialQuery : MultiTermQuery
 {
-    /// <inheritdoc/>
-    protected override TermsEnum GetTermsEnum(Terms terms, AttributeSource atts) =>
-        query.Ranges.Count == 0 ? TermsEnum.EMPTY : new RangesEnum(terms.GetEnumerator(), query);
+    private readonly SpatialQuery _query;
+
+    public LuceneSpatialQuery(SpatialQuery query)
+        : base(query.Field)
+    {
+        _query = query;
+        // Straight to a bit set per segment: the default first collects terms to weigh a boolean query, a second walk.
+        MultiTermRewriteMethod = CONSTANT_SCORE_FILTER_REWRITE;
+    }
 
     /// <inheritdoc/>
-    public override string ToString(string field) => $"spatial({Field}, {query.Ranges.Count} ranges)";
+    protected override TermsEnum GetTermsEnum(Terms terms, AttributeSource atts) =>
+        _query.Ranges.Count == 0 ? TermsEnum.EMPTY : new RangesEnum(terms.GetEnumerator(), _query);
+
+    /// <inheritdoc/>
+    public override string ToString(string field) => $"spatial({Field}, {_query.Ranges.Count} ranges)";
 
     /// <inheritdoc/>
     public override bool Equals(object? obj) => ReferenceEquals(this, obj);
