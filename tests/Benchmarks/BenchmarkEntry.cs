@@ -26,6 +26,7 @@ namespace Folio.Benchmarks;
 /// <c>paging-skip</c> (skipping to a deep row of a listing by index leaves vs one document at a time) and
 /// <c>client-overhead</c> (Folio.Client's session per load and per stored entity vs plain HttpClient calls) and
 /// <c>transfer-load</c> (export, import, backup and restore of a large database, and whether the copies are identical).
+/// <c>spatial-load</c> (circle queries over a spatial field of each engine vs a haversine scan).
 /// </summary>
 public static class BenchmarkEntry
 {
@@ -47,6 +48,7 @@ public static class BenchmarkEntry
         [DeepPagingSkip.Command] = DeepPagingSkip.RunAsync,
         [ClientOverheadCommand.Command] = ClientOverheadCommand.RunAsync,
         [Transfer.TransferLoadCommand.Command] = Transfer.TransferLoadCommand.RunAsync,
+        [Spatial.SpatialQueryCommand.Command] = args => Task.FromResult(Spatial.SpatialQueryCommand.Run(args)),
     };
 
     public static async Task<int> Main(string[] args)

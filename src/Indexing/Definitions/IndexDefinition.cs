@@ -125,6 +125,12 @@ public sealed class IndexDefinition
         var schema = new IndexSchema().Add(IdField, FieldKind.Exact);
         foreach (var (name, field) in Fields)
         {
+            if (field.Spatial is not null)
+            {
+                // Spatial terms are lower-case ASCII already; case-sensitive spares folding them.
+                schema.Add(name, new FieldOptions(FieldKind.Exact, CaseSensitive: true));
+                continue;
+            }
             if (field.Search)
             {
                 schema.Add(name, new FieldOptions(FieldKind.FullText, Analyzer: AnalyzerOf(field, FieldKind.FullText)));

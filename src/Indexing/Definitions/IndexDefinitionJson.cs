@@ -4,7 +4,7 @@ namespace Folio.Indexing.Definitions;
 
 /// <summary>
 /// The one JSON form of an index definition,
-/// <c>{"Name","Collections":[…],"SearchEngine"?:"Folio|Lucene","Fields":{"F":{"Path","Type":"String|Long|Double|Auto","Search","CaseSensitive"}}}</c>
+/// <c>{"Name","Collections":[…],"SearchEngine"?:"Folio|Lucene","Fields":{"F":{"Path","Type":"String|Long|Double|Auto","Search","CaseSensitive"}|{"Spatial":{…}}}}</c>
 /// or, for a map/reduce index, <c>{"Name","Collections","SearchEngine"?,"Reduce":{…},"OutputCollection"?}</c> (<see cref="ReduceDefinitionJson"/>):
 /// what <c>PUT …/indexes</c> accepts and <c>GET …/indexes</c> answers, and what the index catalog stores,
 /// so a definition reads back after a restart exactly as it was given. The definition is a document of its
@@ -107,10 +107,14 @@ public static class IndexDefinitionJson
         var type = IndexFieldType.String;
         bool search = false, caseSensitive = false;
         string? analyzer = null;
+        Spatial.SpatialSource? spatial = null;
         foreach (var property in json.EnumerateObject())
         {
             switch (property.Name)
             {
+                case "Spatial":
+                    spatial = SpatialDefinitionJson.Parse(fieldName, property.Value);
+                    break;
                 case "Path":
                     path = property.Value.ValueKind == JsonValueKind.String ? property.Value.GetString() : throw new IndexDefinitionException($"The Path of field '{fieldName}' must be a string.");
                     break;
@@ -148,8 +152,14 @@ public static class IndexDefinitionJson
                         : throw new IndexDefinitionException($"Field '{fieldName}': {Analysis.NamedAnalyzers.UnknownMessage(named)}");
                     break;
                 default:
-                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in field '{fieldName}' (expected Path, Type, Search, CaseSensitive, Analyzer).");
+                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in field '{fieldName}' (expected Path, Type, Search, CaseSensitive, Analyzer, Spatial).");
             }
+        }
+        if (spatial is not null)
+        {
+            if (json.GetPropertyCount() != 1)
+                throw new IndexDefinitionException($"Field '{fieldName}' is Spatial, which takes its paths inside \"Spatial\"; remove Path, Type, Search, CaseSensitive and Analyzer.");
+            return IndexFieldDefinition.ForSpatial(spatial);
         }
         if (search && type != IndexFieldType.String)
             throw new IndexDefinitionException($"Field '{fieldName}' cannot be both Search and {type}.");
@@ -202,6 +212,12 @@ public static class IndexDefinitionJson
         foreach (var (name, field) in definition.Fields)
         {
             writer.WriteStartObject(name);
+            if (field.Spatial is { } spatial)
+            {
+                SpatialDefinitionJson.Write(writer, spatial);
+                writer.WriteEndObject();
+                continue;
+            }
             writer.WriteString("Path", field.Path.Text);
             if (field.Type != IndexFieldType.String)
                 writer.WriteString("Type", field.Type.ToString());

@@ -29,6 +29,14 @@ internal static class AutoIndexNaming
         return FieldPathSyntax.Format(path.Segments, static name => !FieldPathSyntax.IsQueryBare(name) || name.EndsWith(IndexDefinition.NumericSuffix, StringComparison.Ordinal));
     }
 
+    /// <summary>
+    /// The spatial field an auto index keeps for <c>spatial.point(lat, lng)</c> or <c>spatial.wkt(path)</c>, written as the
+    /// query writes it (<c>spatial.point(Address.Location.Latitude,Address.Location.Longitude)</c>).
+    /// </summary>
+    public static string SpatialFieldName(Spatial.SpatialSource source) => source.Wkt is { } wkt
+        ? $"spatial.wkt({FieldName(wkt)})"
+        : $"spatial.point({FieldName(source.Latitude!)},{FieldName(source.Longitude!)})";
+
     /// <summary>The field an auto index keeps for <c>search(<paramref name="path"/>, …)</c>.</summary>
     public static string SearchFieldName(FieldPath path) => $"search({FieldName(path)})";
 

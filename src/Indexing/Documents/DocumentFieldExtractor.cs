@@ -15,6 +15,11 @@ public static class DocumentFieldExtractor
         using var document = JsonDocument.ParseValue(ref reader);
         foreach (var (name, field) in definition.Fields)
         {
+            if (field.Spatial is { } spatial)
+            {
+                Spatial.SpatialPoints.Add(entry, name, spatial, document.RootElement);
+                continue;
+            }
             var numeric = field.Type == IndexFieldType.Auto ? name + IndexDefinition.NumericSuffix : null;
             foreach (var value in field.Path.Values(document.RootElement))
                 Add(value, entry, name, numeric);

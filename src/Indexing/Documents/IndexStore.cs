@@ -171,10 +171,12 @@ public sealed class IndexStore : IDisposable
     /// <param name="exactFields">The paths the query compares, sorts or facets on.</param>
     /// <param name="searchFields">The paths the query searches with <c>search()</c>.</param>
     /// <param name="caseSensitiveFields">The paths the query compares case-sensitively (<c>exact()</c>, <c>regex()</c>), kept in a twin <c>exact(Path)</c>.</param>
+    /// <param name="spatialFields">The points the query relates to shapes or orders by distance (<c>spatial.point(…)</c>).</param>
     public (DocumentIndex Index, bool Created) GetOrCreateAutoIndex(string collection, IReadOnlyCollection<FieldPath> exactFields, IReadOnlyCollection<FieldPath> searchFields,
-        IReadOnlyCollection<FieldPath>? caseSensitiveFields = null)
+        IReadOnlyCollection<FieldPath>? caseSensitiveFields = null, IReadOnlyCollection<Spatial.SpatialSource>? spatialFields = null)
     {
         caseSensitiveFields ??= [];
+        spatialFields ??= [];
         lock (_lock)
         {
             var wanted = new HashSet<string>(StringComparer.Ordinal);
@@ -184,6 +186,8 @@ public sealed class IndexStore : IDisposable
                 wanted.Add(AutoIndexNaming.SearchFieldName(field));
             foreach (var field in caseSensitiveFields)
                 wanted.Add(AutoIndexNaming.ExactFieldName(field));
+            foreach (var source in spatialFields)
+                wanted.Add(AutoIndexNaming.SpatialFieldName(source));
 
             var sameCollection = new List<DocumentIndex>();
             foreach (var index in _active.Values)
@@ -207,10 +211,12 @@ public sealed class IndexStore : IDisposable
                 fields.TryAdd(AutoIndexNaming.SearchFieldName(field), new IndexFieldDefinition(field, Search: true));
             foreach (var field in caseSensitiveFields)
                 fields.TryAdd(AutoIndexNaming.ExactFieldName(field), new IndexFieldDefinition(field, CaseSensitive: true));
+            foreach (var source in spatialFields)
+                fields.TryAdd(AutoIndexNaming.SpatialFieldName(source), IndexFieldDefinition.ForSpatial(source));
 
             var ordered = new List<string>(fields.Count);
             foreach (var (fieldName, field) in fields)
-                ordered.Add(field.Search ? $"Search({AutoIndexNaming.FieldName(field.Path)})" : field.CaseSensitive ? $"Exact({AutoIndexNaming.FieldName(field.Path)})" : fieldName);
+                ordered.Add(field.Search ? $"Search({AutoIndexNaming.FieldName(field.Path)})" : field.CaseSensitive ? $"Exact({AutoIndexNaming.FieldName(field.Path)})" : field.Spatial is not null ? "S" + fieldName[1..] : fieldName);
             ordered.Sort(StringComparer.Ordinal);
             var name = AutoIndexNaming.IndexName(collection, ordered);
             var definition = new IndexDefinition(name, [collection], fields).WithSearchEngine(_options.SearchEngine);

@@ -51,6 +51,8 @@ public interface IQueryVisitor<out TResult>
 
     /// <summary>Translates <see cref="IntersectQuery"/>.</summary>
     TResult Visit(IntersectQuery query);
+    /// <summary>Translates <see cref="SpatialQuery"/>.</summary>
+    TResult Visit(SpatialQuery query);
 
     /// <summary>Translates <see cref="AndQuery"/>.</summary>
     TResult Visit(AndQuery query);

@@ -36,6 +36,7 @@ public abstract class Query
         RegexQuery regex => visitor.Visit(regex),
         MoreLikeThisQuery moreLikeThis => visitor.Visit(moreLikeThis),
         IntersectQuery intersect => visitor.Visit(intersect),
+        SpatialQuery spatial => visitor.Visit(spatial),
         _ => throw new UnreachableException($"Query kind {GetType().Name} has no visitor method."),
     };
 }

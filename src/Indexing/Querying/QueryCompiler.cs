@@ -22,6 +22,8 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
         var sort = new List<SortField>(orderBy.Count);
         foreach (var order in orderBy)
         {
+            if (order.Distance is not null)
+                throw new QueryException("order by spatial.distance() is the only key of a query's order, and such a query is run as a query (not streamed, not faceted).");
             if (order.Field is null)
             {
                 sort.Add(order.Descending ? SortField.Score : new SortField(null, Descending: false));
@@ -160,6 +162,8 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
                 return MoreLikeThis(moreLikeThis);
             case RqlIntersect intersect:
                 return Intersect(intersect);
+            case RqlSpatial spatial:
+                return Spatial(spatial);
             default:
                 throw new QueryException($"Unsupported condition {expression}.");
         }

@@ -49,7 +49,8 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
         var compiler = new QueryCompiler(index.Definition, options.Parameters);
         var where = compiler.Compile(query.Where);
         var wholeMatches = NeedsAllMatches(query);
-        var sort = wholeMatches ? [] : compiler.Sort(query.OrderBy);
+        var distance = query.Facets.Count == 0 && !wholeMatches ? SpatialDistanceOrder.Create(query, compiler) : null;
+        var sort = wholeMatches || distance is not null ? [] : compiler.Sort(query.OrderBy);
 
         using var reader = store.OpenReader();
         result.IndexName = index.Name;
@@ -69,6 +70,12 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
         {
             var highlights = Highlights.Create(query, compiler, index.Definition, index.Schema, where);
             highlights?.Declare(result);
+            if (distance is not null)
+            {
+                AddByDistance(query, distance, searcher, where, skip, take, reader, result, projector);
+                timings?.QueryDone();
+                return Finished(result, started);
+            }
             var page = index.Definition.ForEach is null ? searcher.Search(where, skip, take, sort) : FanOutPage.Search(searcher, where, skip, take, sort, result);
             timings?.QueryDone();
             result.TotalResults = page.TotalHits;
@@ -326,13 +333,27 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
     private (DocumentIndex Index, bool Created) GetOrCreateAutoIndex(RqlQuery query)
     {
         var (exact, search) = QueryCompiler.FieldsOf(query);
-        return indexes.GetOrCreateAutoIndex(query.From.Collection!, exact, search, QueryCompiler.CaseSensitiveFieldsOf(query));
+        return indexes.GetOrCreateAutoIndex(query.From.Collection!, exact, search, QueryCompiler.CaseSensitiveFieldsOf(query), QueryCompiler.SpatialFieldsOf(query));
     }
 
-    private static void AddResult(RqlQuery query, DocumentReader reader, ReadOnlySpan<byte> json, string? id, QueryResult result, ScriptProjector? projector)
+    /// <summary>A page of <c>order by spatial.distance()</c>, each result with its distance in <c>@metadata.@spatial</c>.</summary>
+    private static void AddByDistance(RqlQuery query, SpatialDistanceOrder distance, IEngineSearcher searcher, Query where, int skip, int take, DocumentReader reader, QueryResult result, ScriptProjector? projector)
+    {
+        var hits = distance.Page(searcher, where, skip, take, out var total);
+        result.TotalResults = total;
+        foreach (var hit in hits)
+        {
+            if (reader.TryGet(hit.Key, out var document))
+                AddResult(query, reader, document.Json, document.IdString, result, projector, hit);
+        }
+    }
+
+    private static void AddResult(RqlQuery query, DocumentReader reader, ReadOnlySpan<byte> json, string? id, QueryResult result, ScriptProjector? projector, SpatialHit? spatial = null)
     {
         if (projector is not null)
             result.Results.Add(projector.Project(json, id, reader, result));
+        else if (spatial is { } hit)
+            result.Results.Add(SpatialMetadata.With(query.Select.Count == 0 ? json : Project(query, json, id), hit));
         else if (query.Select.Count == 0)
             result.Results.Add(json);
         else

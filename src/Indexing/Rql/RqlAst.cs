@@ -110,7 +110,11 @@ public sealed record RqlProximity(RqlFunction Search, RqlValue Slop) : RqlExpres
 public sealed record RqlHighlight(RqlField Field, RqlValue FragmentLength, RqlValue FragmentCount, RqlValue? Options);
 
 /// <summary>One key of <c>order by</c>: a field (or the score), how to compare it, and the direction.</summary>
-public sealed partial record RqlOrder(RqlField? Field, RqlOrderType Type, bool Descending);
+public sealed partial record RqlOrder(RqlField? Field, RqlOrderType Type, bool Descending)
+{
+    /// <summary>The key is <c>spatial.distance(…)</c> (and <see cref="Field"/> is null) when set.</summary>
+    public RqlDistance? Distance { get; init; }
+}
 
 /// <summary>How an <c>order by</c> key compares.</summary>
 public enum RqlOrderType

@@ -9,6 +9,8 @@ public sealed partial class RqlParser
     {
         if (Current.IsKeyword("random") && Peek(1).Kind == RqlTokenKind.OpenParen)
             return ParseRandomOrder();
+        if (Current.IsKeyword("spatial.distance") && Peek(1).Kind == RqlTokenKind.OpenParen)
+            return ParseDistanceOrder();
         var start = Current.Position;
         RqlField? field;
         if (Current.IsKeyword("score") && Peek(1).Kind == RqlTokenKind.OpenParen)

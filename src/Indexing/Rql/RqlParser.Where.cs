@@ -93,8 +93,10 @@ public sealed partial class RqlParser
                 return ParseMoreLikeThis();
             case "intersect":
                 return ParseIntersect();
+            case var spatial when spatial.StartsWith("spatial.", StringComparison.Ordinal):
+                return ParseSpatial();
             case not ("exists" or "search" or "startswith" or "endswith" or "regex"):
-                throw new RqlParseException($"Unknown function '{nameToken.Text}' (expected search, startsWith, endsWith, exists, regex, exact, boost, fuzzy, proximity, morelikethis, intersect, id, or with group by count, sum, min, max, avg)", nameToken.Position);
+                throw new RqlParseException($"Unknown function '{nameToken.Text}' (expected search, startsWith, endsWith, exists, regex, exact, boost, fuzzy, proximity, morelikethis, intersect, spatial.within, spatial.intersects, spatial.disjoint, id, or with group by count, sum, min, max, avg)", nameToken.Position);
         }
         _index++;
         Expect(RqlTokenKind.OpenParen, "'('");

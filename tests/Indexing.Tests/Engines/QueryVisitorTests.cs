@@ -25,6 +25,7 @@ public class QueryVisitorTests
         new OrQuery([MatchAllQuery.Instance]),
         new NotQuery(MatchAllQuery.Instance),
         new RegexQuery("F", new System.Text.RegularExpressions.Regex("^a")),
+        new SpatialQuery("Location", new Folio.Indexing.Spatial.CircleShape(10, 47.6, -122.3, Folio.Indexing.Spatial.SpatialUnits.Kilometers)),
     ];
 
     [Fact]
@@ -74,6 +75,7 @@ public class QueryVisitorTests
         public string Visit(MoreLikeThisQuery query) => nameof(MoreLikeThisQuery);
 
         public string Visit(IntersectQuery query) => nameof(IntersectQuery);
+        public string Visit(SpatialQuery query) => nameof(SpatialQuery);
 
         public string Visit(AndQuery query) => nameof(AndQuery);
 

@@ -148,6 +148,13 @@ internal sealed partial class LuceneQueryTranslator(IndexSchema schema, LuceneSe
     }
 
     /// <inheritdoc/>
+    public LuceneQuery Visit(SpatialQuery query)
+    {
+        schema.Get(query.Field);
+        return Unscored(new LuceneSpatialQuery(query));
+    }
+
+    /// <inheritdoc/>
     public LuceneQuery Visit(AndQuery query)
     {
         if (query.Must.Count == 1 && query.MustNot.Count == 0)

@@ -1,0 +1,62 @@
+namespace Folio.Indexing.Spatial;
+
+/// <summary>The points within a great-circle distance of a centre; the boundary belongs to the circle.</summary>
+public sealed class CircleShape : SpatialShape
+{
+    // Added around the bounds so that rounding in their trigonometry never leaves a point of the circle outside.
+    private const double BoundsSlackDegrees = 1e-9;
+
+    /// <summary>A circle of <paramref name="radius"/> in <paramref name="units"/> around a centre in degrees.</summary>
+    /// <exception cref="ArgumentException">The radius is not above 0 or the centre is not a point on the earth.</exception>
+    public CircleShape(double radius, double lat, double lng, SpatialUnits units)
+    {
+        if (!(radius > 0) || double.IsInfinity(radius))
+            throw new ArgumentException($"The radius of spatial.circle() must be a number above 0, not {radius}.");
+        if (!(lat is >= -90 and <= 90))
+            throw new ArgumentException($"The latitude of spatial.circle() must be between -90 and 90, not {lat}.");
+        if (!(lng is >= -180 and <= 180))
+            throw new ArgumentException($"The longitude of spatial.circle() must be between -180 and 180, not {lng}.");
+        Latitude = lat;
+        Longitude = lng;
+        RadiusKm = GeoMath.ToKm(radius, units);
+        Bounds = ComputeBounds(lat, lng, RadiusKm / GeoMath.EarthRadiusKm);
+    }
+
+    /// <summary>The centre's latitude.</summary>
+    public double Latitude { get; }
+
+    /// <summary>The centre's longitude.</summary>
+    public double Longitude { get; }
+
+    /// <summary>The radius in kilometres.</summary>
+    public double RadiusKm { get; }
+
+    /// <inheritdoc/>
+    public override IReadOnlyList<GeoBox> Bounds { get; }
+
+    /// <inheritdoc/>
+    public override bool Contains(double lat, double lng) => GeoMath.DistanceKm(Latitude, Longitude, lat, lng) <= RadiusKm;
+
+    private static GeoBox[] ComputeBounds(double lat, double lng, double angle)
+    {
+        if (angle >= Math.PI)
+            return [new GeoBox(-90, 90, -180, 180)];
+        var degrees = GeoMath.ToDegrees(angle) + BoundsSlackDegrees;
+        var minLat = lat - degrees;
+        var maxLat = lat + degrees;
+        // A circle that reaches a pole holds every longitude near it.
+        if (minLat <= -90 || maxLat >= 90)
+            return [new GeoBox(Math.Max(-90, minLat), Math.Min(90, maxLat), -180, 180)];
+        var ratio = Math.Sin(angle) / Math.Cos(GeoMath.ToRadians(lat));
+        if (ratio >= 1)
+            return [new GeoBox(minLat, maxLat, -180, 180)];
+        var dLng = GeoMath.ToDegrees(Math.Asin(ratio)) + BoundsSlackDegrees;
+        var minLng = lng - dLng;
+        var maxLng = lng + dLng;
+        if (minLng < -180)
+            return [new GeoBox(minLat, maxLat, -180, maxLng), new GeoBox(minLat, maxLat, minLng + 360, 180)];
+        if (maxLng > 180)
+            return [new GeoBox(minLat, maxLat, minLng, 180), new GeoBox(minLat, maxLat, -180, maxLng - 360)];
+        return [new GeoBox(minLat, maxLat, minLng, maxLng)];
+    }
+}
