@@ -44,7 +44,7 @@ public static partial class DocumentationParityCases
         new("filtering", "from Products where exact(Name = 'chai')", d => Ids(d.Products.Where(p => p.Name == "chai").Select(p => p.Id))) { Pending = Ops },
         new("filtering", "from Companies where regex(Name, '^[NA]')", d => Ids(d.Companies.Where(c => c.Name.StartsWith('N') || c.Name.StartsWith('A')).Select(c => c.Id))) { Pending = Ops },
         new("filtering", "from Orders where Lines[].ProductName all in ('Chai', 'Chang', 'Ikura')",
-            d => Ids(d.Orders.Where(o => o.Lines.All(l => new[] { "chai", "chang", "ikura" }.Contains(l.ProductName.ToLowerInvariant()))).Select(o => o.Id))) { Pending = Ops },
+            d => Ids(d.Orders.Where(o => new[] { "Chai", "Chang", "Ikura" }.All(name => o.Lines.Any(l => Eq(l.ProductName, name)))).Select(o => o.Id))) { Pending = Ops },
         new("filtering", "from Orders where Lines[].ProductName in ('Chai', 'Chang')",
             d => Ids(d.Orders.Where(o => o.Lines.Any(l => Eq(l.ProductName, "Chai") || Eq(l.ProductName, "Chang"))).Select(o => o.Id))),
 
