@@ -33,6 +33,19 @@ public sealed class TlsTests : IDisposable
     }
 
     [Fact]
+    public async Task Probe_PassesAgainstAnHttpsServer_WithASelfSignedCertificateOnLoopback()
+    {
+        string pfx = Path.Combine(_directory, "probe.pfx");
+        await File.WriteAllBytesAsync(pfx, _server.Export(X509ContentType.Pkcs12, "secret"));
+        await using SecuredServer server = await SecuredServer.StartAsync("--ServerUrl=https://127.0.0.1:0", "--Security:Certificate:Path=" + pfx, "--Security:Certificate:Password=secret");
+        using var output = new StringWriter();
+
+        int exit = await Folio.Server.Hosting.HealthProbe.RunAsync([new Uri(server.Running.Server.Address, "/healthz/ready").ToString()], output);
+
+        Assert.True(exit == 0, output.ToString());
+    }
+
+    [Fact]
     public async Task Https_ServesWithAPemCertificateAndKey_AndAcceptsARegisteredClientCertificate()
     {
         string cert = Path.Combine(_directory, "server.crt");
