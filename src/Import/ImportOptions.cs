@@ -68,12 +68,8 @@ public sealed class ImportOptions
                     string value = args[++i];
                     if (arg == "--url")
                     {
-                        if (!Uri.TryCreate(value, UriKind.Absolute, out Uri? url) || (url.Scheme != Uri.UriSchemeHttp && url.Scheme != Uri.UriSchemeHttps))
-                        {
-                            error = $"--url '{value}' is not an http:// or https:// address.";
+                        if (!ServerCommandOptions.TryParseUrl(value, out Uri? url, out error))
                             return false;
-                        }
-
                         options.Url = url;
                     }
                     else if (arg == "--database")

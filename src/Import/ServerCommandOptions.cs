@@ -15,6 +15,18 @@ public sealed class ServerCommandOptions
     /// <summary>Whether the flag <paramref name="name"/> (e.g. <c>--gzip</c>) was given.</summary>
     public bool Flag(string name) => _flags.Contains(name);
 
+    /// <summary>Reads a <c>--url</c> value: an absolute http:// or https:// address.</summary>
+    /// <returns>True with <paramref name="url"/> set; otherwise <paramref name="error"/> says why.</returns>
+    public static bool TryParseUrl(string value, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out Uri? url, out string error)
+    {
+        error = string.Empty;
+        if (Uri.TryCreate(value, UriKind.Absolute, out url) && (url.Scheme == Uri.UriSchemeHttp || url.Scheme == Uri.UriSchemeHttps))
+            return true;
+        url = null;
+        error = $"--url '{value}' is not an http:// or https:// address.";
+        return false;
+    }
+
     /// <summary>Parses <paramref name="args"/>, accepting only the named options and flags and requiring <paramref name="required"/>.</summary>
     /// <returns>True when usable; otherwise <paramref name="error"/> says why (empty for <c>--help</c>).</returns>
     public static bool TryParse(string[] args, string[] valueOptions, string[] flagOptions, string[] required, out ServerCommandOptions options, out string error)
@@ -48,12 +60,8 @@ public sealed class ServerCommandOptions
             string value = args[++i];
             if (arg == "--url")
             {
-                if (!Uri.TryCreate(value, UriKind.Absolute, out Uri? url) || (url.Scheme != Uri.UriSchemeHttp && url.Scheme != Uri.UriSchemeHttps))
-                {
-                    error = $"--url '{value}' is not an http:// or https:// address.";
+                if (!TryParseUrl(value, out Uri? url, out error))
                     return false;
-                }
-
                 options.Url = url;
             }
             else
