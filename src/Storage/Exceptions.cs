@@ -32,4 +32,16 @@ public sealed class InvalidKeyException(string message) : StorageException(messa
 /// The disk has no room for what a write needs (a journal file, or a larger data file). Nothing of the write was
 /// stored and the environment stays usable: reads go on, and writes succeed again once space is freed.
 /// </summary>
-public sealed class DiskFullException(string message, Exception? inner = null) : StorageException(message, inner);
+public sealed class DiskFullException(string message, Exception? inner = null) : StorageException(message, inner)
+{
+    /// <summary>Whether <paramref name="exception"/>, or one it wraps, is a full disk: this exception or the operating system's ENOSPC.</summary>
+    public static bool IsCause(Exception exception)
+    {
+        for (Exception? current = exception; current is not null; current = current.InnerException)
+        {
+            if (current is DiskFullException || (current is IOException io && Platform.Pal.IsDiskFull(io)))
+                return true;
+        }
+        return false;
+    }
+}

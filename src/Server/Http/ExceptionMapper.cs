@@ -10,16 +10,6 @@ namespace Folio.Server.Http;
 /// <summary>Turns an exception escaping a handler into the problem the client sees.</summary>
 public static class ExceptionMapper
 {
-    // errno ENOSPC on Linux and macOS; .NET puts the raw errno in HResult of I/O errors on Unix.
-    private const int UnixNoSpace = 28;
-
-    // Windows: ERROR_HANDLE_DISK_FULL (39) and ERROR_DISK_FULL (112), wrapped as HRESULTs (0x8007xxxx).
-    private const int WindowsHandleDiskFull = unchecked((int)0x80070027);
-    private const int WindowsDiskFull = unchecked((int)0x80070070);
-
-    // Some Windows paths report the bare Win32 code ERROR_DISK_FULL.
-    private const int RawDiskFull = 0x70;
-
     /// <summary>
     /// Maps known exceptions to their status; anything else becomes a 500 whose detail names only the
     /// trace id, because exception messages and stack traces may expose internals.
@@ -31,7 +21,7 @@ public static class ExceptionMapper
     {
         // A full disk is the operator's actionable cause even when the storage wrapped it (a failed
         // journal write fails the environment), so it wins over the wrapper.
-        if (IsDiskFull(exception))
+        if (Folio.Storage.DiskFullException.IsCause(exception))
         {
             return new Problem(
                 StatusCodes.Status507InsufficientStorage,
@@ -104,20 +94,4 @@ public static class ExceptionMapper
     /// <param name="problem">The mapped problem.</param>
     /// <returns>True for 5xx problems.</returns>
     public static bool IsServerFault(Problem problem) => problem.Status >= StatusCodes.Status500InternalServerError;
-
-    /// <summary>Whether the exception or one it wraps is an I/O error for a full disk.</summary>
-    /// <param name="exception">The exception to inspect.</param>
-    /// <returns>True for ENOSPC or the Windows disk-full errors.</returns>
-    public static bool IsDiskFull(Exception exception)
-    {
-        for (Exception? current = exception; current is not null; current = current.InnerException)
-        {
-            if (current is Folio.Storage.DiskFullException)
-                return true;
-            if (current is IOException io && io.HResult is UnixNoSpace or WindowsDiskFull or WindowsHandleDiskFull or RawDiskFull)
-                return true;
-        }
-
-        return false;
-    }
 }
