@@ -1,3 +1,5 @@
+using System.Text.Json;
+
 namespace Folio.Server.Backup;
 
 /// <summary>
@@ -27,4 +29,19 @@ public sealed record BackupFile(
     int Subscriptions,
     long Bytes,
     string XxHash64,
-    DateTime CreatedAt);
+    DateTime CreatedAt)
+{
+    /// <summary>Writes what the manifest and the backup's answer share: the kind, the etag range, the counts and the checksum.</summary>
+    internal void WriteContent(Utf8JsonWriter writer)
+    {
+        writer.WriteString("Kind"u8, Kind.ToString());
+        writer.WriteNumber("FromEtag"u8, FromEtag);
+        writer.WriteNumber("ToEtag"u8, ToEtag);
+        writer.WriteNumber("Documents"u8, Documents);
+        writer.WriteNumber("Deletes"u8, Deletes);
+        writer.WriteNumber("Indexes"u8, Indexes);
+        writer.WriteNumber("Subscriptions"u8, Subscriptions);
+        writer.WriteNumber("Bytes"u8, Bytes);
+        writer.WriteString("XxHash64"u8, XxHash64);
+    }
+}

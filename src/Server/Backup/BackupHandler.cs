@@ -16,7 +16,6 @@ public sealed class BackupHandler
     /// <summary>Where relative backup directories resolve, inside the data directory.</summary>
     public const string BackupsFolder = "Backups";
 
-    private const int MaxBodyBytes = 64 * 1024;
     private readonly DatabaseRegistry _databases;
     private readonly ServerOptions _options;
     private readonly ILogger<BackupHandler> _logger;
@@ -98,32 +97,14 @@ public sealed class BackupHandler
 
     private async Task<(string Directory, string? Kind, string? Name)> ReadBodyAsync(FolioRequest request, bool needsName)
     {
-        string? directory = null, kind = null, name = null;
-        using (RequestBody body = await RequestBody.ReadAsync(request.Request, MaxBodyBytes, request.Aborted))
+        string? directory, kind, name;
+        using (JsonDocument body = await JsonBody.ParseAsync(request.Request, _options, request.Aborted))
         {
-            var reader = new Utf8JsonReader(body.Span, new JsonReaderOptions { MaxDepth = _options.MaxJsonDepth });
-            if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
+            if (body.RootElement.ValueKind != JsonValueKind.Object)
                 throw QueryParameters.Invalid(needsName ? "The body must be {\"Directory\":\"…\",\"Name\":\"…\"}." : "The body must be {\"Directory\":\"…\"}.");
-            while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
-            {
-                string property = reader.GetString()!;
-                reader.Read();
-                string? value = reader.TokenType == JsonTokenType.String ? reader.GetString() : null;
-                if (reader.TokenType is JsonTokenType.StartObject or JsonTokenType.StartArray)
-                    reader.Skip();
-                switch (property)
-                {
-                    case "Directory":
-                        directory = value ?? throw QueryParameters.Invalid("\"Directory\" must be a string.");
-                        break;
-                    case "Kind" when !needsName:
-                        kind = value ?? throw QueryParameters.Invalid("\"Kind\" must be a string.");
-                        break;
-                    case "Name" when needsName:
-                        name = value ?? throw QueryParameters.Invalid("\"Name\" must be a string.");
-                        break;
-                }
-            }
+            directory = OptionalString(body.RootElement, "Directory");
+            kind = needsName ? null : OptionalString(body.RootElement, "Kind");
+            name = needsName ? OptionalString(body.RootElement, "Name") : null;
         }
 
         if (string.IsNullOrWhiteSpace(directory) || directory.IndexOf('\0') >= 0)
@@ -132,6 +113,11 @@ public sealed class BackupHandler
             throw QueryParameters.Invalid("\"Name\" is required: the new database to restore into.");
         return (Path.GetFullPath(directory, Path.Combine(_options.DataDir, BackupsFolder)), kind, name);
     }
+
+    private static string? OptionalString(JsonElement body, string property) =>
+        !body.TryGetProperty(property, out JsonElement value) ? null
+        : value.ValueKind == JsonValueKind.String ? value.GetString()
+        : throw QueryParameters.Invalid($"\"{property}\" must be a string.");
 
     private static FolioHttpException Invalid(BackupException e) =>
         new(StatusCodes.Status400BadRequest, "Invalid backup", e.Message, ProblemTypes.InvalidBackup);
@@ -142,15 +128,7 @@ public sealed class BackupHandler
         writer.WriteStartObject();
         writer.WriteString("Directory"u8, state.Directory);
         writer.WriteString("File"u8, file.Name);
-        writer.WriteString("Kind"u8, file.Kind.ToString());
-        writer.WriteNumber("FromEtag"u8, file.FromEtag);
-        writer.WriteNumber("ToEtag"u8, file.ToEtag);
-        writer.WriteNumber("Documents"u8, file.Documents);
-        writer.WriteNumber("Deletes"u8, file.Deletes);
-        writer.WriteNumber("Indexes"u8, file.Indexes);
-        writer.WriteNumber("Subscriptions"u8, file.Subscriptions);
-        writer.WriteNumber("Bytes"u8, file.Bytes);
-        writer.WriteString("XxHash64"u8, file.XxHash64);
+        file.WriteContent(writer);
         writer.WriteEndObject();
     }
 

@@ -91,15 +91,7 @@ public sealed class BackupManifest
                 {
                     writer.WriteStartObject();
                     writer.WriteString("Name"u8, file.Name);
-                    writer.WriteString("Kind"u8, file.Kind.ToString());
-                    writer.WriteNumber("FromEtag"u8, file.FromEtag);
-                    writer.WriteNumber("ToEtag"u8, file.ToEtag);
-                    writer.WriteNumber("Documents"u8, file.Documents);
-                    writer.WriteNumber("Deletes"u8, file.Deletes);
-                    writer.WriteNumber("Indexes"u8, file.Indexes);
-                    writer.WriteNumber("Subscriptions"u8, file.Subscriptions);
-                    writer.WriteNumber("Bytes"u8, file.Bytes);
-                    writer.WriteString("XxHash64"u8, file.XxHash64);
+                    file.WriteContent(writer);
                     writer.WriteString("CreatedAt"u8, file.CreatedAt);
                     writer.WriteEndObject();
                 }
