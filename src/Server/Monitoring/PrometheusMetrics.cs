@@ -80,9 +80,9 @@ public sealed class PrometheusMetrics : IDisposable
         _indexBytes = metrics.CreateGauge("folio_index_size_bytes", "Size of the index on disk.", index);
         _journalSyncs = metrics.CreateCounter("folio_journal_syncs_total", "Journal syncs (one per committed transaction) since the database opened.", database);
         _mergerBatchOperations = metrics.CreateHistogram("folio_merger_batch_operations", "Write operations the transaction merger put into one transaction.",
-            new HistogramConfiguration { LabelNames = database, Buckets = Histogram.ExponentialBuckets(1, 2, 13) });
+            new HistogramConfiguration { LabelNames = database, Buckets = MergerMeter.BatchOperationsBuckets });
         _mergerCommitSeconds = metrics.CreateHistogram("folio_merger_commit_seconds", "How long committing a merged transaction took: its journal record written and synced, its pages published.",
-            new HistogramConfiguration { LabelNames = database, Buckets = Histogram.ExponentialBuckets(0.0001, 2, 14) });
+            new HistogramConfiguration { LabelNames = database, Buckets = MergerMeter.CommitSecondsBuckets });
         _threadPoolThreads = metrics.CreateGauge("folio_threadpool_threads", "Thread-pool threads now.");
         _threadPoolQueued = metrics.CreateGauge("folio_threadpool_queued_items", "Work items queued for the thread pool and not started.");
         _threadPoolCompleted = metrics.CreateCounter("folio_threadpool_completed_items_total", "Work items the thread pool has completed.");
