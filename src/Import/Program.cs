@@ -18,8 +18,21 @@ public static class Program
             e.Cancel = true;
             cancel.Cancel();
         };
-        if (args.Length > 0 && args[0] is "export" or "backup" or "restore")
-            return await ServerCommands.RunAsync(args[0], args[1..], Console.Out, Console.Error, cancel.Token);
-        return await ImportCommand.RunAsync(args, Console.Out, Console.Error, !Console.IsOutputRedirected, cancel.Token);
+        return await RunAsync(args, Console.Out, Console.Error, !Console.IsOutputRedirected, cancel.Token);
+    }
+
+    /// <summary>Runs the command line named by <paramref name="args"/>: a server command, else an import.</summary>
+    /// <param name="args">The command line.</param>
+    /// <param name="output">Progress and summaries.</param>
+    /// <param name="error">Usage and failure messages.</param>
+    /// <param name="interactive">Whether <paramref name="output"/> is a terminal (an import's bar redraws in place).</param>
+    /// <param name="cancellationToken">Abandons the command.</param>
+    /// <returns>0 on success, 1 when the command failed, 2 for a usage error.</returns>
+    public static Task<int> RunAsync(string[] args, TextWriter output, TextWriter error, bool interactive, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        return args.Length > 0 && args[0] is "export" or "backup" or "restore"
+            ? ServerCommands.RunAsync(args[0], args[1..], output, error, cancellationToken)
+            : ImportCommand.RunAsync(args, output, error, interactive, cancellationToken);
     }
 }

@@ -1,6 +1,5 @@
 using System.Net;
 using System.Text.Json;
-using Folio.Import;
 using Folio.Server.Tests.Support;
 
 namespace Folio.Server.Tests.Transfer;
@@ -100,9 +99,7 @@ public sealed class CommandLineTransferTests(ServerFixture fixture) : IClassFixt
     {
         using var output = new StringWriter();
         using var error = new StringWriter();
-        int exit = args.Length > 0 && args[0] is "export" or "backup" or "restore"
-            ? await ServerCommands.RunAsync(args[0], args[1..], output, error, CancellationToken.None)
-            : await ImportCommand.RunAsync(args, output, error, interactive: false, CancellationToken.None);
+        int exit = await Folio.Import.Program.RunAsync(args, output, error, interactive: false, CancellationToken.None);
         return (exit, output.ToString(), error.ToString());
     }
 }
