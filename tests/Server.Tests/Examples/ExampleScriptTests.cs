@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using Folio.Server.Tests.Support;
 
 namespace Folio.Server.Tests.Examples;
@@ -21,33 +20,10 @@ public class ExampleScriptTests : IClassFixture<ServerFixture>
 
     private async Task RunAsync(string interpreter, string script)
     {
-        var start = new ProcessStartInfo(interpreter)
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        start.ArgumentList.Add(Path.Combine(RepositoryFiles.Root(), script));
-        start.ArgumentList.Add(_fixture.Running.Server.Address.ToString());
-        // Keep the scripts off any proxy the machine configures; the server is on loopback.
-        start.Environment["NO_PROXY"] = "127.0.0.1,localhost";
-        start.Environment["no_proxy"] = "127.0.0.1,localhost";
+        (int exit, string output, string errors) = await ExternalProcess.RunAsync(
+            interpreter, [Path.Combine(RepositoryFiles.Root(), script), _fixture.Running.Server.Address.ToString()], TestTimeouts.Default);
 
-        using Process process = Process.Start(start)!;
-        Task<string> output = process.StandardOutput.ReadToEndAsync();
-        Task<string> errors = process.StandardError.ReadToEndAsync();
-        try
-        {
-            await process.WaitForExitAsync().WaitAsync(TestTimeouts.Default);
-        }
-        catch (TimeoutException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw;
-        }
-
-        string log = $"{interpreter} {script} exited {process.ExitCode}{Environment.NewLine}{await output}{await errors}";
-        Assert.True(process.ExitCode == 0, log);
-        Assert.Contains("CRUD ok", await output, StringComparison.Ordinal);
+        Assert.True(exit == 0, $"{interpreter} {script} exited {exit}{Environment.NewLine}{output}{errors}");
+        Assert.Contains("CRUD ok", output, StringComparison.Ordinal);
     }
 }

@@ -46,22 +46,7 @@ public sealed class DockerImageTests
 
     private static async Task<(int ExitCode, string Output)> DockerAsync(TimeSpan timeout, params string[] args)
     {
-        var start = new ProcessStartInfo("docker") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (string arg in args)
-            start.ArgumentList.Add(arg);
-        using Process process = Process.Start(start)!;
-        Task<string> output = process.StandardOutput.ReadToEndAsync();
-        Task<string> errors = process.StandardError.ReadToEndAsync();
-        try
-        {
-            await process.WaitForExitAsync().WaitAsync(timeout);
-        }
-        catch (TimeoutException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw;
-        }
-
-        return (process.ExitCode, await output + await errors);
+        (int exit, string output, string errors) = await ExternalProcess.RunAsync("docker", args, timeout);
+        return (exit, output + errors);
     }
 }

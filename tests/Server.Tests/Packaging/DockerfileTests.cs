@@ -48,8 +48,8 @@ public sealed class DockerfileTests
         {
             // What the Dockerfile publishes, from the build these tests run on (the image builds the same project in Release).
             string configuration = typeof(DockerfileTests).Assembly.GetCustomAttribute<AssemblyConfigurationAttribute>()!.Configuration;
-            (int published, string publishLog) = await RunAsync("dotnet", ["publish", Path.Combine(RepositoryFiles.Root(), "src", "Server", "Folio.Server.csproj"), "-c", configuration, "--no-build", "-o", app], null, TimeSpan.FromMinutes(3));
-            Assert.True(published == 0, publishLog);
+            (int published, string publishLog, string publishErrors) = await ExternalProcess.RunAsync("dotnet", ["publish", Path.Combine(RepositoryFiles.Root(), "src", "Server", "Folio.Server.csproj"), "-c", configuration, "--no-build", "-o", app], TimeSpan.FromMinutes(3));
+            Assert.True(published == 0, publishLog + publishErrors);
             Assert.True(File.Exists(Path.Combine(app, "appsettings.json")), "appsettings.json is not published");
 
             var environment = new Dictionary<string, string>(s_image.Environment)
@@ -63,7 +63,7 @@ public sealed class DockerfileTests
             string entryPoint = Path.Combine(app, Path.GetFileName(s_image.EntryPoint[0]));
             string[] healthCheck = [.. s_image.HealthCheck.Skip(1)];
 
-            using Process server = Start(entryPoint, [], environment);
+            using Process server = ExternalProcess.Start(entryPoint, [], environment);
             var serverOutput = new System.Text.StringBuilder();
             server.OutputDataReceived += (_, e) => { lock (serverOutput) serverOutput.AppendLine(e.Data); };
             server.ErrorDataReceived += (_, e) => { lock (serverOutput) serverOutput.AppendLine(e.Data); };
@@ -87,7 +87,7 @@ public sealed class DockerfileTests
                 await server.WaitForExitAsync().WaitAsync(TestTimeouts.Default);
             }
 
-            (int stopped, string stoppedLog) = await RunAsync(entryPoint, healthCheck, environment, TestTimeouts.Default);
+            (int stopped, string stoppedLog, _) = await ExternalProcess.RunAsync(entryPoint, healthCheck, TestTimeouts.Default, environment);
             Assert.True(stopped == 1, $"A stopped server must fail the health check: {stopped} {stoppedLog}");
         }
         finally
@@ -118,7 +118,7 @@ public sealed class DockerfileTests
         int last;
         do
         {
-            (last, _) = await RunAsync(file, args, environment, TestTimeouts.Default);
+            (last, _, _) = await ExternalProcess.RunAsync(file, args, TestTimeouts.Default, environment);
             if (last == wanted)
                 return last;
             await Task.Delay(100);
@@ -126,40 +126,6 @@ public sealed class DockerfileTests
         while (clock.Elapsed < timeout);
         return last;
     }
-
-    private static async Task<(int ExitCode, string Output)> RunAsync(string file, string[] args, Dictionary<string, string>? environment, TimeSpan timeout)
-    {
-        using Process process = Start(file, args, environment);
-        try
-        {
-            await process.WaitForExitAsync().WaitAsync(timeout);
-        }
-        catch (TimeoutException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw;
-        }
-
-        return (process.ExitCode, await DrainAsync(process));
-    }
-
-    private static Process Start(string file, string[] args, Dictionary<string, string>? environment)
-    {
-        var start = new ProcessStartInfo(file) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        foreach (string arg in args)
-            start.ArgumentList.Add(arg);
-        if (environment is not null)
-        {
-            foreach ((string key, string value) in environment)
-                start.Environment[key] = value;
-        }
-
-        start.Environment["NO_PROXY"] = "127.0.0.1,localhost";
-        return Process.Start(start)!;
-    }
-
-    private static async Task<string> DrainAsync(Process process) =>
-        await process.StandardOutput.ReadToEndAsync() + await process.StandardError.ReadToEndAsync();
 
     private static string Locked(System.Text.StringBuilder output)
     {
