@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Text.Json;
 using Folio.Indexing.Rql;
 using Folio.Indexing.Scripting;
@@ -22,6 +23,9 @@ internal sealed class ScriptProjector : IDisposable
     private readonly RqlQuery _query;
     private readonly ScriptSandbox _sandbox;
     private readonly JsValue[] _arguments;
+    // Reused for every result of the run: only the returned copy of the bytes is allocated per result.
+    private readonly ArrayBufferWriter<byte> _buffer = new(256);
+    private readonly Utf8JsonWriter _writer;
     private DocumentReader? _reader;
     private QueryResult? _result;
 
@@ -30,6 +34,7 @@ internal sealed class ScriptProjector : IDisposable
         _query = query;
         _sandbox = new ScriptSandbox(options.ScriptLimits, cancellation);
         _arguments = new JsValue[1 + query.Loads.Count];
+        _writer = new Utf8JsonWriter(_buffer, new JsonWriterOptions { SkipValidation = true });
         try
         {
             _sandbox.Load(Source(query));
@@ -77,7 +82,11 @@ internal sealed class ScriptProjector : IDisposable
             metadata.Set("@projection", JsBoolean.True);
             obj.Set("@metadata", metadata);
         }
-        return JsToJson.ToUtf8(projected);
+        _buffer.ResetWrittenCount();
+        _writer.Reset(_buffer);
+        JsToJson.Write(_writer, projected);
+        _writer.Flush();
+        return _buffer.WrittenSpan.ToArray();
     }
 
     private JsValue Load(JsValue idValue)
@@ -122,5 +131,9 @@ internal sealed class ScriptProjector : IDisposable
         return source;
     }
 
-    public void Dispose() => _sandbox.Dispose();
+    public void Dispose()
+    {
+        _writer.Dispose();
+        _sandbox.Dispose();
+    }
 }
