@@ -1,3 +1,4 @@
+using System.Runtime.InteropServices;
 using System.Text.Json;
 using Jint;
 using Jint.Native;
@@ -20,34 +21,8 @@ public static class JsonToJs
     }
 
     /// <summary>The value of <paramref name="element"/> (a query parameter, a patch's <c>Values</c>).</summary>
-    public static JsValue FromElement(Engine engine, JsonElement element)
-    {
-        ArgumentNullException.ThrowIfNull(engine);
-        switch (element.ValueKind)
-        {
-            case JsonValueKind.Object:
-                var obj = new JsObject(engine);
-                foreach (var property in element.EnumerateObject())
-                    obj.Set(property.Name, FromElement(engine, property.Value));
-                return obj;
-            case JsonValueKind.Array:
-                var items = new JsValue[element.GetArrayLength()];
-                var i = 0;
-                foreach (var item in element.EnumerateArray())
-                    items[i++] = FromElement(engine, item);
-                return new JsArray(engine, items);
-            case JsonValueKind.String:
-                return new JsString(element.GetString()!);
-            case JsonValueKind.Number:
-                return JsNumber.Create(element.GetDouble());
-            case JsonValueKind.True:
-                return JsBoolean.True;
-            case JsonValueKind.False:
-                return JsBoolean.False;
-            default:
-                return JsValue.Null;
-        }
-    }
+    public static JsValue FromElement(Engine engine, JsonElement element) =>
+        Read(engine, JsonMarshal.GetRawUtf8Value(element));
 
     private static JsValue ReadValue(Engine engine, ref Utf8JsonReader reader)
     {
