@@ -49,11 +49,8 @@ public interface IDocValues
     /// </summary>
     bool TryReadOrdinals(ReadOnlySpan<long> entryIds, Span<long> ordinals) => false;
 
-    /// <summary>
-    /// Replaces what <paramref name="values"/> holds with one entry: the value <paramref name="ordinal"/> (from
-    /// <see cref="TryReadOrdinals"/>) stands for, as <see cref="Read"/> gives it.
-    /// </summary>
-    void ReadOrdinal(long ordinal, DocValuesBlock values) =>
+    /// <summary>The value <paramref name="ordinal"/> (from <see cref="TryReadOrdinals"/>) stands for, as <see cref="Read"/> gives it.</summary>
+    OrdinalTerm ReadOrdinal(long ordinal) =>
         throw new NotSupportedException("These doc values have no ordinals.");
 
     /// <summary>

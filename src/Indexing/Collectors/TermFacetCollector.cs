@@ -29,6 +29,8 @@ public sealed class TermFacetCollector : ICollector
     private readonly DocValuesBlock _values = new();
     private readonly FacetAggregator? _aggregator;
     private Tally[] _tallies = new Tally[16];
+    // The decoded value of each slot made from an ordinal (null for one made from read values), so Finish need not decode it again.
+    private OrdinalTerm?[] _slotTerms = new OrdinalTerm?[16];
     private long[] _ordinals = [];
     // The entries of a batch whose values are read rather than numbered: their ids and their places in the batch.
     private long[] _readIds = [];
@@ -153,6 +155,11 @@ public sealed class TermFacetCollector : ICollector
         var terms = new List<FacetTerm>(_slots.Count);
         foreach (var (encoded, slot) in _slots)
         {
+            if (_slotTerms[slot] is { } known)
+            {
+                terms.Add(new FacetTerm(known.Value, known.Kind, known.Bytes, _tallies[slot].Count, slot));
+                continue;
+            }
             foreach (var value in new DocValueList(encoded))
                 terms.Add(new FacetTerm(value.ToFieldValue(), value.Kind, value.Bytes.ToArray(), _tallies[slot].Count, slot));
         }
@@ -222,16 +229,14 @@ public sealed class TermFacetCollector : ICollector
         return slot;
     }
 
-    /// <summary>
-    /// The slot of the value an ordinal stands for, read once per ordinal into the block the batch's values are read
-    /// into: they are read after the batch's ordinals are counted, so the block holds nothing needed yet.
-    /// </summary>
+    /// <summary>The slot of the value an ordinal stands for, decoded once per ordinal (and, by the doc values, once per index).</summary>
     private int SlotOfValue(IDocValues docValues, long ordinal)
     {
-        docValues.ReadOrdinal(ordinal, _values);
-        var slot = -1;
-        foreach (var value in _values[0])
-            slot = SlotOf(value.Encoded);
+        var term = docValues.ReadOrdinal(ordinal);
+        ref var slot = ref CollectionsMarshal.GetValueRefOrAddDefault(_slots, term.Encoded, out var exists);
+        if (!exists)
+            slot = NewSlot();
+        _slotTerms[slot] ??= term;
         return slot;
     }
 
@@ -239,13 +244,21 @@ public sealed class TermFacetCollector : ICollector
     {
         ref var slot = ref CollectionsMarshal.GetValueRefOrAddDefault(_slotsBySpan, encoded, out var exists);
         if (!exists)
+            slot = NewSlot();
+        return slot;
+    }
+
+    /// <summary>Readies the tallies for the value just added to the slots, and gives its slot.</summary>
+    private int NewSlot()
+    {
+        var slot = _slots.Count - 1;
+        if (slot == _tallies.Length)
         {
-            slot = _slots.Count - 1;
-            if (slot == _tallies.Length)
-                Array.Resize(ref _tallies, _tallies.Length * 2);
-            _tallies[slot].LastEntry = -1;
-            _aggregator?.EnsureSlots(_slots.Count);
+            Array.Resize(ref _tallies, _tallies.Length * 2);
+            Array.Resize(ref _slotTerms, _tallies.Length);
         }
+        _tallies[slot].LastEntry = -1;
+        _aggregator?.EnsureSlots(_slots.Count);
         return slot;
     }
 

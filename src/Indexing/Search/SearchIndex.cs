@@ -189,6 +189,9 @@ public sealed class SearchIndex : IEngineIndex
     /// <summary>The spellings this index's searchers looked up, shared by those on the same snapshot.</summary>
     internal SpellingCache Spellings { get; } = new();
 
+    /// <summary>The values term ids stand for, as term facets have read them.</summary>
+    internal OrdinalTermCache OrdinalTerms { get; } = new();
+
     /// <summary>Buffers for a new searcher: ones an ended searcher gave back, else new ones.</summary>
     internal SearchScratch RentScratch()
     {

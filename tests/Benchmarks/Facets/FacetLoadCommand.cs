@@ -5,20 +5,21 @@ using Folio.Benchmarks.Search;
 namespace Folio.Benchmarks.Facets;
 
 /// <summary>
-/// <c>dotnet run -c Release --project tests/Benchmarks -- facet-load [--records N] [--text-queries N] [--repeats N] [--naive-runs N] [--data DIR] [--only folio] [--host-gc]</c>
+/// <c>dotnet run -c Release --project tests/Benchmarks -- facet-load [--records N] [--text-queries N] [--repeats N] [--naive-runs N] [--data DIR] [--only folio [--sets term,text,all]] [--host-gc]</c>
 /// <para>Facets over the search benchmark's records (<see cref="SearchBenchData"/>, generated once and shared with
 /// search-load): Folio's RQL facet queries (<see cref="FolioFacetLoad"/>) and, in the same run, Java Lucene 8's facet
 /// module over the same matched sets (Search/lucene/FacetBench.java), then the naive way on Folio (a count query per
 /// facet value). Both engines' counts are compared value by value, and the naive way's with Folio's facets: any
 /// difference fails the run (exit code 1), since timing different work would mean nothing. Prints a markdown report,
 /// also saved under the data directory. Runs under the server's collector settings as search-load does. <c>--only folio</c>
-/// times Folio's facets alone, without a report (for a profiler, or a quick before-and-after of a change).</para>
+/// times Folio's facets alone, without a report (for a profiler, or a quick before-and-after of a change); with
+/// <c>--sets</c>, only the matched sets named (so a profile shows one set's path).</para>
 /// </summary>
 internal static class FacetLoadCommand
 {
     public const string Command = "facet-load";
 
-    private const string Usage = "Usage: facet-load [--records N] [--text-queries N] [--repeats N] [--naive-runs N] [--data DIR] [--only folio] [--host-gc]";
+    private const string Usage = "Usage: facet-load [--records N] [--text-queries N] [--repeats N] [--naive-runs N] [--data DIR] [--only folio [--sets term,text,all]] [--host-gc]";
 
     private static readonly Dictionary<string, string> SetNames = new(StringComparer.Ordinal)
     {
@@ -36,6 +37,7 @@ internal static class FacetLoadCommand
         var data = "/tmp/folio-bench";
         var hostGc = false;
         var onlyFolio = false;
+        string[] sets = FacetBenchSpec.Sets;
         var values = new Dictionary<string, Action<string>>(StringComparer.Ordinal)
         {
             ["--records"] = v => records = CommandOptions.Int(v),
@@ -44,9 +46,15 @@ internal static class FacetLoadCommand
             ["--naive-runs"] = v => naiveRuns = CommandOptions.Int(v),
             ["--data"] = v => data = v,
             ["--only"] = v => onlyFolio = v == "folio" ? true : throw new ArgumentException($"--only takes folio, not '{v}'."),
+            ["--sets"] = v => sets = Sets(v),
         };
         if (!CommandOptions.Parse(args, Usage, values, new(StringComparer.Ordinal) { ["--host-gc"] = () => hostGc = true }))
             return 2;
+        if (!onlyFolio && sets.Length != FacetBenchSpec.Sets.Length)
+        {
+            Console.Error.WriteLine("--sets needs --only folio: the report compares every set with Lucene.");
+            return 2;
+        }
         if (!hostGc && !ServerCollector.IsActive)
             return ServerCollector.Relaunch(Command, args);
 
@@ -71,7 +79,7 @@ internal static class FacetLoadCommand
             generated = null;
             GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
             loads.Note("folio facets start");
-            (folio, folioCounts) = await engine.RunAsync(spec, log);
+            (folio, folioCounts) = await engine.RunAsync(spec, sets, log);
             if (onlyFolio)
                 return 0;
             loads.Note("folio naive start");
@@ -93,6 +101,17 @@ internal static class FacetLoadCommand
             return 1;
         }
         return 0;
+    }
+
+    private static string[] Sets(string list)
+    {
+        var sets = list.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        foreach (var set in sets)
+        {
+            if (Array.IndexOf(FacetBenchSpec.Sets, set) < 0)
+                throw new ArgumentException($"--sets takes {string.Join(", ", FacetBenchSpec.Sets)}, not '{set}'.");
+        }
+        return sets;
     }
 
     /// <summary>Compiles the Java side with LuceneBench.java (whose analyzer and readers it shares) and runs it; null when it fails.</summary>

@@ -16,7 +16,7 @@ internal static class FacetAnswer
         var terms = new FacetTerm[collector.Terms.Count];
         for (var i = 0; i < terms.Length; i++)
             terms[i] = collector.Terms[i];
-        Array.Sort(terms, Comparer(options.SortMode));
+        FacetTermOrder.Sort(terms, options.SortMode);
         var start = Math.Min(options.Start, terms.Length);
         var end = start + Math.Min(options.PageSize, terms.Length - start);
         var values = new List<FacetValue>((end - start) * Math.Max(1, plan.Groups.Count));
@@ -81,12 +81,4 @@ internal static class FacetAnswer
             });
         }
     }
-
-    private static Comparison<FacetTerm> Comparer(FacetTermSortMode mode) => mode switch
-    {
-        FacetTermSortMode.ValueAsc => FacetTerm.CompareValues,
-        FacetTermSortMode.ValueDesc => static (x, y) => FacetTerm.CompareValues(y, x),
-        FacetTermSortMode.CountAsc => static (x, y) => x.Count != y.Count ? x.Count.CompareTo(y.Count) : FacetTerm.CompareValues(x, y),
-        _ => static (x, y) => x.Count != y.Count ? y.Count.CompareTo(x.Count) : FacetTerm.CompareValues(x, y),
-    };
 }

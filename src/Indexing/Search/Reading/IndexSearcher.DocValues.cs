@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Collections.Concurrent;
 using System.Runtime.InteropServices;
 using System.Text;
 using Folio.Indexing.Collectors;
@@ -241,26 +242,45 @@ public sealed partial class IndexSearcher
             }
         }
 
-        public void ReadOrdinal(long ordinal, DocValuesBlock values)
+        // Made when first needed: only a term facet's first meeting with an id reads it.
+        private DocValuesBlock? _ordinalValue;
+
+        public OrdinalTerm ReadOrdinal(long ordinal)
         {
+            var cache = searcher._index.OrdinalTerms;
+            if (cache.TryGet(field, ordinal, out var known))
+                return known!;
             Span<byte> key = stackalloc byte[SearchIndex.MaxEntryKeySize];
             // A spelling variant's id stands for its term, as the doc values hold it.
             var term = SpellingVariant.TermOf(reader.TermOf(ordinal, key));
+            var values = _ordinalValue ??= new DocValuesBlock();
             values.Clear();
             values.AddValue(DocValueKind.Text, term);
             values.EndEntry();
+            OrdinalTerm? read = null;
+            foreach (var value in values[0])
+                read = new OrdinalTerm(value);
+            cache.Add(field, ordinal, read!);
+            return read!;
         }
 
         public byte[]? Encode(FieldValue value) => searcher.DocValueBound(field, value);
 
+        // The cache's spellings of this field at the searcher's snapshot, asked for once.
+        private ConcurrentDictionary<byte[], string?>.AlternateLookup<ReadOnlySpan<byte>>? _spellings;
+        private bool _spellingsAsked;
+
         public string? Spelling(ReadOnlySpan<byte> value)
         {
-            var snapshot = searcher._transaction.Id;
-            var cache = searcher._index.Spellings;
-            if (cache.TryGet(snapshot, field, value, out var spelling))
+            if (!_spellingsAsked)
+            {
+                _spellings = searcher._index.Spellings.For(searcher._transaction.Id, field);
+                _spellingsAsked = true;
+            }
+            if (_spellings is { } spellings && spellings.TryGetValue(value, out var spelling))
                 return spelling;
             spelling = searcher.MostFrequentSpelling(reader, value);
-            cache.Add(snapshot, field, value, spelling);
+            _spellings?.TryAdd(value, spelling);
             return spelling;
         }
     }

@@ -12,17 +12,12 @@ internal sealed class SpellingCache
 {
     private Snapshot? _current;
 
-    /// <summary>The spelling of <paramref name="value"/> in <paramref name="field"/> at <paramref name="snapshot"/>, if kept.</summary>
-    public bool TryGet(long snapshot, string field, ReadOnlySpan<byte> value, out string? spelling)
-    {
-        spelling = null;
-        return Volatile.Read(ref _current) is { } current && current.Id == snapshot
-            && current.Fields.TryGetValue(field, out var values)
-            && values.GetAlternateLookup<ReadOnlySpan<byte>>().TryGetValue(value, out spelling);
-    }
-
-    /// <summary>Keeps a spelling looked up at <paramref name="snapshot"/>, unless a newer snapshot's are kept.</summary>
-    public void Add(long snapshot, string field, ReadOnlySpan<byte> value, string? spelling)
+    /// <summary>
+    /// The spellings of <paramref name="field"/> kept for <paramref name="snapshot"/>, to look values up in and add
+    /// them to; null when a newer snapshot's are kept (the caller then looks up its own). A facet asks once, then once
+    /// per value it answers.
+    /// </summary>
+    public ConcurrentDictionary<byte[], string?>.AlternateLookup<ReadOnlySpan<byte>>? For(long snapshot, string field)
     {
         var current = Volatile.Read(ref _current);
         while (current is null || current.Id < snapshot)
@@ -32,9 +27,9 @@ internal sealed class SpellingCache
             current = seen == current ? newer : seen;
         }
         if (current.Id != snapshot)
-            return;
-        var values = current.Fields.GetOrAdd(field, static _ => new ConcurrentDictionary<byte[], string?>(ByteArrayComparer.Instance));
-        values.GetAlternateLookup<ReadOnlySpan<byte>>().TryAdd(value, spelling);
+            return null;
+        return current.Fields.GetOrAdd(field, static _ => new ConcurrentDictionary<byte[], string?>(ByteArrayComparer.Instance))
+            .GetAlternateLookup<ReadOnlySpan<byte>>();
     }
 
     private sealed class Snapshot(long id)
