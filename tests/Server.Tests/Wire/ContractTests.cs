@@ -68,6 +68,27 @@ public sealed partial class ContractTests : IClassFixture<ServerFixture>
     }
 
     [Fact]
+    public void Document_ListsTheRefusals_OfEveryOperationThatNeedsCredentials()
+    {
+        var failures = new List<string>();
+        foreach (RouteDeclaration route in _fixture.Running.Server.Router.Routes)
+        {
+            if (Contract.Operation(route.Method, route.Template) is null)
+                continue;
+            // Any valid credential passes an Authenticated route, so only clearance-checked ones can answer 403.
+            bool needsCredentials = route.Access != RouteAccess.Public;
+            bool checksClearance = route.Access is RouteAccess.DatabaseRead or RouteAccess.DatabaseWrite or RouteAccess.Admin or RouteAccess.Unclassified;
+            foreach (var (status, expected) in new[] { (401, needsCredentials), (403, checksClearance), (429, needsCredentials) })
+            {
+                if ((Contract.Response(route.Method, route.Template, status) is not null) != expected)
+                    failures.Add($"{route.Method} {route.Template} ({route.Access}) {(expected ? "does not list" : "lists")} {status}.");
+            }
+        }
+
+        Assert.True(failures.Count == 0, string.Join(Environment.NewLine, failures));
+    }
+
+    [Fact]
     public async Task Document_RoutesEveryOperation_WhenSentToTheServer()
     {
         HttpClient client = _fixture.Client;
