@@ -3,10 +3,12 @@ using System.Net;
 using System.Security.Authentication;
 using System.Security.Cryptography;
 using System.Security.Cryptography.X509Certificates;
+using Folio.Client.DependencyInjection;
 using Folio.Client.Subscriptions;
 using Folio.Client.Tests.Support;
 using Folio.Server.Hosting;
 using Folio.Server.Security;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace Folio.Client.Tests.Subscriptions;
 
@@ -108,6 +110,28 @@ public sealed class TlsSubscriptionTests : IAsyncLifetime
 
         Assert.True(dropped is IOException or System.Net.Sockets.SocketException or Folio.Client.Exceptions.FolioException, dropped.ToString());
         Assert.Equal(0, worker.Connections);
+    }
+
+    [Fact]
+    public async Task AddFolio_PassesTheApiKeyAndTlsOptions_ToTheStore()
+    {
+        using DocumentStore admin = Store(s => s.ApiKey = _adminKey);
+        await SeedAsync(admin);
+        var services = new ServiceCollection();
+        services.AddFolio(options =>
+        {
+            options.Urls = [_server!.Address.ToString()];
+            options.Database = Database;
+            options.TcpPort = _server.TcpEndPoint.Port;
+            options.ApiKey = _adminKey;
+            options.Tls = tls => tls.TrustServerThumbprint(_serverCertificate.GetCertHashString(HashAlgorithmName.SHA256));
+        });
+        await using ServiceProvider provider = services.BuildServiceProvider();
+        var store = (DocumentStore)provider.GetRequiredService<IDocumentStore>();
+
+        await using (var session = store.OpenAsyncSession())
+            Assert.True((await session.LoadAsync<Order>("orders/1"))!.Paid);
+        Assert.Equal(["orders/1"], await ReceiveAsync(store));
     }
 
     [Fact]
