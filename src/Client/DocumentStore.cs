@@ -3,6 +3,7 @@ using Folio.Client.Changes;
 using Folio.Client.Conventions;
 using Folio.Client.Http;
 using Folio.Client.Identity;
+using Folio.Client.Security;
 using Folio.Client.Session;
 using Folio.Client.Subscriptions;
 
@@ -42,6 +43,12 @@ public sealed class DocumentStore : IDocumentStore
     /// </summary>
     public string? ApiKey { get; set; }
 
+    /// <summary>
+    /// TLS for a server started with a certificate: the client certificate to present, server certificates to trust
+    /// beyond the machine's (self-signed), and whether subscriptions' TCP speaks TLS. Set it before Initialize().
+    /// </summary>
+    public TlsOptions Tls { get; set; } = new();
+
     /// <summary>How long one HTTP request may take; 100 seconds by default; set it before Initialize(). Streams (changes, bulk insert, query streams) are not limited by it.</summary>
     public TimeSpan RequestTimeout { get; set; } = TimeSpan.FromSeconds(100);
 
@@ -78,7 +85,7 @@ public sealed class DocumentStore : IDocumentStore
             if (!Uri.TryCreate(url, UriKind.Absolute, out Uri? uri) || (uri.Scheme != Uri.UriSchemeHttp && uri.Scheme != Uri.UriSchemeHttps))
                 throw new InvalidOperationException($"'{url}' is not an http or https url.");
         }
-        Volatile.Write(ref _executor, new RequestExecutor(Urls, RequestTimeout, ApiKey));
+        Volatile.Write(ref _executor, new RequestExecutor(Urls, RequestTimeout, ApiKey, Tls));
     }
 
     /// <inheritdoc />

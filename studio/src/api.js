@@ -1,6 +1,9 @@
 // The studio's only way to the server: one function per REST call of Folio's public API
 // (src/Server/Wire/openapi.json). Every failure becomes an ApiError whose message a person can read,
-// built from the problem+json answer the server gives.
+// built from the problem+json answer the server gives. Every call carries the API key, when one was
+// entered, and a 401 or 403 is reported to the shell, which asks for a key.
+
+import { authorizationHeaders, reportRefusal } from './credentials.js';
 
 /** A failed call: the server's problem (type, title, status, detail) or a network failure. */
 export class ApiError extends Error {
@@ -65,7 +68,7 @@ function url(path, query) {
  */
 export async function request(method, path, { query, body, headers, signal, raw } = {}) {
   const target = url(path, query);
-  const init = { method, headers: { Accept: 'application/json', ...headers }, signal };
+  const init = { method, headers: { Accept: 'application/json', ...authorizationHeaders(), ...headers }, signal };
   if (body !== undefined) {
     init.body = typeof body === 'string' || body instanceof Blob ? body : JSON.stringify(body);
     init.headers['Content-Type'] = 'application/json';
@@ -77,11 +80,17 @@ export async function request(method, path, { query, body, headers, signal, raw 
     if (error.name === 'AbortError') throw error;
     throw new ApiError({ status: 0, title: 'The server cannot be reached', detail: `${method} ${target}: ${error.message}` }, target);
   }
-  if (response.status >= 400) throw await problemOf(response, `${method} ${target}`);
+  if (response.status >= 400) throw refused(await problemOf(response, `${method} ${target}`));
   if (raw) return response;
   const text = response.status === 204 || response.status === 304 ? '' : await response.text();
   const type = response.headers.get('Content-Type') || '';
   return { status: response.status, headers: response.headers, body: text && type.includes('json') ? JSON.parse(text) : (text || null) };
+}
+
+/** Reports a 401 or 403 to the shell, and answers the error to throw. */
+function refused(error) {
+  if (error.status === 401 || error.status === 403) reportRefusal(error);
+  return error;
 }
 
 const db = (name) => `/databases/${encodeURIComponent(name)}`;
@@ -156,12 +165,13 @@ export function bulkInsert(database, blob, { onProgress, signal } = {}) {
     xhr.open('POST', target);
     xhr.setRequestHeader('Content-Type', 'application/json');
     xhr.setRequestHeader('Accept', 'application/json');
+    for (const [name, value] of Object.entries(authorizationHeaders())) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => onProgress?.(event.loaded, event.total);
     xhr.onload = () => {
       let body = null;
       try { body = xhr.responseText ? JSON.parse(xhr.responseText) : null; } catch { body = { detail: xhr.responseText }; }
       if (xhr.status >= 200 && xhr.status < 300) resolve(body);
-      else reject(new ApiError({ status: xhr.status, ...(body || {}) }, `POST ${target}`));
+      else reject(refused(new ApiError({ status: xhr.status, ...(body || {}) }, `POST ${target}`)));
     };
     xhr.onerror = () => reject(new ApiError({ status: 0, title: 'The server cannot be reached', detail: `POST ${target}` }, target));
     xhr.onabort = () => reject(new DOMException('The import was cancelled.', 'AbortError'));

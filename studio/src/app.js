@@ -4,6 +4,8 @@
 import * as api from './api.js';
 import { getState, setState, subscribe } from './store.js';
 import { h, replace, errorBox, toast } from './dom.js';
+import { apiKey } from './credentials.js';
+import { showApiKeyDialog } from './components/api-key-dialog.js';
 
 const views = {
   dashboard: () => import('./views/dashboard.js'),
@@ -17,6 +19,7 @@ const views = {
 const main = document.getElementById('main');
 const picker = document.getElementById('database');
 const themePicker = document.getElementById('theme');
+const keyButton = document.getElementById('api-key-button');
 let unmount = () => {};
 let generation = 0;
 let mounted = null;
@@ -84,6 +87,30 @@ function applyTheme(theme) {
   themePicker.value = theme;
 }
 
+function showKeyState() {
+  keyButton.textContent = apiKey() ? 'API key (set)' : 'API key';
+}
+
+/** After a key was entered or forgotten, everything shown may have changed: the databases and the view. */
+async function keyChanged() {
+  showKeyState();
+  refusalsSeen = new Set();
+  await refreshDatabases();
+  route();
+}
+
+// A refused call asks for a key once per status and key, so a view that polls (the dashboard) does not
+// reopen the dialog each second after it was closed; entering another key asks again.
+let refusalsSeen = new Set();
+window.addEventListener('folio:refused', (event) => {
+  const refusal = event.detail;
+  const seen = `${refusal.status} ${apiKey()}`;
+  if (refusalsSeen.has(seen)) return;
+  refusalsSeen.add(seen);
+  showApiKeyDialog(refusal, keyChanged);
+});
+keyButton.addEventListener('click', () => showApiKeyDialog(null, keyChanged));
+
 picker.addEventListener('change', () => setState({ database: picker.value }));
 themePicker.addEventListener('change', () => setState({ theme: themePicker.value }));
 subscribe((state, changed) => {
@@ -102,4 +129,5 @@ window.addEventListener('unhandledrejection', (event) => {
 });
 
 applyTheme(getState().theme);
+showKeyState();
 refreshDatabases().then(() => { if (!main.dataset.view) route(); });

@@ -57,6 +57,9 @@ public sealed class ChangesFeed
         socket.Options.Proxy = null;
         if (_store.Executor.ApiKey is { } key)
             socket.Options.SetRequestHeader("Authorization", "ApiKey " + key);
+        socket.Options.RemoteCertificateValidationCallback = _store.Executor.CertificateCheck.Validate;
+        if (_store.Executor.ClientCertificate is { } certificate)
+            socket.Options.ClientCertificates.Add(certificate);
         await socket.ConnectAsync(builder.Uri, cancellationToken).ConfigureAwait(false);
         await socket.SendAsync("{\"Command\":\"WatchIndexes\"}"u8.ToArray(), WebSocketMessageType.Text, true, cancellationToken).ConfigureAwait(false);
         var buffer = new byte[16 * 1024];

@@ -1,4 +1,5 @@
 using Folio.Client.Conventions;
+using Folio.Client.Security;
 
 namespace Folio.Client.DependencyInjection;
 
@@ -16,6 +17,12 @@ public sealed class FolioOptions
 
     /// <summary>How long one HTTP request may take.</summary>
     public TimeSpan RequestTimeout { get; set; } = TimeSpan.FromSeconds(100);
+
+    /// <summary>The API key sent to a server that requires authentication (<see cref="DocumentStore.ApiKey"/>); null sends none.</summary>
+    public string? ApiKey { get; set; }
+
+    /// <summary>Changes to the store's TLS options (<see cref="DocumentStore.Tls"/>), applied before it is initialized.</summary>
+    public Action<TlsOptions>? Tls { get; set; }
 
     /// <summary>Changes to the store's conventions, applied before it is initialized.</summary>
     public Action<DocumentConventions>? Conventions { get; set; }

@@ -26,7 +26,9 @@ public static class FolioServiceCollectionExtensions
                 Database = options.Database,
                 TcpPort = options.TcpPort,
                 RequestTimeout = options.RequestTimeout,
+                ApiKey = options.ApiKey,
             };
+            options.Tls?.Invoke(store.Tls);
             options.Conventions?.Invoke(store.Conventions);
             return store.Initialize();
         });

@@ -11,12 +11,15 @@ public sealed class SubscriptionException : FolioException
         ProtocolDetail = detail;
     }
 
-    /// <summary>The error's code: <c>Invalid</c>, <c>DatabaseNotFound</c>, <c>NotFound</c>, <c>InUse</c>, <c>TakenOver</c>, <c>Deleted</c>, <c>DatabaseClosed</c>.</summary>
+    /// <summary>The error's code: <c>Invalid</c>, <c>DatabaseNotFound</c>, <c>NotFound</c>, <c>InUse</c>, <c>TakenOver</c>, <c>Deleted</c>, <c>DatabaseClosed</c>, <c>Unauthorized</c>, <c>Forbidden</c>, <c>TooManyAttempts</c>.</summary>
     public string Code { get; }
 
     /// <summary>The server's explanation.</summary>
     public string? ProtocolDetail { get; }
 
-    /// <summary>Whether reconnecting cannot help: the subscription or database is gone, another worker took it, or the worker spoke wrongly.</summary>
-    public bool IsFinal => Code is "Invalid" or "DatabaseNotFound" or "NotFound" or "TakenOver" or "Deleted";
+    /// <summary>
+    /// Whether reconnecting cannot help: the subscription or database is gone, another worker took it, the worker spoke
+    /// wrongly, or its credentials were refused (the same ones would be refused again; only <c>TooManyAttempts</c> passes).
+    /// </summary>
+    public bool IsFinal => Code is "Invalid" or "DatabaseNotFound" or "NotFound" or "TakenOver" or "Deleted" or "Unauthorized" or "Forbidden";
 }

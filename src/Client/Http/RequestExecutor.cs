@@ -1,7 +1,10 @@
 using System.Net;
 using System.Net.Http.Headers;
+using System.Net.Security;
+using System.Security.Cryptography.X509Certificates;
 using System.Text;
 using Folio.Client.Exceptions;
+using Folio.Client.Security;
 using Newtonsoft.Json;
 using Newtonsoft.Json.Linq;
 
@@ -19,9 +22,13 @@ internal sealed class RequestExecutor : IDisposable
     private readonly TimeSpan _requestTimeout;
     private int _preferred;
 
-    public RequestExecutor(IReadOnlyList<string> urls, TimeSpan requestTimeout, string? apiKey = null)
+    public RequestExecutor(IReadOnlyList<string> urls, TimeSpan requestTimeout, string? apiKey = null, TlsOptions? tls = null)
     {
         ApiKey = apiKey;
+        tls ??= new TlsOptions();
+        ClientCertificate = tls.ClientCertificate;
+        UseTlsForSubscriptions = tls.UseTlsForSubscriptions;
+        CertificateCheck = new ServerCertificateCheck(tls.TrustedServerThumbprints);
         _requestTimeout = requestTimeout;
         if (urls.Count == 0)
             throw new InvalidOperationException("The document store needs at least one server url (DocumentStore.Urls).");
@@ -36,6 +43,7 @@ internal sealed class RequestExecutor : IDisposable
             UseProxy = false,
             PooledConnectionIdleTimeout = TimeSpan.FromMinutes(2),
             AutomaticDecompression = DecompressionMethods.None,
+            SslOptions = ClientAuthentication(string.Empty),
         })
         {
             // Streams (bulk insert, changes, query streams) run as long as they need; other requests get _requestTimeout.
@@ -47,6 +55,24 @@ internal sealed class RequestExecutor : IDisposable
 
     /// <summary>The API key sent with every request, or null.</summary>
     public string? ApiKey { get; }
+
+    /// <summary>The client certificate presented on TLS connections, or null.</summary>
+    public X509Certificate2? ClientCertificate { get; }
+
+    /// <summary>Whether subscriptions speak TLS; null follows the url's scheme.</summary>
+    public bool? UseTlsForSubscriptions { get; }
+
+    /// <summary>Which server certificates are accepted.</summary>
+    public ServerCertificateCheck CertificateCheck { get; }
+
+    /// <summary>TLS client options for a connection to <paramref name="host"/> (empty lets HTTP fill it in): the certificate check and the client certificate.</summary>
+    public SslClientAuthenticationOptions ClientAuthentication(string host) => new()
+    {
+        TargetHost = host,
+        RemoteCertificateValidationCallback = CertificateCheck.Validate,
+        ClientCertificates = ClientCertificate is null ? null : new X509CertificateCollection { ClientCertificate },
+        CertificateRevocationCheckMode = X509RevocationMode.NoCheck,
+    };
 
     /// <summary>The client every request goes through.</summary>
     public HttpClient Http { get; }

@@ -1,6 +1,10 @@
+using System.Net.Security;
 using System.Net.Sockets;
+using System.Security.Authentication;
 using System.Text;
 using Folio.Client.Exceptions;
+using Folio.Client.Http;
+using Folio.Client.Security;
 using Newtonsoft.Json;
 using Newtonsoft.Json.Linq;
 
@@ -90,7 +94,7 @@ public sealed class SubscriptionWorker<T> : IAsyncDisposable where T : class
         Uri baseUrl = _store.Executor.BaseUrl;
         using var tcp = new TcpClient { NoDelay = true };
         await tcp.ConnectAsync(baseUrl.Host, _store.TcpPort, token).ConfigureAwait(false);
-        await using NetworkStream stream = tcp.GetStream();
+        await using Stream stream = await OpenStreamAsync(tcp, baseUrl, token).ConfigureAwait(false);
         using var reader = new StreamReader(stream, new UTF8Encoding(false), false, 64 * 1024);
         // Closing the socket is what ends a pending read when the worker is stopped.
         await using CancellationTokenRegistration closeOnStop = token.Register(static state => ((TcpClient)state!).Dispose(), tcp);
@@ -123,6 +127,31 @@ public sealed class SubscriptionWorker<T> : IAsyncDisposable where T : class
             AcknowledgedBatches++;
             LastAcknowledgedEtag = batch.LastEtag;
         }
+    }
+
+    /// <summary>
+    /// The connection's stream: TLS when the url is https (the server's TCP listener then speaks TLS too) or the store's
+    /// <see cref="TlsOptions.UseTlsForSubscriptions"/> says so. A refused certificate throws <see cref="AuthenticationException"/>,
+    /// which is not retried: trying again would meet the same certificate.
+    /// </summary>
+    private async Task<Stream> OpenStreamAsync(TcpClient tcp, Uri baseUrl, CancellationToken token)
+    {
+        NetworkStream network = tcp.GetStream();
+        RequestExecutor executor = _store.Executor;
+        if (!(executor.UseTlsForSubscriptions ?? baseUrl.Scheme == Uri.UriSchemeHttps))
+            return network;
+        var tls = new SslStream(network, leaveInnerStreamOpen: false);
+        try
+        {
+            await tls.AuthenticateAsClientAsync(executor.ClientAuthentication(baseUrl.IdnHost), token).ConfigureAwait(false);
+        }
+        catch
+        {
+            await tls.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+
+        return tls;
     }
 
     private async Task HandleAsync(Func<SubscriptionBatch<T>, Task> handler, SubscriptionBatch<T> batch, CancellationToken token)
@@ -163,7 +192,7 @@ public sealed class SubscriptionWorker<T> : IAsyncDisposable where T : class
         return new SubscriptionBatch<T>((long)message["LastEtag"]!, items);
     }
 
-    private static async Task SendAsync(NetworkStream stream, JObject message, CancellationToken token)
+    private static async Task SendAsync(Stream stream, JObject message, CancellationToken token)
     {
         byte[] line = Encoding.UTF8.GetBytes(message.ToString(Formatting.None) + "\n");
         await stream.WriteAsync(line, token).ConfigureAwait(false);

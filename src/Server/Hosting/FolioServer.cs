@@ -130,12 +130,14 @@ public sealed class FolioServer : IAsyncDisposable
         builder.Services.AddSingleton<Monitoring.PrometheusMetrics>();
         builder.Services.AddSingleton<Security.CredentialStore>();
         builder.Services.AddSingleton<Security.Authenticator>();
+        builder.Services.AddSingleton<Wire.OpenApiDocument>();
 
         WebApplication app = builder.Build();
         FolioRouter router;
         try
         {
             router = BuildRouter(app.Services, setup);
+            app.Services.GetRequiredService<Wire.OpenApiDocument>().Generate(router.Routes);
         }
         catch
         {

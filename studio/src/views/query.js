@@ -5,6 +5,7 @@
 
 import * as api from '../api.js';
 import { h, replace, errorBox, download, formatNumber } from '../dom.js';
+import { apiKey } from '../credentials.js';
 import { createEditor } from '../components/editor.js';
 import { highlightJson, highlightRql, rqlKeywords } from '../components/highlight.js';
 import { renderResults, toCsv } from './query-results.js';
@@ -134,7 +135,14 @@ export function mount(container, { params, state, navigate }) {
       h('button', { type: 'button', onclick: () => exportAs('json') }, 'Export JSON'),
       h('button', { type: 'button', onclick: () => exportAs('csv') }, 'Export CSV'),
       h('a', { class: 'button', href: '#', id: 'stream-link', onclick: (event) => {
-        event.currentTarget.href = api.streamQueryUrl(database, editor.value.trim());
+        const target = api.streamQueryUrl(database, editor.value.trim());
+        // A link cannot send the API key, so with one the stream is fetched and saved from memory.
+        if (apiKey()) {
+          event.preventDefault();
+          api.request('GET', target, { raw: true }).then((response) => response.blob()).then((blob) => download('results-all.json', blob));
+          return;
+        }
+        event.currentTarget.href = target;
         event.currentTarget.download = 'results-all.json';
       } }, 'Export all (stream)')),
     h('div', { class: 'results-wrap', style: 'display:flex;flex-direction:column;min-height:0;gap:6px' }, stats, results)));

@@ -1,6 +1,7 @@
 using System.Net;
 using Folio.Server.Routing;
 using Folio.Server.Tests.Support;
+using Folio.Server.Tests.Wire;
 
 namespace Folio.Server.Tests.Security;
 
@@ -53,6 +54,7 @@ public sealed class RouteClearanceTests
                 (int anonymous, string? challenge) = await SendAsync(server.Anonymous, route.Method, uri);
                 if (route.Access == RouteAccess.Public ? anonymous is 401 or 403 : anonymous != 401 || challenge != "ApiKey")
                     failures.Add($"{route.Method} {uri} ({route.Access}) without credentials answered {anonymous} (WWW-Authenticate: {challenge}).");
+                RequireDocumented(route, anonymous, failures);
 
                 foreach (var (name, client, allowed) in callers)
                 {
@@ -60,6 +62,7 @@ public sealed class RouteClearanceTests
                     bool expectedAllowed = allowed(route.Access);
                     if (expectedAllowed ? status is 401 or 403 : status != 403)
                         failures.Add($"{route.Method} {uri} ({route.Access}) with {name} answered {status}; expected {(expectedAllowed ? "to be served" : "403")}.");
+                    RequireDocumented(route, status, failures);
                 }
             }
         }
@@ -73,6 +76,15 @@ public sealed class RouteClearanceTests
 
         Assert.True(failures.Count == 0, string.Join(Environment.NewLine, failures));
         Assert.True(server.Running.Server.Router.Routes.Count > 40, "The route table looks empty.");
+    }
+
+    /// <summary>A refusal the server gave must be one the wire contract lists for the operation (test-only routes are not in it).</summary>
+    private static void RequireDocumented(RouteDeclaration route, int status, List<string> failures)
+    {
+        if (status is not (401 or 403 or 429) || WireContract.Embedded.Operation(route.Method, route.Template) is null)
+            return;
+        if (WireContract.Embedded.Response(route.Method, route.Template, status) is null)
+            failures.Add($"{route.Method} {route.Template} answered {status}, which src/Server/Wire/openapi.json does not list for it.");
     }
 
     /// <summary>A path the template matches, on the given database; catch-alls match nothing after their prefix.</summary>

@@ -68,6 +68,27 @@ public sealed partial class ContractTests : IClassFixture<ServerFixture>
     }
 
     [Fact]
+    public void Document_ListsTheRefusals_OfEveryOperationThatNeedsCredentials()
+    {
+        var failures = new List<string>();
+        foreach (RouteDeclaration route in _fixture.Running.Server.Router.Routes)
+        {
+            if (Contract.Operation(route.Method, route.Template) is null)
+                continue;
+            // Any valid credential passes an Authenticated route, so only clearance-checked ones can answer 403.
+            bool needsCredentials = route.Access != RouteAccess.Public;
+            bool checksClearance = route.Access is RouteAccess.DatabaseRead or RouteAccess.DatabaseWrite or RouteAccess.Admin or RouteAccess.Unclassified;
+            foreach (var (status, expected) in new[] { (401, needsCredentials), (403, checksClearance), (429, needsCredentials) })
+            {
+                if ((Contract.Response(route.Method, route.Template, status) is not null) != expected)
+                    failures.Add($"{route.Method} {route.Template} ({route.Access}) {(expected ? "does not list" : "lists")} {status}.");
+            }
+        }
+
+        Assert.True(failures.Count == 0, string.Join(Environment.NewLine, failures));
+    }
+
+    [Fact]
     public async Task Document_RoutesEveryOperation_WhenSentToTheServer()
     {
         HttpClient client = _fixture.Client;
@@ -141,17 +162,66 @@ public sealed partial class ContractTests : IClassFixture<ServerFixture>
     }
 
     [Fact]
-    public async Task Get_ServesTheEmbeddedDocument_AsJson()
+    public async Task Get_ServesTheGeneratedDocument_WithExactlyTheDeclaredRoutesAndTheirDescriptions()
     {
         var wire = new WireClient(_fixture.Client, Contract);
+        IReadOnlyList<RouteDeclaration> routes = _fixture.Running.Server.Router.Routes;
 
         WireAnswer answer = await wire.GetAsync("/openapi/v1.json", "/openapi/v1.json");
 
         Assert.Equal(200, answer.Status);
         Assert.StartsWith("application/json", answer.Header("Content-Type"), StringComparison.Ordinal);
-        using HttpResponseMessage again = await _fixture.Client.GetAsync("/openapi/v1.json");
-        Assert.Equal(OpenApiHandler.Document.ToArray(), await again.Content.ReadAsByteArrayAsync());
         Assert.Equal("3.1.0", answer.Body.GetProperty("openapi").GetString());
+        var declared = routes.Select(r => $"{r.Method} {r.Template}").ToHashSet(StringComparer.Ordinal);
+        var served = new HashSet<string>(StringComparer.Ordinal);
+        foreach (JsonProperty path in answer.Body.GetProperty("paths").EnumerateObject())
+        {
+            foreach (JsonProperty operation in path.Value.EnumerateObject().Where(p => p.Name is "get" or "put" or "post" or "delete" or "head" or "patch" or "options"))
+            {
+                string key = $"{operation.Name.ToUpperInvariant()} {path.Name}";
+                // The router answers HEAD with GET's handler.
+                if (operation.Name == "head" && !declared.Contains(key))
+                    Assert.Contains("GET " + path.Name, declared);
+                else
+                    served.Add(key);
+                RouteDeclaration route = routes.Single(r => r.Template == path.Name && r.Method == (operation.Name == "head" && !declared.Contains(key) ? "GET" : operation.Name.ToUpperInvariant()));
+                Assert.Equal(route.Access.ToString(), operation.Value.GetProperty("x-folio-access").GetString());
+                if (Contract.Operation(operation.Name.ToUpperInvariant(), path.Name) is { } described)
+                {
+                    Assert.Equal(described["summary"]?.GetValue<string>(), operation.Value.GetProperty("summary").GetString());
+                    foreach (var (status, _) in described["responses"]!.AsObject())
+                        Assert.True(operation.Value.GetProperty("responses").TryGetProperty(status, out _), $"{key} lost its described answer {status}.");
+                }
+            }
+        }
+
+        Assert.Equal(declared.Order(StringComparer.Ordinal), served.Order(StringComparer.Ordinal));
+    }
+
+    [Fact]
+    public void Generate_DescribesARouteFromItsDeclaration_AndLeavesOutOperationsNoRouteDeclares()
+    {
+        RouteDeclaration[] routes =
+        [
+            new("GET", "/databases/{db}/docs", RouteAccess.DatabaseRead, "DocumentsHandler"),
+            new("POST", "/databases/{db}/widgets/{name}", RouteAccess.DatabaseWrite, "WidgetsHandler"),
+            new("GET", "/healthz", RouteAccess.Public, "HealthHandler"),
+        ];
+
+        JsonObject paths = JsonNode.Parse(OpenApiGenerator.Generate(routes, OpenApiHandler.Descriptions.Span))!["paths"]!.AsObject();
+
+        Assert.Equal(["/healthz", "/databases/{db}/docs", "/databases/{db}/widgets/{name}"], paths.Select(p => p.Key));
+        Assert.Null(paths["/databases/{db}/docs"]!["put"]);
+        string summary = Contract.Operation("GET", "/databases/{db}/docs")!["summary"]!.GetValue<string>();
+        Assert.Equal(summary, paths["/databases/{db}/docs"]!["get"]!["summary"]!.GetValue<string>());
+        JsonObject widgets = paths["/databases/{db}/widgets/{name}"]!["post"]!.AsObject();
+        Assert.Equal("DatabaseWrite", widgets["x-folio-access"]!.GetValue<string>());
+        Assert.Contains("WidgetsHandler", widgets["summary"]!.GetValue<string>(), StringComparison.Ordinal);
+        Assert.Equal(["db", "name"], widgets["parameters"]!.AsArray().Select(p => p!["name"]!.GetValue<string>()));
+        Assert.Equal(["200", "401", "403", "429"], widgets["responses"]!.AsObject().Select(r => r.Key));
+        JsonObject health = paths["/healthz"]!["get"]!.AsObject();
+        Assert.Empty(health["security"]!.AsArray());
+        Assert.Null(health["responses"]!["401"]);
     }
 
     [Fact]

@@ -48,7 +48,7 @@ public sealed class WireContract
     }
 
     /// <summary>The contract as the server embeds and serves it.</summary>
-    public static WireContract Embedded { get; } = Parse(OpenApiHandler.Document.Span);
+    public static WireContract Embedded { get; } = Parse(OpenApiHandler.Descriptions.Span);
 
     /// <summary>The whole document.</summary>
     public JsonObject Document { get; }

@@ -16,9 +16,9 @@ public sealed class StudioSession : IAsyncDisposable
     private readonly HashSet<int> _expectedStatuses = [];
     private readonly IBrowserContext _context;
 
-    private StudioSession(StudioFixture fixture, IBrowserContext context, IPage page, string database)
+    private StudioSession(HttpClient client, IBrowserContext context, IPage page, string database)
     {
-        Fixture = fixture;
+        Client = client;
         _context = context;
         Page = page;
         Database = database;
@@ -30,27 +30,30 @@ public sealed class StudioSession : IAsyncDisposable
         page.PageError += (_, error) => { lock (_errors) _errors.Add($"page error: {error}"); };
     }
 
-    public StudioFixture Fixture { get; }
-
     public IPage Page { get; }
 
     public string Database { get; }
 
-    public HttpClient Client => Fixture.Client;
+    /// <summary>The client the test sets data up with (on a secured server, one with an admin key).</summary>
+    public HttpClient Client { get; }
 
     /// <summary>Opens a context and page and creates a database for the test (none when <paramref name="createDatabase"/> is false).</summary>
-    public static async Task<StudioSession> StartAsync(StudioFixture fixture, bool createDatabase = true, ColorScheme colorScheme = ColorScheme.Light)
+    public static Task<StudioSession> StartAsync(StudioFixture fixture, bool createDatabase = true, ColorScheme colorScheme = ColorScheme.Light) =>
+        StartAsync(fixture.Browser, fixture.Address, fixture.Client, createDatabase, colorScheme);
+
+    /// <summary>The same on another server than the fixture's: <paramref name="client"/> creates the database.</summary>
+    public static async Task<StudioSession> StartAsync(IBrowser browser, Uri address, HttpClient client, bool createDatabase = true, ColorScheme colorScheme = ColorScheme.Light)
     {
         string database = "studio-" + Guid.NewGuid().ToString("N")[..10];
         if (createDatabase)
         {
-            using HttpResponseMessage created = await fixture.Client.PutAsync("/admin/databases", Json($$"""{"Name":"{{database}}"}"""));
+            using HttpResponseMessage created = await client.PutAsync("/admin/databases", Json($$"""{"Name":"{{database}}"}"""));
             Assert.Equal(HttpStatusCode.Created, created.StatusCode);
         }
 
-        IBrowserContext context = await fixture.Browser.NewContextAsync(new BrowserNewContextOptions
+        IBrowserContext context = await browser.NewContextAsync(new BrowserNewContextOptions
         {
-            BaseURL = fixture.Address.ToString(),
+            BaseURL = address.ToString(),
             ViewportSize = new ViewportSize { Width = 1280, Height = 720 },
             ColorScheme = colorScheme,
             AcceptDownloads = true,
@@ -59,7 +62,7 @@ public sealed class StudioSession : IAsyncDisposable
         // The studio remembers the chosen database per browser; a new context starts on this test's one.
         await context.AddInitScriptAsync($"if (!localStorage.getItem('folio.database')) localStorage.setItem('folio.database', {JsonSerializer.Serialize(database)});");
         IPage page = await context.NewPageAsync();
-        return new StudioSession(fixture, context, page, database);
+        return new StudioSession(client, context, page, database);
     }
 
     /// <summary>Says the test provokes these HTTP error statuses, so Chromium's network log lines for them are not failures.</summary>
