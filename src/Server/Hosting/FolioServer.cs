@@ -26,6 +26,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(Indexes.IndexesHandler),
         typeof(DatabaseStatsHandler),
         typeof(DocumentsHandler),
+        typeof(Patching.PatchHandler),
         typeof(CollectionsHandler),
         typeof(BulkDocsHandler),
         typeof(BulkInsert.BulkInsertHandler),
