@@ -27,6 +27,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(DatabaseStatsHandler),
         typeof(DocumentsHandler),
         typeof(Patching.PatchHandler),
+        typeof(Operations.OperationsHandler),
         typeof(CollectionsHandler),
         typeof(BulkDocsHandler),
         typeof(BulkInsert.BulkInsertHandler),
