@@ -93,7 +93,18 @@ public sealed class OperationRegistry
     {
         if (!File.Exists(_path))
             return;
-        using var file = JsonDocument.Parse(File.ReadAllBytes(_path));
+        JsonDocument file;
+        try
+        {
+            file = JsonDocument.Parse(File.ReadAllBytes(_path));
+        }
+        catch (JsonException)
+        {
+            // A damaged record must not keep the database closed: it is kept aside for inspection and the list starts over.
+            File.Move(_path, _path + ".damaged", overwrite: true);
+            return;
+        }
+        using var owned = file;
         var root = file.RootElement;
         _lastId = root.GetProperty("LastId").GetInt64();
         var interrupted = false;

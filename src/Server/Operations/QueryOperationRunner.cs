@@ -134,7 +134,9 @@ internal sealed class QueryOperationRunner(Database database, DatabaseOperation 
             }
             catch (ConcurrencyException) when (attempt < Attempts)
             {
-                // Another writer changed one of the batch's documents after it was read: read and patch them again.
+                // Another writer changed one of the batch's documents after it was read: read and patch them again,
+                // after a pause that grows with the attempts.
+                await Task.Delay(Random.Shared.Next(1, 2 + (4 * attempt)));
             }
         }
     }

@@ -21,8 +21,8 @@ public sealed class PatchHandler(DatabaseRegistry databases, ServerOptions optio
 {
     private const string MergePatchMediaType = "application/merge-patch+json";
 
-    // A document rewritten by other writers this many times while being patched is a hot spot; the client retries.
-    private const int Attempts = 16;
+    // A document rewritten by other writers this many times while being patched is a hot spot; the client gets the 409.
+    private const int Attempts = 64;
 
     // The body may name the version to patch as the seeds' clients do ("ChangeVector") or as the header does ("IfMatch").
     private static readonly string[] ConditionNames = ["ChangeVector", "IfMatch"];
@@ -58,7 +58,9 @@ public sealed class PatchHandler(DatabaseRegistry databases, ServerOptions optio
             }
             catch (ConcurrencyException) when (expected is null && attempt < Attempts)
             {
-                // Another writer changed the document after the script read it: patch the newer version.
+                // Another writer changed the document after the script read it: patch the newer version, after a
+                // random pause that grows with the attempts, so patches racing on one document spread out.
+                await Task.Delay(Random.Shared.Next(1, 2 + (2 * attempt)), request.Aborted);
             }
         }
     }

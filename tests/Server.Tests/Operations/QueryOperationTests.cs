@@ -31,8 +31,8 @@ public sealed class QueryOperationTests : IAsyncLifetime
 
     private static async Task SeedAsync(HttpClient client, string db)
     {
-        var commands = Enumerable.Range(1, Orders).Select(i => $$"""{"Type":"PUT","Id":"orders/{{i}}","Document":{"Freight":{{i % 50}},"Number":{{i}},"@metadata":{"@collection":"Orders"}}}""");
-        using var bulk = await client.PostAsync($"/databases/{db}/bulk_docs", Json($$"""{"Commands":[{{string.Join(',', commands)}}]}"""));
+        var commands = Enumerable.Range(1, Orders).Select(i => "{\"Type\":\"PUT\",\"Id\":\"orders/" + i + "\",\"Document\":{\"Freight\":" + (i % 50) + ",\"Number\":" + i + ",\"@metadata\":{\"@collection\":\"Orders\"}}}");
+        using var bulk = await client.PostAsync($"/databases/{db}/bulk_docs", FolioApi.Json($$"""{"Commands":[{{string.Join(',', commands)}}]}"""));
         Assert.True(bulk.IsSuccessStatusCode, await bulk.Content.ReadAsStringAsync());
     }
 
@@ -40,7 +40,7 @@ public sealed class QueryOperationTests : IAsyncLifetime
     {
         using var request = new HttpRequestMessage(method, uri);
         if (body is not null)
-            request.Content = Json(JsonSerializer.Serialize(body));
+            request.Content = FolioApi.Json(JsonSerializer.Serialize(body));
         using var response = await client.SendAsync(request);
         var text = await response.Content.ReadAsStringAsync();
         return (response.StatusCode, text.Length == 0 ? default : JsonDocument.Parse(text).RootElement.Clone());
@@ -74,7 +74,7 @@ public sealed class QueryOperationTests : IAsyncLifetime
 
     private static async Task<Dictionary<int, double>> FreightsAsync(HttpClient client, string db)
     {
-        using var response = await client.PostAsync($"/databases/{db}/queries", Json("""{"Query":"from Orders limit 100000"}"""));
+        using var response = await client.GetAsync($"/databases/{db}/streams/queries?query={Uri.EscapeDataString("from Orders")}");
         using var json = JsonDocument.Parse(await response.Content.ReadAsStringAsync());
         return json.RootElement.GetProperty("Results").EnumerateArray().ToDictionary(r => r.GetProperty("Number").GetInt32(), r => r.GetProperty("Freight").GetDouble());
     }
@@ -222,7 +222,7 @@ public sealed class QueryOperationTests : IAsyncLifetime
             operation["Status"] = "InProgress";
             operation["Processed"] = 8;
             operation["CompletedAt"] = null;
-            await File.WriteAllTextAsync(file, record.ToJsonString(), Encoding.UTF8);
+            await File.WriteAllTextAsync(file, record.ToJsonString(), new UTF8Encoding(false));
 
             await using var second = await RunningServer.StartOnAsync(dataDir);
             var state = await StateAsync(second.Client, db, id);
@@ -245,7 +245,7 @@ public sealed class QueryOperationTests : IAsyncLifetime
     [InlineData("DELETE", """{"Query":"from Orders","QueryParameters":[1]}""")]
     public async Task StartOperation_BadQuery_Answers400AndStartsNothing(string method, string body)
     {
-        using var request = new HttpRequestMessage(new HttpMethod(method), $"/databases/{_db}/queries") { Content = Json(body) };
+        using var request = new HttpRequestMessage(new HttpMethod(method), $"/databases/{_db}/queries") { Content = FolioApi.Json(body) };
         using var response = await Client.SendAsync(request);
 
         Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);

@@ -165,7 +165,7 @@ public sealed class PatchDocumentTests : IAsyncLifetime
         await using var server = await RunningServer.StartAsync("--Scripting:MaxStatements=1000");
         var db = await CreateDatabaseAsync(server.Client);
         await StoreAsync(server.Client, db, "orders/1", Order);
-        using var request = new HttpRequestMessage(HttpMethod.Patch, DocsUri(db, "orders/1")) { Content = Json(Script("for (var i = 0; i < 5000; i++) { this.Freight = i; }")) };
+        using var request = new HttpRequestMessage(HttpMethod.Patch, DocsUri(db, "orders/1")) { Content = FolioApi.Json(Script("for (var i = 0; i < 5000; i++) { this.Freight = i; }")) };
 
         using var response = await server.Client.SendAsync(request);
 
