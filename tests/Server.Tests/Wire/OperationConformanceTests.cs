@@ -46,7 +46,7 @@ public sealed class OperationConformanceTests(WireFixture fixture) : WireTests(f
     {
         string db = await FolioApi.CreateDatabaseAsync(Server.Client);
         for (int i = 1; i <= 5; i++)
-            await FolioApi.StoreAsync(Server.Client, db, $"orders/{i}", $$"""{"Freight":{{i * 10}},"@metadata":{"@collection":"Orders"}}""");
+            await FolioApi.StoreAsync(Server.Client, db, $"orders/{i}", $$$"""{"Freight":{{{i * 10}}},"@metadata":{"@collection":"Orders"}}""");
         string uri = $"/databases/{db}/queries";
 
         WireAnswer patch = await Wire.SendAsync(HttpMethod.Patch, Queries, uri, """{"Query":"from Orders where Freight > $min update { this.Freight = 0; }","QueryParameters":{"min":20}}""");
