@@ -26,7 +26,8 @@ namespace Folio.Benchmarks;
 /// <c>paging-skip</c> (skipping to a deep row of a listing by index leaves vs one document at a time) and
 /// <c>client-overhead</c> (Folio.Client's session per load and per stored entity vs plain HttpClient calls) and
 /// <c>transfer-load</c> (export, import, backup and restore of a large database, and whether the copies are identical).
-/// <c>spatial-load</c> (circle queries over a spatial field of each engine vs a haversine scan).
+/// <c>spatial-load</c> (circle queries over a spatial field of each engine vs a haversine scan) and
+/// <c>patch-load</c> (a patch by query over every document vs bulk PUTs of them, and another writer's latency meanwhile).
 /// </summary>
 public static class BenchmarkEntry
 {
@@ -49,6 +50,7 @@ public static class BenchmarkEntry
         [ClientOverheadCommand.Command] = ClientOverheadCommand.RunAsync,
         [Transfer.TransferLoadCommand.Command] = Transfer.TransferLoadCommand.RunAsync,
         [Spatial.SpatialQueryCommand.Command] = args => Task.FromResult(Spatial.SpatialQueryCommand.Run(args)),
+        [Patching.PatchLoadCommand.Command] = Patching.PatchLoadCommand.RunAsync,
     };
 
     public static async Task<int> Main(string[] args)

@@ -78,6 +78,9 @@ public sealed class ServerOptions
     /// <summary>Indexing settings (<c>Indexing:SearchEngine</c>).</summary>
     public IndexingOptions Indexing { get; set; } = new();
 
+    /// <summary>Limits of JavaScript projections and patches (<c>Scripting:TimeoutMs</c>, <c>Scripting:MaxStatements</c>, …).</summary>
+    public ScriptingOptions Scripting { get; set; } = new();
+
     /// <summary>How the changes feed waits, sends heartbeats and treats slow consumers.</summary>
     public Changes.ChangesOptions Changes { get; set; } = new();
 
@@ -130,6 +133,7 @@ public sealed class ServerOptions
             errors.Add("ShutdownTimeout must not be negative.");
         errors.AddRange(BulkInsert.Validate());
         errors.AddRange(Indexing.Validate());
+        errors.AddRange(Scripting.Validate());
         errors.AddRange(Changes.Validate());
         errors.AddRange(Subscriptions.Validate());
         errors.AddRange(Security.Validate());

@@ -2,6 +2,7 @@ using System.Text;
 using Folio.Indexing.Documents;
 using Folio.Indexing.Querying;
 using Folio.Server.BulkInsert;
+using Folio.Server.Operations;
 using Folio.Server.Subscriptions;
 using Folio.Storage.Documents;
 
@@ -30,6 +31,7 @@ public sealed class Database
         Indexes = indexes;
         Queries = new QueryRunner(store, indexes);
         Subscriptions = new SubscriptionStore(directory, store);
+        Operations = new OperationRegistry(directory);
         _databaseIdBytes = Encoding.ASCII.GetBytes(store.DatabaseId);
     }
 
@@ -50,6 +52,9 @@ public sealed class Database
 
     /// <summary>The data subscriptions workers consume over TCP.</summary>
     public SubscriptionStore Subscriptions { get; }
+
+    /// <summary>The tracked operations (patch and delete by query), recorded across restarts.</summary>
+    public OperationRegistry Operations { get; }
 
     /// <summary>The bulk inserts writing to this database now.</summary>
     public BulkInsertTracker BulkInserts { get; } = new();

@@ -26,6 +26,8 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(Indexes.IndexesHandler),
         typeof(DatabaseStatsHandler),
         typeof(DocumentsHandler),
+        typeof(Patching.PatchHandler),
+        typeof(Operations.OperationsHandler),
         typeof(CollectionsHandler),
         typeof(BulkDocsHandler),
         typeof(BulkInsert.BulkInsertHandler),

@@ -108,6 +108,9 @@ public static class ProblemTypes
     /// <summary>A script (a JavaScript projection or patch) does not parse or threw; the detail names its line and column.</summary>
     public const string ScriptError = "urn:folio:problem:script-error";
 
+    /// <summary>A request names a tracked operation (patch or delete by query) the database does not have.</summary>
+    public const string OperationNotFound = "urn:folio:problem:operation-not-found";
+
     /// <summary>A script ran past one of its limits (time, statements, memory, recursion) and was stopped; nothing was written.</summary>
     public const string ScriptLimitExceeded = "urn:folio:problem:script-limit-exceeded";
 }

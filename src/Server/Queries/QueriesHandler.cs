@@ -101,6 +101,7 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         WaitTimeout = timeout ?? TimeSpan.FromSeconds(15),
         Parameters = parameters,
         MaxPageSize = options.MaxPageSize,
+        ScriptLimits = options.Scripting.ToLimits(),
     };
 
     private async ValueTask RunAsync(FolioRequest request, string query, QueryOptions queryOptions)

@@ -7,12 +7,12 @@ namespace Folio.Server.RavenProtocol;
 
 /// <summary>
 /// <c>GET /databases/{db}/operations/next-operation-id</c>: the clients take an id before a bulk insert (and
-/// other tracked operations) and send it back with the request; ids are unique for the life of the process.
+/// other tracked operations) and send it back with the request; ids come from the database's
+/// operation registry, so they never repeat a tracked operation's (patch or delete by query).
 /// </summary>
 public sealed class OperationIdsHandler
 {
     private readonly DatabaseRegistry _databases;
-    private long _lastId;
 
     /// <summary>Creates the handler.</summary>
     /// <param name="databases">Checks that the database exists.</param>
@@ -27,9 +27,9 @@ public sealed class OperationIdsHandler
     [FolioRoute("GET", "/databases/{db}/operations/next-operation-id", Access = RouteAccess.DatabaseRead)]
     public async ValueTask Next(FolioRequest request)
     {
-        using (_databases.Lease(request.DatabaseSpan))
+        using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))
         {
-            long id = Interlocked.Increment(ref _lastId);
+            long id = lease.Database.Operations.NextId();
             await JsonResponse.WriteAsync(request.Response, id, WriteId, request.Aborted);
         }
     }

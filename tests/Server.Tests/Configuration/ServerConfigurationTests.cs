@@ -55,6 +55,11 @@ public class ServerConfigurationTests
     [InlineData("MinDataRateGracePeriod", "00:00:01")]
     [InlineData("DataDir", " ")]
     [InlineData("Indexing:SearchEngine", "Corax")]
+    [InlineData("Scripting:TimeoutMs", "0")]
+    [InlineData("Scripting:MaxStatements", "-5")]
+    [InlineData("Scripting:MaxMemoryBytes", "1000")]
+    [InlineData("Scripting:MaxRecursionDepth", "0")]
+    [InlineData("Scripting:MaxArraySize", "0")]
     public void Bind_ThrowsConfigurationError_WhenSettingInvalid(string key, string value)
     {
         IConfiguration configuration = new ConfigurationBuilder()
