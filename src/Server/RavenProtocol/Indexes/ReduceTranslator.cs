@@ -175,7 +175,7 @@ public static partial class ReduceTranslator
             }
             else if (csharp && CSharpSum().Match(expression) is { Success: true } cs && (cs.Groups["g"].Value == groupVariable || cs.Groups["g2"].Value == groupVariable))
             {
-                field = MemberOf(CastPrefix().Replace(cs.Groups["body"].Value.Trim().Trim('(', ')').Trim(), ""), cs.Groups["item"].Value);
+                field = MemberOf(Cast().Replace(cs.Groups["body"].Value, "").Trim().Trim('(', ')').Trim(), cs.Groups["item"].Value);
             }
             else if (csharp && (expression == groupVariable + ".Count()" || expression == "Enumerable.Count(" + groupVariable + ")"))
             {
@@ -242,8 +242,8 @@ public static partial class ReduceTranslator
     [GeneratedRegex(@"^(?:(?<g>\w+)\s*\.\s*Sum\s*\(|Enumerable\s*\.\s*Sum\s*\(\s*(?<g2>\w+)\s*,)\s*\(?\s*(?<item>\w+)\s*\)?\s*=>\s*(?<body>.+)\)$", RegexOptions.Singleline | RegexOptions.CultureInvariant)]
     private static partial Regex CSharpSum();
 
-    [GeneratedRegex(@"^\(\s*(?:decimal|double|long|int|float)\s*\)\s*", RegexOptions.CultureInvariant)]
-    private static partial Regex CastPrefix();
+    [GeneratedRegex(@"\(\s*(?:decimal|double|long|int|float)\s*\)\s*", RegexOptions.CultureInvariant)]
+    private static partial Regex Cast();
 
     [GeneratedRegex(@"^[A-Za-z_]\w*$", RegexOptions.CultureInvariant)]
     private static partial Regex Identifier();
