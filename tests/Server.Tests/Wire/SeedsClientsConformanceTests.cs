@@ -248,4 +248,25 @@ public sealed class SeedsClientsConformanceTests(WireFixture fixture) : WireTest
 
         AssertExercised();
     }
+
+    [Fact]
+    [Exercises("POST /databases/{db}/bulk_docs")]
+    public async Task BulkDocsPut_WithoutAnId_StoresUnderANewGuid()
+    {
+        const string Path = "/databases/{db}/bulk_docs";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        WireAnswer stored = await Wire.SendAsync(HttpMethod.Post, Path, $"/databases/{db}/bulk_docs",
+            """{"Commands":[{"Type":"PUT","Id":null,"Document":{"Name":"a","@metadata":{"@collection":"@empty"}}},{"Type":"PUT","Id":"","Document":{"Name":"b"}}]}""");
+        Assert.Equal(201, stored.Status);
+        string[] ids = stored.Body.GetProperty("Results").EnumerateArray().Select(r => r.GetProperty("@id").GetString()!).ToArray();
+        Assert.All(ids, id => Assert.True(Guid.TryParse(id, out _), id));
+        Assert.NotEqual(ids[0], ids[1]);
+        Assert.Equal("a", (await FolioApi.LoadAsync(Server.Client, db, ids[0]))?.GetProperty("Name").GetString());
+
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Path, $"/databases/{db}/bulk_docs", """{"Commands":[{"Type":"DELETE","Id":null}]}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Path, $"/databases/{db}/bulk_docs", """{"Commands":[{"Type":"PUT","Id":5,"Document":{}}]}""")).Status);
+        Assert.Equal(2, (await FolioApi.StatsAsync(Server.Client, db)).CountOfDocuments);
+
+        AssertExercised();
+    }
 }
