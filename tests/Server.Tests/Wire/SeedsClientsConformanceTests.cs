@@ -269,4 +269,27 @@ public sealed class SeedsClientsConformanceTests(WireFixture fixture) : WireTest
 
         AssertExercised();
     }
+
+    [Fact]
+    [Exercises("POST /databases/{db}/queries")]
+    public async Task InWithAnArrayParameter_MatchesEachItem_AsTheClientsSendIt()
+    {
+        const string Path = "/databases/{db}/queries";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        foreach ((string id, string name, string tag) in new[] { ("users/1", "Ann", "a"), ("users/2", "Bob", "b"), ("users/3", "Cid", "c") })
+            await FolioApi.StoreAsync(Server.Client, db, id, JsonSerializer.Serialize(new Dictionary<string, object> { ["Name"] = name, ["Tags"] = new[] { tag, "x" }, ["@metadata"] = new Dictionary<string, string> { ["@collection"] = "Users" } }));
+        string uri = $"/databases/{db}/queries";
+
+        WireAnswer named = await Wire.SendAsync(HttpMethod.Post, Path, uri, """{"Query":"from Users where Name in ($p0) order by Name","QueryParameters":{"p0":["Ann","Cid"]},"WaitForNonStaleResults":true}""");
+        Assert.Equal(["Ann", "Cid"], named.Body.GetProperty("Results").EnumerateArray().Select(r => r.GetProperty("Name").GetString()));
+        WireAnswer byId = await Wire.SendAsync(HttpMethod.Post, Path, uri, """{"Query":"from Users where id() in ($ids)","QueryParameters":{"ids":["users/2","users/3"]}}""");
+        Assert.Equal(2, byId.Body.GetProperty("Results").GetArrayLength());
+        WireAnswer every = await Wire.SendAsync(HttpMethod.Post, Path, uri, """{"Query":"from Users where Tags all in ($t)","QueryParameters":{"t":["b","x"]},"WaitForNonStaleResults":true}""");
+        Assert.Equal("Bob", Assert.Single(every.Body.GetProperty("Results").EnumerateArray()).GetProperty("Name").GetString());
+
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Path, uri, """{"Query":"from Users where Name in ($p0)","QueryParameters":{"p0":[["Ann"]]}}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Path, uri, """{"Query":"from Users where Name = $p0","QueryParameters":{"p0":["Ann"]}}""")).Status);
+
+        AssertExercised();
+    }
 }
