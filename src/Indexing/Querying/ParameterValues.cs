@@ -12,8 +12,38 @@ internal static class ParameterValues
         if (value is RqlLiteral literal)
             return FromObject(literal.Value);
         var name = ((RqlParameter)value).Name;
-        if (parameters is not { ValueKind: JsonValueKind.Object } bag || !bag.TryGetProperty(name, out var json))
-            throw new QueryException($"The query uses ${name}, but QueryParameters has no '{name}'.");
+        return FromJson(name, Bound(name, parameters));
+    }
+
+    /// <summary>
+    /// The values an item of an <c>in</c> / <c>all in</c> list stands for: a literal or a scalar parameter is one value;
+    /// a parameter bound to an array (as the seeds' system's clients send <c>in $p0</c>) is each of its items.
+    /// </summary>
+    public static List<FieldValue> ResolveAll(IReadOnlyList<RqlValue> values, JsonElement? parameters)
+    {
+        var resolved = new List<FieldValue>(values.Count);
+        foreach (var value in values)
+        {
+            if (value is RqlParameter parameter && Bound(parameter.Name, parameters) is { ValueKind: JsonValueKind.Array } array)
+            {
+                foreach (var item in array.EnumerateArray())
+                    resolved.Add(FromJson(parameter.Name, item));
+            }
+            else
+            {
+                resolved.Add(Resolve(value, parameters));
+            }
+        }
+        return resolved;
+    }
+
+    private static JsonElement Bound(string name, JsonElement? parameters) =>
+        parameters is { ValueKind: JsonValueKind.Object } bag && bag.TryGetProperty(name, out var json)
+            ? json
+            : throw new QueryException($"The query uses ${name}, but QueryParameters has no '{name}'.");
+
+    private static FieldValue FromJson(string name, JsonElement json)
+    {
         return json.ValueKind switch
         {
             JsonValueKind.String => FieldValue.From(json.GetString()!),
@@ -22,7 +52,7 @@ internal static class ParameterValues
             JsonValueKind.True => FieldValue.From("true"),
             JsonValueKind.False => FieldValue.From("false"),
             JsonValueKind.Null => FieldValue.Null,
-            _ => throw new QueryException($"Parameter ${name} must be a string, a number, a boolean or null."),
+            _ => throw new QueryException($"Parameter ${name} must be a string, a number, a boolean or null (or, in an in list, an array of them)."),
         };
     }
 

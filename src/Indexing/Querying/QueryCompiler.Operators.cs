@@ -82,14 +82,12 @@ internal sealed partial class QueryCompiler
 
     private Query AllIn(RqlAllIn allIn)
     {
-        if (allIn.Values.Count == 0)
+        var all = ParameterValues.ResolveAll(allIn.Values, parameters);
+        if (all.Count == 0)
             return MatchAllQuery.Instance;
-        var every = new List<Query>(allIn.Values.Count);
-        foreach (var value in allIn.Values)
-        {
-            var resolved = Resolve(value);
+        var every = new List<Query>(all.Count);
+        foreach (var resolved in all)
             every.Add(new TermQuery(IndexField(allIn.Field, IsNumber(resolved)), resolved));
-        }
         return every.Count == 1 ? every[0] : new AndQuery(every);
     }
 

@@ -138,11 +138,8 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
                 return new RangeQuery(IndexField(between.Field, IsNumber(low) && IsNumber(high)), low, true, high, true);
             case RqlIn @in:
                 var values = new List<Query>(@in.Values.Count);
-                foreach (var value in @in.Values)
-                {
-                    var resolved = Resolve(value);
+                foreach (var resolved in ParameterValues.ResolveAll(@in.Values, parameters))
                     values.Add(new TermQuery(IndexField(@in.Field, IsNumber(resolved)), resolved));
-                }
                 return new OrQuery(values);
             case RqlFunction function:
                 return Function(function);

@@ -274,9 +274,9 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             case RqlIn { Field.IsId: true } @in:
                 var ids = new List<string>();
                 var seen = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
-                foreach (var value in @in.Values)
+                foreach (var value in ParameterValues.ResolveAll(@in.Values, parameters))
                 {
-                    var id = ParameterValues.Resolve(value, parameters).ToString();
+                    var id = value.ToString();
                     if (seen.Add(id))
                         ids.Add(id);
                 }

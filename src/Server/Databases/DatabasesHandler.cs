@@ -27,7 +27,10 @@ public sealed class DatabasesHandler
         _authenticator = authenticator;
     }
 
-    /// <summary><c>GET /databases</c>: <c>{"Databases":[{"Name"}…]}</c> ordered by name; a caller whose clearance names databases sees only those.</summary>
+    /// <summary>
+    /// <c>GET /databases</c>: <c>{"Databases":[{"Name"}…]}</c> ordered by name, or with <c>namesOnly=true</c> (as the seeds'
+    /// system's clients ask) <c>{"Databases":["name"…]}</c>; a caller whose clearance names databases sees only those.
+    /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
     [FolioRoute("GET", "/databases", Access = RouteAccess.Authenticated)]
@@ -37,7 +40,13 @@ public sealed class DatabasesHandler
         Credential? caller = _authenticator.CallerOf(request.Context);
         if (caller is not null && !caller.AllowsEveryDatabase)
             all = all.Where(d => caller.CanUse(d.Name)).ToArray();
-        await JsonResponse.WriteAsync(request.Response, all, WriteList, request.Aborted);
+        bool namesOnly = QueryParameters.Optional(request.Request, "namesOnly") switch
+        {
+            null or "false" => false,
+            "true" => true,
+            _ => throw QueryParameters.Invalid("'namesOnly' must be true or false."),
+        };
+        await JsonResponse.WriteAsync(request.Response, (all, namesOnly), WriteList, request.Aborted);
     }
 
     /// <summary>
@@ -152,12 +161,18 @@ public sealed class DatabasesHandler
         return names is { Count: > 0 } ? names : throw QueryParameters.Invalid(Shape);
     }
 
-    private static void WriteList(Utf8JsonWriter writer, IReadOnlyList<Database> databases)
+    private static void WriteList(Utf8JsonWriter writer, (IReadOnlyList<Database> Databases, bool NamesOnly) list)
     {
         writer.WriteStartObject();
         writer.WriteStartArray("Databases"u8);
-        foreach (Database database in databases)
+        foreach (Database database in list.Databases)
         {
+            if (list.NamesOnly)
+            {
+                writer.WriteStringValue(database.Name);
+                continue;
+            }
+
             writer.WriteStartObject();
             writer.WriteString("Name"u8, database.Name);
             writer.WriteEndObject();

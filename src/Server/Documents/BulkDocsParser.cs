@@ -63,6 +63,7 @@ public static class BulkDocsParser
         var type = CommandType.Unknown;
         string? typeText = null;
         string? id = null;
+        bool idIsNull = false;
         string? changeVector = null;
         ReadOnlySpan<byte> document = default;
         bool hasDocument = false;
@@ -79,7 +80,8 @@ public static class BulkDocsParser
                     typeText = reader.GetString();
                     break;
                 case CommandProperty.Id:
-                    id = reader.TokenType == JsonTokenType.String ? reader.GetString() : throw Invalid($"Command {index}: \"Id\" must be a string.");
+                    idIsNull = reader.TokenType == JsonTokenType.Null;
+                    id = reader.TokenType == JsonTokenType.String ? reader.GetString() : idIsNull ? null : throw Invalid($"Command {index}: \"Id\" must be a string or null.");
                     break;
                 case CommandProperty.ChangeVector:
                     changeVector = reader.TokenType switch
@@ -104,6 +106,10 @@ public static class BulkDocsParser
             }
         }
 
+        // A PUT without an id (null or empty, as the seeds' system's clients send for objects they cannot name) gets a
+        // new GUID, as in that system.
+        if (type == CommandType.Put && (idIsNull || id is { Length: 0 }))
+            id = Guid.NewGuid().ToString("D");
         if (id is null)
             throw Invalid($"Command {index} has no \"Id\".");
         ValidateId(id, index);

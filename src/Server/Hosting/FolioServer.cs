@@ -43,6 +43,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(Backup.BackupHandler),
         typeof(RavenProtocol.NodeTopologyHandler),
         typeof(RavenProtocol.OperationIdsHandler),
+        typeof(RavenProtocol.StreamsHandler),
         typeof(RavenProtocol.HiLoHandler),
         typeof(RavenProtocol.DatabaseRecordHandler),
         typeof(RavenProtocol.MultiGetHandler),

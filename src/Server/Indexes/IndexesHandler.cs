@@ -53,7 +53,10 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
         await JsonResponse.WriteAsync(request.Response, (definitions, seedsShape), WritePutResults, request.Aborted);
     }
 
-    /// <summary><c>GET /databases/{db}/indexes[?name=]</c>: the definitions (404 when a named one does not exist).</summary>
+    /// <summary>
+    /// <c>GET /databases/{db}/indexes[?name=]</c>: the definitions (404 when a named one does not exist); with
+    /// <c>namesOnly=true</c> (as the seeds' system's clients ask) <c>{"Results":["name"…]}</c>, paged by <c>start</c> and <c>pageSize</c>.
+    /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
     [FolioRoute("GET", "/databases/{db}/indexes", Access = RouteAccess.DatabaseRead)]
@@ -64,7 +67,16 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
         {
             var store = lease.Database.Indexes;
             IReadOnlyList<DocumentIndex> indexes = name is null ? store.All : [store.Get(name) ?? throw NotFound(name)];
-            JsonResponse.Write(request.Response, indexes, WriteDefinitions);
+            if (NamesOnly(request.Request))
+            {
+                int start = QueryParameters.NonNegativeInt32(request.Request, "start", 0);
+                int pageSize = QueryParameters.NonNegativeInt32(request.Request, "pageSize", int.MaxValue);
+                JsonResponse.Write(request.Response, (indexes, start, pageSize), WriteNames);
+            }
+            else
+            {
+                JsonResponse.Write(request.Response, indexes, WriteDefinitions);
+            }
         }
         await request.Response.BodyWriter.FlushAsync(request.Aborted);
     }
@@ -124,6 +136,23 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
             }
             writer.WriteEndObject();
         }
+        writer.WriteEndArray();
+        writer.WriteEndObject();
+    }
+
+    private static bool NamesOnly(HttpRequest request) => QueryParameters.Optional(request, "namesOnly") switch
+    {
+        null or "false" => false,
+        "true" => true,
+        _ => throw QueryParameters.Invalid("'namesOnly' must be true or false."),
+    };
+
+    private static void WriteNames(Utf8JsonWriter writer, (IReadOnlyList<DocumentIndex> Indexes, int Start, int PageSize) page)
+    {
+        writer.WriteStartObject();
+        writer.WriteStartArray("Results"u8);
+        for (int i = page.Start; i < page.Indexes.Count && i - page.Start < page.PageSize; i++)
+            writer.WriteStringValue(page.Indexes[i].Name);
         writer.WriteEndArray();
         writer.WriteEndObject();
     }

@@ -36,7 +36,7 @@ public sealed class BulkConformanceTests(WireFixture fixture) : WireTests(fixtur
 
         Assert.Equal(409, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, uri, $$"""{"Commands":[{"Type":"DELETE","Id":"users/1","ChangeVector":"{{stale}}"}]}""")).Status);
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, uri, """{"Commands":[{"Type":"PATCH","Id":"users/1"}]}""")).Status);
-        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, uri, """{"Commands":[{"Type":"PUT","Id":"","Document":{}}]}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, uri, """{"Commands":[{"Type":"PUT","Id":"   ","Document":{}}]}""")).Status);
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, uri, """{"Commands":[{"Type":"PUT","Id":"a/1","Document":{"@metadata":[]}}]}""")).Status);
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, uri, """{"Commands":[""")).Status);
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, uri, """{"Commands":{}}""")).Status);

@@ -31,6 +31,7 @@ public sealed class DatabaseConformanceTests(WireFixture fixture) : WireTests(fi
         Assert.Equal(201, (await Wire.SendAsync(HttpMethod.Put, Databases, Databases, $$"""{"Name":"{{name}}","Ignored":[1]}""")).Status);
         WireAnswer list = await Wire.GetAsync("/databases", "/databases");
         Assert.Contains(list.Body.GetProperty("Databases").EnumerateArray(), d => d.GetProperty("Name").GetString() == name);
+        Assert.Equal(400, (await Wire.GetAsync("/databases", "/databases?namesOnly=maybe")).Status);
 
         Assert.Equal(409, (await Wire.SendAsync(HttpMethod.Put, Databases, Databases, $$"""{"Name":"{{name.ToUpperInvariant()}}"}""")).Status);
         Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Put, Databases, Databases, """{"Name":"a..b"}""")).Status);

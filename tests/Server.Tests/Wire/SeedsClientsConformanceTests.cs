@@ -149,4 +149,147 @@ public sealed class SeedsClientsConformanceTests(WireFixture fixture) : WireTest
 
         AssertExercised();
     }
+
+    [Fact]
+    [Exercises("POST /databases/{db}/streams/queries", "GET /databases/{db}/streams/docs")]
+    public async Task Streams_AnswerJsonAndJsonLines_WithStatisticsAndFilters()
+    {
+        const string Queries = "/databases/{db}/streams/queries";
+        const string Docs = "/databases/{db}/streams/docs";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        foreach (string id in new[] { "users/1", "users/2", "users/10", "orders/1" })
+            await FolioApi.StoreAsync(Server.Client, db, id, JsonSerializer.Serialize(new Dictionary<string, object> { ["Name"] = id, ["@metadata"] = new Dictionary<string, string> { ["@collection"] = id.StartsWith("users", StringComparison.Ordinal) ? "Users" : "Orders" } }));
+        // The stream does not wait for indexing; a query that does makes the auto index current first.
+        const string Query = """{"Query":"from Users where Name != $n","QueryParameters":{"n":"users/2"}}""";
+        Assert.Equal(200, (await Wire.SendAsync(HttpMethod.Post, "/databases/{db}/queries", $"/databases/{db}/queries",
+            """{"Query":"from Users where Name != $n","QueryParameters":{"n":"users/2"},"WaitForNonStaleResults":true}""")).Status);
+
+        WireAnswer lines = await Wire.SendAsync(HttpMethod.Post, Queries, $"/databases/{db}/streams/queries?format=jsonl", Query);
+        Assert.Equal(200, lines.Status);
+        JsonElement stats = lines.Body[0].GetProperty("Stats");
+        Assert.Equal(2, stats.GetProperty("TotalResults").GetInt64());
+        Assert.StartsWith("Auto/Users", stats.GetProperty("IndexName").GetString(), StringComparison.Ordinal);
+        Assert.Equal(["users/1", "users/10"], lines.Body.EnumerateArray().Skip(1).Select(l => l.GetProperty("Item").GetProperty("Name").GetString()).Order(StringComparer.Ordinal));
+
+        WireAnswer json = await Wire.SendAsync(HttpMethod.Post, Queries, $"/databases/{db}/streams/queries?format=json", Query);
+        Assert.Equal(2, json.Body.GetProperty("Results").GetArrayLength());
+        Assert.Equal(2, json.Body.GetProperty("TotalResults").GetInt64());
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Queries, $"/databases/{db}/streams/queries?format=xml", Query)).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Queries, $"/databases/{db}/streams/queries", """{"Query":"from Users where"}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Queries, $"/databases/{db}/streams/queries", """{"Query":"from Users","QueryParameters":[1]}""")).Status);
+        Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Post, Queries, "/databases/no-such-db/streams/queries", Query)).Status);
+
+        WireAnswer prefixed = await Wire.GetAsync(Docs, $"/databases/{db}/streams/docs?format=jsonl&startsWith=users/");
+        Assert.Equal(3, prefixed.Body.GetArrayLength());
+        WireAnswer matched = await Wire.GetAsync(Docs, $"/databases/{db}/streams/docs?format=json&startsWith=users/&matches=1*&exclude=10");
+        Assert.Equal("users/1", Assert.Single(matched.Body.GetProperty("Results").EnumerateArray()).GetProperty("Name").GetString());
+        WireAnswer paged = await Wire.GetAsync(Docs, $"/databases/{db}/streams/docs?startsWith=users/&start=1&pageSize=1");
+        Assert.Single(paged.Body.GetProperty("Results").EnumerateArray());
+        WireAnswer all = await Wire.GetAsync(Docs, $"/databases/{db}/streams/docs?format=json&startAfter=orders/1");
+        Assert.Equal(3, all.Body.GetProperty("Results").GetArrayLength());
+        Assert.Equal(400, (await Wire.GetAsync(Docs, $"/databases/{db}/streams/docs?format=csv")).Status);
+        Assert.Equal(400, (await Wire.GetAsync(Docs, $"/databases/{db}/streams/docs?pageSize=-1")).Status);
+        Assert.Equal(404, (await Wire.GetAsync(Docs, "/databases/no-such-db/streams/docs")).Status);
+
+        AssertExercised();
+    }
+
+    [Fact]
+    [Exercises("GET /databases", "GET /databases/{db}/indexes")]
+    public async Task NamesOnlyListings_AnswerNames_AndRefuseBadFlags()
+    {
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        Assert.Equal(201, (await Wire.SendAsync(HttpMethod.Put, "/databases/{db}/admin/indexes", $"/databases/{db}/admin/indexes",
+            """{"Indexes":[{"Name":"B","Maps":["map('Users', u => ({ name: u.name }))"]},{"Name":"A","Maps":["map('Users', u => ({ age: u.age }))"]}]}""")).Status);
+
+        WireAnswer databases = await Wire.GetAsync("/databases", "/databases?start=0&pageSize=2147483647&namesOnly=true");
+        Assert.Contains(db, databases.Body.GetProperty("Databases").EnumerateArray().Select(d => d.GetString()));
+        Assert.Equal(400, (await Wire.GetAsync("/databases", "/databases?namesOnly=maybe")).Status);
+
+        WireAnswer names = await Wire.GetAsync("/databases/{db}/indexes", $"/databases/{db}/indexes?start=0&pageSize=1&namesOnly=true");
+        Assert.Single(names.Body.GetProperty("Results").EnumerateArray());
+        WireAnswer both = await Wire.GetAsync("/databases/{db}/indexes", $"/databases/{db}/indexes?namesOnly=true");
+        Assert.Equal(2, both.Body.GetProperty("Results").GetArrayLength());
+        Assert.Equal(400, (await Wire.GetAsync("/databases/{db}/indexes", $"/databases/{db}/indexes?namesOnly=1")).Status);
+
+        AssertExercised();
+    }
+
+    [Fact]
+    [Exercises("PUT /databases/{db}/admin/indexes")]
+    public async Task SeedsMapReduce_IsTranslated_AndAnswersGroupCounts()
+    {
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        foreach ((string id, string name) in new[] { ("users/1", "John"), ("users/2", "John"), ("users/3", "Tarzan") })
+            await FolioApi.StoreAsync(Server.Client, db, id, JsonSerializer.Serialize(new Dictionary<string, object> { ["name"] = name, ["@metadata"] = new Dictionary<string, string> { ["@collection"] = "Users" } }));
+        string index = JsonSerializer.Serialize(new
+        {
+            Indexes = new[]
+            {
+                new
+                {
+                    Name = "UsersByName",
+                    Maps = new[] { "map('Users', function (c) {\n return {\n name: c.name,\n count: 1\n }\n})" },
+                    Reduce = "groupBy(x => x.name).aggregate(g => {\n return {\n name: g.key,\n count: g.values.reduce((a, b) => a + b.count, 0)\n }\n })",
+                },
+            },
+        });
+        Assert.Equal(201, (await Wire.SendAsync(HttpMethod.Put, "/databases/{db}/admin/indexes", $"/databases/{db}/admin/indexes", index)).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Put, "/databases/{db}/admin/indexes", $"/databases/{db}/admin/indexes",
+            """{"Indexes":[{"Name":"Avg","Maps":["map('Users', u => ({ name: u.name, age: u.age }))"],"Reduce":"groupBy(x => x.name).aggregate(g => ({ name: g.key, age: g.values.reduce((a, b) => a + b.age, 0) / g.values.length }))"}]}""")).Status);
+
+        // Sent past the contract check: a map/reduce row has no @metadata, which the document's Projection requires.
+        using HttpResponseMessage answer = await Server.Client.PostAsync($"/databases/{db}/queries",
+            FolioApi.Json("""{"Query":"from index 'UsersByName' where name = $n","QueryParameters":{"n":"John"},"WaitForNonStaleResults":true}"""));
+        Assert.Equal(System.Net.HttpStatusCode.OK, answer.StatusCode);
+        using JsonDocument john = JsonDocument.Parse(await answer.Content.ReadAsStringAsync());
+        JsonElement row = Assert.Single(john.RootElement.GetProperty("Results").EnumerateArray());
+        Assert.Equal(2, row.GetProperty("count").GetInt64());
+
+        AssertExercised();
+    }
+
+    [Fact]
+    [Exercises("POST /databases/{db}/bulk_docs")]
+    public async Task BulkDocsPut_WithoutAnId_StoresUnderANewGuid()
+    {
+        const string Path = "/databases/{db}/bulk_docs";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        WireAnswer stored = await Wire.SendAsync(HttpMethod.Post, Path, $"/databases/{db}/bulk_docs",
+            """{"Commands":[{"Type":"PUT","Id":null,"Document":{"Name":"a","@metadata":{"@collection":"@empty"}}},{"Type":"PUT","Id":"","Document":{"Name":"b"}}]}""");
+        Assert.Equal(201, stored.Status);
+        string[] ids = stored.Body.GetProperty("Results").EnumerateArray().Select(r => r.GetProperty("@id").GetString()!).ToArray();
+        Assert.All(ids, id => Assert.True(Guid.TryParse(id, out _), id));
+        Assert.NotEqual(ids[0], ids[1]);
+        Assert.Equal("a", (await FolioApi.LoadAsync(Server.Client, db, ids[0]))?.GetProperty("Name").GetString());
+
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Path, $"/databases/{db}/bulk_docs", """{"Commands":[{"Type":"DELETE","Id":null}]}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Path, $"/databases/{db}/bulk_docs", """{"Commands":[{"Type":"PUT","Id":5,"Document":{}}]}""")).Status);
+        Assert.Equal(2, (await FolioApi.StatsAsync(Server.Client, db)).CountOfDocuments);
+
+        AssertExercised();
+    }
+
+    [Fact]
+    [Exercises("POST /databases/{db}/queries")]
+    public async Task InWithAnArrayParameter_MatchesEachItem_AsTheClientsSendIt()
+    {
+        const string Path = "/databases/{db}/queries";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        foreach ((string id, string name, string tag) in new[] { ("users/1", "Ann", "a"), ("users/2", "Bob", "b"), ("users/3", "Cid", "c") })
+            await FolioApi.StoreAsync(Server.Client, db, id, JsonSerializer.Serialize(new Dictionary<string, object> { ["Name"] = name, ["Tags"] = new[] { tag, "x" }, ["@metadata"] = new Dictionary<string, string> { ["@collection"] = "Users" } }));
+        string uri = $"/databases/{db}/queries";
+
+        WireAnswer named = await Wire.SendAsync(HttpMethod.Post, Path, uri, """{"Query":"from Users where Name in ($p0) order by Name","QueryParameters":{"p0":["Ann","Cid"]},"WaitForNonStaleResults":true}""");
+        Assert.Equal(["Ann", "Cid"], named.Body.GetProperty("Results").EnumerateArray().Select(r => r.GetProperty("Name").GetString()));
+        WireAnswer byId = await Wire.SendAsync(HttpMethod.Post, Path, uri, """{"Query":"from Users where id() in ($ids)","QueryParameters":{"ids":["users/2","users/3"]}}""");
+        Assert.Equal(2, byId.Body.GetProperty("Results").GetArrayLength());
+        WireAnswer every = await Wire.SendAsync(HttpMethod.Post, Path, uri, """{"Query":"from Users where Tags all in ($t)","QueryParameters":{"t":["b","x"]},"WaitForNonStaleResults":true}""");
+        Assert.Equal("Bob", Assert.Single(every.Body.GetProperty("Results").EnumerateArray()).GetProperty("Name").GetString());
+
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Path, uri, """{"Query":"from Users where Name in ($p0)","QueryParameters":{"p0":[["Ann"]]}}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Path, uri, """{"Query":"from Users where Name = $p0","QueryParameters":{"p0":["Ann"]}}""")).Status);
+
+        AssertExercised();
+    }
 }

@@ -16,7 +16,7 @@ internal abstract class MatchNode
         RqlNot not => new Not(Compile(not.Inner, parameters)),
         RqlComparison comparison => Comparison(comparison, parameters),
         RqlBetween between => new ValueTest(between.Field, ValueCondition.Between(ParameterValues.Resolve(between.Low, parameters), ParameterValues.Resolve(between.High, parameters))),
-        RqlIn @in => new ValueTest(@in.Field, ValueCondition.OneOf([.. @in.Values.Select(v => ParameterValues.Resolve(v, parameters))])),
+        RqlIn @in => new ValueTest(@in.Field, ValueCondition.OneOf([.. ParameterValues.ResolveAll(@in.Values, parameters)])),
         RqlFunction function => Function(function, parameters),
         // A boost changes scores, and a subscription's matches have none: it matches what its condition matches.
         RqlBoost boost => Compile(boost.Inner, parameters),
@@ -67,8 +67,8 @@ internal abstract class MatchNode
     private static MatchNode AllOf(RqlAllIn allIn, JsonElement? parameters)
     {
         MatchNode node = new Always();
-        foreach (RqlValue value in allIn.Values)
-            node = new All(node, new ValueTest(allIn.Field, ValueCondition.EqualTo(ParameterValues.Resolve(value, parameters))));
+        foreach (FieldValue value in ParameterValues.ResolveAll(allIn.Values, parameters))
+            node = new All(node, new ValueTest(allIn.Field, ValueCondition.EqualTo(value)));
         return node;
     }
 

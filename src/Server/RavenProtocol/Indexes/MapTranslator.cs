@@ -42,6 +42,7 @@ public static partial class MapTranslator
     private static MapTranslation Build(string map, string collection, string variable, string body, bool csharp)
     {
         var fields = new List<KeyValuePair<string, string>>();
+        var constants = new List<KeyValuePair<string, string>>();
         foreach (string item in SplitTopLevel(body))
         {
             string entry = item.Trim();
@@ -61,6 +62,14 @@ public static partial class MapTranslator
                 expression = entry;
             }
 
+            if (name.Length > 0 && NumberLiteral().IsMatch(expression))
+            {
+                if (!IdentifierName().IsMatch(name))
+                    throw new IndexDefinitionException($"Folio cannot translate the field '{Shorten(entry)}' of the map '{Shorten(map)}': its name is not a plain name.");
+                constants.Add(new KeyValuePair<string, string>(name, expression));
+                continue;
+            }
+
             string path = Path(map, variable, expression, csharp);
             if (name.Length == 0)
                 name = path[(path.LastIndexOf('.') + 1)..].Replace("[]", "", StringComparison.Ordinal);
@@ -71,7 +80,7 @@ public static partial class MapTranslator
 
         if (fields.Count == 0)
             throw new IndexDefinitionException($"Folio cannot translate the map '{Shorten(map)}': it selects no fields.");
-        return new MapTranslation(collection, fields);
+        return new MapTranslation(collection, fields, constants);
     }
 
     // A path from the map's variable, maybe boosted (boosting changes scores only; Folio does not apply it), maybe
@@ -97,7 +106,8 @@ public static partial class MapTranslator
         return inner is null ? path : path + "[]." + inner;
     }
 
-    private static IndexDefinitionException Untranslatable(string map, string expression) => new(
+    /// <summary>The refusal of an expression a map gives a field.</summary>
+    internal static IndexDefinitionException Untranslatable(string map, string expression) => new(
         $"Folio cannot translate '{Shorten(expression)}' in the map '{Shorten(map)}': a field must be the document's value at a path " +
         "(d.A.B, or d.Items.Select(i => i.P) into an array); computed values need the JavaScript index support that Jint scripting brings.");
 
@@ -110,7 +120,8 @@ public static partial class MapTranslator
         return name.TrimStart('@');
     }
 
-    private static string StripComments(string text)
+    /// <summary>Drops <c>//</c> comments.</summary>
+    internal static string StripComments(string text)
     {
         var result = new StringBuilder(text.Length);
         foreach (string line in text.Split('\n'))
@@ -122,7 +133,8 @@ public static partial class MapTranslator
         return result.ToString();
     }
 
-    private static List<string> SplitTopLevel(string body)
+    /// <summary>Splits <paramref name="body"/> at its commas outside brackets and strings.</summary>
+    internal static List<string> SplitTopLevel(string body)
     {
         var items = new List<string>();
         int depth = 0;
@@ -162,7 +174,8 @@ public static partial class MapTranslator
         return items;
     }
 
-    private static int TopLevelIndexOf(string text, char wanted)
+    /// <summary>The first <paramref name="wanted"/> outside brackets and strings, or -1.</summary>
+    internal static int TopLevelIndexOf(string text, char wanted)
     {
         int depth = 0;
         for (int i = 0; i < text.Length; i++)
@@ -190,7 +203,8 @@ public static partial class MapTranslator
         return i;
     }
 
-    private static string Shorten(string text)
+    /// <summary>The text on one line, cut to 160 characters.</summary>
+    internal static string Shorten(string text)
     {
         string flat = Whitespace().Replace(text, " ").Trim();
         return flat.Length <= 160 ? flat : flat[..157] + "...";
@@ -213,6 +227,9 @@ public static partial class MapTranslator
 
     [GeneratedRegex(@"^\w+(\.\w+)+$", RegexOptions.CultureInvariant)]
     private static partial Regex DottedPath();
+
+    [GeneratedRegex(@"^-?[0-9]+(\.[0-9]+)?$", RegexOptions.CultureInvariant)]
+    private static partial Regex NumberLiteral();
 
     [GeneratedRegex(@"^[A-Za-z_]\w*$", RegexOptions.CultureInvariant)]
     private static partial Regex IdentifierName();

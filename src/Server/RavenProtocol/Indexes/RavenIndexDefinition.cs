@@ -17,13 +17,13 @@ public static class RavenIndexDefinition
         string name = json.TryGetProperty("Name", out JsonElement n) && n.ValueKind == JsonValueKind.String && n.GetString() is { Length: > 0 } text
             ? text
             : throw new IndexDefinitionException("An index definition needs a \"Name\".");
-        if (json.TryGetProperty("Reduce", out JsonElement reduce) && reduce.ValueKind == JsonValueKind.String && !string.IsNullOrWhiteSpace(reduce.GetString()))
-            throw new IndexDefinitionException($"'{name}': Folio does not translate map/reduce definitions of the seeds' system yet; define it in Folio's form ({{\"Reduce\":{{\"GroupBy\",\"Aggregations\"}}}}) with PUT /databases/{{db}}/indexes.");
+        string? reduce = json.TryGetProperty("Reduce", out JsonElement r) && r.ValueKind == JsonValueKind.String && !string.IsNullOrWhiteSpace(r.GetString()) ? r.GetString() : null;
         if (!json.TryGetProperty("Maps", out JsonElement maps) || maps.ValueKind != JsonValueKind.Array || maps.GetArrayLength() == 0)
             throw new IndexDefinitionException($"'{name}': \"Maps\" must be a non-empty array of map sources.");
 
         var collections = new List<string>();
         var paths = new Dictionary<string, string>(StringComparer.Ordinal);
+        var constants = new Dictionary<string, string>(StringComparer.Ordinal);
         foreach (JsonElement map in maps.EnumerateArray())
         {
             if (map.ValueKind != JsonValueKind.String)
@@ -36,6 +36,27 @@ public static class RavenIndexDefinition
                 if (paths.TryGetValue(field, out string? existing) && existing != path)
                     throw new IndexDefinitionException($"'{name}': the maps give field '{field}' different paths ('{existing}', '{path}'); Folio's multi-collection indexes take each field from one path.");
                 paths[field] = path;
+            }
+
+            foreach ((string field, string literal) in translated.Constants)
+            {
+                if (reduce is null)
+                    throw new IndexDefinitionException($"'{name}': {MapTranslator.Untranslatable(map.GetString()!, literal).Message}");
+                if (constants.TryGetValue(field, out string? existing) && existing != literal)
+                    throw new IndexDefinitionException($"'{name}': the maps give field '{field}' different constants ('{existing}', '{literal}').");
+                constants[field] = literal;
+            }
+        }
+
+        if (reduce is not null)
+        {
+            try
+            {
+                return new IndexDefinition(name, collections, ReduceTranslator.Translate(reduce, paths, constants));
+            }
+            catch (IndexDefinitionException e)
+            {
+                throw new IndexDefinitionException($"'{name}': {e.Message}");
             }
         }
 
