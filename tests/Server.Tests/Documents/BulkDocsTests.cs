@@ -71,7 +71,7 @@ public class BulkDocsTests : IClassFixture<ServerFixture>
     }
 
     [Theory]
-    [InlineData("""{"Commands":[{"Type":"PUT","Id":"a/1","Document":{}},{"Type":"PUT","Id":"","Document":{}}]}""", ProblemTypes.InvalidDocumentId)]
+    [InlineData("""{"Commands":[{"Type":"PUT","Id":"a/1","Document":{}},{"Type":"PUT","Id":"   ","Document":{}}]}""", ProblemTypes.InvalidDocumentId)]
     [InlineData("""{"Commands":[{"Type":"PUT","Id":"a/1","Document":{}},{"Type":"PUT","Id":"a/2","Document":[1]}]}""", ProblemTypes.BadRequest)]
     [InlineData("""{"Commands":[{"Type":"PUT","Id":"a/1","Document":{}},{"Type":"PATCH","Id":"a/2"}]}""", ProblemTypes.BadRequest)]
     [InlineData("""{"Commands":[{"Type":"PUT","Id":"a/1","Document":{}},{"Type":"PUT","Id":"a/2"}]}""", ProblemTypes.BadRequest)]
