@@ -249,7 +249,7 @@ public sealed partial class IndexSearcher
         {
             var cache = searcher._index.OrdinalTerms;
             if (cache.TryGet(field, ordinal, out var known))
-                return known!;
+                return known;
             Span<byte> key = stackalloc byte[SearchIndex.MaxEntryKeySize];
             // A spelling variant's id stands for its term, as the doc values hold it.
             var term = SpellingVariant.TermOf(reader.TermOf(ordinal, key));
@@ -257,11 +257,11 @@ public sealed partial class IndexSearcher
             values.Clear();
             values.AddValue(DocValueKind.Text, term);
             values.EndEntry();
-            OrdinalTerm? read = null;
-            foreach (var value in values[0])
-                read = new OrdinalTerm(value);
-            cache.Add(field, ordinal, read!);
-            return read!;
+            var enumerator = values[0].GetEnumerator();
+            enumerator.MoveNext();
+            var read = new OrdinalTerm(enumerator.Current);
+            cache.Add(field, ordinal, read);
+            return read;
         }
 
         public byte[]? Encode(FieldValue value) => searcher.DocValueBound(field, value);

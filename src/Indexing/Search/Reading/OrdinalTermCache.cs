@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Diagnostics.CodeAnalysis;
 using Folio.Indexing.Collectors;
 
 namespace Folio.Indexing.Search;
@@ -18,7 +19,7 @@ internal sealed class OrdinalTermCache
     private readonly ConcurrentDictionary<string, FieldTerms> _fields = new(StringComparer.Ordinal);
 
     /// <summary>The value <paramref name="ordinal"/> of <paramref name="field"/> was read as, if kept.</summary>
-    public bool TryGet(string field, long ordinal, out OrdinalTerm? term)
+    public bool TryGet(string field, long ordinal, [NotNullWhen(true)] out OrdinalTerm? term)
     {
         term = null;
         return _fields.TryGetValue(field, out var terms) && terms.Terms.TryGetValue(ordinal, out term);
