@@ -11,4 +11,7 @@ internal static partial class ChangesLog
 
     [LoggerMessage(Level = LogLevel.Information, Message = "Changes WebSocket on {Database} fell behind at etag {ResumeFrom} (newest {LastEtag}); skipped to the newest")]
     public static partial void FellBehind(ILogger logger, string database, long resumeFrom, long lastEtag);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "Changes WebSocket on {Database} was not woken by the writes after etag {Position} (newest {LastEtag}); found them by its periodic look")]
+    public static partial void MissedWakeup(ILogger logger, string database, long position, long lastEtag);
 }

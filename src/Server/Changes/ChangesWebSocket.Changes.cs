@@ -3,6 +3,12 @@ namespace Folio.Server.Changes;
 /// <summary>The sending half: reads what the watch commands ask for and sends it.</summary>
 internal sealed partial class ChangesWebSocket
 {
+    /// <summary>
+    /// How long a socket waits for a write before it looks anyway: a commit wakes it at once, so this only bounds
+    /// the delay should a wake-up ever be missed (logged as a warning when one is), at the cost of one timer tick.
+    /// </summary>
+    private static readonly TimeSpan WakeBackstop = TimeSpan.FromSeconds(5);
+
     private async Task SendChangesAsync(CancellationToken stop)
     {
         long position = _database.Store.LastEtag;
@@ -51,7 +57,7 @@ internal sealed partial class ChangesWebSocket
                 await SendAsync(static (w, c) => WriteIndexChange(w, c), change, stop);
 
             if (!more)
-                await WaitAsync(position, commanded, watchingIndexes ? _options.IndexPollInterval : Timeout.InfiniteTimeSpan, stop);
+                await WaitAsync(position, commanded, watchingIndexes ? _options.IndexPollInterval : WakeBackstop, stop);
         }
     }
 
@@ -65,5 +71,7 @@ internal sealed partial class ChangesWebSocket
         await Task.WhenAny(written, commanded);
         await waiting.CancelAsync();
         stop.ThrowIfCancellationRequested();
+        if (poll == WakeBackstop && !written.IsCompletedSuccessfully && !commanded.IsCompleted && _database.Store.LastEtag > position)
+            ChangesLog.MissedWakeup(_logger, _database.Name, position, _database.Store.LastEtag);
     }
 }

@@ -114,7 +114,7 @@ public class ChangesWebSocketTests : IClassFixture<ServerFixture>
         using (HttpResponseMessage written = await server.Client.PostAsync($"/databases/{db}/bulk_docs", FolioApi.Json($"{{\"Commands\":[{commands}]}}")))
             Assert.Equal(HttpStatusCode.Created, written.StatusCode);
 
-        JsonElement behind = await ReceiveAsync(socket);
+        JsonElement behind = await ReceiveOrExplainAsync(socket, server);
         Assert.Equal("FellBehind", behind.GetProperty("Type").GetString());
         Assert.Equal(before, behind.GetProperty("ResumeFrom").GetInt64());
         Assert.Equal(before + 500, behind.GetProperty("LastEtag").GetInt64());
@@ -159,6 +159,25 @@ public class ChangesWebSocketTests : IClassFixture<ServerFixture>
 
     private static Task SendAsync(ClientWebSocket socket, string text) =>
         socket.SendAsync(Encoding.UTF8.GetBytes(text), WebSocketMessageType.Text, endOfMessage: true, CancellationToken.None).WaitAsync(TestTimeouts.Default);
+
+    /// <summary>
+    /// Receives a message; should none come, fails with the server's log, which says whether the socket saw the
+    /// writes late (a missed wake-up) or not at all.
+    /// </summary>
+    private static async Task<JsonElement> ReceiveOrExplainAsync(ClientWebSocket socket, RunningServer server)
+    {
+        try
+        {
+            return await ReceiveAsync(socket);
+        }
+        catch (TimeoutException)
+        {
+            var log = new StringBuilder("No message within the timeout. The server's log:");
+            foreach (Serilog.Events.LogEvent logged in server.Log.Events)
+                log.Append('\n').Append(logged.Timestamp.ToString("HH:mm:ss.fff", System.Globalization.CultureInfo.InvariantCulture)).Append(' ').Append(logged.RenderMessage(System.Globalization.CultureInfo.InvariantCulture));
+            throw new Xunit.Sdk.XunitException(log.ToString());
+        }
+    }
 
     private static async Task<JsonElement> ReceiveAsync(ClientWebSocket socket)
     {
