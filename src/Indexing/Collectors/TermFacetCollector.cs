@@ -37,7 +37,7 @@ public sealed class TermFacetCollector : ICollector
     private int[] _readPlaces = [];
     private IEngineSearcher? _searcher;
     private IDocValues? _docValues;
-    private List<FacetTerm>? _terms;
+    private FacetTerm[]? _terms;
     private Dictionary<FieldValue, long>? _counts;
     private long _missing;
 
@@ -58,7 +58,10 @@ public sealed class TermFacetCollector : ICollector
 
     /// <summary>Every value counted, in no particular order; read after the walk ended.</summary>
     /// <exception cref="InvalidOperationException">The walk has not ended.</exception>
-    public IReadOnlyList<FacetTerm> Terms =>
+    public IReadOnlyList<FacetTerm> Terms => CountedTerms;
+
+    /// <summary><see cref="Terms"/> as the array the answer orders by position, without copying the values.</summary>
+    internal FacetTerm[] CountedTerms =>
         _terms ?? throw new InvalidOperationException("The counts of a term facet are known once the walk has ended.");
 
     /// <summary>How many matches have each value; read after the walk ended.</summary>
@@ -152,18 +155,29 @@ public sealed class TermFacetCollector : ICollector
             var slot = SlotOfOrdinal(_docValues!, ordinal);
             _tallies[slot].Count += _ordinalCounts[ordinal];
         }
-        var terms = new List<FacetTerm>(_slots.Count);
+        // A slot holds one value; the array is made to size so the answer orders it where it is.
+        var terms = new FacetTerm[_slots.Count];
+        var count = 0;
         foreach (var (encoded, slot) in _slots)
         {
             if (_slotTerms[slot] is { } known)
             {
-                terms.Add(new FacetTerm(known.Value, known.Kind, known.Bytes, _tallies[slot].Count, slot));
+                Add(ref terms, ref count, new FacetTerm(known.Value, known.Kind, known.Bytes, _tallies[slot].Count, slot));
                 continue;
             }
             foreach (var value in new DocValueList(encoded))
-                terms.Add(new FacetTerm(value.ToFieldValue(), value.Kind, value.Bytes.ToArray(), _tallies[slot].Count, slot));
+                Add(ref terms, ref count, new FacetTerm(value.ToFieldValue(), value.Kind, value.Bytes.ToArray(), _tallies[slot].Count, slot));
         }
+        if (count != terms.Length)
+            Array.Resize(ref terms, count);
         _terms = terms;
+    }
+
+    private static void Add(ref FacetTerm[] terms, ref int count, in FacetTerm term)
+    {
+        if (count == terms.Length)
+            Array.Resize(ref terms, Math.Max(4, count * 2));
+        terms[count++] = term;
     }
 
     /// <summary>
@@ -171,7 +185,7 @@ public sealed class TermFacetCollector : ICollector
     /// (<see cref="IDocValues.Spelling"/>); null for a value spelled as counted, or one that is not text. Asks the
     /// searcher the walk ran on, so call it while that is open.
     /// </summary>
-    public string? Spelling(FacetTerm term) => term.Kind == DocValueKind.Text && _docValues is { } docValues ? docValues.Spelling(term.Bytes) : null;
+    public string? Spelling(in FacetTerm term) => term.Kind == DocValueKind.Text && _docValues is { } docValues ? docValues.Spelling(term.Bytes) : null;
 
     /// <summary>Counts an entry whose values were read (the <paramref name="place"/>-th match of its batch).</summary>
     private void CountValues(long entry, DocValueList values, int place)

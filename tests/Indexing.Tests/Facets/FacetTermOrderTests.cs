@@ -12,7 +12,7 @@ public class FacetTermOrderTests
     [InlineData("CountAsc")]
     [InlineData("ValueAsc")]
     [InlineData("ValueDesc")]
-    public void Sort_OrdersAsTheWholeComparison_WhenValuesShareLongPrefixesAndCounts(string order)
+    public void Order_OrdersAsTheWholeComparison_WhenValuesShareLongPrefixesAndCounts(string order)
     {
         var mode = Enum.Parse<FacetTermSortMode>(order);
         var random = new Random(7);
@@ -29,10 +29,14 @@ public class FacetTermOrderTests
         }
         var expected = terms.ToArray();
         Array.Sort(expected, Reference(mode));
-        var sorted = terms.ToArray();
+        var counted = terms.ToArray();
 
-        FacetTermOrder.Sort(sorted, mode);
+        var positions = FacetTermOrder.Order(counted, mode);
+        var sorted = Array.ConvertAll(positions, i => counted[i]);
 
+        Assert.Equal(Enumerable.Range(0, counted.Length), positions.Order());
+
+        Assert.Equal(expected.Length, sorted.Length);
         for (var i = 0; i < expected.Length; i++)
             Assert.True(Reference(mode)(expected[i], sorted[i]) == 0, $"At {i}: expected {Describe(expected[i])}, got {Describe(sorted[i])}.");
     }

@@ -13,21 +13,23 @@ internal static class FacetAnswer
     public static FacetResult Terms(FacetPlan plan, TermFacetCollector collector)
     {
         var options = plan.Options;
-        var terms = new FacetTerm[collector.Terms.Count];
-        for (var i = 0; i < terms.Length; i++)
-            terms[i] = collector.Terms[i];
-        FacetTermOrder.Sort(terms, options.SortMode);
+        var terms = collector.CountedTerms;
+        var order = FacetTermOrder.Order(terms, options.SortMode);
         var start = Math.Min(options.Start, terms.Length);
         var end = start + Math.Min(options.PageSize, terms.Length - start);
         var values = new List<FacetValue>((end - start) * Math.Max(1, plan.Groups.Count));
         for (var i = start; i < end; i++)
-            AddValues(values, plan, collector.Aggregator, Display(collector, terms[i]), terms[i].Count, terms[i].Slot);
+        {
+            ref readonly var term = ref terms[order[i]];
+            AddValues(values, plan, collector.Aggregator, Display(collector, term), term.Count, term.Slot);
+        }
         long remainingHits = 0;
         var remainingTerms = options.IncludeRemainingTerms ? new List<string?>(terms.Length - end) : null;
         for (var i = end; i < terms.Length; i++)
         {
-            remainingHits += terms[i].Count;
-            remainingTerms?.Add(Display(collector, terms[i]));
+            ref readonly var term = ref terms[order[i]];
+            remainingHits += term.Count;
+            remainingTerms?.Add(Display(collector, term));
         }
         return new FacetResult(plan.Facet.Name, values)
         {
@@ -51,7 +53,7 @@ internal static class FacetAnswer
     /// A value as the answer shows it: null for an explicit null, text in the spelling the data uses most (a
     /// case-folding field holds it lower-cased), a number as its shortest round-tripping text.
     /// </summary>
-    private static string? Display(TermFacetCollector collector, FacetTerm term) => term.Kind switch
+    private static string? Display(TermFacetCollector collector, in FacetTerm term) => term.Kind switch
     {
         DocValueKind.Null => null,
         DocValueKind.Text => collector.Spelling(term) ?? term.Value.Text,
