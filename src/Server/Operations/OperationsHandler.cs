@@ -60,8 +60,11 @@ public sealed class OperationsHandler(DatabaseRegistry databases, ServerOptions 
         try
         {
             var root = body.RootElement;
+            // The seeds' clients send a patch by query's query as an object of its own: {"Query":{"Query":…,"QueryParameters":…}}.
+            if (root.ValueKind == JsonValueKind.Object && root.TryGetProperty("Query", out var nested) && nested.ValueKind == JsonValueKind.Object)
+                root = nested;
             if (root.ValueKind != JsonValueKind.Object || !root.TryGetProperty("Query", out var queryText) || queryText.ValueKind != JsonValueKind.String)
-                throw QueryParameters.Invalid("The body must be an object with a \"Query\" string.");
+                throw QueryParameters.Invalid("The body must be an object with a \"Query\" string (or a \"Query\" object holding one).");
             JsonElement? parameters = root.TryGetProperty("QueryParameters", out var given) && given.ValueKind != JsonValueKind.Null ? given.Clone() : null;
             if (parameters is { ValueKind: not JsonValueKind.Object })
                 throw QueryParameters.Invalid("QueryParameters must be an object of parameter names to values.");

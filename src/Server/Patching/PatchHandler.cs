@@ -27,7 +27,10 @@ public sealed class PatchHandler(DatabaseRegistry databases, ServerOptions optio
     // The body may name the version to patch as the seeds' clients do ("ChangeVector") or as the header does ("IfMatch").
     private static readonly string[] ConditionNames = ["ChangeVector", "IfMatch"];
 
-    /// <summary>Patches the document; answers 200 <c>{"Id","ChangeVector","Status","Document"}</c> with the new document.</summary>
+    /// <summary>
+    /// Patches the document; answers 200 <c>{"Id","ChangeVector","Status","Document","ModifiedDocument"}</c> with the new
+    /// document (the last as the seeds' clients read it). Their <c>{"Patch":{…},"PatchIfMissing":{…}}</c> is accepted too.
+    /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the new document is durable and the answer written.</returns>
     [FolioRoute("PATCH", "/databases/{db}/docs", Access = RouteAccess.DatabaseWrite)]
@@ -41,19 +44,25 @@ public sealed class PatchHandler(DatabaseRegistry databases, ServerOptions optio
         var merge = IsMergePatch(request.Request.ContentType);
         if (merge && root.ValueKind != JsonValueKind.Object)
             throw QueryParameters.Invalid("A merge patch must be a JSON object: a document stays an object.");
-        using var patcher = merge ? null : ScriptPatcher(root, ref expected);
+        // The seeds' clients wrap the script, and may add one for a missing document: {"Patch":{…},"PatchIfMissing":{…}}.
+        var wrapped = !merge && root.ValueKind == JsonValueKind.Object && root.TryGetProperty("Patch", out var inner) && inner.ValueKind == JsonValueKind.Object;
+        using var patcher = merge ? null : ScriptPatcher(wrapped ? root.GetProperty("Patch") : root, ref expected);
+        using var ifMissing = wrapped && root.TryGetProperty("PatchIfMissing", out var missing) && missing.ValueKind != JsonValueKind.Null
+            ? ScriptPatcher(missing, ref expected)
+            : null;
 
         using var lease = databases.Lease(request.DatabaseSpan);
         var store = lease.Database.Store;
         for (var attempt = 1; ; attempt++)
         {
-            var (patched, read) = Apply(lease.Database, id, root, patcher);
-            var condition = expected ?? read;
+            var (patched, read) = Apply(lease.Database, id, root, patcher, ifMissing);
+            // A document made by PatchIfMissing is written only if it still does not exist (an empty change vector).
+            var condition = expected ?? read ?? string.Empty;
             try
             {
                 // Not cancelled with the request: once queued, a write completes or fails as a whole.
                 var result = await store.PutAsync(id, PreparedDocument.Parse(patched, options.MaxJsonDepth), condition);
-                await WriteAnswerAsync(request, store, result);
+                await WriteAnswerAsync(request, store, result, created: read is null);
                 return;
             }
             catch (ConcurrencyException) when (expected is null && attempt < Attempts)
@@ -89,12 +98,19 @@ public sealed class PatchHandler(DatabaseRegistry databases, ServerOptions optio
         return DocumentPatcher.ForScript(script.GetString()!, values, options.Scripting.ToLimits(), options.MaxJsonDepth);
     }
 
-    /// <summary>The patched JSON of the stored document and the change vector of the version it came from.</summary>
-    private (byte[] Patched, string ChangeVector) Apply(Database database, string id, JsonElement root, DocumentPatcher? patcher)
+    /// <summary>
+    /// The patched JSON of the stored document and the change vector of the version it came from; for a missing
+    /// document, what <paramref name="ifMissing"/> makes of an empty one, and no change vector.
+    /// </summary>
+    private (byte[] Patched, string? ChangeVector) Apply(Database database, string id, JsonElement root, DocumentPatcher? patcher, DocumentPatcher? ifMissing)
     {
         using var reader = database.Store.OpenReader();
         if (!reader.TryGet(id, out var document))
+        {
+            if (ifMissing is not null)
+                return (ifMissing.Apply("{}"u8, reader), null);
             throw new FolioHttpException(StatusCodes.Status404NotFound, "Document not found", $"There is no document with id '{id}' to patch.", ProblemTypes.DocumentNotFound);
+        }
         var read = ChangeVector.ToString(document.Etag, database.DatabaseIdBytes);
         var patched = patcher is null ? JsonMergePatch.Apply(document.Json, root, options.MaxJsonDepth) : patcher.Apply(document.Json, reader);
         return (patched, read);
@@ -103,23 +119,26 @@ public sealed class PatchHandler(DatabaseRegistry databases, ServerOptions optio
     private static bool IsMergePatch(string? contentType) =>
         contentType is not null && contentType.Split(';')[0].Trim().Equals(MergePatchMediaType, StringComparison.OrdinalIgnoreCase);
 
-    private static async ValueTask WriteAnswerAsync(FolioRequest request, DocumentStore store, WriteResult result)
+    private static async ValueTask WriteAnswerAsync(FolioRequest request, DocumentStore store, WriteResult result, bool created)
     {
         byte[] stored;
         using (var reader = store.OpenReader())
             stored = reader.TryGet(result.Id, out var document) ? document.Json.ToArray() : "null"u8.ToArray();
         var response = request.Response;
         response.Headers.ETag = ChangeVectorHeaders.ETag(result.ChangeVector!);
-        await JsonResponse.WriteAsync(response, (result, stored), WriteResult, request.Aborted);
+        await JsonResponse.WriteAsync(response, (result, stored, created), WriteResult, request.Aborted);
     }
 
-    private static void WriteResult(Utf8JsonWriter writer, (WriteResult Result, byte[] Stored) answer)
+    private static void WriteResult(Utf8JsonWriter writer, (WriteResult Result, byte[] Stored, bool Created) answer)
     {
         writer.WriteStartObject();
         writer.WriteString("Id"u8, answer.Result.Id);
         writer.WriteString("ChangeVector"u8, answer.Result.ChangeVector);
-        writer.WriteString("Status"u8, "Patched"u8);
+        writer.WriteString("Status"u8, answer.Created ? "Created"u8 : "Patched"u8);
         writer.WritePropertyName("Document"u8);
+        writer.WriteRawValue(answer.Stored, skipInputValidation: true);
+        // The seeds' clients read the new document under this name.
+        writer.WritePropertyName("ModifiedDocument"u8);
         writer.WriteRawValue(answer.Stored, skipInputValidation: true);
         writer.WriteEndObject();
     }

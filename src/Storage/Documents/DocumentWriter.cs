@@ -166,6 +166,9 @@ internal sealed class DocumentWriter
     {
         if (expected is null)
             return;
+        // An empty change vector is the seeds' clients' "only if it does not exist yet".
+        if (expected.Length == 0 && !exists)
+            return;
         if (exists && ChangeVector.TryParse(expected, _store.DatabaseIdBytes, out var expectedEtag) && expectedEtag == etag)
             return;
         var actual = exists ? ChangeVector.ToString(etag, _store.DatabaseIdBytes) : null;

@@ -101,6 +101,19 @@ public sealed class QueryOperationTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task PatchByQuery_QueryAsAnObject_IsTheSeedsClientsForm()
+    {
+        var (status, body) = await SendAsync(Client, HttpMethod.Patch, $"/databases/{_db}/queries", new { Query = new { Query = "from Orders where Number = $n update { this.Freight = -7; }", QueryParameters = new { n = 3 } } });
+        Assert.True(status == HttpStatusCode.Accepted, body.ToString());
+
+        var state = await EndedAsync(Client, _db, body.GetProperty("OperationId").GetInt64());
+
+        Assert.Equal("Completed", state.GetProperty("Status").GetString());
+        Assert.Equal(1, state.GetProperty("Processed").GetInt64());
+        Assert.Equal(-7, (await FreightsAsync(Client, _db))[3]);
+    }
+
+    [Fact]
     public async Task DeleteByQuery_DeletesEveryMatch()
     {
         var id = await StartAsync(Client, _db, HttpMethod.Delete, "from Orders where Freight < $max", new { max = 5 });

@@ -89,6 +89,36 @@ public sealed class PatchDocumentTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task Patch_SeedsClientsForm_PatchesAndAnswersTheModifiedDocument()
+    {
+        await StoreAsync(Client, _db, "orders/1", Order);
+
+        var (status, body, text) = await PatchAsync("orders/1", """{"Patch":{"Script":"this.Freight = args.f","Values":{"f":12}},"PatchIfMissing":null}""");
+
+        Assert.True(status == HttpStatusCode.OK, text);
+        Assert.Equal("Patched", body.GetProperty("Status").GetString());
+        Assert.Equal(12, body.GetProperty("ModifiedDocument").GetProperty("Freight").GetInt32());
+        Assert.Equal(12, (await DocumentAsync("orders/1")).GetProperty("Freight").GetInt32());
+    }
+
+    [Fact]
+    public async Task Patch_PatchIfMissing_CreatesTheDocument_OnlyWhenItIsMissing()
+    {
+        const string patch = """{"Patch":{"Script":"this.Count += 1"},"PatchIfMissing":{"Script":"this.Count = args.start; this['@metadata'] = { '@collection': 'Counters' }","Values":{"start":1}}}""";
+
+        var (created, createdBody, createdText) = await PatchAsync("counters/1", patch);
+        var (patched, patchedBody, patchedText) = await PatchAsync("counters/1", patch);
+
+        Assert.True(created == HttpStatusCode.OK, createdText);
+        Assert.Equal("Created", createdBody.GetProperty("Status").GetString());
+        Assert.True(patched == HttpStatusCode.OK, patchedText);
+        Assert.Equal("Patched", patchedBody.GetProperty("Status").GetString());
+        var stored = await DocumentAsync("counters/1");
+        Assert.Equal(2, stored.GetProperty("Count").GetInt32());
+        Assert.Equal("Counters", stored.GetProperty("@metadata").GetProperty("@collection").GetString());
+    }
+
+    [Fact]
     public async Task Patch_StaleChangeVector_Answers409AndChangesNothing()
     {
         var (_, first) = await StoreAsync(Client, _db, "orders/1", Order);

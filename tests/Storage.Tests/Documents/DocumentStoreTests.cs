@@ -87,6 +87,18 @@ public class DocumentStoreTests
     }
 
     [Fact]
+    public async Task Put_WithEmptyChangeVector_WritesOnlyADocumentThatDoesNotExist()
+    {
+        using var store = DocumentStore.Open(StorageOptions.InMemory());
+
+        await store.PutAsync("a", Json("""{"v":1}"""), expectedChangeVector: string.Empty);
+        var error = await Assert.ThrowsAsync<ConcurrencyException>(() => store.PutAsync("a", Json("""{"v":2}"""), expectedChangeVector: string.Empty));
+
+        Assert.Equal(string.Empty, error.Expected);
+        Assert.Equal(1, Load(store, "a").GetProperty("v").GetInt32());
+    }
+
+    [Fact]
     public async Task Batch_WithOneFailingCommand_LeavesNothing()
     {
         using var store = DocumentStore.Open(StorageOptions.InMemory());
