@@ -42,6 +42,8 @@ public sealed partial class IndexSearcher
         }
         terms.Sort(static (a, b) => a.AsSpan().SequenceCompareTo(b));
         var reader = Field(field);
+        if (reader.IsNumeric)
+            return withNull ? new OrIterator([NumberSet(field, terms), Marks(field, SearchIndex.NullTerm)]) : NumberSet(field, terms);
         ulong[]? bits = null;
         long count = 0;
         var ids = _scratch.WalkIds;
@@ -51,29 +53,46 @@ public sealed partial class IndexSearcher
             if ((i & CancellationStride) == 0)
                 Cancellation.ThrowIfCancellationRequested();
             var term = terms[i];
-            if (i > 0 && term.AsSpan().SequenceEqual(terms[i - 1]))
+            if (reader.Terms is not { } tree || (i > 0 && term.AsSpan().SequenceEqual(terms[i - 1])))
                 continue;
-            if (!reader.IsNumeric && reader.Terms is { } tree)
-            {
-                // A list kept whole in the term's header is decoded straight into the set; a chunked one is walked.
-                var termKey = TermEncoding.TermKey(term);
-                if (!tree.TryGet(termKey, out var header))
-                    continue;
-                if (!PostingStore.IsChunked(header))
-                {
-                    count += AddToBits(header, bits ??= RentBits(), ref ids, ref frequencies);
-                    continue;
-                }
-                count += AddToBits(new TermIterator(tree, reader.Sealed, termKey, header, _scratch), bits ??= RentBits());
+            // A list kept whole in the term's header is decoded straight into the set; a chunked one is walked.
+            var termKey = TermEncoding.TermKey(term);
+            if (!tree.TryGet(termKey, out var header))
                 continue;
-            }
-            count += AddToBits(Postings(field, term), bits ??= RentBits());
+            count += PostingStore.IsChunked(header)
+                ? AddToBits(new TermIterator(tree, reader.Sealed, termKey, header, _scratch), bits ??= RentBits())
+                : AddToBits(header, bits ??= RentBits(), ref ids, ref frequencies);
         }
         _scratch.WalkIds = ids;
         _scratch.WalkFrequencies = frequencies;
         if (withNull)
             count += AddToBits(Marks(field, SearchIndex.NullTerm), bits ??= RentBits());
         return Bits(bits, count);
+    }
+
+    /// <summary>
+    /// A set of numbers: one walk over the field's points from the smallest to the largest, each distinct value
+    /// judged by a binary search in the sorted set (a seek per value would read its block twice).
+    /// </summary>
+    private DocIdIterator NumberSet(string field, List<byte[]> sortedTerms)
+    {
+        var numbers = new List<ulong>(sortedTerms.Count);
+        foreach (var term in sortedTerms)
+        {
+            if (term.Length == 8)
+                numbers.Add(System.Buffers.Binary.BinaryPrimitives.ReadUInt64BigEndian(term));
+        }
+        if (numbers.Count == 0)
+            return new EmptyIterator();
+        var from = new byte[8];
+        System.Buffers.Binary.BinaryPrimitives.WriteUInt64BigEndian(from, numbers[0]);
+        return UnionOfTerms(field, from, static (term, set) =>
+        {
+            var value = System.Buffers.Binary.BinaryPrimitives.ReadUInt64BigEndian(term);
+            if (value > set[^1])
+                return TermVerdict.Stop;
+            return Array.BinarySearch(set, value) >= 0 ? TermVerdict.Take : TermVerdict.Skip;
+        }, numbers.ToArray());
     }
 
     /// <summary>Sets the bits of every id <paramref name="matches"/> walks to; returns how many were not set before.</summary>
