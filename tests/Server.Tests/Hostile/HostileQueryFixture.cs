@@ -5,13 +5,21 @@ using Folio.Server.Tests.Support;
 
 namespace Folio.Server.Tests.Hostile;
 
-/// <summary>
-/// One server with a database of <see cref="Count"/> people (unique names, 100 tags, a number each) indexed twice,
-/// by Folio's engine (<c>People/Folio</c>) and by Lucene (<c>People/Lucene</c>), both caught up.
-/// </summary>
-public sealed class HostileQueryFixture : IAsyncLifetime
+/// <summary>The people fixture of the hostile-query tests: 20,000 of them.</summary>
+public sealed class HostileQueryFixture : PeopleFixture
 {
     public const int Count = 20_000;
+
+    protected override int DocumentCount => Count;
+}
+
+/// <summary>
+/// One server with a database of <see cref="DocumentCount"/> people (unique names, 100 tags, a number each) indexed twice,
+/// by Folio's engine (<c>People/Folio</c>) and by Lucene (<c>People/Lucene</c>), both caught up.
+/// </summary>
+public abstract class PeopleFixture : IAsyncLifetime
+{
+    protected abstract int DocumentCount { get; }
 
     public static readonly string[] Indexes = ["People/Folio", "People/Lucene"];
 
@@ -27,10 +35,10 @@ public sealed class HostileQueryFixture : IAsyncLifetime
         var client = _server.Client;
         Database = await FolioApi.CreateDatabaseAsync(client);
         const int batch = 2_000;
-        for (var start = 0; start < Count; start += batch)
+        for (var start = 0; start < DocumentCount; start += batch)
         {
             var body = new StringBuilder("""{"Commands":[""");
-            for (var i = start; i < start + batch; i++)
+            for (var i = start; i < Math.Min(start + batch, DocumentCount); i++)
             {
                 if (i > start)
                     body.Append(',');
