@@ -13,6 +13,9 @@ internal static class MatchWalk
     /// <summary>How many matches <see cref="InBatches"/> hands a collector at once: its doc-value reads for a batch fit in the CPU caches.</summary>
     public const int BatchSize = 256;
 
+    /// <summary>Walks check their cancellation when their count of entries or terms has these low bits clear: every 1,024.</summary>
+    public const int CancellationStride = 1023;
+
     /// <summary>Walks <paramref name="matches"/> once, handing them to <paramref name="collector"/> <see cref="BatchSize"/> at a time, from <see cref="ICollector.Begin"/> to <see cref="ICollector.Finish"/>.</summary>
     public static void InBatches(IEngineSearcher searcher, DocIdIterator matches, ICollector collector)
     {
@@ -28,6 +31,7 @@ internal static class MatchWalk
                 scores[count] = matches.Score;
             if (++count == BatchSize)
             {
+                searcher.Cancellation.ThrowIfCancellationRequested();
                 collector.Collect(ids.AsSpan(0, count), needsScores ? scores.AsSpan(0, count) : default);
                 count = 0;
             }
@@ -49,7 +53,8 @@ internal static class MatchWalk
         {
             if (total >= skip && hits.Count < take)
                 hits.Add(new SearchHit(matches.Current, searcher.GetKey(matches.Current), matches.Score));
-            total++;
+            if ((++total & CancellationStride) == 0)
+                searcher.Cancellation.ThrowIfCancellationRequested();
         }
         return new TopDocs(total, hits);
     }

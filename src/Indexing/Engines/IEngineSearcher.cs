@@ -15,6 +15,13 @@ public interface IEngineSearcher : IDisposable
     /// <summary>The number of entries.</summary>
     long EntryCount { get; }
 
+    /// <summary>
+    /// Stops this searcher's walks (<see cref="Search"/>, <see cref="Collect"/>, <see cref="Count"/>, term
+    /// expansions) with an <see cref="OperationCanceledException"/> once cancelled: a query's time budget or
+    /// its client going away. Checked every thousand or so entries or terms, never per entry.
+    /// </summary>
+    CancellationToken Cancellation { get; set; }
+
     /// <summary>How many entries match, without materializing them.</summary>
     long Count(Query query);
 

@@ -15,6 +15,12 @@ internal sealed class MapReduceSearcher(IEngineSearcher engine, ReduceRows rows)
 {
     public long EntryCount => engine.EntryCount;
 
+    public CancellationToken Cancellation
+    {
+        get => engine.Cancellation;
+        set => engine.Cancellation = value;
+    }
+
     public bool TryGetRow(string key, out ReadOnlySpan<byte> row) => rows.TryGet(key, out row);
 
     public long Count(Query query) => engine.Count(query);

@@ -137,10 +137,7 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
                 var high = Resolve(between.High);
                 return new RangeQuery(IndexField(between.Field, IsNumber(low) && IsNumber(high)), low, true, high, true);
             case RqlIn @in:
-                var values = new List<Query>(@in.Values.Count);
-                foreach (var resolved in ParameterValues.ResolveAll(@in.Values, parameters))
-                    values.Add(new TermQuery(IndexField(@in.Field, IsNumber(resolved)), resolved));
-                return new OrQuery(values);
+                return In(@in);
             case RqlFunction function:
                 return Function(function);
             case RqlBoost boost:
@@ -181,6 +178,33 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
         {
             must.Add(CompileExpression(expression));
         }
+    }
+
+    /// <summary>
+    /// <c>field in (…)</c>: one term-set query per index field its values go to (numbers and text may land in
+    /// different ones), so a list of 100,000 values is one set the engine looks up term by term, not 100,000
+    /// clauses merged entry by entry.
+    /// </summary>
+    private Query In(RqlIn @in)
+    {
+        var byField = new Dictionary<string, List<FieldValue>>(StringComparer.Ordinal);
+        var order = new List<string>(1);
+        foreach (var resolved in ParameterValues.ResolveAll(@in.Values, parameters))
+        {
+            var field = IndexField(@in.Field, IsNumber(resolved));
+            if (!byField.TryGetValue(field, out var values))
+            {
+                byField.Add(field, values = []);
+                order.Add(field);
+            }
+            values.Add(resolved);
+        }
+        if (order.Count == 1)
+            return new TermsInQuery(order[0], byField[order[0]]);
+        var sets = new List<Query>(order.Count);
+        foreach (var field in order)
+            sets.Add(new TermsInQuery(field, byField[field]));
+        return new OrQuery(sets);
     }
 
     private Query Comparison(RqlComparison comparison)

@@ -17,6 +17,12 @@ public sealed record QueryOptions
     /// <summary>How long a query that had to create an auto index waits for it before answering stale.</summary>
     public TimeSpan AutoIndexWait { get; init; } = TimeSpan.FromSeconds(3);
 
+    /// <summary>
+    /// How long the query may search once its index is ready (null: no limit); past it the query stops with a
+    /// <see cref="QueryTimeoutException"/>.
+    /// </summary>
+    public TimeSpan? Timeout { get; init; }
+
     /// <summary>The most results one page may have.</summary>
     public int MaxPageSize { get; init; } = 1024;
 

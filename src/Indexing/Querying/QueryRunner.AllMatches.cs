@@ -156,8 +156,11 @@ public sealed partial class QueryRunner
             for (var k = 0; k < keys.Length; k++)
             {
                 var order = query.OrderBy[k];
+                // score(), random() beside other keys and spatial.distance() name no field to read here.
+                if (order.Field is not { } ordered)
+                    throw new QueryException("With select distinct or an alphanumeric order, a query sorts by fields only: order by score(), random() beside other keys or spatial.distance() cannot be combined with them yet.");
                 var numeric = order.Type is RqlOrderType.Long or RqlOrderType.Double;
-                var field = source.Compiler!.IndexField(order.Field!, numeric);
+                var field = source.Compiler!.IndexField(ordered, numeric);
                 keys[k] = new SortKey(order.Type == RqlOrderType.AlphaNumeric, order.Descending, new FieldValue?[matches.Count]);
                 for (var i = 0; i < matches.Count; i++)
                     keys[k].Values[i] = Smallest(source.Searcher!.GetValues(field, matches[i].EntryId), keys[k].AlphaNumeric);

@@ -21,8 +21,25 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
 {
     private readonly ParsedQueryCache _parsed = new();
 
-    /// <summary>Parses and runs a query, returning one page of results.</summary>
+    /// <summary>
+    /// Parses and runs a query, returning one page of results. The search stops with a
+    /// <see cref="QueryTimeoutException"/> past <see cref="QueryOptions.Timeout"/>, and with an
+    /// <see cref="OperationCanceledException"/> when <paramref name="cancellationToken"/> is cancelled.
+    /// </summary>
     public async Task<QueryResult> RunAsync(string text, QueryOptions options, CancellationToken cancellationToken = default)
+    {
+        using var budget = new QueryBudget(options.Timeout, cancellationToken);
+        try
+        {
+            return await RunWithinAsync(text, options, budget, cancellationToken).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (budget.RanOut)
+        {
+            throw budget.Exceeded();
+        }
+    }
+
+    private async Task<QueryResult> RunWithinAsync(string text, QueryOptions options, QueryBudget budget, CancellationToken cancellationToken)
     {
         var started = Stopwatch.GetTimestamp();
         // A stored facet setup is read at every run (it may have changed since the text was parsed).
@@ -46,6 +63,8 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
 
         var (index, searcher, indexedEtag) = await OpenIndexAsync(query, plan, options, cancellationToken).ConfigureAwait(false);
         using var opened = searcher;
+        budget.Start();
+        searcher.Cancellation = budget.Token;
         var compiler = new QueryCompiler(index.Definition, options.Parameters);
         var where = compiler.Compile(query.Where);
         var wholeMatches = NeedsAllMatches(query);
@@ -84,6 +103,8 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             var rows = searcher as IRowSource;
             for (var i = 0; i < hits.Count; i++)
             {
+                // A page is at most the page size, but a projection may take a while per result.
+                budget.Token.ThrowIfCancellationRequested();
                 if (rows is not null)
                 {
                     var found = rows.TryGetRow(hits[i].Key, out var row);
@@ -141,6 +162,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
         if (query.Where is null && query.OrderBy.Count == 0 && query.From.Collection is not null)
             return new QueryStream(StreamCollection(query), owned: null);
         var (index, searcher, _) = await OpenIndexAsync(query, plan, options, cancellationToken).ConfigureAwait(false);
+        searcher.Cancellation = cancellationToken;
         try
         {
             var compiler = new QueryCompiler(index.Definition, options.Parameters);

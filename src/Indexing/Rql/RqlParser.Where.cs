@@ -5,26 +5,88 @@ namespace Folio.Indexing.Rql;
 /// <summary>The where clause: conditions joined by and, or, not and parentheses, and the values they compare with.</summary>
 public sealed partial class RqlParser
 {
+    /// <summary>
+    /// How deep conditions may nest (parentheses, <c>not</c>, and functions holding conditions): every later stage
+    /// walks the tree recursively, so a query of ten thousand parentheses would otherwise overflow the stack.
+    /// </summary>
+    public const int MaxNesting = 128;
+
+    // Chains of and/or up to this long keep the left-deep shape they are written in; a longer one is built
+    // balanced, so the tree's depth grows with the logarithm of its length (a generated chain of 100,000 ors
+    // would otherwise be 100,000 levels deep for every recursive walk after the parser).
+    private const int LeftDeepChain = 32;
+
+    private int _nesting;
+
     private RqlExpression ParseOr()
     {
-        var left = ParseAnd();
-        while (TakeKeyword("or"))
-            left = new RqlBinary(false, left, ParseAnd());
-        return left;
+        Enter();
+        try
+        {
+            var first = ParseAnd();
+            if (!Current.IsKeyword("or"))
+                return first;
+            var operands = new List<RqlExpression> { first };
+            while (TakeKeyword("or"))
+                operands.Add(ParseAnd());
+            return Chain(false, operands);
+        }
+        finally
+        {
+            _nesting--;
+        }
     }
 
     private RqlExpression ParseAnd()
     {
-        var left = ParseUnary();
+        var first = ParseUnary();
+        if (!Current.IsKeyword("and"))
+            return first;
+        var operands = new List<RqlExpression> { first };
         while (TakeKeyword("and"))
-            left = new RqlBinary(true, left, ParseUnary());
+            operands.Add(ParseUnary());
+        return Chain(true, operands);
+    }
+
+    private static RqlExpression Chain(bool isAnd, List<RqlExpression> operands)
+    {
+        if (operands.Count > LeftDeepChain)
+            return Balanced(isAnd, operands, 0, operands.Count);
+        var left = operands[0];
+        for (var i = 1; i < operands.Count; i++)
+            left = new RqlBinary(isAnd, left, operands[i]);
         return left;
+    }
+
+    private static RqlExpression Balanced(bool isAnd, List<RqlExpression> operands, int start, int end)
+    {
+        if (end - start == 1)
+            return operands[start];
+        var middle = start + ((end - start) / 2);
+        return new RqlBinary(isAnd, Balanced(isAnd, operands, start, middle), Balanced(isAnd, operands, middle, end));
+    }
+
+    /// <summary>One level deeper into nested conditions; the caller leaves it with <c>_nesting--</c>.</summary>
+    private void Enter()
+    {
+        if (++_nesting > MaxNesting)
+            throw Error($"The query nests conditions more than {MaxNesting} levels deep (parentheses, not, and functions holding conditions count)");
     }
 
     private RqlExpression ParseUnary()
     {
         if (TakeKeyword("not"))
-            return new RqlNot(ParseUnary());
+        {
+            Enter();
+            try
+            {
+                return new RqlNot(ParseUnary());
+            }
+            finally
+            {
+                _nesting--;
+            }
+        }
         if (AtBareTrue())
         {
             _index++;
@@ -76,6 +138,20 @@ public sealed partial class RqlParser
     }
 
     private RqlExpression ParseFunction()
+    {
+        // Functions nest too: fuzzy(fuzzy(fuzzy(… parses each through the next without passing ParseOr.
+        Enter();
+        try
+        {
+            return ParseFunctionCall();
+        }
+        finally
+        {
+            _nesting--;
+        }
+    }
+
+    private RqlExpression ParseFunctionCall()
     {
         var nameToken = Current;
         var name = nameToken.Text.ToLowerInvariant();

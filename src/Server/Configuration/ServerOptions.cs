@@ -81,6 +81,9 @@ public sealed class ServerOptions
     /// <summary>Limits of JavaScript projections and patches (<c>Scripting:TimeoutMs</c>, <c>Scripting:MaxStatements</c>, …).</summary>
     public ScriptingOptions Scripting { get; set; } = new();
 
+    /// <summary>Query governance (<c>Queries:Timeout</c>, <c>Queries:MaxTimeout</c>).</summary>
+    public QueriesOptions Queries { get; set; } = new();
+
     /// <summary>How the changes feed waits, sends heartbeats and treats slow consumers.</summary>
     public Changes.ChangesOptions Changes { get; set; } = new();
 
@@ -134,6 +137,7 @@ public sealed class ServerOptions
         errors.AddRange(BulkInsert.Validate());
         errors.AddRange(Indexing.Validate());
         errors.AddRange(Scripting.Validate());
+        errors.AddRange(Queries.Validate());
         errors.AddRange(Changes.Validate());
         errors.AddRange(Subscriptions.Validate());
         errors.AddRange(Security.Validate());

@@ -51,6 +51,8 @@ public static class ExceptionMapper
                 return new Problem(StatusCodes.Status400BadRequest, "Script limit exceeded", script.Message, ProblemTypes.ScriptLimitExceeded);
             case Indexing.Scripting.ScriptException script:
                 return new Problem(StatusCodes.Status400BadRequest, "Script error", script.Message, ProblemTypes.ScriptError);
+            case QueryTimeoutException timeout:
+                return new Problem(StatusCodes.Status408RequestTimeout, "Query timeout", timeout.Message, ProblemTypes.QueryTimeout);
             case QueryException query:
                 return new Problem(StatusCodes.Status400BadRequest, "Invalid query", query.Message, ProblemTypes.InvalidQuery);
             case IndexNotFoundException missing:

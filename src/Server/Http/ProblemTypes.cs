@@ -111,6 +111,9 @@ public static class ProblemTypes
     /// <summary>A request names a tracked operation (patch or delete by query) the database does not have.</summary>
     public const string OperationNotFound = "urn:folio:problem:operation-not-found";
 
+    /// <summary>A query ran past its time budget (<c>Queries:Timeout</c>, or the request's <c>timeout</c>) and was stopped; nothing was written.</summary>
+    public const string QueryTimeout = "urn:folio:problem:query-timeout";
+
     /// <summary>A script ran past one of its limits (time, statements, memory, recursion) and was stopped; nothing was written.</summary>
     public const string ScriptLimitExceeded = "urn:folio:problem:script-limit-exceeded";
 }

@@ -37,7 +37,7 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         JsonElement? parameters = root.TryGetProperty("QueryParameters", out var parameterValue) && parameterValue.ValueKind != JsonValueKind.Null ? parameterValue : null;
         if (parameters is { ValueKind: not JsonValueKind.Object })
             throw QueryParameters.Invalid("QueryParameters must be an object of parameter names to values.");
-        await RunAsync(request, query.GetString()!, Options(wait, timeout, parameters));
+        await RunAsync(request, query.GetString()!, Options(wait, timeout, parameters, Budget(request)));
     }
 
     /// <summary>Runs <c>?query=</c> (with optional <c>waitForNonStaleResults</c> and <c>waitForNonStaleResultsTimeout</c>).</summary>
@@ -50,7 +50,7 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         var wait = string.Equals(QueryParameters.Optional(request.Request, "waitForNonStaleResults"), "true", StringComparison.OrdinalIgnoreCase);
         var timeoutText = QueryParameters.Optional(request.Request, "waitForNonStaleResultsTimeout");
         TimeSpan? timeout = timeoutText is null ? null : QueryParameters.Duration(timeoutText);
-        await RunAsync(request, query, Options(wait, timeout, null));
+        await RunAsync(request, query, Options(wait, timeout, null, Budget(request)));
     }
 
     /// <summary>Streams every result of <c>?query=</c> as <c>{"Results":[…]}</c>, without paging limits and in constant memory.</summary>
@@ -61,7 +61,7 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
     {
         var query = QueryParameters.Required(request.Request, "query");
         using var lease = databases.Lease(request.DatabaseSpan);
-        using var results = await lease.Database.Queries.StreamAsync(query, Options(false, null, null), request.Aborted);
+        using var results = await lease.Database.Queries.StreamAsync(query, Options(false, null, null, null), request.Aborted);
         var response = request.Response;
         response.ContentType = JsonWriters.ContentType;
         // Started before the first result: a failure while streaming then aborts the connection, so
@@ -95,8 +95,23 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         await response.BodyWriter.FlushAsync(request.Aborted);
     }
 
-    private QueryOptions Options(bool wait, TimeSpan? timeout, JsonElement? parameters) => new()
+    /// <summary>
+    /// The query's time budget: the <c>timeout</c> query-string parameter (a TimeSpan or milliseconds), at most
+    /// <c>Queries:MaxTimeout</c>; <c>Queries:Timeout</c> without it.
+    /// </summary>
+    private TimeSpan Budget(FolioRequest request)
     {
+        if (QueryParameters.Optional(request.Request, "timeout") is not { } text)
+            return options.Queries.Timeout;
+        var asked = QueryParameters.Duration(text);
+        if (asked <= TimeSpan.Zero || asked > options.Queries.MaxTimeout)
+            throw QueryParameters.Invalid($"The query parameter 'timeout' must be more than zero and at most the server's Queries:MaxTimeout of {options.Queries.MaxTimeout.TotalMilliseconds:0} ms; it is '{text}'.");
+        return asked;
+    }
+
+    private QueryOptions Options(bool wait, TimeSpan? timeout, JsonElement? parameters, TimeSpan? budget) => new()
+    {
+        Timeout = budget,
         WaitForNonStaleResults = wait,
         WaitTimeout = timeout ?? TimeSpan.FromSeconds(15),
         Parameters = parameters,

@@ -30,10 +30,43 @@ internal sealed partial class LuceneQueryTranslator(IndexSchema schema, LuceneSe
         if (query.Values.Count == 0)
             return Nothing();
         var any = new BooleanQuery();
+        if (query.Values.Count <= MergedValuesAtMost)
+        {
+            foreach (var value in query.Values)
+                any.Add(Equal(query.Field, value), Occur.SHOULD);
+            return Unscored(any);
+        }
+        // Many values: one filter that seeks each term once (numbers by their full-precision trie term), not a
+        // clause per value that Lucene would merge document by document.
+        var numeric = schema.Get(query.Field).IsNumeric;
+        var terms = new List<Term>(query.Values.Count);
         foreach (var value in query.Values)
-            any.Add(Equal(query.Field, value), Occur.SHOULD);
+        {
+            if (value.Type == FieldValueType.Null)
+            {
+                any.Add(Equal(query.Field, value), Occur.SHOULD);
+                continue;
+            }
+            if (FieldTerms.WholeTerm(schema, query.Field, value) is not { } term)
+                continue;
+            if (numeric)
+            {
+                var coded = new BytesRef(NumericUtils.BUF_SIZE_INT64);
+                NumericUtils.Int64ToPrefixCoded(LuceneDocumentBuilder.SortableLong(term), 0, coded);
+                terms.Add(new Term(query.Field, coded));
+            }
+            else
+            {
+                terms.Add(new Term(query.Field, new BytesRef(term)));
+            }
+        }
+        if (terms.Count > 0)
+            any.Add(new ConstantScoreQuery(new global::Lucene.Net.Queries.TermsFilter(terms)), Occur.SHOULD);
         return Unscored(any);
     }
+
+    /// <summary>Up to this many values, a set is a clause per value.</summary>
+    private const int MergedValuesAtMost = 16;
 
     /// <inheritdoc/>
     public LuceneQuery Visit(RangeQuery query)

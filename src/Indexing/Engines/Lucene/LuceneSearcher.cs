@@ -50,11 +50,19 @@ internal sealed class LuceneSearcher : IEngineSearcher
     public long EntryCount => Searcher.IndexReader.NumDocs;
 
     /// <inheritdoc/>
+    public CancellationToken Cancellation { get; set; }
+
+    /// <inheritdoc/>
     public long Count(FolioQuery query)
     {
-        var count = new TotalHitCountCollector();
-        Searcher.Search(Translate(query), count);
-        return count.TotalHits;
+        var matches = Iterate(query);
+        long count = 0;
+        while (matches.MoveNext())
+        {
+            if ((++count & MatchWalk.CancellationStride) == 0)
+                Cancellation.ThrowIfCancellationRequested();
+        }
+        return count;
     }
 
     /// <inheritdoc/>

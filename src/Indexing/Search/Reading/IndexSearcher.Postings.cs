@@ -123,8 +123,12 @@ public sealed partial class IndexSearcher
         var termKey = _scratch.WalkTermKey;
         Span<byte> sealKey = stackalloc byte[8];
         var more = from.Length == 0 ? cursor.First() : cursor.Seek(TermEncoding.TermKey(from));
+        var walked = 0;
         while (more)
         {
+            // A leading wildcard or a wide range walks every term of the field: the query's budget bounds it.
+            if ((++walked & CancellationStride) == 0)
+                Cancellation.ThrowIfCancellationRequested();
             var key = cursor.Key;
             if (key.Length > term.Length)
             {
@@ -210,6 +214,7 @@ public sealed partial class IndexSearcher
         var value = 0UL;
         do
         {
+            Cancellation.ThrowIfCancellationRequested();
             var block = new PointBlock.Reader(cursor.Key, cursor.Value);
             while (block.MoveNext())
             {

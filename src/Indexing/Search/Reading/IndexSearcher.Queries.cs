@@ -11,20 +11,6 @@ public sealed partial class IndexSearcher : IQueryVisitor<DocIdIterator>
 
     DocIdIterator IQueryVisitor<DocIdIterator>.Visit(TermQuery query) => Equal(query.Field, query.Value);
 
-    DocIdIterator IQueryVisitor<DocIdIterator>.Visit(TermsInQuery query)
-    {
-        var values = query.Values;
-        var children = new DocIdIterator[values.Count];
-        for (var i = 0; i < values.Count; i++)
-            children[i] = Equal(query.Field, values[i]);
-        return children.Length switch
-        {
-            0 => new EmptyIterator(),
-            1 => children[0],
-            _ => new OrIterator(children),
-        };
-    }
-
     DocIdIterator IQueryVisitor<DocIdIterator>.Visit(RangeQuery query)
     {
         // Bounds are whole values: a value longer than a term keeps only its first bytes in its

@@ -48,6 +48,12 @@ public sealed partial class IndexSearcher : IEngineSearcher
     /// <summary>The number of entries.</summary>
     public long EntryCount { get; }
 
+    /// <inheritdoc/>
+    public CancellationToken Cancellation { get; set; }
+
+    // Walks check for cancellation when their count of entries or terms has these low bits clear.
+    private const int CancellationStride = MatchWalk.CancellationStride;
+
     /// <summary>One past the highest entry id ever assigned (the size bit sets over entries need).</summary>
     public long NextEntryId { get; }
 
@@ -63,7 +69,10 @@ public sealed partial class IndexSearcher : IEngineSearcher
         var matches = Iterate(query);
         long count = 0;
         while (matches.MoveNext())
-            count++;
+        {
+            if ((++count & CancellationStride) == 0)
+                Cancellation.ThrowIfCancellationRequested();
+        }
         return count;
     }
 
@@ -75,7 +84,7 @@ public sealed partial class IndexSearcher : IEngineSearcher
         var matches = Iterate(query);
         if (sort is null || sort.Count == 0)
             return MatchWalk.FirstInIdOrder(this, matches, skip, take);
-        return new TopDocsCollector(this, sort, skip, take).Walk(matches);
+        return new TopDocsCollector(this, sort, skip, take) { Cancellation = Cancellation }.Walk(matches);
     }
 
     /// <inheritdoc/>
@@ -98,6 +107,7 @@ public sealed partial class IndexSearcher : IEngineSearcher
         var matches = Iterate(query);
         if (collector is TopDocsCollector top && top.Searcher == this)
         {
+            top.Cancellation = Cancellation;
             top.Walk(matches);
             return;
         }

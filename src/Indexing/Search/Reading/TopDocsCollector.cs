@@ -61,6 +61,9 @@ internal sealed class TopDocsCollector : ITopDocsCollector
     /// <summary>The searcher whose snapshot the collector reads sort keys and keys from.</summary>
     public IndexSearcher Searcher => _searcher;
 
+    /// <summary>Stops <see cref="Walk"/> once cancelled (the searcher's <see cref="IndexSearcher.Cancellation"/>).</summary>
+    public CancellationToken Cancellation { get; set; }
+
     /// <inheritdoc/>
     public TopDocs TopDocs => _topDocs ?? throw new InvalidOperationException("The page is known once the walk has ended.");
 
@@ -76,7 +79,10 @@ internal sealed class TopDocsCollector : ITopDocsCollector
         {
             total = 0;
             while (matches.MoveNext())
-                total++;
+            {
+                if ((++total & MatchWalk.CancellationStride) == 0)
+                    Cancellation.ThrowIfCancellationRequested();
+            }
         }
         else if (_keys.Length > 0 && _keys[0] is NumericSortValues { Column: { } column } primary)
         {
@@ -91,7 +97,8 @@ internal sealed class TopDocsCollector : ITopDocsCollector
             total = 0;
             while (matches.MoveNext())
             {
-                total++;
+                if ((++total & MatchWalk.CancellationStride) == 0)
+                    Cancellation.ThrowIfCancellationRequested();
                 Judge(matches.Current, needsScore ? matches.Score : 0, 0, 0);
             }
         }
@@ -131,7 +138,8 @@ internal sealed class TopDocsCollector : ITopDocsCollector
         var descending = _descending[0];
         while (matches.MoveNext())
         {
-            total++;
+            if ((++total & MatchWalk.CancellationStride) == 0)
+                Cancellation.ThrowIfCancellationRequested();
             var id = matches.Current;
             if (column.BlockOf(id) != blockNumber)
             {
@@ -166,6 +174,7 @@ internal sealed class TopDocsCollector : ITopDocsCollector
         var scoreOnly = _keys.Length == 1;
         while (windows.NextWindow())
         {
+            Cancellation.ThrowIfCancellationRequested();
             var present = windows.Present;
             var scores = windows.Scores;
             var start = windows.WindowBase;

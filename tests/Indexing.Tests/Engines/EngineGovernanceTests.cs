@@ -1,0 +1,73 @@
+using Folio.Indexing.Collectors;
+using Folio.Indexing.Engines;
+using Folio.Indexing.Queries;
+using Folio.Indexing.Search;
+using Folio.Storage;
+
+namespace Folio.Indexing.Tests.Engines;
+
+/// <summary>
+/// What both engines must do for query governance (issue 24): a term set of many values answers what a union of
+/// term queries answers, and a cancelled searcher stops its walks (search, sort, count, collect, term expansion).
+/// </summary>
+public sealed class EngineGovernanceTests : IDisposable
+{
+    private const int Entries = 5_000;
+
+    private static readonly IndexSchema Schema = new IndexSchema().Add("Name", FieldKind.Exact).Add("N", FieldKind.Long);
+
+    private readonly string _directory = Path.Combine(Path.GetTempPath(), "folio-tests", Guid.NewGuid().ToString("N"));
+
+    public static TheoryData<string> Engines => ["Folio", "Lucene"];
+
+    public void Dispose()
+    {
+        if (Directory.Exists(_directory))
+            Directory.Delete(_directory, recursive: true);
+    }
+
+    private IEngineIndex Build(string engine)
+    {
+        var index = SearchEngines.Get(engine).Open(StorageOptions.ForPath(_directory), Schema);
+        using var batch = index.BeginBatch();
+        for (var i = 0; i < Entries; i++)
+            batch.Add(new IndexEntry("p/" + i).Add("Name", "name-" + i).Add("N", (long)i));
+        batch.Commit(1);
+        return index;
+    }
+
+    [Theory]
+    [MemberData(nameof(Engines))]
+    public void Search_TermSetOfManyValues_MatchesTheUnionOfTermQueries(string engine)
+    {
+        using var index = Build(engine);
+        using var searcher = index.OpenSearcher();
+        // Every third value exists, with repeats, a null and values of another kind among them.
+        var names = Enumerable.Range(0, 3 * Entries).Select(i => FieldValue.From("name-" + (i * 3 % (2 * Entries)))).Append(FieldValue.Null).Append(FieldValue.From(7L)).ToList();
+        var numbers = Enumerable.Range(-10, 2 * Entries).Where(i => i % 4 == 0).Select(i => FieldValue.From((long)i)).ToList();
+        foreach (var (field, values) in new[] { ("Name", names), ("N", numbers) })
+        {
+            var set = searcher.Search(new TermsInQuery(field, values), 0, int.MaxValue);
+            var union = searcher.Search(new OrQuery(values.Select(v => (Query)new TermQuery(field, v)).ToList()), 0, int.MaxValue);
+            Assert.True(set.TotalHits > 100, $"{field}: {set.TotalHits}");
+            Assert.Equal(union.TotalHits, set.TotalHits);
+            Assert.Equal(union.Hits.Select(h => h.Key).Order(StringComparer.Ordinal), set.Hits.Select(h => h.Key).Order(StringComparer.Ordinal));
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Engines))]
+    public void Walks_OfACancelledSearcher_StopWithOperationCanceled(string engine)
+    {
+        using var index = Build(engine);
+        using var searcher = index.OpenSearcher();
+        searcher.Cancellation = new CancellationToken(canceled: true);
+        var wildcard = new WildcardQuery("Name", "*9*");
+        Assert.ThrowsAny<OperationCanceledException>(() => searcher.Search(MatchAllQuery.Instance, 0, 10));
+        Assert.ThrowsAny<OperationCanceledException>(() => searcher.Search(MatchAllQuery.Instance, 0, 10, [new SortField("N")]));
+        Assert.ThrowsAny<OperationCanceledException>(() => searcher.Count(wildcard));
+        Assert.ThrowsAny<OperationCanceledException>(() => searcher.Search(new TermsInQuery("Name", Enumerable.Range(0, 2_000).Select(i => FieldValue.From("name-" + i)).ToList()), 0, 10));
+        searcher.Cancellation = CancellationToken.None;
+        Assert.Equal(Entries, searcher.Count(MatchAllQuery.Instance));
+    }
+}
