@@ -187,6 +187,16 @@ public sealed partial class StorageEnvironment : IDisposable
         read.Verify();
     }
 
+    /// <summary>
+    /// Pages, fill and overflow of every tree in the last committed state: a walk of every branch and leaf,
+    /// so it costs a read of the whole file's tree pages (for reports, not for hot paths).
+    /// </summary>
+    public Reporting.SpaceReport ReportSpace()
+    {
+        using var read = BeginRead();
+        return read.ReportSpace(Pager.NumberOfPages);
+    }
+
     /// <summary>Counts and sizes, for stats endpoints and tests.</summary>
     public StorageStats GetStats() => new()
     {
