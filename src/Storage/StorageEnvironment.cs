@@ -66,6 +66,9 @@ public sealed partial class StorageEnvironment : IDisposable
 
     internal EnvironmentState State => _state;
 
+    /// <summary>Where the environment lives, for messages.</summary>
+    internal string Description => _fileSystem.Description;
+
     /// <summary>Opens (creating if needed, recovering if it crashed) the environment described by <paramref name="options"/>.</summary>
     public static StorageEnvironment Open(StorageOptions options)
     {
