@@ -250,7 +250,10 @@ public sealed partial class StorageEnvironment : IDisposable
                     // The data file and its header (synced) now hold every commit, so a later open needs
                     // no journal: leaving the last one would keep up to a journal's worth of disk in use.
                     if (Volatile.Read(ref _lastFlushed) == _state.TransactionId)
+                    {
                         _journal.DeleteAll();
+                        Pager.TrimOnDisposeTo = _state.NextPage;
+                    }
                 }
                 catch (Exception e) when (e is IOException or StorageException)
                 {
