@@ -157,6 +157,33 @@ public sealed class DocumentReader : IDisposable
         return result;
     }
 
+    /// <summary>
+    /// Each collection's documents with the bytes of their JSON and of their stored bodies: a walk over every
+    /// document's header (no body is decompressed), for storage reports rather than hot paths.
+    /// </summary>
+    public List<CollectionStorage> CollectionStorage()
+    {
+        var sums = new Dictionary<string, long[]>(StringComparer.OrdinalIgnoreCase);
+        var cursor = Docs.CreateCursor();
+        for (var more = cursor.First(); more; more = cursor.MoveNext())
+        {
+            var stored = new Document(cursor.Value);
+            var name = stored.CollectionString;
+            if (!sums.TryGetValue(name, out var sum))
+                sums.Add(name, sum = new long[4]);
+            var compressed = stored.BodyFlags == Document.CompressedFlag;
+            sum[0]++;
+            sum[1] += compressed ? BinaryPrimitives.ReadInt32LittleEndian(stored.StoredBody) : stored.StoredBody.Length;
+            sum[2] += stored.StoredBody.Length;
+            sum[3] += compressed ? 1 : 0;
+        }
+        var result = new List<CollectionStorage>(sums.Count);
+        foreach (var (name, sum) in sums)
+            result.Add(new CollectionStorage(name, sum[0], sum[1], sum[2], sum[3], Store.Compression.CurrentVersion(name)));
+        result.Sort((a, b) => StringComparer.OrdinalIgnoreCase.Compare(a.Name, b.Name));
+        return result;
+    }
+
     /// <summary>The number of documents in a collection (case-insensitive name).</summary>
     public long CountInCollection(string collection) =>
         CollectionsTree.TryGet(Encoding.UTF8.GetBytes(collection.ToLowerInvariant()), out var value) ? BinaryPrimitives.ReadInt64LittleEndian(value) : 0;
