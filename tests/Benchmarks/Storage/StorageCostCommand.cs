@@ -10,7 +10,8 @@ using Folio.Storage.Reporting;
 namespace Folio.Benchmarks.Storage;
 
 /// <summary>
-/// <c>dotnet run -c Release --project tests/Benchmarks -- storage-cost [--docs 200000] [--bytes 720] [--compression off,on] [--no-pouchdb] [--dir PATH]</c>:
+/// <c>dotnet run -c Release --project tests/Benchmarks -- storage-cost [--docs 200000] [--bytes 720] [--compression off,on] [--no-pouchdb] [--dir PATH]</c>
+/// (<c>--bytes</c> is the generator's target; it lands about 60 bytes above it, 778 B for 720):
 /// loads the same generated orders over HTTP into Folio (one server process per compression setting) and
 /// PouchDB Server, and reports the bytes on disk while live and after a clean stop (SIGTERM), as a multiple
 /// of the raw JSON and of PouchDB's footprint, then the fill of Folio's trees after the stop.
@@ -38,9 +39,9 @@ public static class StorageCostCommand
 
         var rows = new List<Footprint>();
         var reports = new List<(string System, SpaceReport Report)>();
-        foreach (string setting in compression)
+        for (int run = 0; run < compression.Length; run++)
         {
-            (Footprint row, SpaceReport report) = await MeasureFolioAsync(work, records, raw, setting.Trim());
+            (Footprint row, SpaceReport report) = await MeasureFolioAsync(work, records, raw, compression[run].Trim(), run);
             rows.Add(row);
             reports.Add((row.System, report));
         }
@@ -62,9 +63,10 @@ public static class StorageCostCommand
         return 0;
     }
 
-    private static async Task<(Footprint Row, SpaceReport Report)> MeasureFolioAsync(string work, byte[][] records, long raw, string compression)
+    private static async Task<(Footprint Row, SpaceReport Report)> MeasureFolioAsync(string work, byte[][] records, long raw, string compression, int run)
     {
-        string dataDir = Path.Combine(work, "folio-" + compression);
+        // A directory per run: settings may repeat (on,off,on,off) to see run-to-run noise.
+        string dataDir = Path.Combine(work, $"folio-{run}-{compression}");
         string system = $"Folio (compression {compression})";
         Console.WriteLine($"{system}: bulk insert …");
         using ChildProcess server = await ChildProcess.StartAsync(
@@ -72,7 +74,7 @@ public static class StorageCostCommand
             port => [Path.Combine(AppContext.BaseDirectory, "Folio.Server.dll"), "--DataDir=" + dataDir, $"--ServerUrl=http://127.0.0.1:{port}", "--TcpPort=0", "--LogToConsole=false", "--DocumentsCompression=" + (compression == "on" ? "true" : "false")],
             work,
             "/healthz",
-            Path.Combine(work, $"folio-{compression}.log"));
+            Path.Combine(work, $"folio-{run}-{compression}.log"));
         LoadResult load = await FolioLoader.RunAsync(server, records, 1, raw);
         Console.WriteLine($"  {load.DocumentsPerSecond:N0} docs/s");
         string databases = Path.Combine(dataDir, "Databases");
