@@ -43,7 +43,7 @@ public sealed class DocumentChangeReader
     /// <summary>The etag of the current change.</summary>
     public long Etag => Current.Etag;
 
-    /// <summary>The document the current change stored, valid while the snapshot is open. Each access looks it up: read it once.</summary>
+    /// <summary>The document the current change stored, valid until the reader moves on (a compressed body is decompressed into a buffer the next change reuses). Each access looks it up: read it once.</summary>
     public Document Document
     {
         get
