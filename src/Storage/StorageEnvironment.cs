@@ -66,6 +66,9 @@ public sealed partial class StorageEnvironment : IDisposable
 
     internal EnvironmentState State => _state;
 
+    /// <summary>Where the environment lives, for messages.</summary>
+    internal string Description => _fileSystem.Description;
+
     /// <summary>Opens (creating if needed, recovering if it crashed) the environment described by <paramref name="options"/>.</summary>
     public static StorageEnvironment Open(StorageOptions options)
     {
@@ -187,6 +190,16 @@ public sealed partial class StorageEnvironment : IDisposable
         read.Verify();
     }
 
+    /// <summary>
+    /// Pages, fill and overflow of every tree in the last committed state: a walk of every branch and leaf,
+    /// so it costs a read of the whole file's tree pages (for reports, not for hot paths).
+    /// </summary>
+    public Reporting.SpaceReport ReportSpace()
+    {
+        using var read = BeginRead();
+        return read.ReportSpace(Pager.NumberOfPages);
+    }
+
     /// <summary>Counts and sizes, for stats endpoints and tests.</summary>
     public StorageStats GetStats() => new()
     {
@@ -237,7 +250,10 @@ public sealed partial class StorageEnvironment : IDisposable
                     // The data file and its header (synced) now hold every commit, so a later open needs
                     // no journal: leaving the last one would keep up to a journal's worth of disk in use.
                     if (Volatile.Read(ref _lastFlushed) == _state.TransactionId)
+                    {
                         _journal.DeleteAll();
+                        Pager.TrimOnDisposeTo = _state.NextPage;
+                    }
                 }
                 catch (Exception e) when (e is IOException or StorageException)
                 {

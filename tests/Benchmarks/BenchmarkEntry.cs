@@ -28,7 +28,8 @@ namespace Folio.Benchmarks;
 /// <c>transfer-load</c> (export, import, backup and restore of a large database, and whether the copies are identical).
 /// <c>spatial-load</c> (circle queries over a spatial field of each engine vs a haversine scan) and
 /// <c>patch-load</c> (a patch by query over every document vs bulk PUTs of them, and another writer's latency meanwhile) and
-/// <c>term-set</c> (an <c>in</c> list of 100,000 values on a million entries, before and after the term-set query, vs Lucene.Net).
+/// <c>term-set</c> (an <c>in</c> list of 100,000 values on a million entries, before and after the term-set query, vs Lucene.Net) and
+/// <c>storage-cost</c> (bytes on disk for generated orders, live and after a clean stop, vs the raw JSON and PouchDB Server).
 /// </summary>
 public static class BenchmarkEntry
 {
@@ -53,6 +54,7 @@ public static class BenchmarkEntry
         [Spatial.SpatialQueryCommand.Command] = args => Task.FromResult(Spatial.SpatialQueryCommand.Run(args)),
         [Patching.PatchLoadCommand.Command] = Patching.PatchLoadCommand.RunAsync,
         [TermSetCommand.Command] = args => Task.FromResult(TermSetCommand.Run(args)),
+        [StorageCostCommand.Command] = StorageCostCommand.RunAsync,
     };
 
     public static async Task<int> Main(string[] args)

@@ -13,6 +13,7 @@ namespace Folio.CrashWriter;
 /// commit has returned, the line "ACK n crc" (the value's CRC-32C, 8 hex digits) goes to stdout in
 /// one write. Numbering continues after the highest number an earlier run committed. Lines
 /// "OPENING" and "OPENED" frame the open (and recovery). Any error goes to stderr, exit code 1.
+/// With a third argument <c>documents</c> it writes compressed documents instead (<see cref="DocumentLoop"/>).
 /// </summary>
 public static class Program
 {
@@ -27,14 +28,19 @@ public static class Program
 
     public static async Task<int> Main(string[] args)
     {
-        if (args.Length != 2 || !int.TryParse(args[1], out var seed))
+        if (args.Length is not (2 or 3) || !int.TryParse(args[1], out var seed) || (args.Length == 3 && args[2] != "documents"))
         {
-            await Console.Error.WriteLineAsync("usage: Folio.CrashWriter <directory> <seed>");
+            await Console.Error.WriteLineAsync("usage: Folio.CrashWriter <directory> <seed> [documents]");
             return 2;
         }
         try
         {
             Print("OPENING");
+            if (args.Length == 3)
+            {
+                await DocumentLoop.RunAsync(args[0], seed, Print);
+                return 1;
+            }
             var options = StorageOptions.ForPath(args[0]) with
             {
                 // Small journals and eager flushing, so kills land in journal rotation and in flushes too.

@@ -69,6 +69,15 @@ public sealed class ServerOptions
     /// <summary>How long in-flight requests may run on after a shutdown signal before connections are cut.</summary>
     public TimeSpan ShutdownTimeout { get; set; } = TimeSpan.FromSeconds(15);
 
+    /// <summary>
+    /// Whether every database compresses the document bodies it writes (Zstd with a dictionary trained per
+    /// collection; <c>--DocumentsCompression=false</c> turns it off). Bodies already compressed stay readable either way.
+    /// </summary>
+    public bool DocumentsCompression { get; set; } = true;
+
+    /// <summary>Collections (case-insensitive, comma-separated) whose bodies are stored uncompressed even when compression is on.</summary>
+    public string UncompressedCollections { get; set; } = string.Empty;
+
     /// <summary>Whether logs also go to the console (the rolling file under <see cref="LogsDirectory"/> always gets them).</summary>
     public bool LogToConsole { get; set; } = true;
 

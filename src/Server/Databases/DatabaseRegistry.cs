@@ -5,6 +5,7 @@ using Folio.Server.Configuration;
 using Folio.Server.Http;
 using Folio.Storage;
 using Folio.Storage.Documents;
+using Folio.Storage.Documents.Compression;
 
 namespace Folio.Server.Databases;
 
@@ -29,6 +30,7 @@ public sealed class DatabaseRegistry : IAsyncDisposable
     private readonly ILoggerFactory _loggers;
     private readonly long _journalFileSize;
     private readonly IndexStoreOptions _indexOptions;
+    private readonly DocumentCompressionOptions _compression;
     private bool _disposed;
 
     /// <summary>Creates the registry and opens every database found under <see cref="RootDirectory"/>.</summary>
@@ -41,6 +43,11 @@ public sealed class DatabaseRegistry : IAsyncDisposable
         _logger = logger;
         _loggers = loggers ?? Microsoft.Extensions.Logging.Abstractions.NullLoggerFactory.Instance;
         _journalFileSize = options.JournalFileSizeBytes;
+        _compression = new DocumentCompressionOptions
+        {
+            Enabled = options.DocumentsCompression,
+            UncompressedCollections = new HashSet<string>(options.UncompressedCollections.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries), StringComparer.OrdinalIgnoreCase),
+        };
         _indexOptions = new IndexStoreOptions
         {
             AutoIndexIdleTimeout = options.AutoIndexIdleTimeout,
@@ -201,7 +208,7 @@ public sealed class DatabaseRegistry : IAsyncDisposable
 
     private Database Open(string name, string directory)
     {
-        DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(directory) with { JournalFileSize = _journalFileSize, MetricsName = name });
+        DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(directory) with { JournalFileSize = _journalFileSize, MetricsName = name }, _compression);
         try
         {
             return new Database(name, directory, store, new IndexStore(store, Path.Combine(directory, IndexesFolder), _loggers, _indexOptions));

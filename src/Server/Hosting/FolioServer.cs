@@ -25,6 +25,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(Queries.QueriesHandler),
         typeof(Indexes.IndexesHandler),
         typeof(DatabaseStatsHandler),
+        typeof(StorageReportHandler),
         typeof(DocumentsHandler),
         typeof(Patching.PatchHandler),
         typeof(Operations.OperationsHandler),

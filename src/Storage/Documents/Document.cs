@@ -4,20 +4,34 @@ using System.Text;
 namespace Folio.Storage.Documents;
 
 /// <summary>
-/// A stored document as a view into its page: valid while the read transaction it came from is open.
-/// <see cref="Json"/> is the complete document, metadata included, ready to be written as it is.
+/// A stored document as a view into its page, and for a compressed body into the buffer it was decompressed to:
+/// a document loaded by id is valid while the reader it came from is open, one read through a cursor until the
+/// cursor moves. <see cref="Json"/> is the complete document, metadata included, ready to be written as it is.
 /// </summary>
 public readonly ref struct Document
 {
     internal const int HeaderSize = 24;
 
-    private readonly ReadOnlySpan<byte> _record;
+    /// <summary>Body flag: the body is a Zstd frame (after its 4-byte raw length) made with the dictionary the header names.</summary>
+    internal const byte CompressedFlag = 1;
 
+    private readonly ReadOnlySpan<byte> _record;
+    private readonly ReadOnlySpan<byte> _json;
+
+    /// <summary>A view of a record whose <see cref="Json"/> is the stored body as it is (plain, or compressed for callers that only read the header).</summary>
     internal Document(ReadOnlySpan<byte> record)
     {
         if (record.Length < HeaderSize)
             throw new CorruptionException("A document record is shorter than its header.");
         _record = record;
+        _json = record[(HeaderSize + IdLength + CollectionLength)..];
+    }
+
+    /// <summary>A view of a record whose body was decompressed to <paramref name="json"/>.</summary>
+    internal Document(ReadOnlySpan<byte> record, ReadOnlySpan<byte> json)
+    {
+        _record = record;
+        _json = json;
     }
 
     /// <summary>The etag of the write that produced this version.</summary>
@@ -33,7 +47,16 @@ public readonly ref struct Document
     public ReadOnlySpan<byte> Collection => _record.Slice(HeaderSize + IdLength, CollectionLength);
 
     /// <summary>The whole document as stored JSON (UTF-8).</summary>
-    public ReadOnlySpan<byte> Json => _record[(HeaderSize + IdLength + CollectionLength)..];
+    public ReadOnlySpan<byte> Json => _json;
+
+    /// <summary>How the body is stored: 0 as it is, <see cref="CompressedFlag"/> compressed.</summary>
+    internal byte BodyFlags => _record[20];
+
+    /// <summary>The dictionary version a compressed body was made with (0: none).</summary>
+    internal int DictionaryVersion => BinaryPrimitives.ReadUInt16LittleEndian(_record[22..]);
+
+    /// <summary>The body as stored: the JSON itself, or for a compressed body its raw length and frame.</summary>
+    internal ReadOnlySpan<byte> StoredBody => _record[(HeaderSize + IdLength + CollectionLength)..];
 
     /// <summary>The id as a string.</summary>
     public string IdString => Encoding.UTF8.GetString(Id);
@@ -45,14 +68,19 @@ public readonly ref struct Document
 
     private int CollectionLength => BinaryPrimitives.ReadUInt16LittleEndian(_record[18..]);
 
-    /// <summary>Lays out a record: etag, last-modified ticks, id and collection lengths, then id, collection and JSON.</summary>
-    internal static void WriteHeader(Span<byte> record, long etag, DateTime lastModified, ReadOnlySpan<byte> id, ReadOnlySpan<byte> collection)
+    /// <summary>
+    /// Lays out a record: etag, last-modified ticks, id and collection lengths, the body flags, a reserved byte
+    /// and the dictionary version, then id, collection and the body.
+    /// </summary>
+    internal static void WriteHeader(Span<byte> record, long etag, DateTime lastModified, ReadOnlySpan<byte> id, ReadOnlySpan<byte> collection, byte bodyFlags = 0, int dictionaryVersion = 0)
     {
         BinaryPrimitives.WriteInt64LittleEndian(record, etag);
         BinaryPrimitives.WriteInt64LittleEndian(record[8..], lastModified.Ticks);
         BinaryPrimitives.WriteUInt16LittleEndian(record[16..], (ushort)id.Length);
         BinaryPrimitives.WriteUInt16LittleEndian(record[18..], (ushort)collection.Length);
-        BinaryPrimitives.WriteInt32LittleEndian(record[20..], 0);
+        record[20] = bodyFlags;
+        record[21] = 0;
+        BinaryPrimitives.WriteUInt16LittleEndian(record[22..], (ushort)dictionaryVersion);
         id.CopyTo(record[HeaderSize..]);
         collection.CopyTo(record[(HeaderSize + id.Length)..]);
     }

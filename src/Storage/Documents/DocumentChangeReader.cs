@@ -20,6 +20,7 @@ public sealed class DocumentChangeReader
     private bool _measured;
     private bool _done;
     private long _bytes;
+    private Compression.BodyBuffer? _buffer;
 
     internal DocumentChangeReader(DocumentReader reader, long afterEtag, IReadOnlyList<string>? collections, int maxChanges, long maxBytes)
     {
@@ -42,7 +43,7 @@ public sealed class DocumentChangeReader
     /// <summary>The etag of the current change.</summary>
     public long Etag => Current.Etag;
 
-    /// <summary>The document the current change stored, valid while the snapshot is open. Each access looks it up: read it once.</summary>
+    /// <summary>The document the current change stored, valid until the reader moves on (a compressed body is decompressed into a buffer the next change reuses). Each access looks it up: read it once.</summary>
     public Document Document
     {
         get
@@ -148,14 +149,16 @@ public sealed class DocumentChangeReader
     {
         if (_current is { IsTombstones: false } && !_measured)
         {
-            _bytes += Load(_current).Json.Length;
+            var length = _current.HoldsRecord ? _reader.JsonLengthByKey(_current.Record) : _reader.JsonLengthByEtagKey(_current.EtagKey);
+            _bytes += length >= 0 ? length : throw new CorruptionException("An etag index points to a document that is not there.");
             _measured = true;
         }
     }
 
     private Document Load(EtagStream stream)
     {
-        var found = stream.HoldsRecord ? _reader.TryGetByKey(stream.Record, out var document) : _reader.TryGetByEtagKey(stream.EtagKey, out document);
+        var buffer = _buffer ??= _reader.CursorBuffer();
+        var found = stream.HoldsRecord ? _reader.TryGetByKey(stream.Record, out var document, buffer, Count) : _reader.TryGetByEtagKey(stream.EtagKey, out document, buffer, Count);
         return found ? document : throw new CorruptionException("An etag index points to a document that is not there.");
     }
 

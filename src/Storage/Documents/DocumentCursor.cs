@@ -14,6 +14,8 @@ public sealed class DocumentCursor
     private readonly bool _byEtag;
     private bool _started;
     private bool _done;
+    private long _moves;
+    private Compression.BodyBuffer? _buffer;
 
     private DocumentCursor(DocumentReader reader, TreeCursor? tree, MultiValueCursor? values, byte[] prefix, long afterEtag, bool byEtag)
     {
@@ -32,11 +34,12 @@ public sealed class DocumentCursor
         {
             if (!_started || _done)
                 throw new InvalidOperationException("The cursor is not on a document.");
+            var buffer = _buffer ??= _reader.CursorBuffer();
             if (_values is not null)
-                return _reader.TryGetByEtagKey(_values.Value, out var byCollection) ? byCollection : throw Missing();
+                return _reader.TryGetByEtagKey(_values.Value, out var byCollection, buffer, _moves) ? byCollection : throw Missing();
             if (_byEtag)
-                return _reader.TryGetByKey(_tree!.Value, out var byEtag) ? byEtag : throw Missing();
-            return new Document(_tree!.Value);
+                return _reader.TryGetByKey(_tree!.Value, out var byEtag, buffer, _moves) ? byEtag : throw Missing();
+            return _reader.Decode(_tree!.Value, buffer, _moves);
         }
     }
 
@@ -51,6 +54,7 @@ public sealed class DocumentCursor
     {
         if (_done)
             return false;
+        _moves++;
         bool moved;
         if (!_started)
         {
@@ -87,6 +91,7 @@ public sealed class DocumentCursor
         if (count == 0 || !MoveNext())
             return 0;
         var rest = count - 1;
+        _moves++;
         var moved = _values?.Skip(rest) ?? (_byEtag ? _tree!.Skip(rest) : _tree!.Skip(rest, _prefix));
         _done = moved < rest;
         return 1 + moved;

@@ -1,11 +1,15 @@
 using System.Buffers.Binary;
 using System.Text;
+using Folio.Storage.Documents.Compression;
 using Folio.Storage.Transactions;
 using Folio.Storage.Trees;
 
 namespace Folio.Storage.Documents;
 
-/// <summary>Reads documents from one snapshot; the documents it hands out live until it is disposed.</summary>
+/// <summary>
+/// Reads documents from one snapshot; the documents it loads by id live until it is disposed, those its cursors
+/// hand out until the cursor moves.
+/// </summary>
 public sealed class DocumentReader : IDisposable
 {
     private readonly ReadTransaction _transaction;
@@ -16,6 +20,10 @@ public sealed class DocumentReader : IDisposable
     private Tree? _tombstones;
     private MultiValueTree? _collectionTombstones;
     private Tree? _meta;
+    private Tree? _dictionaries;
+    private BodyBuffer? _arena;
+    private BodyBuffer? _cursorBuffer;
+    private List<BodyBuffer>? _moreCursorBuffers;
 
     internal DocumentReader(DocumentStore store, ReadTransaction transaction)
     {
@@ -66,16 +74,78 @@ public sealed class DocumentReader : IDisposable
         return TryGetByKey(key[..length], out document);
     }
 
-    internal bool TryGetByKey(scoped ReadOnlySpan<byte> key, out Document document)
+    internal bool TryGetByKey(scoped ReadOnlySpan<byte> key, out Document document) => TryGetByKey(key, out document, null, -1);
+
+    /// <summary>Loads a document by key, decompressing into <paramref name="buffer"/> (a cursor's, reused per <paramref name="tag"/>) or else the reader's arena.</summary>
+    internal bool TryGetByKey(scoped ReadOnlySpan<byte> key, out Document document, BodyBuffer? buffer, long tag)
     {
         if (Docs.TryGet(key, out var record))
         {
-            document = new Document(record);
+            document = Decode(record, buffer, tag);
             return true;
         }
         document = default;
         return false;
     }
+
+    /// <summary>The raw JSON length of the document under <paramref name="key"/> without decompressing it, or -1 when there is none.</summary>
+    internal int JsonLengthByKey(scoped ReadOnlySpan<byte> key)
+    {
+        if (!Docs.TryGet(key, out var record))
+            return -1;
+        var stored = new Document(record);
+        return stored.BodyFlags == Document.CompressedFlag ? BinaryPrimitives.ReadInt32LittleEndian(stored.StoredBody) : stored.StoredBody.Length;
+    }
+
+    /// <summary>The document a record holds, its body decompressed when it was stored compressed.</summary>
+    internal Document Decode(ReadOnlySpan<byte> record, BodyBuffer? buffer, long tag)
+    {
+        var stored = new Document(record);
+        var flags = stored.BodyFlags;
+        if (flags == 0)
+            return stored;
+        if (flags != Document.CompressedFlag)
+            throw new CorruptionException($"Document '{stored.IdString}' is stored in a body format this build does not know (flags {flags}); was it written by a newer Folio?");
+        if (buffer is not null && tag >= 0 && buffer.Tag == tag)
+            return new Document(record, buffer.Tagged);
+        var body = stored.StoredBody;
+        var rawLength = body.Length >= 4 ? BinaryPrimitives.ReadInt32LittleEndian(body) : -1;
+        if (rawLength < 0)
+            throw new CorruptionException($"Document '{stored.IdString}' has a compressed body too short to hold its length.");
+        var dictionary = Store.Compression.Find(stored.DictionaryVersion, Dictionaries)
+            ?? throw new CorruptionException($"Document '{stored.IdString}' is compressed with dictionary {stored.DictionaryVersion}, which the database does not hold or holds damaged.");
+        var target = (buffer ?? (_arena ??= Store.RentBodyBuffer(reusable: false))).Take(rawLength);
+        int written;
+        try
+        {
+            written = dictionary.Decompress(body[4..], target);
+        }
+        catch (ZstdSharp.ZstdException e)
+        {
+            throw new CorruptionException($"Document '{stored.IdString}' could not be decompressed with dictionary {stored.DictionaryVersion}: {e.Message}");
+        }
+        if (written != rawLength)
+            throw new CorruptionException($"Document '{stored.IdString}' decompressed to {written} bytes; its record says {rawLength}.");
+        if (buffer is not null && tag >= 0)
+        {
+            buffer.Tag = tag;
+            buffer.TaggedLength = rawLength;
+        }
+        return new Document(record, target);
+    }
+
+    /// <summary>A buffer for a cursor's decompressed bodies, given back when the reader is disposed.</summary>
+    internal BodyBuffer CursorBuffer()
+    {
+        var buffer = Store.RentBodyBuffer(reusable: true);
+        if (_cursorBuffer is null)
+            _cursorBuffer = buffer;
+        else
+            (_moreCursorBuffers ??= []).Add(buffer);
+        return buffer;
+    }
+
+    private Tree? Dictionaries => _dictionaries ??= _transaction.OpenTree(DictionaryRecord.Tree);
 
     /// <summary>The collections with their document counts, by name.</summary>
     public SortedDictionary<string, long> Collections()
@@ -84,6 +154,33 @@ public sealed class DocumentReader : IDisposable
         var cursor = CollectionsTree.CreateCursor();
         for (var more = cursor.First(); more; more = cursor.MoveNext())
             result[Encoding.UTF8.GetString(cursor.Value[8..])] = BinaryPrimitives.ReadInt64LittleEndian(cursor.Value);
+        return result;
+    }
+
+    /// <summary>
+    /// Each collection's documents with the bytes of their JSON and of their stored bodies: a walk over every
+    /// document's header (no body is decompressed), for storage reports rather than hot paths.
+    /// </summary>
+    public List<CollectionStorage> CollectionStorage()
+    {
+        var sums = new Dictionary<string, long[]>(StringComparer.OrdinalIgnoreCase);
+        var cursor = Docs.CreateCursor();
+        for (var more = cursor.First(); more; more = cursor.MoveNext())
+        {
+            var stored = new Document(cursor.Value);
+            var name = stored.CollectionString;
+            if (!sums.TryGetValue(name, out var sum))
+                sums.Add(name, sum = new long[4]);
+            var compressed = stored.BodyFlags == Document.CompressedFlag;
+            sum[0]++;
+            sum[1] += compressed ? BinaryPrimitives.ReadInt32LittleEndian(stored.StoredBody) : stored.StoredBody.Length;
+            sum[2] += stored.StoredBody.Length;
+            sum[3] += compressed ? 1 : 0;
+        }
+        var result = new List<CollectionStorage>(sums.Count);
+        foreach (var (name, sum) in sums)
+            result.Add(new CollectionStorage(name, sum[0], sum[1], sum[2], sum[3], Store.Compression.CurrentVersion(name)));
+        result.Sort((a, b) => StringComparer.OrdinalIgnoreCase.Compare(a.Name, b.Name));
         return result;
     }
 
@@ -133,6 +230,9 @@ public sealed class DocumentReader : IDisposable
     public DocumentChangeReader ChangesAfter(long afterEtag, IReadOnlyList<string>? collections = null, int maxChanges = int.MaxValue, long maxBytes = long.MaxValue) =>
         new(this, afterEtag, collections, maxChanges, maxBytes);
 
+    /// <summary>The raw JSON length of the document an etag key points to, or -1.</summary>
+    internal int JsonLengthByEtagKey(ReadOnlySpan<byte> etagKey) => Etags.TryGet(etagKey, out var idKey) ? JsonLengthByKey(idKey) : -1;
+
     internal TreeCursor EtagCursor() => Etags.CreateCursor();
 
     internal TreeCursor TombstoneCursor() => TombstonesTree.CreateCursor();
@@ -143,14 +243,29 @@ public sealed class DocumentReader : IDisposable
 
     internal bool TryGetTombstoneRecord(ReadOnlySpan<byte> etagKey, out ReadOnlySpan<byte> record) => TombstonesTree.TryGet(etagKey, out record);
 
-    internal bool TryGetByEtagKey(ReadOnlySpan<byte> etagKey, out Document document)
+    internal bool TryGetByEtagKey(ReadOnlySpan<byte> etagKey, out Document document, BodyBuffer? buffer = null, long tag = -1)
     {
         if (Etags.TryGet(etagKey, out var idKey))
-            return TryGetByKey(idKey, out document);
+            return TryGetByKey(idKey, out document, buffer, tag);
         document = default;
         return false;
     }
 
-    /// <summary>Ends the snapshot.</summary>
-    public void Dispose() => _transaction.Dispose();
+    /// <summary>Ends the snapshot and gives back the buffers its documents were decompressed to.</summary>
+    public void Dispose()
+    {
+        _transaction.Dispose();
+        if (_arena is not null)
+            Store.ReturnBodyBuffer(_arena);
+        if (_cursorBuffer is not null)
+            Store.ReturnBodyBuffer(_cursorBuffer);
+        if (_moreCursorBuffers is not null)
+        {
+            foreach (var buffer in _moreCursorBuffers)
+                Store.ReturnBodyBuffer(buffer);
+        }
+        _arena = null;
+        _cursorBuffer = null;
+        _moreCursorBuffers = null;
+    }
 }

@@ -1,4 +1,6 @@
+using System.Buffers.Binary;
 using System.Text;
+using Folio.Storage.Documents.Compression;
 using Folio.Storage.Merging;
 using Folio.Storage.Transactions;
 
@@ -19,16 +21,27 @@ public sealed partial class DocumentStore : IDisposable
     internal const string CollectionTombstonesTree = "collection-tombstones";
     internal const string MetaTree = "meta";
 
+    /// <summary>
+    /// The documents format this build writes and the newest it reads: 1 stored every body as it is, 2 may
+    /// compress bodies and keeps dictionaries. Stores without the marker are format 1.
+    /// </summary>
+    internal const int DocumentsFormat = 2;
+
+    private static ReadOnlySpan<byte> FormatKey => "documents-format"u8;
+
     private readonly bool _ownsEnvironment;
     private readonly byte[] _databaseId;
     private readonly CommitChangeCollector _collector;
+    private readonly ContextPool<BodyBuffer> _arenas = new(() => new BodyBuffer(reusable: false));
+    private readonly ContextPool<BodyBuffer> _cursorBuffers = new(() => new BodyBuffer(reusable: true));
     private CommittedChanges _lastChanges;
 
-    private DocumentStore(StorageEnvironment environment, bool ownsEnvironment)
+    private DocumentStore(StorageEnvironment environment, bool ownsEnvironment, DocumentCompressionOptions compression)
     {
         Environment = environment;
         _ownsEnvironment = ownsEnvironment;
         _collector = new CommitChangeCollector(this);
+        Compression = new DocumentCompression(this, compression);
         using var tx = environment.BeginWrite();
         tx.CreateTree(DocsTree);
         tx.CreateTree(EtagsTree);
@@ -36,7 +49,14 @@ public sealed partial class DocumentStore : IDisposable
         tx.CreateTree(CollectionsTree);
         tx.CreateTree(TombstonesTree);
         tx.CreateMultiValueTree(CollectionTombstonesTree);
+        tx.CreateTree(DictionaryRecord.Tree);
         var meta = tx.CreateTree(MetaTree);
+        var format = meta.TryGet(FormatKey, out var storedFormat) ? BinaryPrimitives.ReadInt32LittleEndian(storedFormat) : 1;
+        if (format > DocumentsFormat)
+            throw new UnsupportedFormatException($"The database in {environment.Description} holds documents in format {format}, written by a newer Folio; this build reads formats up to {DocumentsFormat}. Open it with that newer Folio.");
+        if (format < DocumentsFormat)
+            BinaryPrimitives.WriteInt32LittleEndian(meta.Reserve(FormatKey, 4), DocumentsFormat);
+        Compression.Load(tx);
         if (meta.TryGet("database-id"u8, out var stored))
         {
             _databaseId = stored.ToArray();
@@ -93,13 +113,19 @@ public sealed partial class DocumentStore : IDisposable
 
     internal ReadOnlySpan<byte> DatabaseIdBytes => _databaseId;
 
-    /// <summary>Opens the environment described by <paramref name="options"/> and the document store in it.</summary>
-    public static DocumentStore Open(StorageOptions options)
+    /// <summary>How this store compresses document bodies.</summary>
+    public DocumentCompression Compression { get; }
+
+    /// <summary>
+    /// Opens the environment described by <paramref name="options"/> and the document store in it; bodies are
+    /// compressed as <paramref name="compression"/> says (by default, on).
+    /// </summary>
+    public static DocumentStore Open(StorageOptions options, DocumentCompressionOptions? compression = null)
     {
         var environment = StorageEnvironment.Open(options);
         try
         {
-            return new DocumentStore(environment, ownsEnvironment: true);
+            return new DocumentStore(environment, ownsEnvironment: true, compression ?? new DocumentCompressionOptions());
         }
         catch
         {
@@ -109,7 +135,16 @@ public sealed partial class DocumentStore : IDisposable
     }
 
     /// <summary>A document store in an environment the caller keeps owning.</summary>
-    public static DocumentStore On(StorageEnvironment environment) => new(environment, ownsEnvironment: false);
+    public static DocumentStore On(StorageEnvironment environment, DocumentCompressionOptions? compression = null) =>
+        new(environment, ownsEnvironment: false, compression ?? new DocumentCompressionOptions());
+
+    internal BodyBuffer RentBodyBuffer(bool reusable) => (reusable ? _cursorBuffers : _arenas).Rent();
+
+    internal void ReturnBodyBuffer(BodyBuffer buffer)
+    {
+        buffer.Dispose();
+        (buffer.Reusable ? _cursorBuffers : _arenas).Return(buffer);
+    }
 
     /// <summary>A reader over the last committed state; dispose it to end its snapshot.</summary>
     public DocumentReader OpenReader() => new(this, Environment.BeginRead());
@@ -138,9 +173,10 @@ public sealed partial class DocumentStore : IDisposable
         return operation.Results;
     }
 
-    /// <summary>Disposes the environment when the store opened it.</summary>
+    /// <summary>Waits for running dictionary trainings, then disposes the environment when the store opened it.</summary>
     public void Dispose()
     {
+        Compression.Dispose();
         if (_ownsEnvironment)
             Environment.Dispose();
     }

@@ -3,6 +3,7 @@ using System.Buffers.Binary;
 using System.Buffers.Text;
 using System.Text;
 using System.Text.Json;
+using Folio.Storage.Documents.Compression;
 using Folio.Storage.Transactions;
 using Folio.Storage.Trees;
 
@@ -17,6 +18,9 @@ namespace Folio.Storage.Documents;
 internal sealed class DocumentWriter
 {
     private static readonly byte[] LastEtagKey = "last-etag"u8.ToArray();
+
+    /// <summary>Bodies shorter than this are stored as they are: a frame's overhead leaves nothing to gain.</summary>
+    private const int MinCompressedJson = 48;
 
     private readonly DocumentStore _store;
     private readonly Tree _docs;
@@ -114,26 +118,69 @@ internal sealed class DocumentWriter
         var collectionBytes = _collectionBytes;
         WriteMetadata(collection, id, changeVector, lastModified);
 
-        // The stored JSON: the prepared prefix (which leaves "@metadata" open), a comma when the client's
-        // metadata has properties, the store's properties (the metadata object without its opening brace)
-        // and the brace that closes the document.
         var properties = _metadata.WrittenSpan[1..];
         var comma = document.MetadataHasProperties ? 1 : 0;
         var jsonLength = document.Prefix.Length + comma + properties.Length + 1;
         var headerLength = Document.HeaderSize + idBytes.Length + collectionBytes.Length;
-        var record = _docs.Reserve(key, headerLength + jsonLength);
-        Document.WriteHeader(record, etag, lastModified, idBytes, collectionBytes);
-        var json = record[headerLength..];
-        document.Prefix.CopyTo(json);
-        if (comma == 1)
-            json[document.Prefix.Length] = (byte)',';
-        properties.CopyTo(json[(document.Prefix.Length + comma)..]);
-        json[^1] = (byte)'}';
+        var compression = jsonLength >= MinCompressedJson ? _store.Compression.ForWriting(_loweredCollection, collection) : null;
+        if (compression is null)
+        {
+            var record = _docs.Reserve(key, headerLength + jsonLength);
+            Document.WriteHeader(record, etag, lastModified, idBytes, collectionBytes);
+            LayOut(record[headerLength..], document, comma, properties);
+        }
+        else
+        {
+            WriteCompressed(key, compression, etag, lastModified, idBytes, collectionBytes, document, comma, properties, jsonLength);
+        }
 
         _etags.Put(EtagKey(etag), key);
         _collectionEtags.Add(collectionKey, EtagKey(etag));
         _changes.Add(etag, id, collection, DocumentChangeKind.Put);
         return new WriteResult(id, collection, changeVector, lastModified, etag, Deleted: false);
+    }
+
+    /// <summary>
+    /// Compresses the body with the collection's current dictionary and stores it with its raw length in front,
+    /// or stores it as it is when that would not come out smaller. Feeds the collection's samples and ratio, and
+    /// starts a training when the samples are ready.
+    /// </summary>
+    private void WriteCompressed(ReadOnlySpan<byte> key, CollectionCompression compression, long etag, DateTime lastModified, ReadOnlySpan<byte> idBytes, ReadOnlySpan<byte> collectionBytes, PreparedDocument document, int comma, ReadOnlySpan<byte> properties, int jsonLength)
+    {
+        var codec = _store.Compression;
+        var json = codec.RawScratch(jsonLength);
+        LayOut(json, document, comma, properties);
+        if (compression.Sample(json) is { } samples)
+            codec.StartTraining(compression, samples);
+        var dictionary = compression.Current;
+        var headerLength = Document.HeaderSize + idBytes.Length + collectionBytes.Length;
+        var compressed = codec.CompressedScratch(jsonLength);
+        if (dictionary.TryCompress(json, compressed, jsonLength - 4, out var written))
+        {
+            var record = _docs.Reserve(key, headerLength + 4 + written);
+            Document.WriteHeader(record, etag, lastModified, idBytes, collectionBytes, Document.CompressedFlag, dictionary.Id);
+            BinaryPrimitives.WriteInt32LittleEndian(record[headerLength..], jsonLength);
+            compressed[..written].CopyTo(record[(headerLength + 4)..]);
+            compression.Observe(jsonLength, written + 4);
+            return;
+        }
+        var plain = _docs.Reserve(key, headerLength + jsonLength);
+        Document.WriteHeader(plain, etag, lastModified, idBytes, collectionBytes);
+        json.CopyTo(plain[headerLength..]);
+        compression.Observe(jsonLength, jsonLength);
+    }
+
+    /// <summary>
+    /// The stored JSON: the prepared prefix (which leaves "@metadata" open), a comma when the client's metadata
+    /// has properties, the store's properties (the metadata object without its opening brace) and the closing brace.
+    /// </summary>
+    private static void LayOut(Span<byte> json, PreparedDocument document, int comma, ReadOnlySpan<byte> properties)
+    {
+        document.Prefix.CopyTo(json);
+        if (comma == 1)
+            json[document.Prefix.Length] = (byte)',';
+        properties.CopyTo(json[(document.Prefix.Length + comma)..]);
+        json[^1] = (byte)'}';
     }
 
     public WriteResult? Delete(string id, string? expectedChangeVector)

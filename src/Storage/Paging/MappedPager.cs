@@ -77,6 +77,18 @@ internal sealed unsafe class MappedPager : Pager
                 region.Dispose();
             _regions.Clear();
             _current = null;
+            if (TrimOnDisposeTo >= 0 && _file.Length > TrimOnDisposeTo * PageSize)
+            {
+                try
+                {
+                    // Nothing is mapped any more, so no reader can touch the pages cut off.
+                    _file.SetLength(TrimOnDisposeTo * PageSize);
+                }
+                catch (IOException)
+                {
+                    // A file left longer is only disk not returned yet; the next clean close tries again.
+                }
+            }
         }
         _file.Dispose();
     }

@@ -23,6 +23,12 @@ internal abstract class Pager : IDisposable
     /// <summary>Makes every write so far durable.</summary>
     public abstract void Sync();
 
+    /// <summary>
+    /// Pages the file is cut back to when it closes (-1: kept as it is). Set by a clean close that flushed
+    /// every commit: growth runs ahead of use, and what lies beyond the high-water mark holds nothing.
+    /// </summary>
+    public long TrimOnDisposeTo { get; set; } = -1;
+
     public abstract void Dispose();
 
     protected static long NextSize(long currentBytes, long requiredBytes)

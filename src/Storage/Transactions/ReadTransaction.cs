@@ -57,6 +57,12 @@ public readonly struct ReadTransaction : IDisposable
         Verification.EnvironmentVerifier.Verify(Transaction, Transaction.State);
     }
 
+    internal Reporting.SpaceReport ReportSpace(long dataFilePages)
+    {
+        Transaction.EnsureUsable(_generation);
+        return Reporting.SpaceReporter.Report(Transaction, Transaction.State, dataFilePages);
+    }
+
     /// <summary>Ends the snapshot; a second call does nothing.</summary>
     public void Dispose()
     {

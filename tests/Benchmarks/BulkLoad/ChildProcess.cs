@@ -97,6 +97,21 @@ public sealed class ChildProcess : IDisposable
         }
     }
 
+    /// <summary>Asks the process to stop (SIGTERM) and waits for it to exit, so it can close its files cleanly.</summary>
+    public async Task StopAsync(TimeSpan timeout)
+    {
+        if (_process.HasExited)
+            return;
+        using (Process kill = Process.Start(new ProcessStartInfo("kill", ["-TERM", _process.Id.ToString(System.Globalization.CultureInfo.InvariantCulture)]) { UseShellExecute = false })
+            ?? throw new InvalidOperationException("Could not run kill."))
+        {
+            await kill.WaitForExitAsync();
+        }
+
+        using var wait = new CancellationTokenSource(timeout);
+        await _process.WaitForExitAsync(wait.Token);
+    }
+
     public void Dispose()
     {
         if (!_process.HasExited)

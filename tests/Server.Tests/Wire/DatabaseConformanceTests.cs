@@ -109,6 +109,24 @@ public sealed class DatabaseConformanceTests(WireFixture fixture) : WireTests(fi
     }
 
     [Fact]
+    [Exercises("GET /databases/{db}/storage")]
+    public async Task StorageReport_AnswersAsDocumented_ForGoodAndBadInput()
+    {
+        const string Storage = "/databases/{db}/storage";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        await FolioApi.StoreAsync(Server.Client, db, "orders/1", """{"Total":3,"Notes":"leave at the door, leave at the door, leave at the door"}""");
+
+        WireAnswer report = await Wire.GetAsync(Storage, $"/databases/{db}/storage");
+        Assert.Equal(200, report.Status);
+        Assert.Equal(1, report.Body.GetProperty("Collections")[0].GetProperty("Documents").GetInt64());
+
+        Assert.Equal(404, (await Wire.GetAsync(Storage, "/databases/no-such-db/storage")).Status);
+        Assert.Equal(400, (await Wire.GetAsync(Storage, "/databases/a..b/storage")).Status);
+
+        AssertExercised();
+    }
+
+    [Fact]
     public async Task DatabaseStats_ListRunningBulkInsert_AsDocumented()
     {
         string db = await FolioApi.CreateDatabaseAsync(Server.Client);

@@ -1,0 +1,90 @@
+namespace Folio.Storage.Documents.Compression;
+
+/// <summary>
+/// One collection's compression as the writer sees it: the dictionary new bodies use, the samples gathered
+/// for the next one, and the ratio of recent bodies that tells when the dictionary no longer fits. Touched by
+/// the write transaction's thread, except <see cref="Current"/> and the training flag, which a finished
+/// training sets.
+/// </summary>
+internal sealed class CollectionCompression(string collectionKey, CompressionDictionary current, DocumentCompressionOptions options)
+{
+    /// <summary>Bodies larger than this are not sampled: a dictionary helps small bodies, large ones compress well alone.</summary>
+    private const int MaxSampleBytes = 16 * 1024;
+
+    /// <summary>Samples stop at this many bytes even when fewer than the wanted count were seen.</summary>
+    private const long MaxSamplesTotalBytes = 8L << 20;
+
+    private CompressionDictionary _current = current;
+    private List<byte[]>? _samples = current.Id == 0 ? [] : null;
+    private long _samplesBytes;
+    private volatile bool _training;
+    private int _wantedSamples = options.TrainingSamples;
+    private long _windowRaw;
+    private long _windowStored;
+    private int _windowDocuments;
+    private double _baseline = double.NaN;
+
+    /// <summary>The lower-cased collection name.</summary>
+    public string CollectionKey { get; } = collectionKey;
+
+    /// <summary>The dictionary new bodies are compressed with.</summary>
+    public CompressionDictionary Current => Volatile.Read(ref _current);
+
+    /// <summary>Whether a training is running for this collection.</summary>
+    public bool Training => _training;
+
+    /// <summary>
+    /// Keeps a copy of <paramref name="json"/> when samples are being gathered; returns the samples once there
+    /// are enough to train on (the caller starts the training), else null.
+    /// </summary>
+    public List<byte[]>? Sample(ReadOnlySpan<byte> json)
+    {
+        if (_samples is null || _training || json.Length > MaxSampleBytes)
+            return null;
+        _samples.Add(json.ToArray());
+        _samplesBytes += json.Length;
+        if (_samples.Count < _wantedSamples && _samplesBytes < MaxSamplesTotalBytes)
+            return null;
+        var ready = _samples;
+        _samples = null;
+        _samplesBytes = 0;
+        _training = true;
+        return ready;
+    }
+
+    /// <summary>Counts a body into the ratio window; a window worse than the baseline starts gathering samples for a new dictionary.</summary>
+    public void Observe(int rawBytes, int storedBytes)
+    {
+        _windowRaw += rawBytes;
+        _windowStored += storedBytes;
+        if (++_windowDocuments < options.RatioWindowDocuments)
+            return;
+        var ratio = _windowStored / (double)_windowRaw;
+        _windowRaw = 0;
+        _windowStored = 0;
+        _windowDocuments = 0;
+        if (Current.Id == 0 || _training || _samples is not null)
+            return;
+        if (double.IsNaN(_baseline))
+            _baseline = ratio;
+        else if (ratio > _baseline * options.RetrainWhenWorseBy)
+            _samples = [];
+    }
+
+    /// <summary>Makes a newly stored dictionary the one new bodies use and starts measuring it afresh.</summary>
+    public void Adopt(CompressionDictionary dictionary)
+    {
+        Volatile.Write(ref _current, dictionary);
+        _baseline = double.NaN;
+        _wantedSamples = options.TrainingSamples;
+        _training = false;
+    }
+
+    /// <summary>A training that produced nothing usable: gather twice as many samples before trying again.</summary>
+    public void TrainingFailed()
+    {
+        _wantedSamples = (int)Math.Min(int.MaxValue / 2, _wantedSamples * 2L);
+        _samples = [];
+        _training = false;
+    }
+}

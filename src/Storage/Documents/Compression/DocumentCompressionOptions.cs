@@ -1,0 +1,39 @@
+namespace Folio.Storage.Documents.Compression;
+
+/// <summary>
+/// How a document store compresses the JSON bodies it writes. Reads never depend on these settings: a body
+/// says how it was stored, so turning compression off leaves compressed bodies readable.
+/// </summary>
+public sealed record DocumentCompressionOptions
+{
+    /// <summary>Whether new bodies are compressed (Zstd, with a dictionary per collection once one is trained).</summary>
+    public bool Enabled { get; init; } = true;
+
+    /// <summary>Collections (case-insensitive) whose bodies are stored as they are even when compression is on.</summary>
+    public IReadOnlySet<string> UncompressedCollections { get; init; } = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>
+    /// The Zstd level. Bodies are compressed on the write transaction's thread, so the default is the fastest
+    /// level; with a trained dictionary it gives up little against level 3 on small documents.
+    /// </summary>
+    public int Level { get; init; } = 1;
+
+    /// <summary>How many of a collection's bodies a dictionary is trained on.</summary>
+    public int TrainingSamples { get; init; } = 2000;
+
+    /// <summary>The size a trained dictionary is capped at.</summary>
+    public int DictionaryBytes { get; init; } = 64 * 1024;
+
+    /// <summary>
+    /// How many bodies one measurement of a dictionary's ratio spans: the first window after training sets the
+    /// baseline, and a later window whose ratio is worse than the baseline by <see cref="RetrainWhenWorseBy"/>
+    /// starts a retraining on the bodies that follow.
+    /// </summary>
+    public int RatioWindowDocuments { get; init; } = 1000;
+
+    /// <summary>The factor by which a window's stored ÷ raw ratio must exceed the baseline to retrain.</summary>
+    public double RetrainWhenWorseBy { get; init; } = 1.25;
+
+    /// <summary>Compression off: what stores opened without options use for nothing but reading.</summary>
+    public static DocumentCompressionOptions Disabled { get; } = new() { Enabled = false };
+}

@@ -1,0 +1,194 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Net;
+using System.Text;
+using Folio.Benchmarks.BulkLoad;
+using Folio.Storage;
+using Folio.Storage.Documents;
+using Folio.Storage.Reporting;
+
+namespace Folio.Benchmarks.Storage;
+
+/// <summary>
+/// <c>dotnet run -c Release --project tests/Benchmarks -- storage-cost [--docs 200000] [--bytes 720] [--compression off,on] [--no-pouchdb] [--dir PATH]</c>
+/// (<c>--bytes</c> is the generator's target; it lands about 60 bytes above it, 778 B for 720):
+/// loads the same generated orders over HTTP into Folio (one server process per compression setting) and
+/// PouchDB Server, and reports the bytes on disk while live and after a clean stop (SIGTERM), as a multiple
+/// of the raw JSON and of PouchDB's footprint, then the fill of Folio's trees after the stop.
+/// </summary>
+public static class StorageCostCommand
+{
+    public const string Command = "storage-cost";
+
+    public static async Task<int> RunAsync(string[] args)
+    {
+        int docs = IntOption(args, "--docs", 200_000);
+        int bytes = IntOption(args, "--bytes", 720);
+        string[] compression = Option(args, "--compression", "on").Split(',');
+        bool pouch = !args.Contains("--no-pouchdb");
+        string root = Path.GetFullPath(Option(args, "--dir", Path.Combine(Path.GetTempPath(), "folio-storage-cost")));
+        string work = Path.Combine(root, DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
+        Directory.CreateDirectory(work);
+
+        Console.WriteLine($"Generating {docs:N0} orders …");
+        byte[][] records = RecordGenerator.GenerateMany(docs, bytes);
+        long raw = 0;
+        foreach (byte[] record in records)
+            raw += record.Length;
+        Console.WriteLine($"  {raw / 1e6:F1} MB of JSON, {raw / (double)docs:F0} B per order");
+
+        var rows = new List<Footprint>();
+        var reports = new List<(string System, SpaceReport Report)>();
+        for (int run = 0; run < compression.Length; run++)
+        {
+            (Footprint row, SpaceReport report) = await MeasureFolioAsync(work, records, raw, compression[run].Trim(), run);
+            rows.Add(row);
+            reports.Add((row.System, report));
+        }
+
+        if (pouch)
+            rows.Add(await MeasurePouchAsync(work, records, raw));
+
+        Console.WriteLine();
+        Console.WriteLine(Report(rows, reports, docs, raw, args));
+        try
+        {
+            Directory.Delete(work, recursive: true);
+        }
+        catch (IOException)
+        {
+            // A server still closing its files; the temp directory is the OS's to clean.
+        }
+
+        return 0;
+    }
+
+    private static async Task<(Footprint Row, SpaceReport Report)> MeasureFolioAsync(string work, byte[][] records, long raw, string compression, int run)
+    {
+        // A directory per run: settings may repeat (on,off,on,off) to see run-to-run noise.
+        string dataDir = Path.Combine(work, $"folio-{run}-{compression}");
+        string system = $"Folio (compression {compression})";
+        Console.WriteLine($"{system}: bulk insert …");
+        using ChildProcess server = await ChildProcess.StartAsync(
+            "dotnet",
+            port => [Path.Combine(AppContext.BaseDirectory, "Folio.Server.dll"), "--DataDir=" + dataDir, $"--ServerUrl=http://127.0.0.1:{port}", "--TcpPort=0", "--LogToConsole=false", "--DocumentsCompression=" + (compression == "on" ? "true" : "false")],
+            work,
+            "/healthz",
+            Path.Combine(work, $"folio-{run}-{compression}.log"));
+        LoadResult load = await FolioLoader.RunAsync(server, records, 1, raw);
+        Console.WriteLine($"  {load.DocumentsPerSecond:N0} docs/s");
+        string databases = Path.Combine(dataDir, "Databases");
+        long live = DirectoryBytes(databases);
+        await server.StopAsync(TimeSpan.FromSeconds(60));
+        long stopped = DirectoryBytes(databases);
+        string database = Directory.GetDirectories(databases)[0];
+        using DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(database));
+        SpaceReport report = store.Environment.ReportSpace();
+        return (new Footprint(system, live, stopped, load.DocumentsPerSecond), report);
+    }
+
+    private static async Task<Footprint> MeasurePouchAsync(string work, byte[][] records, long raw)
+    {
+        string script = await PouchDbLoader.EnsureInstalledAsync();
+        string dataDir = Path.Combine(work, "pouchdb");
+        Directory.CreateDirectory(dataDir);
+        Console.WriteLine("PouchDB Server: _bulk_docs in batches of 1,000 …");
+        using ChildProcess server = await ChildProcess.StartAsync(
+            "node",
+            port => [script, "--port", port.ToString(CultureInfo.InvariantCulture), "--dir", dataDir, "--config", Path.Combine(dataDir, "config.json"), "--no-stdout-logs"],
+            dataDir,
+            "/",
+            Path.Combine(work, "pouchdb.log"));
+        using var client = new HttpClient(new SocketsHttpHandler { UseProxy = false }) { BaseAddress = server.Url, Timeout = Timeout.InfiniteTimeSpan };
+        using (HttpResponseMessage created = await client.PutAsync("/bench", null))
+        {
+            if (created.StatusCode != HttpStatusCode.Created)
+                throw new InvalidOperationException($"Creating the PouchDB database answered {(int)created.StatusCode}.");
+        }
+
+        var watch = Stopwatch.StartNew();
+        var body = new MemoryStream(1000 * 1200);
+        for (int first = 0; first < records.Length; first += 1000)
+        {
+            body.SetLength(0);
+            body.Write("{\"docs\":["u8);
+            int last = Math.Min(records.Length, first + 1000);
+            for (int i = first; i < last; i++)
+            {
+                if (i > first)
+                    body.WriteByte((byte)',');
+                body.Write("{\"_id\":\"orders/"u8);
+                body.Write(Encoding.ASCII.GetBytes(i.ToString(CultureInfo.InvariantCulture)));
+                body.Write("\","u8);
+                body.Write(records[i].AsSpan(1));
+            }
+
+            body.Write("]}"u8);
+            using var content = new ByteArrayContent(body.GetBuffer(), 0, (int)body.Length);
+            content.Headers.ContentType = new System.Net.Http.Headers.MediaTypeHeaderValue("application/json");
+            using HttpResponseMessage response = await client.PostAsync("/bench/_bulk_docs", content);
+            if (response.StatusCode != HttpStatusCode.Created)
+                throw new InvalidOperationException($"_bulk_docs answered {(int)response.StatusCode}: {await response.Content.ReadAsStringAsync()}");
+        }
+
+        double perSecond = records.Length / watch.Elapsed.TotalSeconds;
+        Console.WriteLine($"  {perSecond:N0} docs/s");
+        long live = DirectoryBytes(dataDir);
+        await server.StopAsync(TimeSpan.FromSeconds(60));
+        return new Footprint("PouchDB Server (LevelDB)", live, DirectoryBytes(dataDir), perSecond);
+    }
+
+    private static string Report(List<Footprint> rows, List<(string System, SpaceReport Report)> reports, int docs, long raw, string[] args)
+    {
+        Footprint? pouch = rows.Find(r => r.System.StartsWith("PouchDB", StringComparison.Ordinal));
+        var text = new StringBuilder();
+        text.AppendLine(CultureInfo.InvariantCulture, $"Command: `dotnet run -c Release --project tests/Benchmarks -- {Command} {string.Join(' ', args)}`");
+        text.AppendLine(CultureInfo.InvariantCulture, $"Orders: {docs:N0}, {raw / (double)docs:F0} B of JSON each, {raw / 1e6:F1} MB raw. Bytes are allocated on disk (du).");
+        text.AppendLine();
+        text.AppendLine("| system | load docs/s | live MB | live × raw | after stop MB | after stop × raw | after stop ÷ PouchDB |");
+        text.AppendLine("|---|---|---|---|---|---|---|");
+        foreach (Footprint r in rows)
+        {
+            string vsPouch = pouch is null ? "" : (r.Stopped / (double)pouch.Stopped).ToString("F2", CultureInfo.InvariantCulture) + "×";
+            text.AppendLine(CultureInfo.InvariantCulture,
+                $"| {r.System} | {r.DocumentsPerSecond:N0} | {r.Live / 1e6:F1} | {r.Live / (double)raw:F2}× | {r.Stopped / 1e6:F1} | {r.Stopped / (double)raw:F2}× | {vsPouch} |");
+        }
+
+        foreach ((string system, SpaceReport report) in reports)
+        {
+            text.AppendLine();
+            text.AppendLine(CultureInfo.InvariantCulture, $"{system} after the stop: {report.DataFilePages:N0} pages in the data file, {report.AllocatedPages:N0} allocated, {report.FreePages:N0} free.");
+            text.AppendLine();
+            text.AppendLine("| tree | entries | leaf pages | leaf fill | branch pages | overflow pages | overflow fill | MB |");
+            text.AppendLine("|---|---|---|---|---|---|---|---|");
+            foreach (TreeSpace tree in report.Trees)
+            {
+                text.AppendLine(CultureInfo.InvariantCulture,
+                    $"| {tree.Name} | {tree.Entries:N0} | {tree.LeafPages:N0} | {tree.LeafFill:P0} | {tree.BranchPages:N0} | {tree.OverflowPages:N0} | {(tree.OverflowPages == 0 ? "" : tree.OverflowFill.ToString("P0", CultureInfo.InvariantCulture))} | {tree.Pages * (double)report.PageSize / 1e6:F1} |");
+            }
+        }
+
+        return text.ToString();
+    }
+
+    /// <summary>Allocated bytes of every file under <paramref name="directory"/>, as <c>du</c> counts them.</summary>
+    private static long DirectoryBytes(string directory)
+    {
+        using Process du = Process.Start(new ProcessStartInfo("du", ["-s", "-B1", directory]) { RedirectStandardOutput = true, UseShellExecute = false })
+            ?? throw new InvalidOperationException("Could not run du.");
+        string output = du.StandardOutput.ReadToEnd();
+        du.WaitForExit();
+        return long.Parse(output.AsSpan(0, output.IndexOf('\t', StringComparison.Ordinal)), CultureInfo.InvariantCulture);
+    }
+
+    private static string Option(string[] args, string name, string fallback)
+    {
+        int at = Array.IndexOf(args, name);
+        return at >= 0 && at + 1 < args.Length ? args[at + 1] : fallback;
+    }
+
+    private static int IntOption(string[] args, string name, int fallback) =>
+        int.Parse(Option(args, name, fallback.ToString(CultureInfo.InvariantCulture)), CultureInfo.InvariantCulture);
+
+    private sealed record Footprint(string System, long Live, long Stopped, double DocumentsPerSecond);
+}

@@ -1,0 +1,69 @@
+using System.Globalization;
+using Folio.Storage.Documents;
+using Folio.Storage.Platform;
+using Folio.Storage.Tests.Support;
+
+namespace Folio.Storage.Tests.Crash;
+
+/// <summary>
+/// Kill -9 cycles of the CrashWriter's documents mode on one directory: compressed documents written in batches
+/// while dictionaries are trained and retrained in the background (the shape switches every 300 documents). After
+/// each kill the store reopens, every acknowledged document reads back with the JSON it was sent, and Verify()
+/// passes. Slow tier: <c>dotnet test tests/Storage.Tests --settings tests/slow.runsettings --filter "FullyQualifiedName~DocumentKillTests"</c>.
+/// </summary>
+[Collection(HeavyTests.Name)]
+public class DocumentKillTests
+{
+    [Fact]
+    public Task Kill_DuringCompressedWritesAndTraining_KeepsEveryAcknowledgedDocument() => RunCyclesAsync(cycles: 8, seed: 3);
+
+    [Fact]
+    [Trait("Category", "Slow")]
+    public Task Kill_DuringCompressedWritesAndTraining_KeepsEveryAcknowledgedDocument_200Cycles() => RunCyclesAsync(cycles: 200, seed: 4);
+
+    private static async Task RunCyclesAsync(int cycles, int seed)
+    {
+        using var directory = new TempDirectory("kill-documents");
+        var random = new Random(seed);
+        var acknowledged = new SortedDictionary<long, uint>();
+        var highestVersion = 0;
+        for (var cycle = 0; cycle < cycles; cycle++)
+        {
+            var window = TimeSpan.FromMilliseconds(random.Next(500, 2500));
+            using (var child = CrashWriterProcess.StartDocuments(directory.Path, seed * 100_000 + cycle))
+            {
+                await child.WaitForLineAsync("OPENED");
+                await child.KillAfterAsync(window);
+                foreach (var (number, checksum) in child.Acknowledged)
+                    Assert.True(acknowledged.TryAdd(number, checksum), $"cycle {cycle}: document {number} was acknowledged twice");
+            }
+            highestVersion = Math.Max(highestVersion, Check(directory.Path, acknowledged, $"cycle {cycle} (killed {window.TotalMilliseconds} ms after opening)"));
+        }
+        Assert.True(acknowledged.Count > cycles * 10, $"only {acknowledged.Count} documents were acknowledged in {cycles} cycles");
+        Assert.True(highestVersion >= 2, $"the runs stored dictionary versions up to {highestVersion} over {acknowledged.Count} documents; a retraining should have happened");
+    }
+
+    /// <summary>Checks every acknowledged document; returns the highest dictionary version a body uses.</summary>
+    private static int Check(string path, SortedDictionary<long, uint> acknowledged, string where)
+    {
+        using var store = DocumentStore.Open(StorageOptions.ForPath(path) with { BackgroundFlush = false });
+        store.Environment.Verify();
+        var highest = 0;
+        using var reader = store.OpenReader();
+        foreach (var (number, checksum) in acknowledged)
+        {
+            var id = "crash/" + number.ToString(CultureInfo.InvariantCulture);
+            Assert.True(reader.TryGet(id, out var document), $"{where}: acknowledged document {id} is missing");
+            // The stored JSON is the one sent, its closing brace moved after the store's metadata.
+            var json = document.Json;
+            var metadata = json.IndexOf(",\"@metadata\":{"u8);
+            Assert.True(metadata > 0, $"{where}: {id} has no metadata");
+            var sent = new byte[metadata + 1];
+            json[..metadata].CopyTo(sent);
+            sent[^1] = (byte)'}';
+            Assert.True(Crc32C.Compute(sent) == checksum, $"{where}: {id} does not read back as it was sent");
+            highest = Math.Max(highest, document.DictionaryVersion);
+        }
+        return highest;
+    }
+}
