@@ -154,10 +154,13 @@ public sealed partial class DatabaseRegistry
     private async Task UnloadIdleAsync(CancellationToken stop)
     {
         TimeSpan idleFor = _options.IdleUnloadAfter;
-        if (idleFor <= TimeSpan.Zero)
+        if (idleFor <= TimeSpan.Zero && _options.MaxLoaded <= 0)
             return;
-        // Checked a few times per idle period, so a database unloads at most a quarter period late; never busier than 20 a second.
-        TimeSpan every = TimeSpan.FromTicks(Math.Clamp(idleFor.Ticks / 4, TimeSpan.FromMilliseconds(50).Ticks, TimeSpan.FromSeconds(30).Ticks));
+        // Checked a few times per idle period, so a database unloads at most a quarter period late; never busier than
+        // 20 a second. The cap is checked too: a database still busy when another opened is unloaded once it is idle.
+        TimeSpan every = idleFor <= TimeSpan.Zero
+            ? TimeSpan.FromSeconds(1)
+            : TimeSpan.FromTicks(Math.Clamp(idleFor.Ticks / 4, TimeSpan.FromMilliseconds(50).Ticks, TimeSpan.FromSeconds(30).Ticks));
         using var timer = new PeriodicTimer(every);
         try
         {
@@ -165,7 +168,9 @@ public sealed partial class DatabaseRegistry
             {
                 try
                 {
-                    UnloadIdle(idleFor);
+                    if (idleFor > TimeSpan.Zero)
+                        UnloadIdle(idleFor);
+                    EvictOverCap();
                 }
                 catch (Exception e) when (e is not OperationCanceledException)
                 {
