@@ -27,7 +27,8 @@ namespace Folio.Benchmarks;
 /// <c>client-overhead</c> (Folio.Client's session per load and per stored entity vs plain HttpClient calls) and
 /// <c>transfer-load</c> (export, import, backup and restore of a large database, and whether the copies are identical).
 /// <c>spatial-load</c> (circle queries over a spatial field of each engine vs a haversine scan) and
-/// <c>patch-load</c> (a patch by query over every document vs bulk PUTs of them, and another writer's latency meanwhile).
+/// <c>patch-load</c> (a patch by query over every document vs bulk PUTs of them, and another writer's latency meanwhile) and
+/// <c>many-dbs</c> (threads, memory and descriptors with a database per tenant, first requests to unloaded databases and restart time, vs PouchDB Server).
 /// </summary>
 public static class BenchmarkEntry
 {
@@ -51,6 +52,7 @@ public static class BenchmarkEntry
         [Transfer.TransferLoadCommand.Command] = Transfer.TransferLoadCommand.RunAsync,
         [Spatial.SpatialQueryCommand.Command] = args => Task.FromResult(Spatial.SpatialQueryCommand.Run(args)),
         [Patching.PatchLoadCommand.Command] = Patching.PatchLoadCommand.RunAsync,
+        [ManyDatabases.ManyDatabasesCommand.Command] = ManyDatabases.ManyDatabasesCommand.RunAsync,
     };
 
     public static async Task<int> Main(string[] args)
