@@ -74,9 +74,11 @@ public sealed partial class DatabaseRegistry
         }
     }
 
-    private bool TryUnload(DatabaseEntry entry, string reason)
+    private bool TryUnload(DatabaseEntry entry, string reason) => TryUnload(entry, reason, out _);
+
+    private bool TryUnload(DatabaseEntry entry, string reason, out Task closed)
     {
-        Task closed;
+        closed = Task.CompletedTask;
         lock (entry.Gate)
         {
             if (entry.Removed || entry.Instance is not { } database || !database.TryUnload(out closed))
@@ -187,10 +189,26 @@ public sealed partial class DatabaseRegistry
     private void UnloadIdle(TimeSpan idleFor)
     {
         long now = Stopwatch.GetTimestamp();
+        List<Task>? closing = null;
         foreach (KeyValuePair<string, DatabaseEntry> pair in _databases)
         {
-            if (pair.Value.Instance is { } database && Stopwatch.GetElapsedTime(database.LastUsed, now) >= idleFor)
-                TryUnload(pair.Value, $"idle for {idleFor} (Databases:IdleUnloadAfter)");
+            if (pair.Value.Instance is { } database && Stopwatch.GetElapsedTime(database.LastUsed, now) >= idleFor
+                && TryUnload(pair.Value, $"idle for {idleFor} (Databases:IdleUnloadAfter)", out Task closed))
+                (closing ??= []).Add(closed);
         }
+
+        if (closing is not null)
+            _ = ReturnMemoryAsync(closing);
+    }
+
+    /// <summary>
+    /// Once unloaded databases have closed, collects and compacts the heap so their caches' memory goes back to the
+    /// system: a server gone quiet allocates too little for the GC to run on its own, and would keep it resident.
+    /// At most once per idle check that unloaded something.
+    /// </summary>
+    private static async Task ReturnMemoryAsync(List<Task> closing)
+    {
+        await Task.WhenAll(closing).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+        GC.Collect(GC.MaxGeneration, GCCollectionMode.Aggressive, blocking: true, compacting: true);
     }
 }
