@@ -7,13 +7,15 @@ public sealed partial class StorageEnvironment
     private readonly Lock _flushLock = new();
     private readonly Lock _unflushedLock = new();
     private readonly List<CommittedTransaction> _unflushed = [];
-    private readonly AutoResetEvent _flushSignal = new(false);
+    private readonly Lock _flushRound = new();
     private readonly PageReclaimer _reclaimer = new();
     private long _unflushedBytes;
     private long _lastFlushed;
     private long _headerSequence;
     private long _lastFlushTicks = Environment.TickCount64;
-    private Thread? _flusher;
+    private long _lastRoundTicks = Environment.TickCount64;
+    private int _flushQueued;
+    private bool _flusherStarted;
     private volatile bool _stopFlusher;
 
     private void EnqueueForFlush(CommittedTransaction committed)
@@ -24,44 +26,56 @@ public sealed partial class StorageEnvironment
             _unflushed.Add(committed);
             pending = _unflushedBytes += committed.Bytes;
         }
-        if (pending >= Options.FlushThresholdBytes)
-            _flushSignal.Set();
+        if (pending >= Options.FlushThresholdBytes && _flusherStarted)
+            Flushing.FlushScheduler.Shared.Schedule(this);
     }
 
     private void StartFlusher()
     {
         if (!Options.BackgroundFlush)
             return;
-        _flusher = new Thread(FlusherLoop) { IsBackground = true, Name = "Folio storage flusher" };
-        _flusher.Start();
+        _flusherStarted = true;
+        Flushing.FlushScheduler.Shared.Register(this);
     }
 
     private void StopFlusher()
     {
         _stopFlusher = true;
-        _flushSignal.Set();
-        _flusher?.Join();
-        _flushSignal.Dispose();
+        if (!_flusherStarted)
+            return;
+        Flushing.FlushScheduler.Shared.Unregister(this);
+        // Waits out a round in progress on a shared flusher thread; a round that starts later sees the stop.
+        lock (_flushRound)
+        {
+        }
     }
 
+    /// <summary>True once the flush interval has passed since the last round (the shared ticker asks).</summary>
+    internal bool FlushRoundDue(long now) => now - Volatile.Read(ref _lastRoundTicks) >= (long)Options.FlushInterval.TotalMilliseconds;
+
+    /// <summary>Marks a round queued; false when one is queued already, so an environment is in the queue once at most.</summary>
+    internal bool TryMarkFlushQueued() => Interlocked.Exchange(ref _flushQueued, 1) == 0;
+
     /// <summary>
-    /// The flusher's own thread: it blocks on the data file's sync, which is why it is not a
-    /// thread-pool thread, and it never takes the write lock, so commits go on meanwhile.
+    /// One flush round, on a shared flusher thread (<see cref="Flushing.FlushScheduler"/>): it blocks on the data
+    /// file's sync and never takes the write lock, so commits go on meanwhile.
     /// </summary>
-    private void FlusherLoop()
+    internal void RunFlushRound()
     {
-        while (!_stopFlusher)
+        // Cleared first: a threshold crossed during this round queues the next one.
+        Volatile.Write(ref _flushQueued, 0);
+        lock (_flushRound)
         {
-            _flushSignal.WaitOne(Options.FlushInterval);
             if (_stopFlusher || _failure is not null)
-                continue;
+                return;
+            Volatile.Write(ref _lastRoundTicks, Environment.TickCount64);
             PageBuffers.Trim();
             long pending;
             lock (_unflushedLock)
                 pending = _unflushedBytes;
             var due = Environment.TickCount64 - _lastFlushTicks >= (long)Options.FlushInterval.TotalMilliseconds;
             if (pending == 0 || (pending < Options.FlushThresholdBytes && !due))
-                continue;
+                return;
             try
             {
                 FlushToDataFile();

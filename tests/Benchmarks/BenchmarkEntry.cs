@@ -29,7 +29,8 @@ namespace Folio.Benchmarks;
 /// <c>spatial-load</c> (circle queries over a spatial field of each engine vs a haversine scan) and
 /// <c>patch-load</c> (a patch by query over every document vs bulk PUTs of them, and another writer's latency meanwhile) and
 /// <c>term-set</c> (an <c>in</c> list of 100,000 values on a million entries, before and after the term-set query, vs Lucene.Net) and
-/// <c>storage-cost</c> (bytes on disk for generated orders, live and after a clean stop, vs the raw JSON and PouchDB Server).
+/// <c>storage-cost</c> (bytes on disk for generated orders, live and after a clean stop, vs the raw JSON and PouchDB Server) and
+/// <c>many-dbs</c> (threads, memory and descriptors with a database per tenant, first requests to unloaded databases and restart time, vs PouchDB Server).
 /// </summary>
 public static class BenchmarkEntry
 {
@@ -55,6 +56,7 @@ public static class BenchmarkEntry
         [Patching.PatchLoadCommand.Command] = Patching.PatchLoadCommand.RunAsync,
         [TermSetCommand.Command] = args => Task.FromResult(TermSetCommand.Run(args)),
         [StorageCostCommand.Command] = StorageCostCommand.RunAsync,
+        [ManyDatabases.ManyDatabasesCommand.Command] = ManyDatabases.ManyDatabasesCommand.RunAsync,
     };
 
     public static async Task<int> Main(string[] args)

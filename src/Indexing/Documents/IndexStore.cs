@@ -28,7 +28,8 @@ public sealed class IndexStore : IDisposable
     private readonly Dictionary<string, DocumentIndex> _replacements = new(StringComparer.OrdinalIgnoreCase);
     private readonly Dictionary<string, List<string>> _retireWhenCaughtUp = new(StringComparer.OrdinalIgnoreCase);
     private readonly CancellationTokenSource _stop = new();
-    private readonly Thread _maintenance;
+    private readonly Timer _maintenance;
+    private readonly Lock _maintaining = new();
     private readonly OutputPurges _purges;
     private long _generation;
 
@@ -43,8 +44,9 @@ public sealed class IndexStore : IDisposable
         _purges = new OutputPurges(store, _lock, SaveCatalogWhileOpen, _logger);
         Directory.CreateDirectory(root);
         Load();
-        _maintenance = new Thread(Maintain) { IsBackground = true, Name = "Folio index maintenance" };
-        _maintenance.Start();
+        // A one-shot timer re-armed after each round, on the thread pool: a thread of its own per database would make
+        // the thread count grow with the databases for work that takes microseconds a few times a second.
+        _maintenance = new Timer(static state => ((IndexStore)state!).Maintain(), this, _options.MaintenanceInterval, Timeout.InfiniteTimeSpan);
     }
 
     /// <summary>The index named <paramref name="name"/> (case-insensitive), or null.</summary>
@@ -321,8 +323,10 @@ public sealed class IndexStore : IDisposable
     /// <summary>Swaps in replacements that caught up, retires narrower auto indexes behind wider ones, and idle auto indexes.</summary>
     private void Maintain()
     {
-        while (!_stop.Token.WaitHandle.WaitOne(_options.MaintenanceInterval))
+        lock (_maintaining)
         {
+            if (_stop.IsCancellationRequested)
+                return;
             try
             {
                 MaintainOnce();
@@ -331,6 +335,8 @@ public sealed class IndexStore : IDisposable
             {
                 _logger.LogError(e, "Index maintenance failed; it will try again");
             }
+
+            _maintenance.Change(_options.MaintenanceInterval, Timeout.InfiniteTimeSpan);
         }
     }
 
@@ -560,7 +566,9 @@ public sealed class IndexStore : IDisposable
     public void Dispose()
     {
         _stop.Cancel();
-        _maintenance.Join();
+        // Taking the gate waits out a round in progress; a round that starts later sees the stop and does nothing.
+        lock (_maintaining)
+            _maintenance.Dispose();
         lock (_lock)
         {
             foreach (var index in _replacements.Values)

@@ -38,8 +38,15 @@ public sealed class ChangesHandler
     public async ValueTask Get(FolioRequest request)
     {
         Database database;
+        DatabaseListener listening;
         using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))
+        {
             database = lease.Database;
+            // Registered before the lease goes back, so no idle unload slips in between.
+            listening = database.Listen();
+        }
+
+        using DatabaseListener listener = listening;
 
         if (request.Context.WebSockets.IsWebSocketRequest)
         {

@@ -87,6 +87,9 @@ public sealed class ServerOptions
     /// <summary>Indexing settings (<c>Indexing:SearchEngine</c>).</summary>
     public IndexingOptions Indexing { get; set; } = new();
 
+    /// <summary>Loading databases on demand and unloading idle ones.</summary>
+    public Databases.DatabasesOptions Databases { get; set; } = new();
+
     /// <summary>Limits of JavaScript projections and patches (<c>Scripting:TimeoutMs</c>, <c>Scripting:MaxStatements</c>, …).</summary>
     public ScriptingOptions Scripting { get; set; } = new();
 
@@ -145,6 +148,7 @@ public sealed class ServerOptions
             errors.Add("ShutdownTimeout must not be negative.");
         errors.AddRange(BulkInsert.Validate());
         errors.AddRange(Indexing.Validate());
+        errors.AddRange(Databases.Validate());
         errors.AddRange(Scripting.Validate());
         errors.AddRange(Queries.Validate());
         errors.AddRange(Changes.Validate());

@@ -11,16 +11,27 @@ namespace Folio.Server.Databases;
 /// <summary>
 /// One database: its document store and its indexes under <c>DataDir/Databases/{name}</c>.
 /// Requests hold a lease (<see cref="TryEnter"/>/<see cref="Exit"/>) while they use it, so closing it
-/// (delete, shutdown) waits for them instead of unmapping storage under a reader.
+/// (delete, shutdown, idle unload) waits for them instead of unmapping storage under a reader. Feeds and
+/// subscription sessions hold no lease while they wait but register as listeners (<see cref="Listen"/>), which
+/// keeps an idle unload away.
 /// </summary>
-public sealed class Database
+public sealed partial class Database
 {
+    private const int StateOpen = 0;
+    private const int StateClosing = 1;
+
+    // An idle unload deciding: the lease count is being checked. TryEnter waits the few instructions this lasts
+    // instead of failing, so an unload that finds a lease out backs off without turning anyone away.
+    private const int StateDeciding = 2;
+
     private readonly byte[] _databaseIdBytes;
-    private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Lock _closeGate = new();
     private readonly CancellationTokenSource _closingSource = new();
+    private TaskCompletionSource? _drained;
     private int _active;
-    private int _closing;
+    private int _listeners;
+    private int _state;
+    private long _lastUsed = System.Diagnostics.Stopwatch.GetTimestamp();
     private Task? _closed;
 
     internal Database(string name, string directory, DocumentStore store, IndexStore indexes)
@@ -68,6 +79,12 @@ public sealed class Database
     /// </summary>
     public CancellationToken Closing => _closingSource.Token;
 
+    /// <summary>True once the database has begun closing (deleted, shut down or unloaded while idle).</summary>
+    public bool IsClosing => Volatile.Read(ref _state) == StateClosing;
+
+    /// <summary>When a lease or listener was last handed back (a <see cref="System.Diagnostics.Stopwatch"/> timestamp): idle time counts from here.</summary>
+    internal long LastUsed => Volatile.Read(ref _lastUsed);
+
     /// <summary>
     /// Waits up to <paramref name="wait"/> for a write after <paramref name="position"/>, holding no lease: what feeds and
     /// subscription sessions do between reads. False on timeout or when <paramref name="stop"/> fires.
@@ -92,10 +109,15 @@ public sealed class Database
     /// <returns>True when the caller may use the database until it calls <see cref="Exit"/>.</returns>
     public bool TryEnter()
     {
-        // Increment first, then check: paired with CloseAsync (set the flag, then read the count), the
+        // Increment first, then check: paired with the closers (set the state, then read the count), the
         // full fences of the interlocked operations mean at least one side sees the other.
         Interlocked.Increment(ref _active);
-        if (Volatile.Read(ref _closing) == 0)
+        int state = Volatile.Read(ref _state);
+        if (state == StateOpen)
+            return true;
+        if (state == StateDeciding)
+            state = AwaitDecision();
+        if (state == StateOpen)
             return true;
         Exit();
         return false;
@@ -104,8 +126,27 @@ public sealed class Database
     /// <summary>Returns a lease taken by <see cref="TryEnter"/>.</summary>
     public void Exit()
     {
-        if (Interlocked.Decrement(ref _active) == 0 && Volatile.Read(ref _closing) != 0)
-            _drained.TrySetResult();
+        Volatile.Write(ref _lastUsed, System.Diagnostics.Stopwatch.GetTimestamp());
+        if (Interlocked.Decrement(ref _active) == 0 && Volatile.Read(ref _state) == StateClosing)
+            Volatile.Read(ref _drained)?.TrySetResult();
+    }
+
+    /// <summary>
+    /// Registers a changes feed or subscription session that waits on this database without a lease, so an idle
+    /// unload leaves the database loaded while it is connected. Take it while holding a lease; dispose it when the
+    /// feed ends.
+    /// </summary>
+    /// <returns>The registration.</returns>
+    public DatabaseListener Listen()
+    {
+        Interlocked.Increment(ref _listeners);
+        return new DatabaseListener(this);
+    }
+
+    internal void StopListening()
+    {
+        Volatile.Write(ref _lastUsed, System.Diagnostics.Stopwatch.GetTimestamp());
+        Interlocked.Decrement(ref _listeners);
     }
 
     /// <summary>Refuses new leases, waits for the ones out to come back, then closes the store (queued writes complete first).</summary>
@@ -117,10 +158,9 @@ public sealed class Database
         {
             if (_closed is null)
             {
-                Interlocked.Exchange(ref _closing, 1);
-                if (Volatile.Read(ref _active) == 0)
-                    _drained.TrySetResult();
-                _closed = CloseWhenDrainedAsync();
+                while (Interlocked.CompareExchange(ref _state, StateClosing, StateOpen) == StateDeciding)
+                    Thread.SpinWait(20);
+                _closed = BeginClose();
             }
 
             closed = _closed;
@@ -131,9 +171,28 @@ public sealed class Database
         return closed;
     }
 
-    private async Task CloseWhenDrainedAsync()
+    private int AwaitDecision()
     {
-        await _drained.Task.ConfigureAwait(false);
+        var spin = new SpinWait();
+        int state;
+        while ((state = Volatile.Read(ref _state)) == StateDeciding)
+            spin.SpinOnce();
+        return state;
+    }
+
+    private Task BeginClose()
+    {
+        // The state is Closing: leases coming back from now on complete the drain.
+        var drained = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        Volatile.Write(ref _drained, drained);
+        if (Volatile.Read(ref _active) == 0)
+            drained.TrySetResult();
+        return CloseWhenDrainedAsync(drained.Task);
+    }
+
+    private async Task CloseWhenDrainedAsync(Task drained)
+    {
+        await drained.ConfigureAwait(false);
         // Disposing joins the merger thread and flushes the data file: real blocking work, so it runs
         // on a pool thread of its own rather than inline in whichever continuation drained the leases.
         await Task.Run(() =>

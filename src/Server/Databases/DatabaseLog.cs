@@ -3,9 +3,9 @@ namespace Folio.Server.Databases;
 /// <summary>The log lines of database lifecycle events.</summary>
 internal static partial class DatabaseLog
 {
-    /// <summary>A database found on disk was opened at start.</summary>
-    [LoggerMessage(EventId = 2000, Level = LogLevel.Information, Message = "Opened database {Database} in {Directory}")]
-    public static partial void Opened(ILogger logger, string database, string directory);
+    /// <summary>A database was opened for a request (its first since start or since it was unloaded).</summary>
+    [LoggerMessage(EventId = 2000, Level = LogLevel.Information, Message = "Loaded database {Database} from {Directory} in {ElapsedMs} ms")]
+    public static partial void Loaded(ILogger logger, string database, string directory, double elapsedMs);
 
     /// <summary>A client created a database.</summary>
     [LoggerMessage(EventId = 2001, Level = LogLevel.Information, Message = "Created database {Database} in {Directory}")]
@@ -18,4 +18,20 @@ internal static partial class DatabaseLog
     /// <summary>A directory under Databases was not opened as a database.</summary>
     [LoggerMessage(EventId = 2003, Level = LogLevel.Warning, Message = "Ignoring directory {Directory}: {Reason}")]
     public static partial void SkippedDirectory(ILogger logger, string directory, string reason);
+
+    /// <summary>The catalog was read at start; no database is opened until it is asked for.</summary>
+    [LoggerMessage(EventId = 2004, Level = LogLevel.Information, Message = "Found {Count} databases in {Directory}")]
+    public static partial void CatalogRead(ILogger logger, int count, string directory);
+
+    /// <summary>A database with nothing to do was closed.</summary>
+    [LoggerMessage(EventId = 2005, Level = LogLevel.Information, Message = "Unloading database {Database}: {Reason}")]
+    public static partial void Unloading(ILogger logger, string database, string reason);
+
+    /// <summary>Closing an unloaded database's files failed; it is opened again on its next request.</summary>
+    [LoggerMessage(EventId = 2006, Level = LogLevel.Error, Message = "Unloading database {Database} failed")]
+    public static partial void UnloadFailed(ILogger logger, Exception exception, string database);
+
+    /// <summary>The idle check itself failed; it runs again at its next tick.</summary>
+    [LoggerMessage(EventId = 2007, Level = LogLevel.Error, Message = "Checking for idle databases failed")]
+    public static partial void IdleCheckFailed(ILogger logger, Exception exception);
 }

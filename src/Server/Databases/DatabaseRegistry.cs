@@ -11,11 +11,12 @@ namespace Folio.Server.Databases;
 
 /// <summary>
 /// The server's databases, each under <c>DataDir/Databases/{name}</c>. Names resolve case-insensitively
-/// through a concurrent dictionary probed with the path's span, so finding a database allocates nothing
-/// and takes no lock; creating and deleting are serialized among themselves. Databases found on disk are
-/// opened at start; disposing closes them all once the requests using them are done.
+/// through a concurrent dictionary probed with the path's span, so finding a loaded database allocates nothing
+/// and takes no lock; creating and deleting are serialized among themselves. At start only the catalog (the
+/// directories) is read: a database opens on its first request and unloads when idle or when more than
+/// <see cref="DatabasesOptions.MaxLoaded"/> are loaded. Disposing closes them all once the requests using them are done.
 /// </summary>
-public sealed class DatabaseRegistry : IAsyncDisposable
+public sealed partial class DatabaseRegistry : IAsyncDisposable
 {
     /// <summary>The folder under the data directory that holds one directory per database.</summary>
     public const string DatabasesFolder = "Databases";
@@ -23,17 +24,18 @@ public sealed class DatabaseRegistry : IAsyncDisposable
     /// <summary>The folder, inside a database's directory, holding its indexes.</summary>
     public const string IndexesFolder = "Indexes";
 
-    private readonly ConcurrentDictionary<string, Database> _databases = new(StringComparer.OrdinalIgnoreCase);
-    private readonly ConcurrentDictionary<string, Database>.AlternateLookup<ReadOnlySpan<char>> _bySpan;
+    private readonly ConcurrentDictionary<string, DatabaseEntry> _databases = new(StringComparer.OrdinalIgnoreCase);
+    private readonly ConcurrentDictionary<string, DatabaseEntry>.AlternateLookup<ReadOnlySpan<char>> _bySpan;
     private readonly SemaphoreSlim _changes = new(1, 1);
     private readonly ILogger _logger;
     private readonly ILoggerFactory _loggers;
     private readonly long _journalFileSize;
     private readonly IndexStoreOptions _indexOptions;
     private readonly DocumentCompressionOptions _compression;
+    private readonly DatabasesOptions _options;
     private bool _disposed;
 
-    /// <summary>Creates the registry and opens every database found under <see cref="RootDirectory"/>.</summary>
+    /// <summary>Creates the registry and reads the catalog: every database directory under <see cref="RootDirectory"/>, none opened yet.</summary>
     /// <param name="options">Supplies the data directory.</param>
     /// <param name="logger">Where opening, creating and deleting are logged.</param>
     /// <param name="loggers">Creates the loggers of each database's indexes (none are written when null).</param>
@@ -48,6 +50,7 @@ public sealed class DatabaseRegistry : IAsyncDisposable
             Enabled = options.DocumentsCompression,
             UncompressedCollections = new HashSet<string>(options.UncompressedCollections.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries), StringComparer.OrdinalIgnoreCase),
         };
+        _options = options.Databases;
         _indexOptions = new IndexStoreOptions
         {
             AutoIndexIdleTimeout = options.AutoIndexIdleTimeout,
@@ -57,17 +60,18 @@ public sealed class DatabaseRegistry : IAsyncDisposable
         _bySpan = _databases.GetAlternateLookup<ReadOnlySpan<char>>();
         RootDirectory = Path.Combine(options.DataDir, DatabasesFolder);
         Directory.CreateDirectory(RootDirectory);
-        OpenExisting();
+        ReadCatalog();
+        _unloader = UnloadIdleAsync(_stopUnloading.Token);
     }
 
     /// <summary>The directory holding one directory per database.</summary>
     public string RootDirectory { get; }
 
-    /// <summary>Finds a database by name, in any casing, without allocating.</summary>
+    /// <summary>Finds a database in the catalog by name, in any casing, without allocating or opening it.</summary>
     /// <param name="name">The name, e.g. the <c>{db}</c> segment of a path.</param>
-    /// <param name="database">The database when found.</param>
+    /// <param name="database">The catalog entry when found.</param>
     /// <returns>True when it exists.</returns>
-    public bool TryGet(ReadOnlySpan<char> name, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out Database? database) =>
+    public bool TryGet(ReadOnlySpan<char> name, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out DatabaseEntry? database) =>
         _bySpan.TryGetValue(name, out database);
 
     /// <summary>
@@ -75,12 +79,19 @@ public sealed class DatabaseRegistry : IAsyncDisposable
     /// (<see cref="Lease"/> does that at the end of a <c>using</c> block). Allocates nothing when the database exists.
     /// </summary>
     /// <param name="name">The name, e.g. <see cref="Routing.FolioRequest.DatabaseSpan"/>.</param>
-    /// <returns>The database, leased.</returns>
+    /// <returns>The database, leased; opened first when it was not loaded.</returns>
     /// <exception cref="FolioHttpException">400 for a name no database can have; 404 when there is no such database (or it is being deleted).</exception>
     public Database Enter(ReadOnlySpan<char> name)
     {
-        if (_bySpan.TryGetValue(name, out Database? database) && database.TryEnter())
-            return database;
+        if (_bySpan.TryGetValue(name, out DatabaseEntry? entry))
+        {
+            if (entry.Instance is { } database && database.TryEnter())
+                return database;
+
+            if (TryLoadAndEnter(entry, out database))
+                return database;
+        }
+
         throw NotFound(name);
     }
 
@@ -94,12 +105,12 @@ public sealed class DatabaseRegistry : IAsyncDisposable
     /// <exception cref="FolioHttpException">400 for a name no database can have; 404 when there is no such database (or it is being deleted).</exception>
     public DatabaseLease Lease(ReadOnlySpan<char> name) => new(Enter(name));
 
-    /// <summary>The databases now, ordered by name.</summary>
+    /// <summary>The databases in the catalog now, loaded or not, ordered by name.</summary>
     /// <returns>A snapshot.</returns>
-    public IReadOnlyList<Database> List()
+    public IReadOnlyList<DatabaseEntry> List()
     {
-        var list = new List<Database>(_databases.Count);
-        foreach (KeyValuePair<string, Database> entry in _databases)
+        var list = new List<DatabaseEntry>(_databases.Count);
+        foreach (KeyValuePair<string, DatabaseEntry> entry in _databases)
             list.Add(entry.Value);
         list.Sort(static (a, b) => StringComparer.OrdinalIgnoreCase.Compare(a.Name, b.Name));
         return list;
@@ -117,7 +128,7 @@ public sealed class DatabaseRegistry : IAsyncDisposable
         try
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            if (_databases.TryGetValue(name, out Database? existing))
+            if (_databases.TryGetValue(name, out DatabaseEntry? existing))
             {
                 throw new FolioHttpException(
                     StatusCodes.Status409Conflict,
@@ -126,9 +137,13 @@ public sealed class DatabaseRegistry : IAsyncDisposable
                     ProblemTypes.DatabaseExists);
             }
 
-            Database database = Open(name, Path.Combine(RootDirectory, name));
-            _databases[name] = database;
+            var entry = new DatabaseEntry(name, Path.Combine(RootDirectory, name));
+            Database database = Open(entry);
+            entry.Instance = database;
+            Interlocked.Increment(ref _loadedCount);
+            _databases[name] = entry;
             DatabaseLog.Created(_logger, name, database.Directory);
+            EvictOverCap();
             return database;
         }
         finally
@@ -150,12 +165,12 @@ public sealed class DatabaseRegistry : IAsyncDisposable
         try
         {
             ObjectDisposedException.ThrowIf(_disposed, this);
-            if (!_databases.TryRemove(name, out Database? database))
+            if (!_databases.TryRemove(name, out DatabaseEntry? entry))
                 return false;
 
-            await database.CloseAsync().ConfigureAwait(false);
-            Directory.Delete(database.Directory, recursive: true);
-            DatabaseLog.Deleted(_logger, database.Name, database.Directory);
+            await RemoveAsync(entry).ConfigureAwait(false);
+            Directory.Delete(entry.Directory, recursive: true);
+            DatabaseLog.Deleted(_logger, entry.Name, entry.Directory);
             return true;
         }
         finally
@@ -174,11 +189,14 @@ public sealed class DatabaseRegistry : IAsyncDisposable
             if (_disposed)
                 return;
             _disposed = true;
+            await _stopUnloading.CancelAsync().ConfigureAwait(false);
+            await _unloader.ConfigureAwait(false);
             var closing = new List<Task>(_databases.Count);
-            foreach (KeyValuePair<string, Database> entry in _databases)
-                closing.Add(entry.Value.CloseAsync());
+            foreach (KeyValuePair<string, DatabaseEntry> entry in _databases)
+                closing.Add(RemoveAsync(entry.Value));
             _databases.Clear();
             await Task.WhenAll(closing).ConfigureAwait(false);
+            _stopUnloading.Dispose();
         }
         finally
         {
@@ -206,12 +224,13 @@ public sealed class DatabaseRegistry : IAsyncDisposable
             ProblemTypes.DatabaseNotFound);
     }
 
-    private Database Open(string name, string directory)
+    private Database Open(DatabaseEntry entry)
     {
-        DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(directory) with { JournalFileSize = _journalFileSize, MetricsName = name }, _compression);
+        string directory = entry.Directory;
+        DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(directory) with { JournalFileSize = _journalFileSize, MetricsName = entry.Name }, _compression);
         try
         {
-            return new Database(name, directory, store, new IndexStore(store, Path.Combine(directory, IndexesFolder), _loggers, _indexOptions));
+            return new Database(entry.Name, directory, store, new IndexStore(store, Path.Combine(directory, IndexesFolder), _loggers, _indexOptions));
         }
         catch
         {
@@ -220,7 +239,7 @@ public sealed class DatabaseRegistry : IAsyncDisposable
         }
     }
 
-    private void OpenExisting()
+    private void ReadCatalog()
     {
         foreach (string directory in Directory.EnumerateDirectories(RootDirectory))
         {
@@ -231,26 +250,10 @@ public sealed class DatabaseRegistry : IAsyncDisposable
                 continue;
             }
 
-            if (_databases.ContainsKey(name))
-            {
+            if (!_databases.TryAdd(name, new DatabaseEntry(name, directory)))
                 DatabaseLog.SkippedDirectory(_logger, directory, "another directory has the same name in a different casing");
-                continue;
-            }
-
-            try
-            {
-                _databases[name] = Open(name, directory);
-            }
-            catch
-            {
-                // The server will not start; release what was opened so the directories are not left locked.
-                foreach (KeyValuePair<string, Database> opened in _databases)
-                    opened.Value.Store.Dispose();
-                _databases.Clear();
-                throw;
-            }
-
-            DatabaseLog.Opened(_logger, name, directory);
         }
+
+        DatabaseLog.CatalogRead(_logger, _databases.Count, RootDirectory);
     }
 }

@@ -28,7 +28,8 @@ public sealed class DatabasesHandler
     }
 
     /// <summary>
-    /// <c>GET /databases</c>: <c>{"Databases":[{"Name"}…]}</c> ordered by name, or with <c>namesOnly=true</c> (as the seeds'
+    /// <c>GET /databases</c>: <c>{"Databases":[{"Name","Loaded"}…]}</c> ordered by name (<c>Loaded</c>: open now rather than
+    /// waiting on disk for its next request), or with <c>namesOnly=true</c> (as the seeds'
     /// system's clients ask) <c>{"Databases":["name"…]}</c>; a caller whose clearance names databases sees only those.
     /// </summary>
     /// <param name="request">The request.</param>
@@ -36,7 +37,7 @@ public sealed class DatabasesHandler
     [FolioRoute("GET", "/databases", Access = RouteAccess.Authenticated)]
     public async ValueTask List(FolioRequest request)
     {
-        IReadOnlyList<Database> all = _databases.List();
+        IReadOnlyList<DatabaseEntry> all = _databases.List();
         Credential? caller = _authenticator.CallerOf(request.Context);
         if (caller is not null && !caller.AllowsEveryDatabase)
             all = all.Where(d => caller.CanUse(d.Name)).ToArray();
@@ -161,11 +162,11 @@ public sealed class DatabasesHandler
         return names is { Count: > 0 } ? names : throw QueryParameters.Invalid(Shape);
     }
 
-    private static void WriteList(Utf8JsonWriter writer, (IReadOnlyList<Database> Databases, bool NamesOnly) list)
+    private static void WriteList(Utf8JsonWriter writer, (IReadOnlyList<DatabaseEntry> Databases, bool NamesOnly) list)
     {
         writer.WriteStartObject();
         writer.WriteStartArray("Databases"u8);
-        foreach (Database database in list.Databases)
+        foreach (DatabaseEntry database in list.Databases)
         {
             if (list.NamesOnly)
             {
@@ -175,6 +176,7 @@ public sealed class DatabasesHandler
 
             writer.WriteStartObject();
             writer.WriteString("Name"u8, database.Name);
+            writer.WriteBoolean("Loaded"u8, database.IsLoaded);
             writer.WriteEndObject();
         }
 

@@ -6,8 +6,9 @@ namespace Folio.Server.Hosting;
 
 /// <summary>
 /// Answers probes: liveness (<c>/healthz</c>, <c>/healthz/live</c>) touches no database, so it stays cheap and says
-/// only that the process serves; readiness (<c>/healthz/ready</c>) also says every database accepts writes. The
-/// databases are opened before the server listens, so a server that answers has opened them.
+/// only that the process serves; readiness (<c>/healthz/ready</c>) also says every loaded database accepts writes. The
+/// catalog of databases is read before the server listens and databases open on their first request, so a server
+/// that answers is ready however many databases it holds.
 /// </summary>
 public sealed class HealthHandler
 {
@@ -29,7 +30,7 @@ public sealed class HealthHandler
     public ValueTask GetHealth(FolioRequest request) => WriteOk(request);
 
     /// <summary>
-    /// Answers 200 <c>ok</c> when every database accepts writes, else 503 problem+json naming the databases whose
+    /// Answers 200 <c>ok</c> when every loaded database accepts writes, else 503 problem+json naming the databases whose
     /// storage failed a write or sync (they keep serving reads; a restart recovers them from the journal).
     /// </summary>
     /// <param name="request">The request.</param>
@@ -38,9 +39,9 @@ public sealed class HealthHandler
     public ValueTask GetReadiness(FolioRequest request)
     {
         List<string>? failed = null;
-        foreach (Database database in _databases.List())
+        foreach (DatabaseEntry entry in _databases.List())
         {
-            if (database.Store.Environment.Failure is not null)
+            if (entry.Loaded is { } database && database.Store.Environment.Failure is not null)
                 (failed ??= []).Add(database.Name);
         }
 

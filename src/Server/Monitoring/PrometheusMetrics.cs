@@ -31,6 +31,7 @@ public sealed class PrometheusMetrics : IDisposable
     private readonly Counter _mergedTransactions;
     private readonly Gauge _bulkInserts;
     private readonly Gauge _failedDatabases;
+    private readonly Gauge _databaseCount;
     private readonly Counter _indexedDocuments;
     private readonly Counter _indexedDeletes;
     private readonly Counter _indexBatches;
@@ -68,6 +69,7 @@ public sealed class PrometheusMetrics : IDisposable
         _journalBytes = metrics.CreateCounter("folio_journal_written_bytes_total", "Journal bytes written since the database opened.", database);
         _mergedTransactions = metrics.CreateCounter("folio_merged_transactions_total", "Write transactions the merger committed since the database opened.", database);
         _bulkInserts = metrics.CreateGauge("folio_bulk_inserts_running", "Bulk inserts streaming into the database now.", database);
+        _databaseCount = metrics.CreateGauge("folio_databases", "Databases in the catalog by state: loaded (open) or unloaded (on disk until their next request).", "state");
         _failedDatabases = metrics.CreateGauge("folio_database_failed", "1 when the database refuses writes after a failed write or sync.", database);
         _indexedDocuments = metrics.CreateCounter("folio_index_documents_indexed_total", "Documents the index has indexed since it opened.", index);
         _indexedDeletes = metrics.CreateCounter("folio_index_deletes_total", "Deletes the index has applied since it opened.", index);
@@ -151,9 +153,13 @@ public sealed class PrometheusMetrics : IDisposable
     {
         var seenDatabases = new HashSet<string>(StringComparer.Ordinal);
         var seenIndexes = new HashSet<(string, string)>();
-        foreach (Database database in _databases.List())
+        int loaded = _databases.LoadedCount;
+        _databaseCount.WithLabels("loaded").Set(loaded);
+        _databaseCount.WithLabels("unloaded").Set(Math.Max(0, _databases.Count - loaded));
+        foreach (DatabaseEntry entry in _databases.List())
         {
-            if (!database.TryEnter())
+            // A scrape reads the loaded databases only: opening every database to count it would defeat unloading.
+            if (entry.Loaded is not { } database || !database.TryEnter())
                 continue;
             try
             {

@@ -127,8 +127,10 @@ public sealed class ServerMetrics : IDisposable
             return (0, 0);
         long written = 0;
         long indexed = 0;
-        foreach (Database database in _databases.List())
+        foreach (DatabaseEntry entry in _databases.List())
         {
+            if (entry.Loaded is not { } database)
+                continue;
             written += database.Store.LastEtag;
             foreach (var index in database.Indexes.All)
                 indexed += index.ProcessedEtag;

@@ -29,7 +29,7 @@ public sealed class ServerStatsHandler
     }
 
     /// <summary>
-    /// Answers <c>{"StartedAt","UptimeSeconds","Databases","Requests":{"Total","Failed"},"Latency":{"P50Ms","P90Ms","P99Ms",
+    /// Answers <c>{"StartedAt","UptimeSeconds","Databases","LoadedDatabases","Requests":{"Total","Failed"},"Latency":{"P50Ms","P90Ms","P99Ms",
     /// "P999Ms","MaxMs"},"Cpu":{"Cores","ProcessSeconds"},"Memory":{"WorkingSetBytes","ManagedHeapBytes","Gen0Collections",
     /// "Gen1Collections","Gen2Collections","PauseTimePercent"},"Threads":{"Process","ThreadPool"},"Disk":{"DataDirectory",
     /// "UsedBytes","FreeBytes","TotalBytes"},"History":[{"At","Requests","Failed","P50Ms","P99Ms","MaxMs","CpuPercent","Writes","Indexed"}]}</c>.
@@ -42,7 +42,8 @@ public sealed class ServerStatsHandler
     {
         var snapshot = new Snapshot(
             _metrics,
-            _databases.List().Count,
+            _databases.Count,
+            _databases.LoadedCount,
             Disk(_options.DataDir),
             CountProcessThreads());
         await JsonResponse.WriteAsync(request.Response, snapshot, Write, request.Aborted);
@@ -55,6 +56,7 @@ public sealed class ServerStatsHandler
         writer.WriteString("StartedAt"u8, metrics.StartedAt);
         writer.WriteNumber("UptimeSeconds"u8, Math.Round((DateTimeOffset.UtcNow - metrics.StartedAt).TotalSeconds, 1));
         writer.WriteNumber("Databases"u8, snapshot.Databases);
+        writer.WriteNumber("LoadedDatabases"u8, snapshot.LoadedDatabases);
 
         writer.WriteStartObject("Requests"u8);
         writer.WriteNumber("Total"u8, metrics.Requests);
@@ -148,5 +150,5 @@ public sealed class ServerStatsHandler
 
     private readonly record struct DiskUse(string Directory, long Used, long Free, long Total);
 
-    private readonly record struct Snapshot(ServerMetrics Metrics, int Databases, DiskUse Disk, int ProcessThreads);
+    private readonly record struct Snapshot(ServerMetrics Metrics, int Databases, int LoadedDatabases, DiskUse Disk, int ProcessThreads);
 }

@@ -35,6 +35,16 @@ public sealed class DatabaseOperation
     /// <summary>When it started (UTC).</summary>
     public DateTime StartedAt { get; }
 
+    /// <summary>True until the operation ends (or is found interrupted after a restart).</summary>
+    internal bool IsRunning
+    {
+        get
+        {
+            lock (_gate)
+                return _status == OperationStatus.InProgress;
+        }
+    }
+
     /// <summary>Cancelled by <c>operations/kill</c>.</summary>
     internal CancellationToken Killed => _kill.Token;
 

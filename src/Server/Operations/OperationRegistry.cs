@@ -36,6 +36,21 @@ public sealed class OperationRegistry
             return _operations.GetValueOrDefault(id);
     }
 
+    /// <summary>True while an operation is in progress (the database then stays loaded).</summary>
+    internal bool AnyRunning()
+    {
+        lock (_gate)
+        {
+            foreach (KeyValuePair<long, DatabaseOperation> entry in _operations)
+            {
+                if (entry.Value.IsRunning)
+                    return true;
+            }
+        }
+
+        return false;
+    }
+
     /// <summary>Records a new running operation.</summary>
     internal DatabaseOperation Register(OperationKind kind, string query)
     {

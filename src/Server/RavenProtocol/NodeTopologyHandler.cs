@@ -37,7 +37,7 @@ public sealed class NodeTopologyHandler
     {
         string name = QueryParameters.Required(request.Request, "name");
         DatabaseName.Validate(name);
-        if (!_databases.TryGet(name, out Database? database))
+        if (!_databases.TryGet(name, out DatabaseEntry? database))
         {
             throw new FolioHttpException(
                 StatusCodes.Status404NotFound,

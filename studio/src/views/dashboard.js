@@ -34,7 +34,7 @@ function serverCards(stats) {
       `Managed heap ${formatBytes(stats.Memory.ManagedHeapBytes)}; GC pauses ${stats.Memory.PauseTimePercent.toFixed(1)}%`),
     card('Disk', formatBytes(stats.Disk.UsedBytes), null, `${formatBytes(stats.Disk.FreeBytes)} free of ${formatBytes(stats.Disk.TotalBytes)}`),
     card('Threads', formatNumber(stats.Threads.Process), null,
-      `${formatNumber(stats.Databases)} ${stats.Databases === 1 ? 'database' : 'databases'}; up ${formatNumber(Math.round(stats.UptimeSeconds / 60))} min`),
+      `${formatNumber(stats.Databases)} ${stats.Databases === 1 ? 'database' : 'databases'} (${formatNumber(stats.LoadedDatabases ?? stats.Databases)} loaded); up ${formatNumber(Math.round(stats.UptimeSeconds / 60))} min`),
   ];
 }
 

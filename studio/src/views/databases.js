@@ -1,4 +1,5 @@
-// Databases: each with its document count and size on disk, create, and delete after typing its name.
+// Databases: each with its state (loaded or unloaded), and for loaded ones its document count and size on disk;
+// create, and delete after typing its name. Unloaded databases are not asked for stats: that would open every one.
 
 import * as api from '../api.js';
 import { h, replace, errorBox, formatBytes, formatNumber, toast, confirmTyped } from '../dom.js';
@@ -20,14 +21,16 @@ export function mount(container, { refreshDatabases }) {
       replace(list, errorBox(error));
       return;
     }
-    const stats = await Promise.all(databases.map((d) => api.databaseStats(d.Name, controller.signal).catch((error) => ({ error }))));
+    const stats = await Promise.all(databases.map((d) => d.Loaded === false ? null : api.databaseStats(d.Name, controller.signal).catch((error) => ({ error }))));
     if (controller.signal.aborted) return;
     replace(list, databases.length === 0 ? h('p', { class: 'muted' }, 'No databases yet.') : h('table', { class: 'data' },
-      h('thead', {}, h('tr', {}, ['Name', 'Documents', 'Indexes', 'Size on disk', ''].map((c, i) => h('th', { scope: 'col', class: i && i < 4 ? 'num' : null }, c)))),
+      h('thead', {}, h('tr', {}, ['Name', 'State', 'Documents', 'Indexes', 'Size on disk', ''].map((c, i) => h('th', { scope: 'col', class: i > 1 && i < 5 ? 'num' : null }, c)))),
       h('tbody', {}, databases.map((database, i) => {
         const s = stats[i];
         return h('tr', { 'data-database': database.Name },
           h('th', { scope: 'row' }, h('a', { href: '#/documents', onclick: () => refreshDatabases(database.Name) }, database.Name)),
+          h('td', { class: 'database-state' }, s === null ? 'Unloaded' : 'Loaded'),
+          s === null ? h('td', { colspan: '3', class: 'muted' }, 'Opens on its next request') :
           s.error ? h('td', { colspan: '3', class: 'bad' }, s.error.message) : [
             h('td', { class: 'num' }, formatNumber(s.CountOfDocuments)),
             h('td', { class: 'num' }, formatNumber(s.CountOfIndexes)),

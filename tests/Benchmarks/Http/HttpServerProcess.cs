@@ -36,13 +36,17 @@ public sealed class HttpServerProcess : IDisposable
         }
     }
 
-    /// <summary>Starts <paramref name="fileName"/> with the arguments <paramref name="arguments"/> makes for a free port, and waits until <paramref name="readyPath"/> answers 2xx.</summary>
+    /// <summary>
+    /// Starts <paramref name="fileName"/> with the arguments <paramref name="arguments"/> makes for a free port, and waits until
+    /// <paramref name="readyPath"/> answers 2xx, asking every <paramref name="pollInterval"/> (100 ms unless given).
+    /// </summary>
     public static async Task<HttpServerProcess> StartAsync(
         string fileName,
         Func<int, IEnumerable<string>> arguments,
         string readyPath,
         string logFile,
-        IReadOnlyDictionary<string, string>? environment = null)
+        IReadOnlyDictionary<string, string>? environment = null,
+        TimeSpan? pollInterval = null)
     {
         int port = FreePort();
         var start = new ProcessStartInfo(fileName)
@@ -70,7 +74,7 @@ public sealed class HttpServerProcess : IDisposable
         var server = new HttpServerProcess(process, log, new Uri($"http://127.0.0.1:{port}"));
         try
         {
-            await server.WaitUntilReadyAsync(readyPath, logFile);
+            await server.WaitUntilReadyAsync(readyPath, logFile, pollInterval ?? TimeSpan.FromMilliseconds(100));
         }
         catch
         {
@@ -133,7 +137,7 @@ public sealed class HttpServerProcess : IDisposable
         }
     }
 
-    private async Task WaitUntilReadyAsync(string readyPath, string logFile)
+    private async Task WaitUntilReadyAsync(string readyPath, string logFile, TimeSpan pollInterval)
     {
         using var client = new HttpClient { Timeout = TimeSpan.FromSeconds(2) };
         var deadline = Stopwatch.StartNew();
@@ -156,7 +160,7 @@ public sealed class HttpServerProcess : IDisposable
                 // Listening but still starting.
             }
 
-            await Task.Delay(100);
+            await Task.Delay(pollInterval);
         }
 
         throw new TimeoutException($"{Url}{readyPath} did not answer within 60 s; see {logFile}.");

@@ -125,17 +125,38 @@ public sealed class DatabaseRegistryTests : IAsyncLifetime
     }
 
     [Fact]
-    public async Task Open_Fails_WhenAnotherStoreHoldsADatabaseDirectory_AndReleasesTheOthers()
+    public async Task Enter_Fails_WhenAnotherStoreHoldsTheDirectory_AndOpensItOnceReleased()
     {
         await _registry.CreateAsync("Free", CancellationToken.None);
         await _registry.CreateAsync("Held", CancellationToken.None);
         await _registry.DisposeAsync();
-        using (Folio.Storage.Documents.DocumentStore.Open(Folio.Storage.StorageOptions.ForPath(Path.Combine(_registry.RootDirectory, "Held"))))
-            Assert.ThrowsAny<Folio.Storage.StorageException>(Create);
-
-        // Nothing stayed locked by the failed start: a new registry opens both.
         _registry = Create();
-        Assert.Equal(2, _registry.List().Count);
+        using (Folio.Storage.Documents.DocumentStore.Open(Folio.Storage.StorageOptions.ForPath(Path.Combine(_registry.RootDirectory, "Held"))))
+        {
+            // Only the catalog is read at start, so a held directory fails its own first request, not the server.
+            Assert.ThrowsAny<Folio.Storage.StorageException>(() => _registry.Enter("Held"));
+            _registry.Enter("Free").Exit();
+        }
+
+        // The failed open left nothing behind: once released, the database opens.
+        _registry.Enter("Held").Exit();
+        Assert.Equal(2, _registry.LoadedCount);
+    }
+
+    [Fact]
+    public async Task Create_ReadsOnlyTheCatalog_AtStart()
+    {
+        await _registry.CreateAsync("One", CancellationToken.None);
+        await _registry.CreateAsync("Two", CancellationToken.None);
+        await _registry.DisposeAsync();
+
+        _registry = Create();
+
+        Assert.Equal(2, _registry.Count);
+        Assert.Equal(0, _registry.LoadedCount);
+        Assert.All(_registry.List(), entry => Assert.False(entry.IsLoaded));
+        _registry.Enter("two").Exit();
+        Assert.Equal(1, _registry.LoadedCount);
     }
 
     private DatabaseRegistry Create() =>

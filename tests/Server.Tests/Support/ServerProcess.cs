@@ -38,7 +38,7 @@ public sealed partial class ServerProcess : IAsyncDisposable
         }
     }
 
-    public static async Task<ServerProcess> StartAsync(string dataDir)
+    public static async Task<ServerProcess> StartAsync(string dataDir, params string[] extraArgs)
     {
         // The test project copies Folio.Server.dll with its runtimeconfig and deps next to the tests.
         string serverDll = Path.Combine(AppContext.BaseDirectory, "Folio.Server.dll");
@@ -53,6 +53,8 @@ public sealed partial class ServerProcess : IAsyncDisposable
         start.ArgumentList.Add("--ServerUrl=http://127.0.0.1:0");
         start.ArgumentList.Add("--TcpPort=0");
         start.ArgumentList.Add(RunningServer.SmallJournals);
+        foreach (string argument in extraArgs)
+            start.ArgumentList.Add(argument);
         var process = new Process { StartInfo = start };
         var server = new ServerProcess(process);
         process.OutputDataReceived += (_, e) => server.OnLine(e.Data);

@@ -76,10 +76,12 @@ internal sealed partial class SubscriptionSession
         }
 
         Database database;
+        DatabaseListener listening;
         try
         {
             using DatabaseLease lease = _databases.Lease(request.Database);
             database = lease.Database;
+            listening = database.Listen();
         }
         catch (Http.FolioHttpException ex)
         {
@@ -87,6 +89,7 @@ internal sealed partial class SubscriptionSession
             return;
         }
 
+        using DatabaseListener listener = listening;
         Subscription? subscription = database.Subscriptions.Get(request.Subscription);
         if (subscription is null)
         {

@@ -1,0 +1,44 @@
+namespace Folio.Server.Databases;
+
+/// <summary>
+/// A database in the server's catalog: known by its directory whether or not it is open. It is loaded on its first
+/// request and unloaded when idle (<see cref="DatabasesOptions"/>); <see cref="Loaded"/> is the open instance, if any.
+/// </summary>
+public sealed class DatabaseEntry
+{
+    private Database? _loaded;
+
+    internal DatabaseEntry(string name, string directory)
+    {
+        Name = name;
+        Directory = directory;
+    }
+
+    /// <summary>The name with the casing it was created with.</summary>
+    public string Name { get; }
+
+    /// <summary>The directory holding the database's files.</summary>
+    public string Directory { get; }
+
+    /// <summary>The open instance, or null while unloaded (an instance being closed is not returned).</summary>
+    public Database? Loaded => Volatile.Read(ref _loaded) is { IsClosing: false } database ? database : null;
+
+    /// <summary>True while the database is open.</summary>
+    public bool IsLoaded => Loaded is not null;
+
+    /// <summary>Serializes opening and unloading this database.</summary>
+    internal Lock Gate { get; } = new();
+
+    /// <summary>The instance as stored, closing or not; read and written under <see cref="Gate"/> except for the fast path.</summary>
+    internal Database? Instance
+    {
+        get => Volatile.Read(ref _loaded);
+        set => Volatile.Write(ref _loaded, value);
+    }
+
+    /// <summary>Completes when the last unloaded instance has closed its files; set under <see cref="Gate"/>.</summary>
+    internal Task Unloaded { get; set; } = Task.CompletedTask;
+
+    /// <summary>Set under <see cref="Gate"/> when the database is deleted or the server stops: it is not opened again.</summary>
+    internal bool Removed { get; set; }
+}

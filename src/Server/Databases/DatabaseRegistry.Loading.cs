@@ -1,0 +1,214 @@
+using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
+
+namespace Folio.Server.Databases;
+
+public sealed partial class DatabaseRegistry
+{
+    private readonly CancellationTokenSource _stopUnloading = new();
+    private readonly Lock _evicting = new();
+    private readonly Task _unloader;
+    private int _loadedCount;
+
+    /// <summary>How many databases the catalog holds, loaded or not.</summary>
+    public int Count => _databases.Count;
+
+    /// <summary>How many databases are open now.</summary>
+    public int LoadedCount => Volatile.Read(ref _loadedCount);
+
+    /// <summary>
+    /// Unloads the database if nothing uses it (no lease, listener or pending work), as the idle check would.
+    /// </summary>
+    /// <param name="name">The name, in any casing.</param>
+    /// <returns>False when there is no such database, it is not loaded, or it is busy.</returns>
+    public bool TryUnload(string name) => _databases.TryGetValue(name, out DatabaseEntry? entry) && TryUnload(entry, "asked to");
+
+    /// <summary>
+    /// The slow path of <see cref="Enter"/>: the database is unloaded, or was being unloaded when the request came.
+    /// One request opens it while the others for the same database wait, then all get leases on the one instance.
+    /// </summary>
+    private bool TryLoadAndEnter(DatabaseEntry entry, [NotNullWhen(true)] out Database? database)
+    {
+        long started = 0;
+        lock (entry.Gate)
+        {
+            database = null;
+            if (entry.Removed)
+                return false;
+            Database? loaded = entry.Instance;
+            if (loaded is null)
+            {
+                started = Stopwatch.GetTimestamp();
+                WaitForUnload(entry);
+                loaded = Open(entry);
+                entry.Instance = loaded;
+                Interlocked.Increment(ref _loadedCount);
+            }
+
+            // Under the gate an instance is open: unloads and removals clear or mark it under the same gate.
+            if (!loaded.TryEnter())
+                return false;
+            database = loaded;
+        }
+
+        if (started != 0)
+        {
+            DatabaseLog.Loaded(_logger, entry.Name, entry.Directory, Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+            EvictOverCap();
+        }
+
+        return true;
+    }
+
+    private void WaitForUnload(DatabaseEntry entry)
+    {
+        // The previous instance must have released its files (and their locks) before they open again. This
+        // blocks a request only when it races an unload, for as long as the store takes to close.
+        try
+        {
+            entry.Unloaded.Wait();
+        }
+        catch (AggregateException)
+        {
+            // Logged when the unload failed; opening again recovers from the journal.
+        }
+    }
+
+    private bool TryUnload(DatabaseEntry entry, string reason) => TryUnload(entry, reason, out _);
+
+    private bool TryUnload(DatabaseEntry entry, string reason, out Task closed)
+    {
+        closed = Task.CompletedTask;
+        lock (entry.Gate)
+        {
+            if (entry.Removed || entry.Instance is not { } database || !database.TryUnload(out closed))
+                return false;
+            entry.Instance = null;
+            entry.Unloaded = closed;
+        }
+
+        Interlocked.Decrement(ref _loadedCount);
+        DatabaseLog.Unloading(_logger, entry.Name, reason);
+        closed.ContinueWith(
+            static (task, state) =>
+            {
+                var (logger, name) = ((ILogger, string))state!;
+                DatabaseLog.UnloadFailed(logger, task.Exception!.GetBaseException(), name);
+            },
+            (_logger, entry.Name),
+            CancellationToken.None,
+            TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously,
+            TaskScheduler.Default);
+        return true;
+    }
+
+    /// <summary>Takes the database out for good (delete, shutdown): no request opens it again; waits until its files are closed.</summary>
+    private async Task RemoveAsync(DatabaseEntry entry)
+    {
+        Database? database;
+        Task unloaded;
+        lock (entry.Gate)
+        {
+            entry.Removed = true;
+            database = entry.Instance;
+            entry.Instance = null;
+            unloaded = entry.Unloaded;
+        }
+
+        if (database is not null)
+        {
+            Interlocked.Decrement(ref _loadedCount);
+            await database.CloseAsync().ConfigureAwait(false);
+        }
+
+        await unloaded.ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+    }
+
+    /// <summary>Unloads least recently used databases until at most <see cref="DatabasesOptions.MaxLoaded"/> are open (busy ones stay).</summary>
+    private void EvictOverCap()
+    {
+        int cap = _options.MaxLoaded;
+        if (cap <= 0 || Volatile.Read(ref _loadedCount) <= cap || !_evicting.TryEnter())
+            return;
+        try
+        {
+            var loaded = new List<(long LastUsed, DatabaseEntry Entry)>(Volatile.Read(ref _loadedCount));
+            foreach (KeyValuePair<string, DatabaseEntry> pair in _databases)
+            {
+                if (pair.Value.Instance is { } database)
+                    loaded.Add((database.LastUsed, pair.Value));
+            }
+
+            loaded.Sort(static (a, b) => a.LastUsed.CompareTo(b.LastUsed));
+            foreach ((long _, DatabaseEntry entry) in loaded)
+            {
+                if (Volatile.Read(ref _loadedCount) <= cap)
+                    break;
+                TryUnload(entry, $"more than {cap} databases are loaded (Databases:MaxLoaded) and it was used least recently");
+            }
+        }
+        finally
+        {
+            _evicting.Exit();
+        }
+    }
+
+    private async Task UnloadIdleAsync(CancellationToken stop)
+    {
+        TimeSpan idleFor = _options.IdleUnloadAfter;
+        if (idleFor <= TimeSpan.Zero && _options.MaxLoaded <= 0)
+            return;
+        // Checked a few times per idle period, so a database unloads at most a quarter period late; never busier than
+        // 20 a second. The cap is checked too: a database still busy when another opened is unloaded once it is idle.
+        TimeSpan every = idleFor <= TimeSpan.Zero
+            ? TimeSpan.FromSeconds(1)
+            : TimeSpan.FromTicks(Math.Clamp(idleFor.Ticks / 4, TimeSpan.FromMilliseconds(50).Ticks, TimeSpan.FromSeconds(30).Ticks));
+        using var timer = new PeriodicTimer(every);
+        try
+        {
+            while (await timer.WaitForNextTickAsync(stop).ConfigureAwait(false))
+            {
+                try
+                {
+                    if (idleFor > TimeSpan.Zero)
+                        UnloadIdle(idleFor);
+                    EvictOverCap();
+                }
+                catch (Exception e) when (e is not OperationCanceledException)
+                {
+                    DatabaseLog.IdleCheckFailed(_logger, e);
+                }
+            }
+        }
+        catch (OperationCanceledException) when (stop.IsCancellationRequested)
+        {
+            // Shutting down.
+        }
+    }
+
+    private void UnloadIdle(TimeSpan idleFor)
+    {
+        long now = Stopwatch.GetTimestamp();
+        List<Task>? closing = null;
+        foreach (KeyValuePair<string, DatabaseEntry> pair in _databases)
+        {
+            if (pair.Value.Instance is { } database && Stopwatch.GetElapsedTime(database.LastUsed, now) >= idleFor
+                && TryUnload(pair.Value, $"idle for {idleFor} (Databases:IdleUnloadAfter)", out Task closed))
+                (closing ??= []).Add(closed);
+        }
+
+        if (closing is not null)
+            _ = ReturnMemoryAsync(closing);
+    }
+
+    /// <summary>
+    /// Once unloaded databases have closed, collects and compacts the heap so their caches' memory goes back to the
+    /// system: a server gone quiet allocates too little for the GC to run on its own, and would keep it resident.
+    /// At most once per idle check that unloaded something.
+    /// </summary>
+    private static async Task ReturnMemoryAsync(List<Task> closing)
+    {
+        await Task.WhenAll(closing).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+        GC.Collect(GC.MaxGeneration, GCCollectionMode.Aggressive, blocking: true, compacting: true);
+    }
+}
