@@ -72,9 +72,11 @@ public class CompressedDocumentsTests
                 db = await FolioApi.CreateDatabaseAsync(server.Client);
                 for (var from = 0; from < 2400; from += 400)
                     await WriteAsync(server.Client, db, from, 400);
-                Assert.True(server.Server.Services.GetRequiredService<DatabaseRegistry>().TryGet(db, out Database? database));
-                await database.Store.Compression.WhenTrainingsDoneAsync().WaitAsync(TestTimeouts.Default);
-                Assert.True(database.Store.Compression.CurrentVersion("Orders") >= 1, "a dictionary should be trained after 2,000 orders");
+                using (DatabaseLease lease = server.Server.Services.GetRequiredService<DatabaseRegistry>().Lease(db))
+                {
+                    await lease.Database.Store.Compression.WhenTrainingsDoneAsync().WaitAsync(TestTimeouts.Default);
+                    Assert.True(lease.Database.Store.Compression.CurrentVersion("Orders") >= 1, "a dictionary should be trained after 2,000 orders");
+                }
                 await WriteAsync(server.Client, db, 2400, 200);
 
                 exported = await ExportAsync(server.Client, db);
