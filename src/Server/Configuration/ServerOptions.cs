@@ -71,9 +71,10 @@ public sealed class ServerOptions
 
     /// <summary>
     /// Whether every database compresses the document bodies it writes (Zstd with a dictionary trained per
-    /// collection; <c>--DocumentsCompression=false</c> turns it off). Bodies already compressed stay readable either way.
+    /// collection; <c>--DocumentsCompression=true</c> turns it on). Off by default while it costs bulk insert a fifth
+    /// of its rate (docs/benchmarks.md, "Storage cost"). Bodies already compressed stay readable either way.
     /// </summary>
-    public bool DocumentsCompression { get; set; } = true;
+    public bool DocumentsCompression { get; set; }
 
     /// <summary>Collections (case-insensitive, comma-separated) whose bodies are stored uncompressed even when compression is on.</summary>
     public string UncompressedCollections { get; set; } = string.Empty;

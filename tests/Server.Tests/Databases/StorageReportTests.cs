@@ -13,16 +13,24 @@ public class StorageReportTests : IClassFixture<ServerFixture>
         _client = fixture.Client;
     }
 
+    private static readonly string Notes = string.Concat(Enumerable.Repeat("deliver before noon to the back door; ", 20));
+
+    private static async Task<string> WriteOrdersAsync(HttpClient client)
+    {
+        string db = await FolioApi.CreateDatabaseAsync(client);
+        for (int n = 1; n <= 20; n++)
+            await FolioApi.StoreAsync(client, db, $"orders/{n}", $$"""{"Company":"companies/{{n % 3}}","Notes":"{{Notes}}"}""");
+        await FolioApi.StoreAsync(client, db, "users/1", """{"Name":"Ann"}""");
+        return db;
+    }
+
     [Fact]
     public async Task Get_AfterWrites_ReportsTreesAndEachCollectionsRawAndStoredBytes()
     {
-        string db = await FolioApi.CreateDatabaseAsync(_client);
-        string notes = string.Concat(Enumerable.Repeat("deliver before noon to the back door; ", 20));
-        for (int n = 1; n <= 20; n++)
-            await FolioApi.StoreAsync(_client, db, $"orders/{n}", $$"""{"Company":"companies/{{n % 3}}","Notes":"{{notes}}"}""");
-        await FolioApi.StoreAsync(_client, db, "users/1", """{"Name":"Ann"}""");
+        await using RunningServer server = await RunningServer.StartAsync("--DocumentsCompression=true");
+        string db = await WriteOrdersAsync(server.Client);
 
-        JsonElement report = await FolioApi.GetJsonAsync(_client, $"/databases/{db}/storage");
+        JsonElement report = await FolioApi.GetJsonAsync(server.Client, $"/databases/{db}/storage");
 
         Assert.Equal(8192, report.GetProperty("PageSize").GetInt32());
         Assert.True(report.GetProperty("AllocatedPages").GetInt64() <= report.GetProperty("DataFilePages").GetInt64());
@@ -34,6 +42,18 @@ public class StorageReportTests : IClassFixture<ServerFixture>
         Assert.Equal(20, orders.GetProperty("CompressedDocuments").GetInt64());
         Assert.True(orders.GetProperty("StoredBytes").GetInt64() < orders.GetProperty("RawBytes").GetInt64() / 2, "repetitive notes compress to under half");
         Assert.Equal(0, orders.GetProperty("DictionaryVersion").GetInt32());
+    }
+
+    [Fact]
+    public async Task Get_ByDefault_ReportsBodiesStoredUncompressed()
+    {
+        string db = await WriteOrdersAsync(_client);
+
+        JsonElement report = await FolioApi.GetJsonAsync(_client, $"/databases/{db}/storage");
+
+        JsonElement orders = report.GetProperty("Collections").EnumerateArray().Single(c => c.GetProperty("Name").GetString() == "orders");
+        Assert.Equal(20, orders.GetProperty("Documents").GetInt64());
+        Assert.Equal(0, orders.GetProperty("CompressedDocuments").GetInt64());
     }
 
     [Fact]

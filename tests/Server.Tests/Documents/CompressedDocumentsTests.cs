@@ -67,7 +67,7 @@ public class CompressedDocumentsTests
         {
             string db;
             Dictionary<int, string> exported;
-            await using (RunningServer server = await RunningServer.StartOnAsync(dataDir))
+            await using (RunningServer server = await RunningServer.StartOnAsync(dataDir, "--DocumentsCompression=true"))
             {
                 db = await FolioApi.CreateDatabaseAsync(server.Client);
                 for (var from = 0; from < 2400; from += 400)
@@ -88,7 +88,7 @@ public class CompressedDocumentsTests
                 }
             }
 
-            await using (RunningServer restarted = await RunningServer.StartOnAsync(dataDir))
+            await using (RunningServer restarted = await RunningServer.StartOnAsync(dataDir, "--DocumentsCompression=true"))
             {
                 Dictionary<int, string> again = await ExportAsync(restarted.Client, db);
                 Assert.Equal(exported.Count, again.Count);
