@@ -30,7 +30,8 @@ namespace Folio.Benchmarks;
 /// <c>patch-load</c> (a patch by query over every document vs bulk PUTs of them, and another writer's latency meanwhile) and
 /// <c>term-set</c> (an <c>in</c> list of 100,000 values on a million entries, before and after the term-set query, vs Lucene.Net) and
 /// <c>storage-cost</c> (bytes on disk for generated orders, live and after a clean stop, vs the raw JSON and PouchDB Server) and
-/// <c>many-dbs</c> (threads, memory and descriptors with a database per tenant, first requests to unloaded databases and restart time, vs PouchDB Server).
+/// <c>many-dbs</c> (threads, memory and descriptors with a database per tenant, first requests to unloaded databases and restart time, vs PouchDB Server) and
+/// <c>projection-load</c> (JavaScript projections of 10,000 results vs the plain projection of the same fields).
 /// </summary>
 public static class BenchmarkEntry
 {
@@ -57,6 +58,7 @@ public static class BenchmarkEntry
         [TermSetCommand.Command] = args => Task.FromResult(TermSetCommand.Run(args)),
         [StorageCostCommand.Command] = StorageCostCommand.RunAsync,
         [ManyDatabases.ManyDatabasesCommand.Command] = ManyDatabases.ManyDatabasesCommand.RunAsync,
+        [Scripting.ProjectionLoadCommand.Command] = Scripting.ProjectionLoadCommand.RunAsync,
     };
 
     public static async Task<int> Main(string[] args)
