@@ -225,7 +225,7 @@ public sealed class IndexDefinition
         foreach (var collection in Collections)
         {
             // The index would read its own results back as documents and reduce them again, without end.
-            if (string.Equals(collection, output, StringComparison.OrdinalIgnoreCase))
+            if (string.Equals(collection, output, StringComparison.OrdinalIgnoreCase) || Documents.CollectionScope.IsAll(collection))
                 throw new IndexDefinitionException($"OutputCollection '{output}' is one of the collections index '{Name}' reads; its results would be fed back into it.");
         }
     }

@@ -5,6 +5,7 @@ using Folio.Indexing.MapReduce;
 using Folio.Indexing.Queries;
 using Folio.Indexing.Rql;
 using Folio.Indexing.Search;
+using Folio.Indexing.Documents;
 using Folio.Storage.Documents;
 
 namespace Folio.Indexing.Querying;
@@ -40,7 +41,7 @@ public sealed partial class QueryRunner
         var matches = new List<Match>();
         if (ids is null)
         {
-            var cursor = reader.ByCollection(collection);
+            var cursor = CollectionScope.Cursor(reader, collection);
             while (cursor.MoveNext())
                 matches.Add(new Match(cursor.Current.IdString, -1));
         }
@@ -48,7 +49,7 @@ public sealed partial class QueryRunner
         {
             foreach (var id in ids)
             {
-                if (reader.TryGet(id, out var document) && string.Equals(document.CollectionString, collection, StringComparison.OrdinalIgnoreCase))
+                if (reader.TryGet(id, out var document) && CollectionScope.Contains(collection, document.CollectionString))
                     matches.Add(new Match(document.IdString, -1));
             }
         }

@@ -1,3 +1,4 @@
+using Folio.Indexing.Documents;
 using Folio.Indexing.MapReduce;
 using Folio.Indexing.Rql;
 
@@ -28,14 +29,14 @@ public sealed partial class QueryRunner
             using var reader = store.OpenReader();
             if (where is null)
             {
-                var cursor = reader.ByCollection(collection);
+                var cursor = CollectionScope.Cursor(reader, collection);
                 while (cursor.MoveNext())
                     ids.Add(cursor.Current.IdString);
                 return ids;
             }
             foreach (var id in IdLookups(where, options.Parameters)!)
             {
-                if (reader.TryGet(id, out var document) && string.Equals(document.CollectionString, collection, StringComparison.OrdinalIgnoreCase))
+                if (reader.TryGet(id, out var document) && CollectionScope.Contains(collection, document.CollectionString))
                     ids.Add(document.IdString);
             }
             return ids;

@@ -180,7 +180,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
     private IEnumerable<byte[]> StreamCollection(RqlQuery query)
     {
         using var reader = store.OpenReader();
-        var cursor = reader.ByCollection(query.From.Collection!);
+        var cursor = CollectionScope.Cursor(reader, query.From.Collection!);
         while (cursor.MoveNext())
             yield return Project(query, cursor.Current.Json, cursor.Current.IdString);
     }
@@ -260,8 +260,8 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             using var reader = store.OpenReader();
             result.IndexName = "collection/" + collection;
             result.IndexEtag = reader.LastEtag;
-            result.TotalResults = reader.CountInCollection(collection);
-            var cursor = reader.ByCollection(collection);
+            result.TotalResults = CollectionScope.Count(reader, collection);
+            var cursor = CollectionScope.Cursor(reader, collection);
             cursor.Skip(skip);
             while (result.Results.Count < take && cursor.MoveNext())
                 AddResult(query, reader, cursor.Current.Json, cursor.Current.IdString, result, projector);
@@ -277,7 +277,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             var matched = 0;
             foreach (var id in ids)
             {
-                if (!reader.TryGet(id, out var document) || !string.Equals(document.CollectionString, collection, StringComparison.OrdinalIgnoreCase))
+                if (!reader.TryGet(id, out var document) || !CollectionScope.Contains(collection, document.CollectionString))
                     continue;
                 if (matched++ >= skip && result.Results.Count < take)
                     AddResult(query, reader, document.Json, document.IdString, result, projector);

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
+using Folio.Indexing.Documents;
 using Folio.Storage.Documents;
 using Microsoft.Extensions.Logging;
 
@@ -24,6 +25,7 @@ public sealed class IndexRunner : IDisposable
 
     private readonly DocumentStore _store;
     private readonly IIndexBatchProcessor _processor;
+    private readonly IReadOnlyList<string>? _changeFilter;
     private readonly ILogger _logger;
     private readonly IndexErrorLog _errors;
     private readonly ConcurrentQueue<IndexBatchStats> _batches = new();
@@ -50,6 +52,7 @@ public sealed class IndexRunner : IDisposable
     {
         Name = name;
         Collections = collections;
+        _changeFilter = CollectionScope.ChangeFilter(collections);
         _store = store;
         _processor = processor;
         _logger = logger;
@@ -93,7 +96,7 @@ public sealed class IndexRunner : IDisposable
     /// snapshot: whether an index that had processed up to that etag misses something the snapshot holds.
     /// </summary>
     public bool IsStale(DocumentReader reader, long indexedEtag) =>
-        indexedEtag < reader.LastEtag && reader.ChangesAfter(indexedEtag, Collections, maxChanges: 1).MoveNext();
+        indexedEtag < reader.LastEtag && reader.ChangesAfter(indexedEtag, _changeFilter, maxChanges: 1).MoveNext();
 
     /// <summary>Waits until every change up to <paramref name="etag"/> is processed; false on timeout, or once the runner failed or was disposed.</summary>
     public async Task<bool> WaitForEtagAsync(long etag, TimeSpan timeout, CancellationToken cancellationToken = default)
@@ -198,7 +201,7 @@ public sealed class IndexRunner : IDisposable
         while (last.Next.IsCompletedSuccessfully)
         {
             var commit = last.Next.Result;
-            if (commit.Touches(Collections))
+            if (_changeFilter is null || commit.Touches(_changeFilter))
                 break;
             Advance(commit.LastEtag);
             last = commit;
@@ -211,7 +214,7 @@ public sealed class IndexRunner : IDisposable
     {
         var batch = _processor.CreateBatch();
         using var reader = _store.OpenReader();
-        var changes = reader.ChangesAfter(afterEtag, Collections, maxChanges, MaxBatchBytes);
+        var changes = reader.ChangesAfter(afterEtag, _changeFilter, maxChanges, MaxBatchBytes);
         while (changes.MoveNext())
         {
             if (changes.Kind == DocumentChangeKind.Put)

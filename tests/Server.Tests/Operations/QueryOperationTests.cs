@@ -114,6 +114,39 @@ public sealed class QueryOperationTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task PatchByQuery_AllDocs_PatchesEveryCollection()
+    {
+        await StoreAsync(Client, _db, "notes/1", """{"Freight":20,"Number":-1,"@metadata":{"@collection":"Notes"}}""");
+        await StoreAsync(Client, _db, "loose/1", """{"Freight":20,"Number":-2}""");
+
+        var id = await StartAsync(Client, _db, HttpMethod.Patch, "from @all_docs where Freight = 20 update { this.Seen = true; }");
+        var state = await EndedAsync(Client, _db, id);
+
+        Assert.Equal("Completed", state.GetProperty("Status").GetString());
+        Assert.Equal(Orders / 50 + 2, state.GetProperty("Processed").GetInt64());
+        Assert.True((await LoadAsync(Client, _db, "notes/1"))!.Value.GetProperty("Seen").GetBoolean());
+        Assert.True((await LoadAsync(Client, _db, "loose/1"))!.Value.GetProperty("Seen").GetBoolean());
+        Assert.True((await LoadAsync(Client, _db, "orders/20"))!.Value.GetProperty("Seen").GetBoolean());
+        Assert.False((await LoadAsync(Client, _db, "orders/21"))!.Value.TryGetProperty("Seen", out _));
+    }
+
+    [Fact]
+    public async Task PatchByQuery_StaticIndexQuery_PatchesTheDocumentsOfTheMatchingEntries()
+    {
+        using (var put = await Client.PutAsync($"/databases/{_db}/indexes", FolioApi.Json("""{"Indexes":[{"Name":"Orders/ByFreight","Collections":["Orders"],"Fields":{"F":{"Path":"Freight","Type":"Long"}}}]}""")))
+            Assert.True(put.StatusCode == HttpStatusCode.Created, await put.Content.ReadAsStringAsync());
+
+        var id = await StartAsync(Client, _db, HttpMethod.Patch, "from index 'Orders/ByFreight' where F between 48 and 49 update { this.Freight = 0; }");
+        var state = await EndedAsync(Client, _db, id);
+
+        Assert.Equal("Completed", state.GetProperty("Status").GetString());
+        Assert.Equal(Orders / 25, state.GetProperty("Processed").GetInt64());
+        var freights = await FreightsAsync(Client, _db);
+        for (var i = 1; i <= Orders; i++)
+            Assert.Equal(i % 50 is 48 or 49 ? 0 : i % 50, freights[i]);
+    }
+
+    [Fact]
     public async Task DeleteByQuery_DeletesEveryMatch()
     {
         var id = await StartAsync(Client, _db, HttpMethod.Delete, "from Orders where Freight < $max", new { max = 5 });

@@ -48,6 +48,27 @@ public sealed class QueryEndpointTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task AllDocs_QueriesEveryCollection_WithAndWithoutConditions()
+    {
+        var all = await QueryAsync("from @all_docs limit 10");
+        Assert.Equal(61, all.GetProperty("TotalResults").GetInt64());
+        Assert.Equal(10, all.GetProperty("Results").GetArrayLength());
+
+        var either = await QueryAsync("from @all_docs where Name = 'Acme' or Total = 600");
+        Assert.Equal(2, either.GetProperty("TotalResults").GetInt64());
+
+        var byId = await QueryAsync("from @all_docs where id() in ('companies/1', 'orders/2', 'nope/1')");
+        Assert.Equal(2, byId.GetProperty("TotalResults").GetInt64());
+
+        var ordered = await QueryAsync("from @all_docs where Total > 570 order by Total as long desc");
+        Assert.Equal([600, 590, 580], ordered.GetProperty("Results").EnumerateArray().Select(r => r.GetProperty("Total").GetInt32()));
+
+        await StoreAsync(Client, _db, "notes/1", """{"Total":595}""");
+        var afterWrite = await QueryAsync("from @all_docs where Total > 570 order by Total as long desc");
+        Assert.Equal([600, 595, 590, 580], afterWrite.GetProperty("Results").EnumerateArray().Select(r => r.GetProperty("Total").GetInt32()));
+    }
+
+    [Fact]
     public async Task Get_QueryString_RunsTheQuery()
     {
         var result = await GetJsonAsync(Client, $"/databases/{_db}/queries?query={Uri.EscapeDataString("from Orders where search(Notes, 'delivered late')")}&waitForNonStaleResults=true");
