@@ -20,7 +20,8 @@ public sealed partial class Database
             return "a bulk insert is running";
         if (Operations.AnyRunning())
             return "an operation is running";
-        // The index check reads the store, so it holds a lease of its own against a concurrent delete.
+        // The index check reads the store, so it holds a lease of its own against a concurrent delete; returning it
+        // does not count as use, or every check would restart the idle clock and reorder the least recently used.
         if (!TryEnter())
             return "it is closing";
         try
@@ -29,7 +30,7 @@ public sealed partial class Database
         }
         finally
         {
-            Exit();
+            Release();
         }
     }
 
@@ -50,8 +51,9 @@ public sealed partial class Database
             if (_closed is not null || Interlocked.CompareExchange(ref _state, StateDeciding, StateOpen) != StateOpen)
                 return false;
             // Checked again while deciding: a request that took its lease before the state changed is counted
-            // here, and one that comes after waits for this decision.
-            if (Volatile.Read(ref _active) != 0 || Volatile.Read(ref _listeners) != 0)
+            // here, and one that comes after waits for this decision. An operation or bulk insert started since
+            // the first look holds no lease between its batches, so it is looked for again too.
+            if (Volatile.Read(ref _active) != 0 || Volatile.Read(ref _listeners) != 0 || BulkInserts.Count != 0 || Operations.AnyRunning())
             {
                 Volatile.Write(ref _state, StateOpen);
                 return false;

@@ -127,6 +127,12 @@ public sealed partial class Database
     public void Exit()
     {
         Volatile.Write(ref _lastUsed, System.Diagnostics.Stopwatch.GetTimestamp());
+        Release();
+    }
+
+    /// <summary>Returns a lease without counting it as use: the unload's own look at the indexes must not keep the database loaded.</summary>
+    private void Release()
+    {
         if (Interlocked.Decrement(ref _active) == 0 && Volatile.Read(ref _state) == StateClosing)
             Volatile.Read(ref _drained)?.TrySetResult();
     }

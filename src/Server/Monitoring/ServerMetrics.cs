@@ -33,8 +33,7 @@ public sealed class ServerMetrics : IDisposable
     private TimeSpan _lastCpu;
     private long _lastTick;
     private readonly DatabaseRegistry? _databases;
-    private long _lastWritten;
-    private long _lastIndexed;
+    private Dictionary<Database, (long Written, long Indexed)> _lastEtags = new(ReferenceEqualityComparer.Instance);
 
     /// <summary>Starts the once-a-second sampling of requests and of <paramref name="databases"/>' writes and indexing.</summary>
     /// <param name="databases">The databases whose etags are summed each second.</param>
@@ -42,7 +41,7 @@ public sealed class ServerMetrics : IDisposable
         : this()
     {
         _databases = databases;
-        (_lastWritten, _lastIndexed) = SumEtags();
+        EtagGrowth();
     }
 
     /// <summary>Samples requests only (benchmarks of the recording cost).</summary>
@@ -117,25 +116,34 @@ public sealed class ServerMetrics : IDisposable
     public void Dispose() => _timer.Dispose();
 
     /// <summary>
-    /// Every write takes the next etag of its database, and an index's processed etag moves past each write it has
-    /// looked at, so the sums' growth is writes and indexing work across the server. A database or index removed in
-    /// the second shrinks a sum; the sample then counts 0 rather than a negative rate.
+    /// The writes and indexing work across the server since the last call: every write takes the next etag of its
+    /// database, and an index's processed etag moves past each write it has looked at, so the growth of each loaded
+    /// database's etags is its work. Only databases loaded at both calls count: one that loads in the second brings
+    /// its whole history with it, which is no work of this second (and one that unloads takes nothing away).
     /// </summary>
-    private (long Written, long Indexed) SumEtags()
+    private (long Written, long Indexed) EtagGrowth()
     {
         if (_databases is null)
             return (0, 0);
+        var current = new Dictionary<Database, (long Written, long Indexed)>(ReferenceEqualityComparer.Instance);
         long written = 0;
         long indexed = 0;
         foreach (DatabaseEntry entry in _databases.List())
         {
             if (entry.Loaded is not { } database)
                 continue;
-            written += database.Store.LastEtag;
+            long databaseIndexed = 0;
             foreach (var index in database.Indexes.All)
-                indexed += index.ProcessedEtag;
+                databaseIndexed += index.ProcessedEtag;
+            var now = (database.Store.LastEtag, databaseIndexed);
+            current[database] = now;
+            if (_lastEtags.TryGetValue(database, out var before))
+            {
+                written += Math.Max(0, now.LastEtag - before.Written);
+                indexed += Math.Max(0, now.databaseIndexed - before.Indexed);
+            }
         }
-
+        _lastEtags = current;
         return (written, indexed);
     }
 
@@ -154,7 +162,7 @@ public sealed class ServerMetrics : IDisposable
 
             long requests = Requests;
             long failed = Failed;
-            (long written, long indexed) = SumEtags();
+            (long written, long indexed) = EtagGrowth();
             bool any = _interval.TotalCount > 0;
             _history[_historyNext] = new ServerSample(
                 DateTimeOffset.UtcNow.ToUnixTimeMilliseconds(),
@@ -164,10 +172,8 @@ public sealed class ServerMetrics : IDisposable
                 any ? _interval.GetValueAtPercentile(99) : 0,
                 any ? _interval.GetMaxValue() : 0,
                 cpuPercent,
-                Math.Max(0, written - _lastWritten),
-                Math.Max(0, indexed - _lastIndexed));
-            _lastWritten = written;
-            _lastIndexed = indexed;
+                written,
+                indexed);
             _samplesRequests = requests;
             _samplesFailed = failed;
             _historyNext = (_historyNext + 1) % HistoryLength;

@@ -173,12 +173,16 @@ public sealed partial class DocumentStore : IDisposable
         return operation.Results;
     }
 
-    /// <summary>Waits for running dictionary trainings, then disposes the environment when the store opened it.</summary>
+    /// <summary>
+    /// Waits for running dictionary trainings, disposes the environment when the store opened it (its merger
+    /// finishes the writes queued, which still compress), then frees the compression contexts.
+    /// </summary>
     public void Dispose()
     {
-        Compression.Dispose();
+        Compression.StopTrainings();
         if (_ownsEnvironment)
             Environment.Dispose();
+        Compression.Dispose();
     }
 
     /// <summary>

@@ -33,12 +33,11 @@ internal sealed class FlushScheduler
     /// <summary>Starts ticking <paramref name="environment"/>: its rounds come at about its flush interval.</summary>
     public void Register(StorageEnvironment environment)
     {
-        _registered.TryAdd(environment, 0);
         TimeSpan interval = environment.Options.FlushInterval;
-        if (interval >= _tick)
-            return;
+        // Under the gate with Unregister's recomputation, so that one never misses an environment joining.
         lock (_tickGate)
         {
+            _registered.TryAdd(environment, 0);
             if (interval < _tick)
             {
                 // The ticker runs as often as the most eager environment wants; the others are checked and skipped.
@@ -48,8 +47,31 @@ internal sealed class FlushScheduler
         }
     }
 
-    /// <summary>Stops ticking <paramref name="environment"/>; a round already queued finds it stopped and does nothing.</summary>
-    public void Unregister(StorageEnvironment environment) => _registered.TryRemove(environment, out _);
+    /// <summary>
+    /// Stops ticking <paramref name="environment"/>; a round already queued finds it stopped and does nothing. The
+    /// ticker slows back to the most eager environment left, so one short-lived eager environment (a test's) does
+    /// not leave the process walking every environment at its pace.
+    /// </summary>
+    public void Unregister(StorageEnvironment environment)
+    {
+        lock (_tickGate)
+        {
+            if (!_registered.TryRemove(environment, out _) || environment.Options.FlushInterval > _tick)
+                return;
+            TimeSpan eagerest = s_longestTick;
+            foreach (KeyValuePair<StorageEnvironment, byte> entry in _registered)
+            {
+                if (entry.Key.Options.FlushInterval < eagerest)
+                    eagerest = entry.Key.Options.FlushInterval;
+            }
+            TimeSpan tick = eagerest < s_shortestTick ? s_shortestTick : eagerest;
+            if (tick != _tick)
+            {
+                _tick = tick;
+                _ticker.Change(_tick, _tick);
+            }
+        }
+    }
 
     /// <summary>Queues a round of <paramref name="environment"/> unless one is queued already.</summary>
     public void Schedule(StorageEnvironment environment)

@@ -240,4 +240,33 @@ public class DocumentCompressionTests
         Assert.True(reader.TryGet("orders/1", out var order));
         Assert.Equal(Document.CompressedFlag, order.BodyFlags);
     }
+
+    [Fact]
+    public void TrainingFailed_ThreeTimesInARow_StopsSamplingUntilTheRatioWorsens()
+    {
+        using var store = DocumentStore.Open(StorageOptions.InMemory(), QuickTraining);
+        var state = store.Compression.ForWriting("blobs", "Blobs")!;
+        var body = Encoding.UTF8.GetBytes("""{"Blob":"x"}""");
+        for (var failure = 1; failure <= 3; failure++)
+        {
+            Assert.True(state.Sampling, $"not sampling before training {failure}");
+            List<byte[]>? ready = null;
+            while (ready is null)
+                ready = state.Sample(body);
+            Assert.True(state.Training);
+            state.TrainingFailed();
+        }
+
+        Assert.False(state.Sampling, "bodies no dictionary helps are still copied as samples");
+        Assert.False(state.Training);
+        for (var window = 0; window < 3; window++)
+        {
+            for (var i = 0; i < QuickTraining.RatioWindowDocuments; i++)
+                state.Observe(100, 50);
+        }
+        Assert.False(state.Sampling, "a ratio that did not worsen started sampling again");
+        for (var i = 0; i < QuickTraining.RatioWindowDocuments; i++)
+            state.Observe(100, 95);
+        Assert.True(state.Sampling, "a worse ratio should start sampling again");
+    }
 }

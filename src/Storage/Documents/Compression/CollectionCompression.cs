@@ -14,6 +14,9 @@ internal sealed class CollectionCompression(string collectionKey, CompressionDic
     /// <summary>Samples stop at this many bytes even when fewer than the wanted count were seen.</summary>
     private const long MaxSamplesTotalBytes = 8L << 20;
 
+    /// <summary>Trainings in a row that may fail before sampling stops until the bodies' ratio worsens again.</summary>
+    private const int MaxFailedTrainings = 3;
+
     private CompressionDictionary _current = current;
     private List<byte[]>? _samples = current.Id == 0 ? [] : null;
     private long _samplesBytes;
@@ -23,6 +26,7 @@ internal sealed class CollectionCompression(string collectionKey, CompressionDic
     private long _windowStored;
     private int _windowDocuments;
     private double _baseline = double.NaN;
+    private int _failedTrainings;
 
     /// <summary>The lower-cased collection name.</summary>
     public string CollectionKey { get; } = collectionKey;
@@ -63,7 +67,7 @@ internal sealed class CollectionCompression(string collectionKey, CompressionDic
         _windowRaw = 0;
         _windowStored = 0;
         _windowDocuments = 0;
-        if (Current.Id == 0 || _training || _samples is not null)
+        if (_training || _samples is not null)
             return;
         if (double.IsNaN(_baseline))
             _baseline = ratio;
@@ -77,14 +81,33 @@ internal sealed class CollectionCompression(string collectionKey, CompressionDic
         Volatile.Write(ref _current, dictionary);
         _baseline = double.NaN;
         _wantedSamples = options.TrainingSamples;
+        _failedTrainings = 0;
         _training = false;
     }
 
-    /// <summary>A training that produced nothing usable: gather twice as many samples before trying again.</summary>
+    /// <summary>
+    /// A training that produced nothing usable: gather twice as many samples before trying again, a few times.
+    /// Then stop: bodies no dictionary helps (random or already compressed data) would otherwise have every write
+    /// copy its body for samples and a training run every few megabytes, for as long as the store is open.
+    /// Sampling starts again when the ratio of new bodies worsens past the one measured from here.
+    /// </summary>
     public void TrainingFailed()
     {
-        _wantedSamples = (int)Math.Min(int.MaxValue / 2, _wantedSamples * 2L);
-        _samples = [];
+        if (++_failedTrainings < MaxFailedTrainings)
+        {
+            _wantedSamples = (int)Math.Min(int.MaxValue / 2, _wantedSamples * 2L);
+            _samples = [];
+        }
+        else
+        {
+            _failedTrainings = 0;
+            _wantedSamples = options.TrainingSamples;
+            _samples = null;
+            _baseline = double.NaN;
+        }
         _training = false;
     }
+
+    /// <summary>Whether bodies are being copied as samples for a training (for tests).</summary>
+    internal bool Sampling => _samples is not null;
 }

@@ -47,8 +47,8 @@ public sealed class DocumentCompression : IDisposable
             return Task.WhenAll(_trainings.ToArray());
     }
 
-    /// <summary>Stops starting trainings, waits for the running ones and frees the compression contexts.</summary>
-    public void Dispose()
+    /// <summary>Stops starting trainings and waits for the running ones; writes still compress (the merger may hold some).</summary>
+    internal void StopTrainings()
     {
         if (_disposed)
             return;
@@ -61,6 +61,12 @@ public sealed class DocumentCompression : IDisposable
         {
             // A training that failed stored nothing; closing goes on.
         }
+    }
+
+    /// <summary>Stops the trainings and frees the compression contexts: call once no write or read can come (the environment is closed).</summary>
+    public void Dispose()
+    {
+        StopTrainings();
         foreach (var (_, dictionary) in _dictionaries)
             dictionary.Dispose();
     }
@@ -164,6 +170,12 @@ public sealed class DocumentCompression : IDisposable
         catch (Exception e) when (e is ObjectDisposedException or StorageException or InvalidOperationException)
         {
             // The store closed or stopped accepting writes meanwhile: no dictionary was stored, so nothing refers to one.
+            state.TrainingFailed();
+        }
+        catch (ZstdException)
+        {
+            // Zstd refused the trained bytes (loading or trying them): nothing was stored. Without this the
+            // collection would stay "training" and never sample again while the store is open.
             state.TrainingFailed();
         }
     }
