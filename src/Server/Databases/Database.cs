@@ -44,7 +44,17 @@ public sealed partial class Database
         Subscriptions = new SubscriptionStore(directory, store);
         Operations = new OperationRegistry(directory);
         _databaseIdBytes = Encoding.ASCII.GetBytes(store.DatabaseId);
+        long processed = 0;
+        foreach (var index in indexes.All)
+            processed += index.ProcessedEtag;
+        EtagsAtOpen = (store.LastEtag, processed);
     }
+
+    /// <summary>
+    /// The last etag and the sum of the indexes' processed etags as the database opened: where the work the server's
+    /// rates count starts, so that loading a database with a long history is not counted as writes of that second.
+    /// </summary>
+    internal (long Written, long Indexed) EtagsAtOpen { get; }
 
     /// <summary>The name with the casing it was created with.</summary>
     public string Name { get; }

@@ -118,8 +118,9 @@ public sealed class ServerMetrics : IDisposable
     /// <summary>
     /// The writes and indexing work across the server since the last call: every write takes the next etag of its
     /// database, and an index's processed etag moves past each write it has looked at, so the growth of each loaded
-    /// database's etags is its work. Only databases loaded at both calls count: one that loads in the second brings
-    /// its whole history with it, which is no work of this second (and one that unloads takes nothing away).
+    /// database's etags is its work, counted from where it stood at the last call or, for one loaded since, where it
+    /// stood as it opened: a database that loads brings its whole history with it, which is no work of this second
+    /// (and one that unloads takes nothing away).
     /// </summary>
     private (long Written, long Indexed) EtagGrowth()
     {
@@ -137,11 +138,9 @@ public sealed class ServerMetrics : IDisposable
                 databaseIndexed += index.ProcessedEtag;
             var now = (database.Store.LastEtag, databaseIndexed);
             current[database] = now;
-            if (_lastEtags.TryGetValue(database, out var before))
-            {
-                written += Math.Max(0, now.LastEtag - before.Written);
-                indexed += Math.Max(0, now.databaseIndexed - before.Indexed);
-            }
+            var before = _lastEtags.TryGetValue(database, out var seen) ? seen : database.EtagsAtOpen;
+            written += Math.Max(0, now.LastEtag - before.Written);
+            indexed += Math.Max(0, now.databaseIndexed - before.Indexed);
         }
         _lastEtags = current;
         return (written, indexed);

@@ -64,6 +64,37 @@ public sealed class ServerStatsTests
         Assert.True(max < 1000, $"the longest question took {max} ms: the long poll was timed as one");
     }
 
+    [Fact]
+    public async Task Get_DoesNotCountAHistoryAsWrites_WhenADatabaseLoads()
+    {
+        string dataDir = RunningServer.NewDataDir();
+        try
+        {
+            string database;
+            await using (RunningServer first = await RunningServer.StartOnAsync(dataDir))
+            {
+                database = await FolioApi.CreateDatabaseAsync(first.Client);
+                var commands = string.Join(',', Enumerable.Range(0, 500).Select(i => $$$"""{"Type":"PUT","Id":"notes/{{{i}}}","Document":{"N":{{{i}}}}}"""));
+                using var bulk = await first.Client.PostAsync($"/databases/{database}/bulk_docs", FolioApi.Json($$"""{"Commands":[{{commands}}]}"""));
+                bulk.EnsureSuccessStatusCode();
+            }
+
+            await using RunningServer second = await RunningServer.StartOnAsync(dataDir);
+            await FolioApi.StoreAsync(second.Client, database, "notes/new", """{"N":-1}""");
+            long stored = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
+            JsonElement stats = await WaitForStatsAsync(second.Client, s => LastSampleAt(s) > stored);
+
+            long writes = 0;
+            foreach (JsonElement sample in stats.GetProperty("History").EnumerateArray())
+                writes += sample.GetProperty("Writes").GetInt64();
+            Assert.Equal(1, writes);
+        }
+        finally
+        {
+            RunningServer.DeleteDirectory(dataDir);
+        }
+    }
+
     private static long LastSampleAt(JsonElement stats)
     {
         JsonElement history = stats.GetProperty("History");
