@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Text.Json;
 using Folio.Indexing.Definitions;
 using Folio.Indexing.Documents;
@@ -173,16 +174,29 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
         var replacements = indexes.Replacements;
         writer.WriteStartObject();
         writer.WriteStartArray("Results"u8);
+        var one = new ArrayBufferWriter<byte>();
         foreach (var index in indexes.All)
         {
-            WriteStats(writer, index, reader);
-            if (replacements.TryGetValue(index.Name, out var replacement))
+            // Each index is written apart first: one replaced or deleted while the answer is made (its files closed)
+            // is left out instead of failing the whole answer halfway through.
+            one.ResetWrittenCount();
+            try
             {
-                writer.WritePropertyName("Replacement"u8);
-                WriteStats(writer, replacement, reader);
-                writer.WriteEndObject();
+                using var indexWriter = new Utf8JsonWriter(one);
+                WriteStats(indexWriter, index, reader);
+                if (replacements.TryGetValue(index.Name, out var replacement))
+                {
+                    indexWriter.WritePropertyName("Replacement"u8);
+                    WriteStats(indexWriter, replacement, reader);
+                    indexWriter.WriteEndObject();
+                }
+                indexWriter.WriteEndObject();
             }
-            writer.WriteEndObject();
+            catch (ObjectDisposedException)
+            {
+                continue;
+            }
+            writer.WriteRawValue(one.WrittenSpan, skipInputValidation: true);
         }
         writer.WriteEndArray();
         writer.WriteEndObject();

@@ -87,7 +87,9 @@ internal sealed class RequestDispatcher
     private async Task AnswerFailureAsync(HttpContext context, string method, string path, Exception exception)
     {
         Problem problem = ExceptionMapper.ToProblem(exception, context.TraceIdentifier);
-        if (context.Response.HasStarted)
+        // Bytes a handler wrote but did not flush cannot be taken back (the pipe has no way to drop them), so a
+        // problem written now would follow half an answer under the problem's status: cut the connection instead.
+        if (context.Response.HasStarted || (context.Response.BodyWriter.CanGetUnflushedBytes && context.Response.BodyWriter.UnflushedBytes > 0))
         {
             // Headers are gone, so the status cannot change; cutting the connection at least tells the
             // client the body is incomplete instead of letting it look whole.

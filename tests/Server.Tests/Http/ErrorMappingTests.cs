@@ -66,6 +66,19 @@ public class ErrorMappingTests : IClassFixture<ServerFixture>
     }
 
     [Fact]
+    public async Task Handler_CutsTheConnection_WhenItFailsAfterWritingPartOfItsAnswer()
+    {
+        // Before: the problem followed the half-written JSON under a 503, so the client read a broken body as an answer.
+        await Assert.ThrowsAnyAsync<HttpRequestException>(async () =>
+        {
+            using HttpResponseMessage response = await _fixture.Client.GetAsync("/test/boom-midway");
+            await response.Content.ReadAsStringAsync();
+        });
+        using HttpResponseMessage after = await _fixture.Client.GetAsync("/healthz");
+        Assert.Equal(HttpStatusCode.OK, after.StatusCode);
+    }
+
+    [Fact]
     public async Task Server_KeepsServing_WhenAHandlerThrew()
     {
         using (HttpResponseMessage failed = await _fixture.Client.GetAsync("/test/boom"))

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Text.Json;
 using Folio.Server.Configuration;
 using Folio.Server.Databases;
@@ -74,6 +75,14 @@ public sealed class TestHandlers
     [FolioRoute("GET", "/test/boom", Access = RouteAccess.Public)]
     public ValueTask Boom(FolioRequest request) =>
         throw new InvalidOperationException("secret: Server=db;Password=hunter2");
+
+    /// <summary>Writes part of an answer without flushing it, then fails, as a handler rendering JSON can.</summary>
+    [FolioRoute("GET", "/test/boom-midway", Access = RouteAccess.Public)]
+    public ValueTask BoomMidway(FolioRequest request)
+    {
+        request.Response.BodyWriter.Write("{\"Results\":[{\"Name\":"u8);
+        throw new ObjectDisposedException("index");
+    }
 
     [FolioRoute("GET", "/test/conflict", Access = RouteAccess.Public)]
     public ValueTask Conflict(FolioRequest request) =>
