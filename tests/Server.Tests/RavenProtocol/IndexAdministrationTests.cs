@@ -120,12 +120,12 @@ public sealed class IndexAdministrationTests
                 Assert.Equal("LockedIgnore", (await DefinitionAsync(restarted.Client, db, "Users/Control")).GetProperty("LockMode").GetString());
 
                 const string Changed = """{"Indexes":[{"Name":"Users/Held","Collections":["Users"],"Fields":{"Age":{"Path":"Age"}}}]}""";
-                using (HttpResponseMessage refused = await restarted.Client.PutAsync($"/databases/{db}/indexes", Json(Changed)))
+                using (HttpResponseMessage refused = await restarted.Client.PutAsync($"/databases/{db}/indexes", FolioApi.Json(Changed)))
                     await ProblemAssert.IsProblemAsync(refused, HttpStatusCode.BadRequest, "urn:folio:problem:invalid-index-definition");
                 Assert.True(held.GetProperty("Fields").TryGetProperty("Name", out _));
 
                 const string Ignored = """{"Indexes":[{"Name":"Users/Control","Collections":["Users"],"Fields":{"Age":{"Path":"Age"}}}]}""";
-                using (HttpResponseMessage ignored = await restarted.Client.PutAsync($"/databases/{db}/indexes", Json(Ignored)))
+                using (HttpResponseMessage ignored = await restarted.Client.PutAsync($"/databases/{db}/indexes", FolioApi.Json(Ignored)))
                     Assert.Equal(HttpStatusCode.Created, ignored.StatusCode);
                 JsonElement control = await DefinitionAsync(restarted.Client, db, "Users/Control");
                 Assert.True(control.GetProperty("Fields").TryGetProperty("Name", out _));
@@ -145,9 +145,9 @@ public sealed class IndexAdministrationTests
         string db = await CreateDatabaseAsync(server.Client);
         await PutIndexesAsync(server.Client, db, TwoIndexes);
 
-        using (HttpResponseMessage missing = await server.Client.PostAsync($"/databases/{db}/indexes/set-lock", Json("""{"IndexNames":["Users/Held","Nope"],"Mode":"LockedError"}""")))
+        using (HttpResponseMessage missing = await server.Client.PostAsync($"/databases/{db}/indexes/set-lock", FolioApi.Json("""{"IndexNames":["Users/Held","Nope"],"Mode":"LockedError"}""")))
             await ProblemAssert.IsProblemAsync(missing, HttpStatusCode.NotFound, "urn:folio:problem:index-not-found");
-        using (HttpResponseMessage bad = await server.Client.PostAsync($"/databases/{db}/indexes/set-priority", Json("""{"IndexNames":["Users/Held"],"Priority":"Urgent"}""")))
+        using (HttpResponseMessage bad = await server.Client.PostAsync($"/databases/{db}/indexes/set-priority", FolioApi.Json("""{"IndexNames":["Users/Held"],"Priority":"Urgent"}""")))
             await ProblemAssert.IsProblemAsync(bad, HttpStatusCode.BadRequest, "urn:folio:problem:invalid-parameter");
 
         JsonElement held = await DefinitionAsync(server.Client, db, "Users/Held");
@@ -157,13 +157,13 @@ public sealed class IndexAdministrationTests
 
     private static async Task PutIndexesAsync(HttpClient client, string db, string json)
     {
-        using HttpResponseMessage response = await client.PutAsync($"/databases/{db}/indexes", Json(json));
+        using HttpResponseMessage response = await client.PutAsync($"/databases/{db}/indexes", FolioApi.Json(json));
         Assert.Equal(HttpStatusCode.Created, response.StatusCode);
     }
 
     private static async Task PostAsync(HttpClient client, string uri, string? json = null)
     {
-        using HttpResponseMessage response = await client.PostAsync(uri, json is null ? null : Json(json));
+        using HttpResponseMessage response = await client.PostAsync(uri, json is null ? null : FolioApi.Json(json));
         Assert.True(response.StatusCode == HttpStatusCode.NoContent, $"POST {uri} answered {(int)response.StatusCode}: {await response.Content.ReadAsStringAsync()}");
     }
 

@@ -138,21 +138,36 @@ public sealed class RavenIndexAdminHandler
 
     /// <summary>
     /// <c>POST /databases/{db}/indexes/has-changed</c> with a definition in the seeds' system's shape: <c>{"Changed":bool}</c>,
-    /// whether putting it would rebuild the index (true when there is no index of that name).
+    /// whether putting it would rebuild the index (true when there is no index of that name, or Folio cannot translate it).
     /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
     [FolioRoute("POST", "/databases/{db}/indexes/has-changed", Access = RouteAccess.DatabaseRead)]
     public async ValueTask HasChanged(FolioRequest request)
     {
-        IndexDefinition definition;
+        IndexDefinition? definition;
         using (JsonDocument body = await JsonBody.ParseAsync(request.Request, _options, request.Aborted))
-            definition = RavenIndexDefinition.Translate(body.RootElement);
+        {
+            JsonElement root = body.RootElement;
+            if (root.ValueKind != JsonValueKind.Object || !root.TryGetProperty("Name", out JsonElement name) || name.ValueKind != JsonValueKind.String
+                || string.IsNullOrEmpty(name.GetString()) || !root.TryGetProperty("Maps", out JsonElement maps) || maps.ValueKind != JsonValueKind.Array || maps.GetArrayLength() == 0)
+                throw new IndexDefinitionException("The body must be an index definition with a \"Name\" and non-empty \"Maps\".");
+            try
+            {
+                definition = RavenIndexDefinition.Translate(root);
+            }
+            catch (IndexDefinitionException)
+            {
+                // Every index Folio holds came from a definition it translates: one it cannot translate differs from them all.
+                definition = null;
+            }
+        }
+
         bool changed;
         using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))
         {
-            DocumentIndex? index = lease.Database.Indexes.Get(definition.Name);
-            changed = index is null || !index.Definition.SameAs(index.Definition.SearchEngine is { } engine ? definition.WithSearchEngine(engine) : definition);
+            DocumentIndex? index = definition is null ? null : lease.Database.Indexes.Get(definition.Name);
+            changed = index is null || !index.Definition.SameAs(index.Definition.SearchEngine is { } engine ? definition!.WithSearchEngine(engine) : definition!);
         }
 
         await JsonResponse.WriteAsync(request.Response, changed, static (writer, value) =>
