@@ -214,7 +214,6 @@ public static class IndexDefinitionJson
             ReduceDefinitionJson.Write(writer, reduce);
             if (definition.OutputCollection is { } output)
                 writer.WriteString("OutputCollection", output);
-            writer.WriteEndObject();
             return;
         }
         if (definition.ForEach is { } forEach)

@@ -120,4 +120,47 @@ public sealed class SeedsAdminConformanceTests(WireFixture fixture) : WireTests(
 
         AssertExercised();
     }
+    [Fact]
+    [Exercises("POST /databases/{db}/docs")]
+    public async Task LoadByIdsInBody_AnswersAsDocumented_ForGoodAndBadInput()
+    {
+        const string Docs = "/databases/{db}/docs";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        await FolioApi.StoreAsync(Server.Client, db, "users/1", """{"Name":"Ann","Friend":"users/2"}""");
+        await FolioApi.StoreAsync(Server.Client, db, "users/2", """{"Name":"Bob"}""");
+        string ids = string.Join(",", Enumerable.Range(0, 1500).Select(i => $"\"users/{i}\""));
+
+        WireAnswer loaded = await Wire.SendAsync(HttpMethod.Post, Docs, $"/databases/{db}/docs?include=Friend", $$"""{"Ids":[{{ids}}]}""");
+        Assert.Equal(200, loaded.Status);
+        JsonElement results = loaded.Body.GetProperty("Results");
+        Assert.Equal(1500, results.GetArrayLength());
+        Assert.Equal(JsonValueKind.Null, results[0].ValueKind);
+        Assert.Equal("Ann", results[1].GetProperty("Name").GetString());
+        Assert.Equal("Bob", loaded.Body.GetProperty("Includes").GetProperty("users/2").GetProperty("Name").GetString());
+
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Docs, $"/databases/{db}/docs", """{"Ids":[]}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Docs, $"/databases/{db}/docs", """{"Ids":[7]}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Docs, $"/databases/{db}/docs", """{"Ids":[""]}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Docs, $"/databases/{db}/docs", """{"Ids":""")).Status);
+        Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Post, Docs, "/databases/no-such-db/docs", """{"Ids":["users/1","users/2"]}""")).Status);
+
+        AssertExercised();
+    }
+    [Fact]
+    [Exercises("POST /admin/databases/set-lock")]
+    public async Task SetDatabasesLock_AnswersAsDocumented_ForGoodAndBadInput()
+    {
+        const string SetLock = "/admin/databases/set-lock";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+
+        Assert.Equal(204, (await Wire.SendAsync(HttpMethod.Post, SetLock, SetLock, $$"""{"DatabaseNames":["{{db}}"],"Mode":"PreventDeletesIgnore"}""")).Status);
+        Assert.Equal("PreventDeletesIgnore", (await Wire.GetAsync("/admin/databases", $"/admin/databases?name={db}")).Body.GetProperty("LockMode").GetString());
+        Assert.Equal(204, (await Wire.SendAsync(HttpMethod.Post, SetLock, SetLock, $$"""{"DatabaseNames":["{{db}}"],"Mode":"Unlock"}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, SetLock, SetLock, $$"""{"DatabaseNames":["{{db}}"],"Mode":"Locked"}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, SetLock, SetLock, """{"DatabaseNames":[],"Mode":"Unlock"}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, SetLock, SetLock, """{"DatabaseNames":["a..b"],"Mode":"Unlock"}""")).Status);
+        Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Post, SetLock, SetLock, """{"DatabaseNames":["no-such-db"],"Mode":"Unlock"}""")).Status);
+
+        AssertExercised();
+    }
 }
