@@ -23,7 +23,7 @@ public sealed class DatabaseRecordHandler
         _options = options;
     }
 
-    /// <summary>Answers <c>{"DatabaseName","Disabled","Encrypted","Settings":{},"Topology":{"Members":["A"],…},"Etag"}</c>; 404 when there is none.</summary>
+    /// <summary>Answers <c>{"DatabaseName","LockMode","DatabaseState":"Normal","Disabled","Encrypted","Settings":{},"Topology":{"Members":["A"],…},"Etag"}</c>; 404 when there is none.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
     [FolioRoute("GET", "/admin/databases", Access = RouteAccess.Admin)]
@@ -86,6 +86,7 @@ public sealed class DatabaseRecordHandler
         writer.WriteStartObject();
         writer.WriteString("DatabaseName"u8, record.Name);
         writer.WriteString("LockMode"u8, record.LockMode.ToString());
+        writer.WriteString("DatabaseState"u8, "Normal");
         writer.WriteBoolean("Disabled"u8, false);
         writer.WriteBoolean("Encrypted"u8, false);
         writer.WriteStartObject("Settings"u8);
