@@ -74,8 +74,11 @@ public static class IndexDefinitionJson
                         _ => throw new IndexDefinitionException("OutputCollection must be a collection name."),
                     };
                     break;
+                case "LockMode" or "Priority":
+                    // How the index is administered, not what it indexes (definitions read back carry them); the index store keeps them apart.
+                    break;
                 default:
-                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in the index definition (expected Name, Collections, SearchEngine, Fields, ForEach, Reduce or OutputCollection).");
+                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in the index definition (expected Name, Collections, SearchEngine, Fields, ForEach, Reduce, OutputCollection, LockMode or Priority).");
             }
         }
         if (name is null)
@@ -188,8 +191,16 @@ public static class IndexDefinitionJson
     public static void Write(Utf8JsonWriter writer, IndexDefinition definition)
     {
         ArgumentNullException.ThrowIfNull(writer);
-        ArgumentNullException.ThrowIfNull(definition);
         writer.WriteStartObject();
+        WriteProperties(writer, definition);
+        writer.WriteEndObject();
+    }
+
+    /// <summary>Writes the properties of <paramref name="definition"/> into an object the caller opened (and may add to before closing).</summary>
+    public static void WriteProperties(Utf8JsonWriter writer, IndexDefinition definition)
+    {
+        ArgumentNullException.ThrowIfNull(writer);
+        ArgumentNullException.ThrowIfNull(definition);
         writer.WriteString("Name", definition.Name);
         writer.WriteStartArray("Collections");
         foreach (var collection in definition.Collections)
@@ -203,7 +214,6 @@ public static class IndexDefinitionJson
             ReduceDefinitionJson.Write(writer, reduce);
             if (definition.OutputCollection is { } output)
                 writer.WriteString("OutputCollection", output);
-            writer.WriteEndObject();
             return;
         }
         if (definition.ForEach is { } forEach)
@@ -229,7 +239,6 @@ public static class IndexDefinitionJson
                 writer.WriteString("Analyzer", analyzer);
             writer.WriteEndObject();
         }
-        writer.WriteEndObject();
         writer.WriteEndObject();
     }
 

@@ -22,29 +22,33 @@ public sealed class DocumentIndex : IDisposable
     private readonly IIndexBatchProcessor _processor;
     private readonly IndexRunner _runner;
     private long _lastQueriedTicks = DateTime.UtcNow.Ticks;
+    private IndexSettings _settings = IndexSettings.Default;
+    private bool _paused;
+    private bool _databasePaused;
 
     /// <summary>
     /// Opens (creating if needed) the map or map/reduce index of <paramref name="definition"/> in <paramref name="directory"/>
     /// and starts its runner. A map/reduce index with an output collection writes there only once
-    /// <paramref name="outputFreed"/> (the removal of an earlier index's documents there) is over.
+    /// <paramref name="outputFreed"/> (the removal of an earlier index's documents there) is over. With
+    /// <paramref name="startPaused"/> its runner indexes nothing until <see cref="ApplyRunState"/> lets it.
     /// </summary>
-    public DocumentIndex(IndexDefinition definition, DocumentStore store, string directory, ILogger logger, StorageOptions? storage = null, Task? outputFreed = null)
-        : this(definition, store, directory, OpenProcessor(definition, storage ?? StorageOptions.ForPath(directory), store, outputFreed), logger)
+    public DocumentIndex(IndexDefinition definition, DocumentStore store, string directory, ILogger logger, StorageOptions? storage = null, Task? outputFreed = null, bool startPaused = false)
+        : this(definition, store, directory, OpenProcessor(definition, storage ?? StorageOptions.ForPath(directory), store, outputFreed), logger, startPaused)
     {
     }
 
     /// <summary>
     /// An index whose work <paramref name="processor"/> does (the index owns it from here on), kept up to date
-    /// with the changes of the definition's collections.
+    /// with the changes of the definition's collections (from the start only once <paramref name="startPaused"/> is lifted).
     /// </summary>
-    public DocumentIndex(IndexDefinition definition, DocumentStore store, string directory, IIndexBatchProcessor processor, ILogger logger)
+    public DocumentIndex(IndexDefinition definition, DocumentStore store, string directory, IIndexBatchProcessor processor, ILogger logger, bool startPaused = false)
     {
         Definition = definition;
         Directory = directory;
         _processor = processor;
         try
         {
-            _runner = new IndexRunner(definition.Name, definition.Collections, store, processor, logger);
+            _runner = new IndexRunner(definition.Name, definition.Collections, store, processor, logger, startPaused);
         }
         catch
         {
@@ -76,6 +80,54 @@ public sealed class DocumentIndex : IDisposable
 
     /// <summary>The error that stopped the indexer, if one did.</summary>
     public Exception? Failure => _runner.Failure;
+
+    /// <summary>The index's lock mode, priority and whether it is disabled (set through its <see cref="IndexStore"/>, which keeps them).</summary>
+    public IndexSettings Settings => Volatile.Read(ref _settings);
+
+    /// <summary>Whether the indexer works, and if not why.</summary>
+    public IndexRunStatus Status
+    {
+        get
+        {
+            if (Settings.Disabled)
+                return IndexRunStatus.Disabled;
+            if (Failure is not null)
+                return IndexRunStatus.Error;
+            lock (_runner)
+                return _paused || _databasePaused ? IndexRunStatus.Paused : IndexRunStatus.Running;
+        }
+    }
+
+    /// <summary>
+    /// Sets what decides whether the indexer works: the index's settings, whether the index alone is paused, and whether
+    /// its database's indexing is. The indexer runs when none holds it off.
+    /// </summary>
+    internal void ApplyRunState(IndexSettings settings, bool paused, bool databasePaused)
+    {
+        lock (_runner)
+        {
+            Volatile.Write(ref _settings, settings);
+            _paused = paused;
+            _databasePaused = databasePaused;
+            _runner.Priority = settings.Priority switch
+            {
+                IndexPriority.Low => ThreadPriority.BelowNormal,
+                IndexPriority.High => ThreadPriority.AboveNormal,
+                _ => ThreadPriority.Normal,
+            };
+            _runner.Paused = settings.Disabled || paused || databasePaused;
+        }
+    }
+
+    /// <summary>Whether the index alone is paused (not its database's indexing).</summary>
+    internal bool IsPaused
+    {
+        get
+        {
+            lock (_runner)
+                return _paused;
+        }
+    }
 
     /// <summary>Whether a change of the index's collections is not indexed yet, as <paramref name="reader"/>'s snapshot sees it.</summary>
     public bool IsStale(DocumentReader reader) => IsStale(reader, ProcessedEtag);
@@ -141,6 +193,9 @@ public sealed class DocumentIndex : IDisposable
 
     /// <summary>The most recent errors (at most 500 are kept) and how many there were in all.</summary>
     public (IReadOnlyList<IndexError> Recent, long Total) Errors => _runner.Errors;
+
+    /// <summary>Forgets the errors recorded so far (an administrator has seen to them).</summary>
+    public void ClearErrors() => _runner.ClearErrors();
 
     /// <summary>The most recent batches.</summary>
     public IReadOnlyList<IndexBatchStats> RecentBatches => _runner.RecentBatches;

@@ -13,7 +13,7 @@ namespace Folio.Indexing.Documents;
 /// their indexers, side-by-side rebuilds when a definition changes, and the auto indexes queries
 /// create, widen and, once idle, retire.
 /// </summary>
-public sealed class IndexStore : IDisposable
+public sealed partial class IndexStore : IDisposable
 {
     private const string CatalogFile = "indexes.json";
     private const string DroppedPrefix = ".dropped-";
@@ -32,6 +32,7 @@ public sealed class IndexStore : IDisposable
     private readonly Lock _maintaining = new();
     private readonly OutputPurges _purges;
     private long _generation;
+    private bool _indexingPaused;
 
     /// <summary>Opens the indexes under <paramref name="root"/> and starts their indexers.</summary>
     public IndexStore(DocumentStore store, string root, ILoggerFactory loggers, IndexStoreOptions? options = null)
@@ -101,16 +102,17 @@ public sealed class IndexStore : IDisposable
             var current = new Dictionary<string, IndexDefinition>(StringComparer.OrdinalIgnoreCase);
             foreach (var (name, index) in _active)
                 current[name] = index.Definition;
+            CheckLocks(definitions);
             using (var reader = _store.OpenReader())
                 OutputCollectionCheck.Check(definitions, current, reader, collection => _purges.Before(collection) is not null);
             foreach (var definition in definitions)
             {
                 if (!_active.TryGetValue(definition.Name, out var existing))
                 {
-                    _active[definition.Name] = Create(definition);
+                    _active[definition.Name] = Create(definition, IndexSettings.Default);
                     continue;
                 }
-                if (existing.Definition.SameAs(definition))
+                if (existing.Definition.SameAs(definition) || existing.Settings.LockMode == IndexLockMode.LockedIgnore)
                     continue;
                 if (_replacements.Remove(definition.Name, out var older))
                     Drop(older);
@@ -118,11 +120,11 @@ public sealed class IndexStore : IDisposable
                 {
                     _active.Remove(definition.Name);
                     Drop(existing, definition.OutputCollection);
-                    _active[definition.Name] = Create(definition);
+                    _active[definition.Name] = Create(definition, existing.Settings, existing.IsPaused);
                     _logger.LogInformation("Index {Index} is rebuilt in place with its new definition, as it writes an output collection", definition.Name);
                     continue;
                 }
-                _replacements[definition.Name] = Create(definition);
+                _replacements[definition.Name] = Create(definition, existing.Settings, existing.IsPaused);
                 _logger.LogInformation("Index {Index} is being rebuilt side by side with its new definition", definition.Name);
             }
             SaveCatalog();
@@ -158,7 +160,7 @@ public sealed class IndexStore : IDisposable
             if (!_active.Remove(name, out var index))
                 return false;
             Drop(index, index.Definition.OutputCollection);
-            _active[index.Definition.Name] = Create(index.Definition);
+            _active[index.Definition.Name] = Create(index.Definition, index.Settings, index.IsPaused);
             SaveCatalog();
             return true;
         }
@@ -222,7 +224,7 @@ public sealed class IndexStore : IDisposable
             ordered.Sort(StringComparer.Ordinal);
             var name = AutoIndexNaming.IndexName(collection, ordered);
             var definition = new IndexDefinition(name, [collection], fields).WithSearchEngine(_options.SearchEngine);
-            var created = Create(definition);
+            var created = Create(definition, IndexSettings.Default);
             _active[name] = created;
             var narrower = new List<string>();
             foreach (var index in sameCollection)
@@ -272,7 +274,7 @@ public sealed class IndexStore : IDisposable
                 groupNames.Add(group.Name);
             var name = AutoIndexNaming.MapReduceIndexName(collection, [.. merged.Keys], groupNames);
             var definition = new IndexDefinition(name, [collection], new ReduceDefinition(groupBy, [.. merged.Values])).WithSearchEngine(_options.SearchEngine);
-            var created = Create(definition);
+            var created = Create(definition, IndexSettings.Default);
             _active[name] = created;
             var narrower = new List<string>();
             foreach (var index in sameGroups)
@@ -387,27 +389,33 @@ public sealed class IndexStore : IDisposable
         }
     }
 
-    private DocumentIndex Create(IndexDefinition definition)
+    private DocumentIndex Create(IndexDefinition definition, IndexSettings settings, bool paused = false)
     {
         var directory = Path.Combine(_root, $"{SafeName(definition.Name)}-{Interlocked.Increment(ref _generation)}");
         Directory.CreateDirectory(directory);
         File.WriteAllText(Path.Combine(directory, "definition.json"), IndexDefinitionJson.ToJson(definition));
-        return Open(definition, directory);
+        return Open(definition, directory, settings, paused);
     }
 
-    private DocumentIndex Open(IndexDefinition definition, string directory) =>
-        new(definition, _store, directory, _loggers.CreateLogger<DocumentIndex>(), _options.InMemory ? StorageOptions.InMemory() : null, _purges.Before(definition.OutputCollection));
+    /// <summary>Opens an index with its settings in force from the start: a disabled or paused one indexes nothing until let.</summary>
+    private DocumentIndex Open(IndexDefinition definition, string directory, IndexSettings settings, bool paused)
+    {
+        var index = new DocumentIndex(definition, _store, directory, _loggers.CreateLogger<DocumentIndex>(), _options.InMemory ? StorageOptions.InMemory() : null,
+            _purges.Before(definition.OutputCollection), startPaused: settings.Disabled || paused || _indexingPaused);
+        index.ApplyRunState(settings, paused, _indexingPaused);
+        return index;
+    }
 
     /// <summary>
     /// Opens an index found on disk; one written in a format this build does not read is rebuilt from the
     /// documents (an index is derived data), so an upgrade changing the index format never keeps the
     /// database from opening.
     /// </summary>
-    private DocumentIndex OpenOrRebuild(IndexDefinition definition, string directory)
+    private DocumentIndex OpenOrRebuild(IndexDefinition definition, string directory, IndexSettings settings)
     {
         try
         {
-            return Open(definition, directory);
+            return Open(definition, directory, settings, paused: false);
         }
         catch (UnsupportedFormatException e)
         {
@@ -415,7 +423,7 @@ public sealed class IndexStore : IDisposable
             Directory.Delete(directory, recursive: true);
             Directory.CreateDirectory(directory);
             File.WriteAllText(Path.Combine(directory, "definition.json"), IndexDefinitionJson.ToJson(definition));
-            return Open(definition, directory);
+            return Open(definition, directory, settings, paused: false);
         }
     }
 
@@ -522,6 +530,7 @@ public sealed class IndexStore : IDisposable
         writer.WriteBoolean("Replacing", replacing);
         writer.WritePropertyName("Definition");
         IndexDefinitionJson.Write(writer, index.Definition);
+        WriteSettings(writer, index.Settings);
         writer.WriteEndObject();
     }
 
@@ -547,7 +556,7 @@ public sealed class IndexStore : IDisposable
                     definition = definition.WithSearchEngine(SearchEngines.Default);
                 var directory = Path.Combine(_root, entry.GetProperty("Directory").GetString()!);
                 known.Add(Path.GetFileName(directory));
-                var index = OpenOrRebuild(definition, directory);
+                var index = OpenOrRebuild(definition, directory, ReadSettings(entry));
                 if (entry.GetProperty("Replacing").GetBoolean())
                     _replacements[definition.Name] = index;
                 else

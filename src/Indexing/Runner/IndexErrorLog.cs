@@ -14,6 +14,13 @@ internal sealed class IndexErrorLog(string index, ILogger logger)
     /// <summary>The most recent errors (at most 500) and how many there were in all.</summary>
     public (IReadOnlyList<IndexError> Recent, long Total) Snapshot => ([.. _recent], Interlocked.Read(ref _total));
 
+    /// <summary>Forgets the errors, as if there had been none.</summary>
+    public void Clear()
+    {
+        _recent.Clear();
+        Interlocked.Exchange(ref _total, 0);
+    }
+
     public void Record(IndexError error)
     {
         Interlocked.Increment(ref _total);

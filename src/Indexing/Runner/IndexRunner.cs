@@ -30,6 +30,7 @@ public sealed class IndexRunner : IDisposable
     private readonly IndexErrorLog _errors;
     private readonly ConcurrentQueue<IndexBatchStats> _batches = new();
     private readonly CancellationTokenSource _stop = new();
+    private readonly ManualResetEventSlim _resumed;
     private readonly Thread _thread;
     private TaskCompletionSource _progressed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private long _processedEtag;
@@ -40,16 +41,19 @@ public sealed class IndexRunner : IDisposable
     private long _totalBatchTicks;
     private bool _deferred;
     private int _batchSize = InitialBatchSize;
+    private ThreadPriority _priority = ThreadPriority.Normal;
     private volatile Exception? _failure;
     private volatile bool _disposed;
 
     /// <summary>
     /// Starts keeping <paramref name="processor"/>'s index up to date with the changes of
     /// <paramref name="collections"/> in <paramref name="store"/>, from the etag the processor last committed.
-    /// The runner owns the processor from here on and disposes it with itself.
+    /// The runner owns the processor from here on and disposes it with itself. With <paramref name="startPaused"/> it
+    /// indexes nothing until <see cref="Paused"/> is cleared.
     /// </summary>
-    public IndexRunner(string name, IReadOnlyList<string> collections, DocumentStore store, IIndexBatchProcessor processor, ILogger logger)
+    public IndexRunner(string name, IReadOnlyList<string> collections, DocumentStore store, IIndexBatchProcessor processor, ILogger logger, bool startPaused = false)
     {
+        _resumed = new ManualResetEventSlim(!startPaused);
         Name = name;
         Collections = collections;
         _changeFilter = CollectionScope.ChangeFilter(collections);
@@ -75,11 +79,54 @@ public sealed class IndexRunner : IDisposable
     /// <summary>The error that stopped the runner, if one did.</summary>
     public Exception? Failure => _failure;
 
+    /// <summary>
+    /// Whether the runner holds off: a paused runner finishes the batch it is committing, then reads nothing more until
+    /// resumed, and goes on from where it stopped (its index turns stale meanwhile; waiters for an etag time out).
+    /// </summary>
+    public bool Paused
+    {
+        get => !_disposed && !_resumed.IsSet;
+        set
+        {
+            if (_disposed)
+                return;
+            if (value)
+                _resumed.Reset();
+            else
+                _resumed.Set();
+        }
+    }
+
+    /// <summary>
+    /// How the runner's thread is scheduled against the other indexes' and the server's threads (where the operating
+    /// system lets a process lower or raise its threads: on Linux raising needs the right to).
+    /// </summary>
+    public ThreadPriority Priority
+    {
+        get => _priority;
+        set
+        {
+            _priority = value;
+            try
+            {
+                if (_thread.IsAlive)
+                    _thread.Priority = value;
+            }
+            catch (ThreadStateException)
+            {
+                // The thread ended in between: there is nothing left to schedule.
+            }
+        }
+    }
+
     /// <summary>Whether the runner was stopped and its processor disposed.</summary>
     public bool IsDisposed => _disposed;
 
     /// <summary>The most recent errors (at most 500 are kept) and how many there were in all.</summary>
     public (IReadOnlyList<IndexError> Recent, long Total) Errors => _errors.Snapshot;
+
+    /// <summary>Forgets the errors recorded so far (an administrator has seen to them).</summary>
+    public void ClearErrors() => _errors.Clear();
 
     /// <summary>The most recent batches.</summary>
     public IReadOnlyList<IndexBatchStats> RecentBatches => [.. _batches];
@@ -137,6 +184,7 @@ public sealed class IndexRunner : IDisposable
         _thread.Join();
         _processor.Dispose();
         _stop.Dispose();
+        _resumed.Dispose();
         Progressed();
     }
 
@@ -152,6 +200,13 @@ public sealed class IndexRunner : IDisposable
             _processor.Recover();
             while (!_stop.IsCancellationRequested)
             {
+                if (!_resumed.IsSet)
+                {
+                    Publish();
+                    if (!WaitResumed())
+                        return;
+                    continue;
+                }
                 if (next is null)
                 {
                     var last = _store.LastChanges;
@@ -207,6 +262,20 @@ public sealed class IndexRunner : IDisposable
             last = commit;
         }
         return true;
+    }
+
+    /// <summary>Sleeps while the runner is paused; false once it is stopping.</summary>
+    private bool WaitResumed()
+    {
+        try
+        {
+            _resumed.Wait(_stop.Token);
+            return true;
+        }
+        catch (OperationCanceledException)
+        {
+            return false;
+        }
     }
 
     /// <summary>Reads the changes after <paramref name="afterEtag"/> into a new batch, up to a bound the batch size sets.</summary>

@@ -6,7 +6,12 @@ namespace Folio.Server.Databases;
 /// </summary>
 public sealed class DatabaseEntry
 {
+    /// <summary>The file beside the store that holds a lock mode other than <see cref="DatabaseLockMode.Unlock"/>.</summary>
+    private const string LockModeFile = "lock-mode";
+
+    private readonly Lock _lockModeGate = new();
     private Database? _loaded;
+    private DatabaseLockMode? _lockMode;
 
     internal DatabaseEntry(string name, string directory)
     {
@@ -25,6 +30,48 @@ public sealed class DatabaseEntry
 
     /// <summary>True while the database is open.</summary>
     public bool IsLoaded => Loaded is not null;
+
+    /// <summary>Whether the database may be deleted; kept in its directory, so it survives restarts and needs no open store.</summary>
+    public DatabaseLockMode LockMode
+    {
+        get
+        {
+            lock (_lockModeGate)
+            {
+                if (_lockMode is { } known)
+                    return known;
+                string path = Path.Combine(Directory, LockModeFile);
+                _lockMode = File.Exists(path) && Enum.TryParse(File.ReadAllText(path).Trim(), out DatabaseLockMode stored) ? stored : DatabaseLockMode.Unlock;
+                return _lockMode.Value;
+            }
+        }
+    }
+
+    /// <summary>Sets and keeps <see cref="LockMode"/> (written to a temporary file renamed over the old one, so a crash leaves one or the other).</summary>
+    internal void SetLockMode(DatabaseLockMode mode)
+    {
+        lock (_lockModeGate)
+        {
+            string path = Path.Combine(Directory, LockModeFile);
+            if (mode == DatabaseLockMode.Unlock)
+            {
+                File.Delete(path);
+            }
+            else
+            {
+                string temporary = path + ".tmp";
+                using (FileStream stream = File.Create(temporary))
+                {
+                    stream.Write(System.Text.Encoding.ASCII.GetBytes(mode.ToString()));
+                    stream.Flush(flushToDisk: true);
+                }
+
+                File.Move(temporary, path, overwrite: true);
+            }
+
+            _lockMode = mode;
+        }
+    }
 
     /// <summary>Serializes opening and unloading this database.</summary>
     internal Lock Gate { get; } = new();

@@ -88,6 +88,12 @@ public sealed class DatabasesHandler
         }
 
         DatabaseName.Validate(name);
+        if (_databases.TryGet(name, out DatabaseEntry? locked) && Locked(locked))
+        {
+            request.Response.StatusCode = StatusCodes.Status204NoContent;
+            return;
+        }
+
         // Not cancelled with the request: a delete that has begun closing the store must finish.
         if (!await _databases.DeleteAsync(name, CancellationToken.None))
             throw NotFound(name);
@@ -104,17 +110,33 @@ public sealed class DatabasesHandler
                 throw QueryParameters.Invalid("The query parameter 'name' is required (or a body {\"DatabaseNames\":[…]}).");
             names = ReadNames(body.Span, _options.MaxJsonDepth);
         }
+        var deletable = new List<string>(names.Count);
         foreach (string name in names)
         {
             DatabaseName.Validate(name);
-            if (!_databases.TryGet(name, out _))
+            if (!_databases.TryGet(name, out DatabaseEntry? entry))
                 throw NotFound(name);
+            if (!Locked(entry))
+                deletable.Add(name);
         }
 
-        foreach (string name in names)
+        foreach (string name in deletable)
             await _databases.DeleteAsync(name, CancellationToken.None);
-        await JsonResponse.WriteAsync(request.Response, names.Count, WriteDeleted, request.Aborted);
+        // The seeds' system's clients read -1 as "nothing was deleted".
+        await JsonResponse.WriteAsync(request.Response, deletable.Count == 0 ? -1 : deletable.Count, WriteDeleted, request.Aborted);
     }
+
+    /// <summary>Whether the database's lock mode keeps it from being deleted: false to delete it, true to leave it; 409 when the lock refuses the delete.</summary>
+    private static bool Locked(DatabaseEntry entry) => entry.LockMode switch
+    {
+        DatabaseLockMode.PreventDeletesIgnore => true,
+        DatabaseLockMode.PreventDeletesError => throw new FolioHttpException(
+            StatusCodes.Status409Conflict,
+            "Database locked",
+            $"Database '{entry.Name}' cannot be deleted because of the set lock mode ({entry.LockMode}); unlock it first.",
+            ProblemTypes.DatabaseLocked),
+        _ => false,
+    };
 
     private static FolioHttpException NotFound(string name) => new(
         StatusCodes.Status404NotFound,

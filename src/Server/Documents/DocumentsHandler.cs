@@ -51,6 +51,32 @@ public sealed class DocumentsHandler
         return ListByPrefixAsync(request);
     }
 
+    /// <summary>
+    /// <c>POST</c> with <c>{"Ids":[…]}</c>: the documents of more ids than a URL holds (the seeds' system's clients switch to
+    /// it past about 1,024), answered as a GET with those ids (<c>null</c> for each missing one; <c>include=</c> from the query).
+    /// </summary>
+    /// <param name="request">The request.</param>
+    /// <returns>Completes when the answer is written.</returns>
+    [FolioRoute("POST", "/databases/{db}/docs", Access = RouteAccess.DatabaseRead)]
+    public async ValueTask Post(FolioRequest request)
+    {
+        const string Shape = "The body must be {\"Ids\":[id, …]} with at least one id.";
+        string[] ids;
+        using (JsonDocument body = await JsonBody.ParseAsync(request.Request, _options, request.Aborted))
+        {
+            JsonElement root = body.RootElement;
+            if (root.ValueKind != JsonValueKind.Object || !(root.TryGetProperty("Ids", out JsonElement list) || root.TryGetProperty("ids", out list))
+                || list.ValueKind != JsonValueKind.Array || list.GetArrayLength() == 0)
+                throw QueryParameters.Invalid(Shape);
+            ids = new string[list.GetArrayLength()];
+            int i = 0;
+            foreach (JsonElement id in list.EnumerateArray())
+                ids[i++] = id.ValueKind == JsonValueKind.String ? id.GetString()! : throw QueryParameters.Invalid(Shape);
+        }
+
+        await GetByIdsAsync(request, ids);
+    }
+
     /// <summary><c>PUT ?id=</c> with the document as the body; <c>If-Match</c> makes it conditional. Answers 201 <c>{"Id","ChangeVector"}</c>.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the document is durable and the answer written.</returns>
@@ -129,14 +155,18 @@ public sealed class DocumentsHandler
         return FlushAsync(response.BodyWriter, request.Aborted);
     }
 
-    private async ValueTask GetByIdsAsync(FolioRequest request, StringValues idValues)
+    private ValueTask GetByIdsAsync(FolioRequest request, StringValues idValues)
     {
         var ids = new string[idValues.Count];
         for (int i = 0; i < ids.Length; i++)
-        {
             ids[i] = idValues[i] ?? string.Empty;
-            DocumentIdRules.Validate(ids[i]);
-        }
+        return GetByIdsAsync(request, ids);
+    }
+
+    private async ValueTask GetByIdsAsync(FolioRequest request, string[] ids)
+    {
+        foreach (string id in ids)
+            DocumentIdRules.Validate(id);
 
         IncludeSet? includes = IncludeSet.FromQuery(request.Request);
         using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))

@@ -46,9 +46,11 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(RavenProtocol.OperationIdsHandler),
         typeof(RavenProtocol.StreamsHandler),
         typeof(RavenProtocol.HiLoHandler),
+        typeof(RavenProtocol.IdentitiesHandler),
         typeof(RavenProtocol.DatabaseRecordHandler),
         typeof(RavenProtocol.MultiGetHandler),
         typeof(RavenProtocol.Indexes.RavenIndexesHandler),
+        typeof(RavenProtocol.Indexes.RavenIndexAdminHandler),
     ];
 
     private readonly WebApplication _app;

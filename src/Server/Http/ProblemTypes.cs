@@ -30,6 +30,9 @@ public static class ProblemTypes
     /// <summary>A database of that name (in any casing) already exists.</summary>
     public const string DatabaseExists = "urn:folio:problem:database-exists";
 
+    /// <summary>The database's lock mode refuses its deletion.</summary>
+    public const string DatabaseLocked = "urn:folio:problem:database-locked";
+
     /// <summary>The one document asked for does not exist.</summary>
     public const string DocumentNotFound = "urn:folio:problem:document-not-found";
 

@@ -28,6 +28,7 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
         if (body.RootElement.ValueKind != JsonValueKind.Object || !body.RootElement.TryGetProperty("Indexes", out var list) || list.ValueKind != JsonValueKind.Array)
             throw QueryParameters.Invalid("The body must be {\"Indexes\":[definition, …]}.");
         var definitions = new List<IndexDefinition>();
+        var settings = new List<IndexSettingsRequest>();
         var position = 0;
         // The seeds' system's clients send JavaScript index definitions ({"Maps":[…]}) here too.
         var seedsShape = false;
@@ -38,6 +39,8 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
                 var isSeedsShape = item.ValueKind == JsonValueKind.Object && item.TryGetProperty("Maps", out _);
                 seedsShape |= isSeedsShape;
                 definitions.Add(isSeedsShape ? RavenProtocol.Indexes.RavenIndexDefinition.Translate(item) : IndexDefinitionJson.Parse(item));
+                if (IndexSettingsRequest.Read(item, definitions[^1].Name) is { } asked)
+                    settings.Add(asked);
             }
             catch (IndexDefinitionException e)
             {
@@ -49,7 +52,10 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
             throw QueryParameters.Invalid("\"Indexes\" is empty.");
 
         using (var lease = databases.Lease(request.DatabaseSpan))
+        {
             lease.Database.Indexes.Put(definitions);
+            IndexSettingsRequest.Apply(lease.Database.Indexes, settings);
+        }
         request.Response.StatusCode = StatusCodes.Status201Created;
         await JsonResponse.WriteAsync(request.Response, (definitions, seedsShape), WritePutResults, request.Aborted);
     }
@@ -163,7 +169,13 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
         writer.WriteStartObject();
         writer.WriteStartArray("Results"u8);
         foreach (var index in indexes)
-            IndexDefinitionJson.Write(writer, index.Definition);
+        {
+            writer.WriteStartObject();
+            IndexDefinitionJson.WriteProperties(writer, index.Definition);
+            writer.WriteString("LockMode"u8, index.Settings.LockMode.ToString());
+            writer.WriteString("Priority"u8, index.Settings.Priority.ToString());
+            writer.WriteEndObject();
+        }
         writer.WriteEndArray();
         writer.WriteEndObject();
     }
@@ -213,6 +225,9 @@ public sealed class IndexesHandler(DatabaseRegistry databases, ServerOptions opt
         writer.WriteString("State"u8, index.Failure is not null ? "Error" : stale ? "Stale" : "UpToDate");
         if (index.Failure is { } failure)
             writer.WriteString("Failure"u8, failure.Message);
+        writer.WriteString("Status"u8, index.Status.ToString());
+        writer.WriteString("LockMode"u8, index.Settings.LockMode.ToString());
+        writer.WriteString("Priority"u8, index.Settings.Priority.ToString());
         writer.WriteBoolean("IsStale"u8, stale);
         writer.WriteNumber("ProcessedEtag"u8, index.ProcessedEtag);
         writer.WriteNumber("LastDocEtag"u8, reader.LastEtag);

@@ -157,6 +157,16 @@ public sealed class DocumentReader : IDisposable
         return result;
     }
 
+    /// <summary>The identities (counters of server-made ids) by the name the seeds' system's clients list them by (<c>users|</c>), with their values.</summary>
+    public SortedDictionary<string, long> Identities()
+    {
+        var result = new SortedDictionary<string, long>(StringComparer.Ordinal);
+        var cursor = Meta.CreateCursor();
+        for (var more = cursor.Seek(DocumentIdentities.KeyPrefixBytes); more && cursor.Key.StartsWith(DocumentIdentities.KeyPrefixBytes); more = cursor.MoveNext())
+            result[DocumentIdentities.DisplayName(cursor.Key)] = BinaryPrimitives.ReadInt64LittleEndian(cursor.Value);
+        return result;
+    }
+
     /// <summary>
     /// Each collection's documents with the bytes of their JSON and of their stored bodies: a walk over every
     /// document's header (no body is decompressed), for storage reports rather than hot paths.

@@ -262,7 +262,7 @@ internal sealed class DocumentWriter
     private string NextIdentity(string id)
     {
         var prefix = id[..^1] + "/";
-        var key = Encoding.UTF8.GetBytes("identity/" + prefix.ToLowerInvariant());
+        var key = DocumentIdentities.Key(prefix);
         var next = (_meta.TryGet(key, out var current) ? BinaryPrimitives.ReadInt64LittleEndian(current) : 0) + 1;
         Span<byte> keyBuffer = stackalloc byte[DocumentIds.MaxKeyBytes];
         while (_docs.Contains(Key(prefix + next, keyBuffer)))

@@ -197,7 +197,7 @@ public class BadInputTests : IClassFixture<BadInputFixture>
     [InlineData("GET", "/databases/{db}/nope", HttpStatusCode.NotFound, ProblemTypes.RouteNotFound)]
     [InlineData("PUT", "/databases/{db}/docs/extra?id=a", HttpStatusCode.NotFound, ProblemTypes.RouteNotFound)]
     [InlineData("PATCH", "/databases/{db}/stats", HttpStatusCode.MethodNotAllowed, ProblemTypes.MethodNotAllowed)]
-    [InlineData("POST", "/databases/{db}/docs?id=users/1", HttpStatusCode.MethodNotAllowed, ProblemTypes.MethodNotAllowed)]
+    [InlineData("DELETE", "/databases/{db}/stats", HttpStatusCode.MethodNotAllowed, ProblemTypes.MethodNotAllowed)]
     [InlineData("GET", "/databases/{db}/bulk_docs", HttpStatusCode.MethodNotAllowed, ProblemTypes.MethodNotAllowed)]
     [InlineData("DELETE", "/databases", HttpStatusCode.MethodNotAllowed, ProblemTypes.MethodNotAllowed)]
     [InlineData("POST", "/admin/databases", HttpStatusCode.MethodNotAllowed, ProblemTypes.MethodNotAllowed)]

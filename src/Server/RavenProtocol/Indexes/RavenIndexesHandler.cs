@@ -34,17 +34,21 @@ public sealed class RavenIndexesHandler
     public async ValueTask Put(FolioRequest request)
     {
         List<IndexDefinition> definitions;
+        List<Folio.Server.Indexes.IndexSettingsRequest> settings;
         using (JsonDocument body = await JsonBody.ParseAsync(request.Request, _options, request.Aborted))
         {
             if (body.RootElement.ValueKind != JsonValueKind.Object || !body.RootElement.TryGetProperty("Indexes", out JsonElement list) || list.ValueKind != JsonValueKind.Array)
                 throw QueryParameters.Invalid("The body must be {\"Indexes\":[index definition, …]}.");
             definitions = [];
+            settings = [];
             int position = 0;
             foreach (JsonElement item in list.EnumerateArray())
             {
                 try
                 {
                     definitions.Add(RavenIndexDefinition.Translate(item));
+                    if (Folio.Server.Indexes.IndexSettingsRequest.Read(item, definitions[^1].Name) is { } asked)
+                        settings.Add(asked);
                 }
                 catch (IndexDefinitionException e)
                 {
@@ -58,7 +62,10 @@ public sealed class RavenIndexesHandler
         if (definitions.Count == 0)
             throw QueryParameters.Invalid("\"Indexes\" is empty.");
         using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))
+        {
             lease.Database.Indexes.Put(definitions);
+            Folio.Server.Indexes.IndexSettingsRequest.Apply(lease.Database.Indexes, settings);
+        }
         request.Response.StatusCode = StatusCodes.Status201Created;
         await JsonResponse.WriteAsync(request.Response, definitions, WriteResults, request.Aborted);
     }
