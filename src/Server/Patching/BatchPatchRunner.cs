@@ -124,10 +124,14 @@ public sealed class BatchPatchRunner : IDisposable
 
             byte[] patched;
             PatchStatus status;
+            PreparedDocument? prepared = null;
             if (current is null)
             {
                 if (patch.CreateIfMissing is { } create)
+                {
+                    prepared = create;
                     patched = Complete(create);
+                }
                 else if (_ifMissing[i] is { } ifMissing)
                     patched = ifMissing.Apply("{}"u8, reader);
                 else
@@ -153,13 +157,13 @@ public sealed class BatchPatchRunner : IDisposable
             var condition = patch.ChangeVector ?? (inBatch ? null : read ?? string.Empty);
             if (patch.ChangeVector is null && !inBatch)
                 plan.OwnConditions.Add(patch.Id);
-            plan.Add(i, new DocumentCommand(DocumentCommandType.Put, patch.Id, PreparedDocument.Parse(patched, _options.MaxJsonDepth), condition), status);
+            plan.Add(i, new DocumentCommand(DocumentCommandType.Put, patch.Id, prepared ?? PreparedDocument.Parse(patched, _options.MaxJsonDepth), condition), status);
             pending[patch.Id] = patched;
         }
         return plan;
     }
 
-    // A prepared document's stored form leaves the metadata open for the store's own properties.
+    // A prepared document's stored form leaves the metadata open for the store's own properties (its collection among them).
     private static byte[] Complete(PreparedDocument document)
     {
         var json = new byte[document.Prefix.Length + 2];
