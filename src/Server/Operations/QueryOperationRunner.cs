@@ -77,6 +77,7 @@ internal sealed class QueryOperationRunner(Database database, DatabaseOperation 
         {
             status = OperationStatus.Faulted;
             error = e.Message;
+            errorType = e.InnerException is ScriptException ? ProblemTypes.ScriptError : ProblemTypes.InvalidDocument;
         }
         catch (Exception e) when (e is QueryException or RqlParseException or ScriptException or IndexNotFoundException or TimeoutException)
         {
