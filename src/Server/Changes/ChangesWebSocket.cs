@@ -147,7 +147,8 @@ internal sealed partial class ChangesWebSocket
         }
         catch (Exception ex) when (ex is FormatException or JsonException)
         {
-            await SendAsync(static (w, s) => WriteError(w, null, s.Error, s.Seeds), (Error: ex.Message, Seeds: _seeds), stop);
+            bool seeds = _seeds || ex.Data.Contains(SeedsCommands.IsSeedsKey);
+            await SendAsync(static (w, s) => WriteError(w, null, s.Error, s.Seeds), (Error: ex.Message, Seeds: seeds), stop);
             return;
         }
 

@@ -10,6 +10,9 @@ namespace Folio.Server.Changes;
 /// </summary>
 internal static class SeedsCommands
 {
+    /// <summary>Marks a <see cref="FormatException"/> about a command in the seeds' form, to be answered in their shape.</summary>
+    public const string IsSeedsKey = "SeedsForm";
+
     /// <summary>Whether <paramref name="name"/> is in the seeds' lower-case, dashed form.</summary>
     public static bool IsSeedsForm(string name) =>
         name.StartsWith("watch-", StringComparison.Ordinal) || name.StartsWith("unwatch-", StringComparison.Ordinal);
@@ -33,7 +36,7 @@ internal static class SeedsCommands
         if (needsParam)
         {
             if (!root.TryGetProperty("Param", out JsonElement param) || param.ValueKind != JsonValueKind.String || param.GetString()!.Length == 0)
-                throw new FormatException($"'{name}' needs 'Param' as a non-empty string.");
+                throw new FormatException($"'{name}' needs 'Param' as a non-empty string.") { Data = { [IsSeedsKey] = true } };
             argument = param.GetString();
         }
 
