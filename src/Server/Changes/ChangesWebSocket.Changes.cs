@@ -27,7 +27,12 @@ internal sealed partial class ChangesWebSocket
             }
             else
             {
-                if (newest - position > _options.MaxWebSocketLag)
+                // The seeds' clients know no FellBehind message (an unknown type fails their feed): they just skip ahead.
+                if (newest - position > _options.MaxWebSocketLag && _seeds)
+                {
+                    position = newest;
+                }
+                else if (newest - position > _options.MaxWebSocketLag)
                 {
                     await SendAsync(static (w, s) => WriteFellBehind(w, s.From, s.To), (From: position, To: newest), stop);
                     ChangesLog.FellBehind(_logger, _database.Name, position, newest);
@@ -39,7 +44,12 @@ internal sealed partial class ChangesWebSocket
                 if (read is null)
                     return;
                 foreach (ChangeRecord change in changes)
-                    await SendAsync(static (w, s) => ChangeJson.Write(w, s.Change, s.Socket._database.DatabaseIdBytes, "DocumentChange"), (Change: change, Socket: this), stop);
+                {
+                    if (_seeds)
+                        await SendAsync(static (w, s) => WriteSeedsDocumentChange(w, s.Change, s.Socket._database.DatabaseIdBytes), (Change: change, Socket: this), stop);
+                    else
+                        await SendAsync(static (w, s) => ChangeJson.Write(w, s.Change, s.Socket._database.DatabaseIdBytes, "DocumentChange"), (Change: change, Socket: this), stop);
+                }
                 position = read.Value.UpToEtag;
                 more = read.Value.More;
             }
@@ -54,7 +64,10 @@ internal sealed partial class ChangesWebSocket
             }
 
             foreach (IndexChange change in indexChanges)
-                await SendAsync(static (w, c) => WriteIndexChange(w, c), change, stop);
+                await SendAsync(static (w, s) => WriteIndexChange(w, s.Change, s.Seeds), (Change: change, Seeds: _seeds), stop);
+
+            while (_operationChanges.TryDequeue(out var operation))
+                await SendAsync(static (w, o) => WriteOperationChange(w, o), operation, stop);
 
             if (!more)
                 await WaitAsync(position, commanded, watchingIndexes ? _options.IndexPollInterval : WakeBackstop, stop);

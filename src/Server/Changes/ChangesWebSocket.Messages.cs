@@ -15,7 +15,7 @@ internal sealed partial class ChangesWebSocket
         writer.WriteEndObject();
     }
 
-    private static void WriteError(Utf8JsonWriter writer, long? commandId, string detail)
+    private static void WriteError(Utf8JsonWriter writer, long? commandId, string detail, bool seeds)
     {
         writer.WriteStartObject();
         writer.WriteString("Type"u8, "Error"u8);
@@ -23,6 +23,42 @@ internal sealed partial class ChangesWebSocket
             writer.WriteNumber("CommandId"u8, id);
         writer.WriteString("Title"u8, "Invalid command"u8);
         writer.WriteString("Detail"u8, detail);
+        // The seeds' clients read the error's text here.
+        if (seeds)
+            writer.WriteString("Exception"u8, detail);
+        writer.WriteEndObject();
+    }
+
+    private static void WriteSeedsDocumentChange(Utf8JsonWriter writer, in ChangeRecord change, ReadOnlySpan<byte> databaseId)
+    {
+        writer.WriteStartObject();
+        writer.WriteString("Type"u8, "DocumentChange"u8);
+        writer.WriteStartObject("Value"u8);
+        writer.WriteString("Type"u8, change.Kind == Storage.Documents.DocumentChangeKind.Put ? "Put"u8 : "Delete"u8);
+        writer.WriteString("Id"u8, change.Id);
+        writer.WriteString("CollectionName"u8, change.Collection);
+        Span<byte> vector = stackalloc byte[Storage.Documents.ChangeVector.MaxLength];
+        writer.WriteString("ChangeVector"u8, vector[..Storage.Documents.ChangeVector.Format(change.Etag, databaseId, vector)]);
+        writer.WriteEndObject();
+        writer.WriteEndObject();
+    }
+
+    private static void WriteOperationChange(Utf8JsonWriter writer, Operations.OperationState operation)
+    {
+        writer.WriteStartObject();
+        writer.WriteString("Type"u8, "OperationStatusChange"u8);
+        writer.WriteStartObject("Value"u8);
+        writer.WriteNumber("OperationId"u8, operation.Id);
+        writer.WriteStartObject("State"u8);
+        writer.WriteString("Status"u8, operation.Status switch
+        {
+            Operations.OperationStatus.InProgress => "InProgress",
+            Operations.OperationStatus.Completed => "Completed",
+            Operations.OperationStatus.Cancelled => "Canceled",
+            _ => "Faulted",
+        });
+        writer.WriteEndObject();
+        writer.WriteEndObject();
         writer.WriteEndObject();
     }
 
@@ -35,8 +71,26 @@ internal sealed partial class ChangesWebSocket
         writer.WriteEndObject();
     }
 
-    private static void WriteIndexChange(Utf8JsonWriter writer, IndexChange change)
+    private static void WriteIndexChange(Utf8JsonWriter writer, IndexChange change, bool seeds)
     {
+        if (seeds)
+        {
+            writer.WriteStartObject();
+            writer.WriteString("Type"u8, "IndexChange"u8);
+            writer.WriteStartObject("Value"u8);
+            writer.WriteString("Type"u8, change.Kind switch
+            {
+                IndexChangeKind.Created => "IndexAdded",
+                IndexChangeKind.Deleted => "IndexRemoved",
+                _ => "BatchCompleted",
+            });
+            writer.WriteString("Name"u8, change.Name);
+            writer.WriteNumber("Etag"u8, change.Etag);
+            writer.WriteEndObject();
+            writer.WriteEndObject();
+            return;
+        }
+
         writer.WriteStartObject();
         writer.WriteString("Type"u8, "IndexChange"u8);
         writer.WriteString("Name"u8, change.Name);

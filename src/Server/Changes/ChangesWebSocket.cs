@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Collections.Concurrent;
 using System.Net.WebSockets;
 using System.Text.Encodings.Web;
 using System.Text.Json;
@@ -13,7 +14,9 @@ namespace Folio.Server.Changes;
 /// consumer that trails it by more than <see cref="ChangesOptions.MaxWebSocketLag"/> etags is told where it was
 /// (<c>{"Type":"FellBehind","ResumeFrom":N,"LastEtag":M}</c>, to fill the gap from the HTTP feed with
 /// <c>since=N</c>) and skipped to the present. The server reads changes from the documents by etag, never queues
-/// them, so a slow consumer costs no memory, and it never makes a writer wait.
+/// them, so a slow consumer costs no memory, and it never makes a writer wait. A socket that receives the seeds'
+/// clients' commands (<see cref="SeedsCommands"/>) answers in their shapes (<c>{"Type":"DocumentChange","Value":{…}}</c>)
+/// and also reports operations starting and ending (<c>OperationStatusChange</c>), which are few and queued.
 /// </summary>
 internal sealed partial class ChangesWebSocket
 {
@@ -32,6 +35,12 @@ internal sealed partial class ChangesWebSocket
     private readonly IndexChangeWatcher _indexes = new();
     private ChangeFilter _filter = ChangeFilter.Nothing;
     private bool _watchIndexes;
+    private int _indexWatchers;
+    private volatile bool _seeds;
+    private readonly Lock _operationsGate = new();
+    private readonly ConcurrentQueue<Operations.OperationState> _operationChanges = new();
+    private readonly Action<Operations.OperationState> _onOperation;
+    private int _operationWatchers;
     private TaskCompletionSource _commanded = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     public ChangesWebSocket(WebSocket socket, Database database, ChangesOptions options, ILogger logger)
@@ -41,7 +50,16 @@ internal sealed partial class ChangesWebSocket
         _options = options;
         _logger = logger;
         _writer = new Utf8JsonWriter(_message, s_options);
+        _onOperation = state =>
+        {
+            _operationChanges.Enqueue(state);
+            Wake();
+        };
     }
+
+    /// <summary>Wakes the sending half: a command arrived or there is an operation change to send.</summary>
+    private void Wake() =>
+        Interlocked.Exchange(ref _commanded, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).TrySetResult();
 
     /// <summary>Serves the socket until the client closes it, goes away, or the database closes.</summary>
     public async Task RunAsync(CancellationToken aborted)
@@ -54,6 +72,12 @@ internal sealed partial class ChangesWebSocket
         await Task.WhenAny(receiving, sending);
         await stop.CancelAsync();
         await EndedAsync(sending);
+        lock (_operationsGate)
+        {
+            if (_operationWatchers > 0)
+                _database.Operations.Changed -= _onOperation;
+            _operationWatchers = 0;
+        }
 
         if (_socket.State is WebSocketState.Open or WebSocketState.CloseReceived)
         {
@@ -123,19 +147,29 @@ internal sealed partial class ChangesWebSocket
         }
         catch (Exception ex) when (ex is FormatException or JsonException)
         {
-            await SendAsync(static (w, error) => WriteError(w, null, error), ex.Message, stop);
+            bool seeds = _seeds || ex.Data.Contains(SeedsCommands.IsSeedsKey);
+            await SendAsync(static (w, s) => WriteError(w, null, s.Error, s.Seeds), (Error: ex.Message, Seeds: seeds), stop);
             return;
         }
 
+        if (command.Seeds)
+            _seeds = true;
         if (command.Target == "Indexes")
         {
-            // The baseline is taken before the confirmation, so every index change after it is reported.
+            // The baseline is taken before the confirmation, so every index change after it is reported. The seeds'
+            // clients watch each index apart (and filter by name themselves): the reports go on while any is watched.
             lock (_indexes)
             {
-                if (command.Starts && !_watchIndexes && !_indexes.Start(_database))
+                _indexWatchers = !command.Seeds ? (command.Starts ? 1 : 0) : Math.Max(0, _indexWatchers + (command.Starts ? 1 : -1));
+                bool watch = _indexWatchers > 0;
+                if (watch && !_watchIndexes && !_indexes.Start(_database))
                     return;
-                _watchIndexes = command.Starts;
+                _watchIndexes = watch;
             }
+        }
+        else if (command.Target == "Operations")
+        {
+            WatchOperations(command.Starts);
         }
         else
         {
@@ -143,8 +177,21 @@ internal sealed partial class ChangesWebSocket
             Volatile.Write(ref _filter, filter);
         }
 
-        Interlocked.Exchange(ref _commanded, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).TrySetResult();
+        Wake();
         await SendAsync(static (w, c) => WriteConfirm(w, c), command, stop);
+    }
+
+    private void WatchOperations(bool starts)
+    {
+        lock (_operationsGate)
+        {
+            int before = _operationWatchers;
+            _operationWatchers = Math.Max(0, before + (starts ? 1 : -1));
+            if (before == 0 && _operationWatchers > 0)
+                _database.Operations.Changed += _onOperation;
+            else if (before > 0 && _operationWatchers == 0)
+                _database.Operations.Changed -= _onOperation;
+        }
     }
 
     /// <summary>Sends one message, one at a time; a consumer that takes longer than the send timeout is cut off.</summary>

@@ -6,8 +6,10 @@ namespace Folio.Server.Changes;
 /// One command a changes WebSocket receives: <c>{"Command":"WatchCollection","Collection":"Orders","CommandId":7}</c>.
 /// Commands: <c>Watch</c>/<c>Unwatch</c> + <c>Document</c> (<c>Id</c>), <c>Prefix</c> (<c>Prefix</c>), <c>Collection</c>
 /// (<c>Collection</c>), <c>AllDocuments</c>, <c>Indexes</c>. <c>CommandId</c> is optional and echoed in the answer.
+/// The seeds' clients' form, <c>{"CommandId":1,"Command":"watch-doc","Param":"users/1"}</c>, is read as the same
+/// commands (<see cref="SeedsCommands"/>), with <see cref="Seeds"/> set so that the socket answers in their shapes.
 /// </summary>
-internal readonly record struct WatchCommand(long? CommandId, string Name, string? Argument)
+internal readonly record struct WatchCommand(long? CommandId, string Name, string? Argument, bool Seeds = false)
 {
     /// <summary>Parses a command; a <see cref="FormatException"/> says what is wrong with it.</summary>
     public static WatchCommand Parse(ReadOnlyMemory<byte> json)
@@ -27,6 +29,8 @@ internal readonly record struct WatchCommand(long? CommandId, string Name, strin
         if (!root.TryGetProperty("Command", out JsonElement command) || command.ValueKind != JsonValueKind.String)
             throw new FormatException("A command needs 'Command' as a string, e.g. \"WatchCollection\".");
         string name = command.GetString()!;
+        if (SeedsCommands.IsSeedsForm(name))
+            return SeedsCommands.Parse(commandId, name, root);
         string? argumentName = ArgumentOf(name) ?? throw new FormatException(
             $"Unknown command '{name}'; the commands are Watch and Unwatch with Document, Prefix, Collection, AllDocuments or Indexes (e.g. WatchCollection).");
         string? argument = null;
@@ -46,7 +50,10 @@ internal readonly record struct WatchCommand(long? CommandId, string Name, strin
     /// <summary>What is watched: the command's name without Watch or Unwatch.</summary>
     public string Target => Name[(Starts ? "Watch".Length : "Unwatch".Length)..];
 
-    /// <summary>Applies a document command to <paramref name="filter"/>; <paramref name="filter"/> itself for <c>Indexes</c>.</summary>
+    /// <summary>
+    /// Applies a document command to <paramref name="filter"/>; <paramref name="filter"/> itself for <c>Indexes</c>,
+    /// <c>Operations</c> and the seeds' kinds Folio has nothing to report on (<c>Nothing</c>).
+    /// </summary>
     public ChangeFilter Apply(ChangeFilter filter) => Target switch
     {
         "Document" => filter.WithId(Argument!, Starts),

@@ -3,12 +3,13 @@ using System.Text.Json;
 using Folio.Server.Configuration;
 using Folio.Server.Databases;
 using Folio.Server.Http;
+using Folio.Server.Patching;
 using Folio.Server.Routing;
 using Folio.Storage.Documents;
 
 namespace Folio.Server.Documents;
 
-/// <summary><c>POST /databases/{db}/bulk_docs</c>: PUT and DELETE commands in one transaction, all or nothing.</summary>
+/// <summary><c>POST /databases/{db}/bulk_docs</c>: PUT, DELETE and PATCH commands in one transaction, all or nothing.</summary>
 public sealed class BulkDocsHandler
 {
     private readonly DatabaseRegistry _databases;
@@ -26,16 +27,16 @@ public sealed class BulkDocsHandler
     /// <summary>
     /// Runs the commands in one transaction and answers 201
     /// <c>{"Results":[{"Type","@id","@collection","@change-vector","@last-modified"}…]}</c> in command order
-    /// (a DELETE answers <c>{"Type","@id","Id","Deleted"}</c>). A failing command (bad input, a stale change
-    /// vector) fails the batch and nothing is written.
+    /// (a DELETE answers <c>{"Type","@id","Id","Deleted"}</c>, a PATCH <c>{"Type","Id","ChangeVector","PatchStatus","LastModified","ModifiedDocument"?}</c>).
+    /// A failing command (bad input, a stale change vector, a failing script) fails the batch and nothing is written.
     /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the batch is durable and the answer written.</returns>
     [FolioRoute("POST", "/databases/{db}/bulk_docs", Access = RouteAccess.DatabaseWrite)]
     public async ValueTask Post(FolioRequest request)
     {
-        List<DocumentCommand> commands;
-        IReadOnlyList<WriteResult?> results;
+        List<BulkCommand> commands;
+        BatchOutcome outcome;
         // Read before the batch commits: a bad value must refuse the request without writing anything.
         TimeSpan? wait = QueryParameters.Optional(request.Request, "waitForIndexesTimeout") is { } waitText ? QueryParameters.Duration(waitText) : null;
         using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))
@@ -43,14 +44,30 @@ public sealed class BulkDocsHandler
             using (RequestBody body = await RequestBody.ReadAsync(request.Request, _options.MaxRequestBodySizeBytes, request.Aborted))
                 commands = BulkDocsParser.Parse(body.Span, _options.MaxJsonDepth, _options.MaxDocumentSizeBytes);
 
-            // An empty batch would still cost a commit and an fsync for nothing.
-            results = commands.Count == 0 ? [] : await lease.Database.Store.BatchAsync(commands);
+            outcome = await RunAsync(lease.Database, commands, request.Aborted);
             if (wait is { } timeout)
-                await WaitForIndexesAsync(lease.Database, results, timeout, request.Aborted);
+                await WaitForIndexesAsync(lease.Database, outcome.Written, timeout, request.Aborted);
         }
 
         request.Response.StatusCode = StatusCodes.Status201Created;
-        await JsonResponse.WriteAsync(request.Response, (commands, results), WriteResults, request.Aborted);
+        await JsonResponse.WriteAsync(request.Response, (commands, outcome), WriteResults, request.Aborted);
+    }
+
+    private async Task<BatchOutcome> RunAsync(Database database, List<BulkCommand> commands, CancellationToken cancellationToken)
+    {
+        if (BatchPatchRunner.HasPatches(commands))
+        {
+            using var runner = new BatchPatchRunner(commands, _options);
+            return await runner.RunAsync(database, cancellationToken);
+        }
+
+        // An empty batch would still cost a commit and an fsync for nothing.
+        if (commands.Count == 0)
+            return BatchOutcome.ForWrites([]);
+        var writes = new DocumentCommand[commands.Count];
+        for (int i = 0; i < writes.Length; i++)
+            writes[i] = commands[i].Write!;
+        return BatchOutcome.ForWrites(await database.Store.BatchAsync(writes));
     }
 
     /// <summary>
@@ -95,12 +112,17 @@ public sealed class BulkDocsHandler
         return false;
     }
 
-    private static void WriteResults(Utf8JsonWriter writer, (List<DocumentCommand> Commands, IReadOnlyList<WriteResult?> Results) batch)
+    private static void WriteResults(Utf8JsonWriter writer, (List<BulkCommand> Commands, BatchOutcome Outcome) batch)
     {
         writer.WriteStartObject();
         writer.WriteStartArray("Results"u8);
         for (int i = 0; i < batch.Commands.Count; i++)
-            WriteResult(writer, batch.Commands[i], batch.Results[i]);
+        {
+            if (batch.Commands[i].Write is { } write)
+                WriteResult(writer, write, batch.Outcome.Results[i]);
+            else
+                WritePatchResult(writer, batch.Commands[i].Patch!, batch.Outcome, i);
+        }
         writer.WriteEndArray();
         writer.WriteEndObject();
     }
@@ -128,11 +150,33 @@ public sealed class BulkDocsHandler
         writer.WriteEndObject();
     }
 
-    private static void WriteDate(Utf8JsonWriter writer, DateTime lastModified)
+    private static void WritePatchResult(Utf8JsonWriter writer, BatchPatch patch, BatchOutcome outcome, int index)
+    {
+        var result = outcome.Results[index];
+        writer.WriteStartObject();
+        writer.WriteString("Type"u8, "PATCH"u8);
+        writer.WriteString("Id"u8, patch.Id);
+        writer.WriteString("ChangeVector"u8, result?.ChangeVector ?? outcome.ChangeVectors[index]);
+        writer.WriteString("PatchStatus"u8, outcome.Statuses[index].ToString());
+        if (result is not null)
+        {
+            WriteDate(writer, result.LastModified, "LastModified"u8);
+            if (patch.ReturnDocument && outcome.Documents[index] is { } document)
+            {
+                writer.WritePropertyName("ModifiedDocument"u8);
+                writer.WriteRawValue(document, skipInputValidation: true);
+            }
+        }
+        writer.WriteEndObject();
+    }
+
+    private static void WriteDate(Utf8JsonWriter writer, DateTime lastModified) => WriteDate(writer, lastModified, "@last-modified"u8);
+
+    private static void WriteDate(Utf8JsonWriter writer, DateTime lastModified, ReadOnlySpan<byte> name)
     {
         // The same round-trip format the store writes into @metadata, so both read alike.
         Span<byte> date = stackalloc byte[40];
         Utf8Formatter.TryFormat(lastModified, date, out int written, new System.Buffers.StandardFormat('O'));
-        writer.WriteString("@last-modified"u8, date[..written]);
+        writer.WriteString(name, date[..written]);
     }
 }

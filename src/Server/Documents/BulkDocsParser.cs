@@ -6,8 +6,9 @@ using Folio.Storage.Documents;
 namespace Folio.Server.Documents;
 
 /// <summary>
-/// Reads a <c>bulk_docs</c> body, <c>{"Commands":[{"Type":"PUT","Id","Document","ChangeVector"?},{"Type":"DELETE","Id","ChangeVector"?}]}</c>,
-/// into storage commands. Every command is checked before any is run, so a bad one fails the batch
+/// Reads a <c>bulk_docs</c> body, <c>{"Commands":[{"Type":"PUT","Id","Document","ChangeVector"?},{"Type":"DELETE","Id","ChangeVector"?},
+/// {"Type":"PATCH","Id","Patch","PatchIfMissing"?,"CreateIfMissing"?,"ReturnDocument"?,"ChangeVector"?}]}</c>,
+/// into storage commands and patches. Every command is checked before any is run, so a bad one fails the batch
 /// without writing anything; problems name the command by its index.
 /// </summary>
 public static class BulkDocsParser
@@ -22,7 +23,7 @@ public static class BulkDocsParser
     /// <returns>The commands in order.</returns>
     /// <exception cref="FolioHttpException">400 for a malformed body or command, 413 for an oversized document.</exception>
     /// <exception cref="JsonException">The body is not well-formed JSON (answered 400 by the dispatcher).</exception>
-    public static List<DocumentCommand> Parse(ReadOnlySpan<byte> json, int maxDepth, long maxDocumentBytes)
+    public static List<BulkCommand> Parse(ReadOnlySpan<byte> json, int maxDepth, long maxDocumentBytes)
     {
         // The JSON reader does not check the UTF-8 inside strings; ids and documents must be valid text.
         if (!System.Text.Unicode.Utf8.IsValid(json))
@@ -32,7 +33,7 @@ public static class BulkDocsParser
         if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
             throw Invalid("The body must be a JSON object with a \"Commands\" array.");
 
-        List<DocumentCommand>? commands = null;
+        List<BulkCommand>? commands = null;
         while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
         {
             bool isCommands = reader.ValueTextEquals("Commands"u8);
@@ -55,7 +56,7 @@ public static class BulkDocsParser
         return commands ?? throw Invalid("The body has no \"Commands\" array.");
     }
 
-    private static DocumentCommand ReadCommand(ref Utf8JsonReader reader, ReadOnlySpan<byte> json, int index, int maxDepth, long maxDocumentBytes)
+    private static BulkCommand ReadCommand(ref Utf8JsonReader reader, ReadOnlySpan<byte> json, int index, int maxDepth, long maxDocumentBytes)
     {
         if (reader.TokenType != JsonTokenType.StartObject)
             throw Invalid($"Command {index} must be a JSON object.");
@@ -67,15 +68,23 @@ public static class BulkDocsParser
         string? changeVector = null;
         ReadOnlySpan<byte> document = default;
         bool hasDocument = false;
+        var patch = new PatchParts();
         while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
         {
             var property = CommandShape.Property(ref reader);
+            var patchPart = PatchParts.Part(ref reader);
             reader.Read();
+            if (patchPart != PatchPart.None)
+            {
+                patch.Read(patchPart, ref reader, json, index);
+                continue;
+            }
+
             switch (property)
             {
                 case CommandProperty.Type:
                     if (reader.TokenType != JsonTokenType.String)
-                        throw Invalid($"Command {index}: \"Type\" must be \"PUT\" or \"DELETE\".");
+                        throw Invalid($"Command {index}: \"Type\" must be \"PUT\", \"DELETE\" or \"PATCH\".");
                     type = CommandShape.Type(ref reader);
                     typeText = reader.GetString();
                     break;
@@ -136,13 +145,15 @@ public static class BulkDocsParser
                 throw new FolioHttpException(StatusCodes.Status400BadRequest, "Invalid document", $"Command {index} (PUT {id}): {e.Message}", ProblemTypes.InvalidDocument);
             }
 
-            return new DocumentCommand(DocumentCommandType.Put, id, prepared, changeVector);
+            return new BulkCommand(new DocumentCommand(DocumentCommandType.Put, id, prepared, changeVector), null);
         }
 
         if (type == CommandType.Delete)
-            return new DocumentCommand(DocumentCommandType.Delete, id, null, changeVector);
+            return new BulkCommand(new DocumentCommand(DocumentCommandType.Delete, id, null, changeVector), null);
+        if (string.Equals(typeText, "PATCH", StringComparison.OrdinalIgnoreCase))
+            return new BulkCommand(null, patch.ToPatch(id, changeVector, index, maxDepth));
 
-        throw Invalid($"Command {index}: \"Type\" must be \"PUT\" or \"DELETE\"" + (typeText is null ? "; it is missing." : $"; it is \"{typeText}\"."));
+        throw Invalid($"Command {index}: \"Type\" must be \"PUT\", \"DELETE\" or \"PATCH\"" + (typeText is null ? "; it is missing." : $"; it is \"{typeText}\"."));
     }
 
     private static void ValidateId(string id, int index)
@@ -157,6 +168,7 @@ public static class BulkDocsParser
         }
     }
 
-    private static FolioHttpException Invalid(string detail) =>
+    /// <summary>A problem with the batch, naming what is wrong.</summary>
+    internal static FolioHttpException Invalid(string detail) =>
         new(StatusCodes.Status400BadRequest, "Invalid batch", detail, ProblemTypes.BadRequest);
 }

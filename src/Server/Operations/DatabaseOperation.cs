@@ -12,10 +12,14 @@ public sealed class DatabaseOperation
     private long _processed;
     private long _total;
     private string? _error;
+    private string? _errorType;
     private DateTime? _completedAt;
 
-    internal DatabaseOperation(long id, OperationKind kind, string query, DateTime startedAt, OperationStatus status = OperationStatus.InProgress)
+    private readonly Action<OperationState>? _changed;
+
+    internal DatabaseOperation(long id, OperationKind kind, string query, DateTime startedAt, OperationStatus status = OperationStatus.InProgress, Action<OperationState>? changed = null)
     {
+        _changed = changed;
         Id = id;
         Kind = kind;
         Query = query;
@@ -52,7 +56,7 @@ public sealed class DatabaseOperation
     public OperationState Snapshot()
     {
         lock (_gate)
-            return new OperationState(Id, Kind, Query, _status, _processed, _total, _error, StartedAt, _completedAt);
+            return new OperationState(Id, Kind, Query, _status, _processed, _total, _error, StartedAt, _completedAt, _errorType);
     }
 
     /// <summary>Asks a running operation to stop after its current batch; false when it had already ended.</summary>
@@ -90,7 +94,7 @@ public sealed class DatabaseOperation
             _processed += count;
     }
 
-    internal void End(OperationStatus status, string? error)
+    internal void End(OperationStatus status, string? error, string? errorType = null)
     {
         lock (_gate)
         {
@@ -98,8 +102,10 @@ public sealed class DatabaseOperation
                 return;
             _status = status;
             _error = error;
+            _errorType = errorType;
             _completedAt = DateTime.UtcNow;
         }
+        _changed?.Invoke(Snapshot());
     }
 }
 
@@ -113,4 +119,5 @@ public sealed class DatabaseOperation
 /// <param name="Error">Why it faulted or was interrupted, or null.</param>
 /// <param name="StartedAt">When it started (UTC).</param>
 /// <param name="CompletedAt">When it ended (UTC), or null while running.</param>
-public sealed record OperationState(long Id, OperationKind Kind, string Query, OperationStatus Status, long Processed, long Total, string? Error, DateTime StartedAt, DateTime? CompletedAt);
+/// <param name="ErrorType">The problem type of a fault (<c>ProblemTypes</c>), while the server runs; not recorded in the file.</param>
+public sealed record OperationState(long Id, OperationKind Kind, string Query, OperationStatus Status, long Processed, long Total, string? Error, DateTime StartedAt, DateTime? CompletedAt, string? ErrorType = null);

@@ -9,6 +9,32 @@ internal static class OperationJson
     public static void Write(Utf8JsonWriter writer, OperationState state)
     {
         writer.WriteStartObject();
+        WriteMembers(writer, state);
+        writer.WriteEndObject();
+    }
+
+    /// <summary>
+    /// What <c>operations/state</c> answers: <see cref="Write"/>'s object and, for a fault,
+    /// <c>"Result":{"Type","Message","Error","StatusCode"}</c>, the exception the seeds' clients raise for it.
+    /// </summary>
+    public static void WriteAnswer(Utf8JsonWriter writer, OperationState state)
+    {
+        writer.WriteStartObject();
+        WriteMembers(writer, state);
+        if (state.Status == OperationStatus.Faulted)
+        {
+            writer.WriteStartObject("Result"u8);
+            writer.WriteString("Type"u8, RavenProtocol.RavenClientErrors.ExceptionType(state.ErrorType ?? string.Empty, StatusCodes.Status500InternalServerError));
+            writer.WriteString("Message"u8, state.Error);
+            writer.WriteString("Error"u8, state.Error);
+            writer.WriteNumber("StatusCode"u8, StatusCodes.Status500InternalServerError);
+            writer.WriteEndObject();
+        }
+        writer.WriteEndObject();
+    }
+
+    private static void WriteMembers(Utf8JsonWriter writer, OperationState state)
+    {
         writer.WriteNumber("Id"u8, state.Id);
         writer.WriteString("Kind"u8, state.Kind.ToString());
         writer.WriteString("Query"u8, state.Query);
@@ -24,7 +50,6 @@ internal static class OperationJson
             writer.WriteString("CompletedAt"u8, completed);
         else
             writer.WriteNull("CompletedAt"u8);
-        writer.WriteEndObject();
     }
 
     /// <summary>Reads what <see cref="Write"/> wrote.</summary>

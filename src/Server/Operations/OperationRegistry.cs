@@ -26,6 +26,12 @@ public sealed class OperationRegistry
         Load();
     }
 
+    /// <summary>
+    /// Raised when an operation starts or ends, on the thread that started or ended it (handlers must not block):
+    /// the changes feeds tell watchers about it.
+    /// </summary>
+    public event Action<OperationState>? Changed;
+
     /// <summary>A new id, above every recorded one: for tracked operations and for the clients' <c>next-operation-id</c>.</summary>
     public long NextId() => Interlocked.Increment(ref _lastId);
 
@@ -54,13 +60,14 @@ public sealed class OperationRegistry
     /// <summary>Records a new running operation.</summary>
     internal DatabaseOperation Register(OperationKind kind, string query)
     {
-        var operation = new DatabaseOperation(NextId(), kind, query, DateTime.UtcNow);
+        var operation = new DatabaseOperation(NextId(), kind, query, DateTime.UtcNow, changed: state => Changed?.Invoke(state));
         lock (_gate)
         {
             _operations[operation.Id] = operation;
             Prune();
             Save();
         }
+        Changed?.Invoke(operation.Snapshot());
         return operation;
     }
 

@@ -37,7 +37,7 @@ public sealed class OperationsHandler(DatabaseRegistry databases, ServerOptions 
         OperationState state;
         using (var lease = databases.Lease(request.DatabaseSpan))
             state = Find(lease.Database, id).Snapshot();
-        await JsonResponse.WriteAsync(request.Response, state, OperationJson.Write, request.Aborted);
+        await JsonResponse.WriteAsync(request.Response, state, OperationJson.WriteAnswer, request.Aborted);
     }
 
     /// <summary>Cancels operation <c>?id=</c> after its current batch (the batches committed before stay); 204, or 404 for an unknown id.</summary>

@@ -6,6 +6,7 @@ using Folio.Indexing.Rql;
 using Folio.Indexing.Scripting;
 using Folio.Server.Configuration;
 using Folio.Server.Databases;
+using Folio.Server.Http;
 using Folio.Storage.Documents;
 
 namespace Folio.Server.Operations;
@@ -35,6 +36,7 @@ internal sealed class QueryOperationRunner(Database database, DatabaseOperation 
         DocumentPatcher? patcher = null;
         var status = OperationStatus.Completed;
         string? error = null;
+        string? errorType = null;
         try
         {
             var ids = await MatchAsync(stop.Token);
@@ -75,11 +77,19 @@ internal sealed class QueryOperationRunner(Database database, DatabaseOperation 
         {
             status = OperationStatus.Faulted;
             error = e.Message;
+            errorType = e.InnerException is ScriptException ? ProblemTypes.ScriptError : ProblemTypes.InvalidDocument;
         }
         catch (Exception e) when (e is QueryException or RqlParseException or ScriptException or IndexNotFoundException or TimeoutException)
         {
             status = OperationStatus.Faulted;
             error = e.Message;
+            errorType = e switch
+            {
+                ScriptException => ProblemTypes.ScriptError,
+                IndexNotFoundException => ProblemTypes.IndexNotFound,
+                TimeoutException => ProblemTypes.QueryTimeout,
+                _ => ProblemTypes.InvalidQuery,
+            };
         }
         catch (Exception e)
         {
@@ -91,7 +101,7 @@ internal sealed class QueryOperationRunner(Database database, DatabaseOperation 
         {
             patcher?.Dispose();
         }
-        operation.End(status, error);
+        operation.End(status, error, errorType);
         Record();
         var ended = operation.Snapshot();
         OperationLog.Ended(logger, operation.Id, operation.Kind, database.Name, ended.Status, ended.Processed, ended.Total, Stopwatch.GetElapsedTime(started).TotalMilliseconds, ended.Error);

@@ -29,7 +29,8 @@ public sealed class PatchHandler(DatabaseRegistry databases, ServerOptions optio
 
     /// <summary>
     /// Patches the document; answers 200 <c>{"Id","ChangeVector","Status","Document","ModifiedDocument"}</c> with the new
-    /// document (the last as the seeds' clients read it). Their <c>{"Patch":{…},"PatchIfMissing":{…}}</c> is accepted too.
+    /// document (the last as the seeds' clients read it); a script that changes nothing writes nothing and answers
+    /// <c>Status: "NotModified"</c> with the stored version. Their <c>{"Patch":{…},"PatchIfMissing":{…}}</c> is accepted too.
     /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the new document is durable and the answer written.</returns>
@@ -55,7 +56,13 @@ public sealed class PatchHandler(DatabaseRegistry databases, ServerOptions optio
         var store = lease.Database.Store;
         for (var attempt = 1; ; attempt++)
         {
-            var (patched, read) = Apply(lease.Database, id, root, patcher, ifMissing);
+            var (patched, read, unchanged) = Apply(lease.Database, id, root, patcher, ifMissing);
+            if (unchanged)
+            {
+                // A script that leaves the document as it was writes nothing, and says so.
+                await WriteUnchangedAsync(request, id, patched, read!);
+                return;
+            }
             // A document made by PatchIfMissing is written only if it still does not exist (an empty change vector).
             var condition = expected ?? read ?? string.Empty;
             try
@@ -99,21 +106,21 @@ public sealed class PatchHandler(DatabaseRegistry databases, ServerOptions optio
     }
 
     /// <summary>
-    /// The patched JSON of the stored document and the change vector of the version it came from; for a missing
-    /// document, what <paramref name="ifMissing"/> makes of an empty one, and no change vector.
+    /// The patched JSON of the stored document, the change vector of the version it came from and whether the patch
+    /// left it as it was; for a missing document, what <paramref name="ifMissing"/> makes of an empty one, and no change vector.
     /// </summary>
-    private (byte[] Patched, string? ChangeVector) Apply(Database database, string id, JsonElement root, DocumentPatcher? patcher, DocumentPatcher? ifMissing)
+    private (byte[] Patched, string? ChangeVector, bool Unchanged) Apply(Database database, string id, JsonElement root, DocumentPatcher? patcher, DocumentPatcher? ifMissing)
     {
         using var reader = database.Store.OpenReader();
         if (!reader.TryGet(id, out var document))
         {
             if (ifMissing is not null)
-                return (ifMissing.Apply("{}"u8, reader), null);
+                return (ifMissing.Apply("{}"u8, reader), null, false);
             throw new FolioHttpException(StatusCodes.Status404NotFound, "Document not found", $"There is no document with id '{id}' to patch.", ProblemTypes.DocumentNotFound);
         }
         var read = ChangeVector.ToString(document.Etag, database.DatabaseIdBytes);
         var patched = patcher is null ? JsonMergePatch.Apply(document.Json, root, options.MaxJsonDepth) : patcher.Apply(document.Json, reader);
-        return (patched, read);
+        return (patched, read, patched.AsSpan().SequenceEqual(document.Json));
     }
 
     private static bool IsMergePatch(string? contentType) =>
@@ -127,6 +134,25 @@ public sealed class PatchHandler(DatabaseRegistry databases, ServerOptions optio
         var response = request.Response;
         response.Headers.ETag = ChangeVectorHeaders.ETag(result.ChangeVector!);
         await JsonResponse.WriteAsync(response, (result, stored, created), WriteResult, request.Aborted);
+    }
+
+    private static async ValueTask WriteUnchangedAsync(FolioRequest request, string id, byte[] stored, string changeVector)
+    {
+        request.Response.Headers.ETag = ChangeVectorHeaders.ETag(changeVector);
+        await JsonResponse.WriteAsync(request.Response, (id, changeVector, stored), WriteUnchanged, request.Aborted);
+    }
+
+    private static void WriteUnchanged(Utf8JsonWriter writer, (string Id, string ChangeVector, byte[] Stored) answer)
+    {
+        writer.WriteStartObject();
+        writer.WriteString("Id"u8, answer.Id);
+        writer.WriteString("ChangeVector"u8, answer.ChangeVector);
+        writer.WriteString("Status"u8, "NotModified"u8);
+        writer.WritePropertyName("Document"u8);
+        writer.WriteRawValue(answer.Stored, skipInputValidation: true);
+        writer.WritePropertyName("ModifiedDocument"u8);
+        writer.WriteRawValue(answer.Stored, skipInputValidation: true);
+        writer.WriteEndObject();
     }
 
     private static void WriteResult(Utf8JsonWriter writer, (WriteResult Result, byte[] Stored, bool Created) answer)

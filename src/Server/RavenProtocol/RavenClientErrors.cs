@@ -48,8 +48,13 @@ public static class RavenClientErrors
         writer.WriteString("Error"u8, message);
     }
 
-    private static string ExceptionType(string type, int status) => type switch
+    /// <summary>The full name of the exception the seeds' clients make of a problem of <paramref name="type"/> and <paramref name="status"/>.</summary>
+    /// <param name="type">The problem type (<see cref="ProblemTypes"/>).</param>
+    /// <param name="status">The problem's status.</param>
+    /// <returns>The exception's full name, as those clients' dispatchers read it.</returns>
+    public static string ExceptionType(string type, int status) => type switch
     {
+        ProblemTypes.ScriptError => "Raven.Client.Exceptions.Documents.Patching.JavaScriptException",
         ProblemTypes.ConcurrencyConflict or ProblemTypes.DatabaseExists => "Raven.Client.Exceptions.ConcurrencyException",
         ProblemTypes.DatabaseNotFound => "Raven.Client.Exceptions.Database.DatabaseDoesNotExistException",
         ProblemTypes.DocumentNotFound => "Raven.Client.Exceptions.Documents.DocumentDoesNotExistException",

@@ -51,7 +51,34 @@ public sealed class SubscriptionStore
     /// </summary>
     /// <exception cref="SubscriptionException"><c>Invalid</c> name or start, or <c>Exists</c>.</exception>
     /// <exception cref="Indexing.Querying.QueryException">The query is not one a subscription can run.</exception>
-    public Subscription Create(string name, string query, string? startFrom)
+    /// <remarks>
+    /// Without a <paramref name="name"/> (the seeds' clients may leave naming to the server) it is named with the smallest
+    /// whole number no subscription is named with.
+    /// </remarks>
+    public Subscription Create(string? name, string query, string? startFrom)
+    {
+        if (name is null)
+        {
+            lock (_gate)
+            {
+                long number = _subscriptions.Count + 1;
+                for (long candidate = 1; candidate <= _subscriptions.Count + 1; candidate++)
+                {
+                    if (!_subscriptions.ContainsKey(candidate.ToString(CultureInfo.InvariantCulture)))
+                    {
+                        number = candidate;
+                        break;
+                    }
+                }
+                return Add(number.ToString(CultureInfo.InvariantCulture), query, startFrom);
+            }
+        }
+
+        lock (_gate)
+            return Add(name, query, startFrom);
+    }
+
+    private Subscription Add(string name, string query, string? startFrom)
     {
         if (string.IsNullOrWhiteSpace(name) || name.Length > MaxNameLength || name.Any(char.IsControl))
             throw new SubscriptionException("Invalid", $"A subscription's name must be 1 to {MaxNameLength} characters without control characters.");

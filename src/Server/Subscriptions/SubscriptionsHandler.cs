@@ -25,7 +25,11 @@ public sealed class SubscriptionsHandler
         _options = options;
     }
 
-    /// <summary><c>PUT</c> <c>{"Name","Query","StartFrom"}</c>: 201 with the subscription; 409 when the name is taken.</summary>
+    /// <summary>
+    /// <c>PUT</c> <c>{"Name","Query","StartFrom"}</c>: 201 with the subscription; 409 when the name is taken. Without a
+    /// <c>Name</c> the server names it (a whole number), as the seeds' clients expect; their <c>"ChangeVector":"LastDocument"</c>
+    /// starts from the next write.
+    /// </summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
     [FolioRoute("PUT", "/databases/{db}/subscriptions", Access = RouteAccess.DatabaseWrite)]
@@ -35,7 +39,9 @@ public sealed class SubscriptionsHandler
         JsonElement root = body.RootElement;
         if (root.ValueKind != JsonValueKind.Object)
             throw Invalid("The body must be an object {\"Name\",\"Query\",\"StartFrom\"}.");
-        string name = RequiredString(root, "Name");
+        string? name = root.TryGetProperty("Name", out JsonElement given) && given.ValueKind == JsonValueKind.Null ? null
+            : given.ValueKind == JsonValueKind.Undefined ? null
+            : RequiredString(root, "Name");
         string query = RequiredString(root, "Query");
         string? startFrom = root.TryGetProperty("StartFrom", out JsonElement start) ? start.ValueKind switch
         {
@@ -43,7 +49,7 @@ public sealed class SubscriptionsHandler
             JsonValueKind.Number when start.TryGetInt64(out long etag) && etag >= 0 => etag.ToString(CultureInfo.InvariantCulture),
             JsonValueKind.Null => null,
             _ => throw Invalid("StartFrom must be \"Beginning\", \"Now\" or an etag (a whole number from 0)."),
-        } : null;
+        } : root.TryGetProperty("ChangeVector", out JsonElement vector) && vector.ValueKind == JsonValueKind.String && vector.ValueEquals("LastDocument"u8) ? "Now" : null;
 
         using DatabaseLease lease = _databases.Lease(request.DatabaseSpan);
         Subscription created = lease.Database.Subscriptions.Create(name, query, startFrom);
@@ -84,13 +90,13 @@ public sealed class SubscriptionsHandler
         await request.Response.BodyWriter.FlushAsync(request.Aborted);
     }
 
-    /// <summary><c>DELETE ?name=</c>: 204, ending the worker's session; 404 when there is none.</summary>
+    /// <summary><c>DELETE ?name=</c> (or the seeds' clients' <c>?taskName=</c>): 204, ending the worker's session; 404 when there is none.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when deleted.</returns>
     [FolioRoute("DELETE", "/databases/{db}/subscriptions", Access = RouteAccess.DatabaseWrite)]
     public ValueTask Delete(FolioRequest request)
     {
-        string name = QueryParameters.Required(request.Request, "name");
+        string name = QueryParameters.Optional(request.Request, "taskName") ?? QueryParameters.Required(request.Request, "name");
         using DatabaseLease lease = _databases.Lease(request.DatabaseSpan);
         if (!lease.Database.Subscriptions.Delete(name))
             throw NotFound(name);
@@ -107,6 +113,10 @@ public sealed class SubscriptionsHandler
         writer.WriteNumber("AcknowledgedEtag"u8, subscription.AcknowledgedEtag);
         writer.WriteNumber("EtagLag"u8, Math.Max(0, lastEtag - subscription.AcknowledgedEtag));
         writer.WriteString("CreatedAt"u8, subscription.CreatedAt);
+        // The seeds' clients read a subscription's state under these names.
+        writer.WriteString("SubscriptionName"u8, subscription.Name);
+        writer.WriteBoolean("Disabled"u8, false);
+        writer.WriteNull("ChangeVectorForNextBatchStartingPoint"u8);
         if (subscription.Worker is { } worker)
         {
             writer.WriteStartObject("Worker"u8);

@@ -141,6 +141,56 @@ public class ChangesWebSocketTests : IClassFixture<ServerFixture>
         Assert.Equal(WebSocketCloseStatus.NormalClosure, result.CloseStatus);
     }
 
+    [Fact]
+    public async Task Socket_SpeaksTheSeedsClientsForm_DocumentAndOperationChanges()
+    {
+        string db = await FolioApi.CreateDatabaseAsync(_client);
+        using ClientWebSocket socket = await ConnectAsync(_fixture.Running, db);
+
+        JsonElement confirm = await CommandAsync(socket, """{"CommandId":1,"Command":"watch-doc","Param":"users/1"}""");
+        Assert.Equal(1, confirm.GetProperty("CommandId").GetInt64());
+        await CommandAsync(socket, """{"CommandId":2,"Command":"watch-operations","Param":null}""");
+        // Folio keeps no counters: the command is confirmed and reports nothing.
+        await CommandAsync(socket, """{"CommandId":3,"Command":"watch-counters","Param":null}""");
+        await FolioApi.StoreAsync(_client, db, "users/2", """{"@metadata":{"@collection":"Users"}}""");
+        await FolioApi.StoreAsync(_client, db, "users/1", """{"@metadata":{"@collection":"Users"}}""");
+
+        JsonElement change = await ReceiveAsync(socket);
+        Assert.Equal("DocumentChange", change.GetProperty("Type").GetString());
+        JsonElement value = change.GetProperty("Value");
+        Assert.Equal("users/1", value.GetProperty("Id").GetString());
+        Assert.Equal("Users", value.GetProperty("CollectionName").GetString());
+        Assert.Equal("Put", value.GetProperty("Type").GetString());
+
+        using (HttpResponseMessage started = await _client.SendAsync(new HttpRequestMessage(HttpMethod.Delete, $"/databases/{db}/queries") { Content = FolioApi.Json("""{"Query":"from Users"}""") }))
+            Assert.Equal(HttpStatusCode.Accepted, started.StatusCode);
+        var statuses = new List<string>();
+        while (!statuses.Contains("Completed"))
+        {
+            JsonElement operation = await ReceiveAsync(socket);
+            if (operation.GetProperty("Type").GetString() == "DocumentChange")
+                continue;
+            Assert.Equal("OperationStatusChange", operation.GetProperty("Type").GetString());
+            Assert.True(operation.GetProperty("Value").GetProperty("OperationId").GetInt64() > 0);
+            statuses.Add(operation.GetProperty("Value").GetProperty("State").GetProperty("Status").GetString()!);
+        }
+
+        Assert.Equal(["InProgress", "Completed"], statuses);
+    }
+
+    [Fact]
+    public async Task Socket_AnswersTheSeedsClientsBadCommand_WithAnErrorTheyRead()
+    {
+        string db = await FolioApi.CreateDatabaseAsync(_client);
+        using ClientWebSocket socket = await ConnectAsync(_fixture.Running, db);
+
+        await SendAsync(socket, """{"CommandId":1,"Command":"watch-doc"}""");
+
+        JsonElement error = await ReceiveAsync(socket);
+        Assert.Equal("Error", error.GetProperty("Type").GetString());
+        Assert.Contains("Param", error.GetProperty("Exception").GetString());
+    }
+
     private static async Task<ClientWebSocket> ConnectAsync(RunningServer server, string db)
     {
         var socket = new ClientWebSocket();

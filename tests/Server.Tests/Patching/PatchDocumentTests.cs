@@ -61,6 +61,18 @@ public sealed class PatchDocumentTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task Patch_ScriptThatChangesNothing_AnswersNotModifiedAndWritesNothing()
+    {
+        var (_, before) = await StoreAsync(Client, _db, "orders/1", Order);
+        var (status, body, text) = await PatchAsync("orders/1", Script("this.Freight = 3.5"));
+
+        Assert.True(status == HttpStatusCode.OK, text);
+        Assert.Equal("NotModified", body.GetProperty("Status").GetString());
+        Assert.Equal(before, body.GetProperty("ChangeVector").GetString());
+        Assert.Equal(before, (await DocumentAsync("orders/1")).GetProperty("@metadata").GetProperty("@change-vector").GetString());
+    }
+
+    [Fact]
     public async Task Patch_MergePatch_AppliesRfc7396()
     {
         await StoreAsync(Client, _db, "orders/1", Order);

@@ -46,6 +46,30 @@ public class SubscriptionsEndpointTests : IClassFixture<ServerFixture>
     }
 
     [Fact]
+    public async Task Put_WithoutName_NamesTheSubscriptionWithTheSmallestFreeNumber_AndTaskNameDeletes()
+    {
+        string db = await FolioApi.CreateDatabaseAsync(_client);
+        using (HttpResponseMessage named = await PutAsync(db, """{"Name":"2","Query":"from Orders"}"""))
+            Assert.Equal(HttpStatusCode.Created, named.StatusCode);
+
+        var names = new List<string>();
+        foreach (string body in new[] { """{"Query":"from Orders"}""", """{"Name":null,"Query":"from Users","ChangeVector":"LastDocument"}""" })
+        {
+            using HttpResponseMessage created = await PutAsync(db, body);
+            Assert.Equal(HttpStatusCode.Created, created.StatusCode);
+            JsonElement answer = JsonDocument.Parse(await created.Content.ReadAsStringAsync()).RootElement;
+            Assert.Equal(answer.GetProperty("Name").GetString(), answer.GetProperty("SubscriptionName").GetString());
+            names.Add(answer.GetProperty("Name").GetString()!);
+        }
+
+        Assert.Equal(["1", "3"], names);
+        using (HttpResponseMessage deleted = await _client.DeleteAsync($"/databases/{db}/subscriptions?taskName=1"))
+            Assert.Equal(HttpStatusCode.NoContent, deleted.StatusCode);
+        JsonElement list = await FolioApi.GetJsonAsync(_client, $"/databases/{db}/subscriptions");
+        Assert.Equal(["2", "3"], list.GetProperty("Results").EnumerateArray().Select(s => s.GetProperty("Name").GetString()));
+    }
+
+    [Fact]
     public async Task Put_AnswersConflict_ForANameInUse_AndChangesNothing()
     {
         string db = await FolioApi.CreateDatabaseAsync(_client);
@@ -60,7 +84,7 @@ public class SubscriptionsEndpointTests : IClassFixture<ServerFixture>
     }
 
     [Theory]
-    [InlineData("""{"Query":"from Orders"}""", "urn:folio:problem:invalid-subscription")]
+    [InlineData("""{"Name":"","Query":"from Orders"}""", "urn:folio:problem:invalid-subscription")]
     [InlineData("""{"Name":"s"}""", "urn:folio:problem:invalid-subscription")]
     [InlineData("""{"Name":"s","Query":"from Orders","StartFrom":"Yesterday"}""", "urn:folio:problem:invalid-subscription")]
     [InlineData("""{"Name":"s","Query":"from Orders","StartFrom":-3}""", "urn:folio:problem:invalid-subscription")]
