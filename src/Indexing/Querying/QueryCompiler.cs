@@ -63,6 +63,11 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
                     exact.Add(aggregated);
             }
         }
+        foreach (var suggestion in query.Suggestions)
+        {
+            if (suggestion.Field.Path is { } path)
+                exact.Add(path);
+        }
         return (exact, search);
     }
 

@@ -46,18 +46,49 @@ public sealed partial class RqlParser
         return new RqlOrder(field, type, descending) { Position = start };
     }
 
-    private void ParseSelect(List<RqlProjection> select, List<RqlFacet> facets)
+    private void ParseSelect(List<RqlProjection> select, List<RqlFacet> facets, List<RqlSuggestion> suggestions)
     {
+        var start = Current.Position;
         do
         {
             if (Current.IsKeyword("facet") && Peek(1).Kind == RqlTokenKind.OpenParen)
                 facets.Add(ParseFacet());
+            else if (Current.IsKeyword("suggest") && Peek(1).Kind == RqlTokenKind.OpenParen)
+                suggestions.Add(ParseSuggestion());
             else
                 select.Add(ParseProjection());
         }
         while (Take(RqlTokenKind.Comma));
         if (facets.Count > 0 && select.Count > 0)
             throw Error("A select of facets cannot also project fields");
+        if (suggestions.Count > 0 && (select.Count > 0 || facets.Count > 0))
+            throw new RqlParseException("A select of suggest() cannot also project fields or count facets", start);
+    }
+
+    /// <summary><c>suggest(field, word [, $options]) [as name]</c>: the word is a string or a <c>$parameter</c> (a word or an array of words).</summary>
+    private RqlSuggestion ParseSuggestion()
+    {
+        _index++;
+        Expect(RqlTokenKind.OpenParen, "'('");
+        var field = ParseField();
+        if (field.IsId)
+            throw new RqlParseException("suggest() offers the terms of a field, not of id()", field.Position);
+        Expect(RqlTokenKind.Comma, "',' and the word to suggest for");
+        var words = ParseValue();
+        if (words is RqlLiteral { Value: not string })
+            throw new RqlParseException("suggest() takes a word in quotes or a $parameter", words.Position);
+        RqlValue? options = null;
+        if (Take(RqlTokenKind.Comma))
+        {
+            options = ParseValue();
+            if (options is not RqlParameter)
+                throw new RqlParseException("The options of suggest() are a $parameter holding an object", options.Position);
+        }
+        Expect(RqlTokenKind.CloseParen, "')' to close suggest()");
+        string? alias = null;
+        if (TakeKeyword("as"))
+            alias = ExpectName("a name for the suggestions");
+        return new RqlSuggestion(field, words, options, alias);
     }
 
     private RqlProjection ParseProjection()
