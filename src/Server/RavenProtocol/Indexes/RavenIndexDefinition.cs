@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Folio.Indexing.Analysis;
 using Folio.Indexing.Definitions;
 
 namespace Folio.Server.RavenProtocol.Indexes;
@@ -78,11 +79,28 @@ public static class RavenIndexDefinition
                 throw new IndexDefinitionException($"'{name}': field '{field}' has a path Folio cannot read: {e.Message}");
             }
 
-            fields[field] = indexing == "Search"
-                ? new IndexFieldDefinition(fieldPath, IndexFieldType.String, Search: true)
+            string? analyzer = indexing is "Search" or "Default" ? AnalyzerOf(options, field) : null;
+            fields[field] = indexing == "Search" || analyzer is not null
+                ? new IndexFieldDefinition(fieldPath, IndexFieldType.String, Search: true, Analyzer: analyzer)
                 : new IndexFieldDefinition(fieldPath, IndexFieldType.Auto, CaseSensitive: indexing == "Exact");
         }
 
         return new IndexDefinition(name, collections, fields);
+    }
+
+    /// <summary>
+    /// The Folio analyzer a field's <c>"Analyzer"</c> names (the seeds' clients send Lucene's class names, with or without
+    /// the namespace: <c>Lucene.Net.Analysis.Standard.StandardAnalyzer</c> is Folio's <c>Standard</c>); null when it names
+    /// none Folio has. As in the seeds' system, a field given an analyzer is analyzed (full text) unless it says otherwise.
+    /// </summary>
+    private static string? AnalyzerOf(JsonElement options, string field)
+    {
+        if (options.ValueKind != JsonValueKind.Object || !options.TryGetProperty(field, out JsonElement o) || o.ValueKind != JsonValueKind.Object
+            || !o.TryGetProperty("Analyzer", out JsonElement a) || a.ValueKind != JsonValueKind.String || a.GetString() is not { Length: > 0 } written)
+            return null;
+        string name = written[(written.LastIndexOf('.') + 1)..];
+        if (name.EndsWith("Analyzer", StringComparison.Ordinal) && name.Length > "Analyzer".Length)
+            name = name[..^"Analyzer".Length];
+        return NamedAnalyzers.TryCanonical(name, out string canonical) && canonical != NamedAnalyzers.Exact ? canonical : null;
     }
 }
