@@ -1,6 +1,7 @@
 using System.Text.Json;
 using Folio.Indexing.Analysis;
 using Folio.Indexing.Definitions;
+using Folio.Indexing.Spatial;
 
 namespace Folio.Server.RavenProtocol.Indexes;
 
@@ -25,6 +26,7 @@ public static class RavenIndexDefinition
         var collections = new List<string>();
         var paths = new Dictionary<string, string>(StringComparer.Ordinal);
         var constants = new Dictionary<string, string>(StringComparer.Ordinal);
+        var spatial = new Dictionary<string, SpatialSource>(StringComparer.Ordinal);
         foreach (JsonElement map in maps.EnumerateArray())
         {
             if (map.ValueKind != JsonValueKind.String)
@@ -39,6 +41,13 @@ public static class RavenIndexDefinition
                 paths[field] = path;
             }
 
+            foreach ((string field, SpatialSource source) in translated.Spatial)
+            {
+                if ((spatial.TryGetValue(field, out SpatialSource? existing) && !existing.SameAs(source)) || paths.ContainsKey(field))
+                    throw new IndexDefinitionException($"'{name}': the maps give field '{field}' different sources; Folio's multi-collection indexes take each field from one path.");
+                spatial[field] = source;
+            }
+
             foreach ((string field, string literal) in translated.Constants)
             {
                 if (reduce is null)
@@ -49,6 +58,8 @@ public static class RavenIndexDefinition
             }
         }
 
+        if (reduce is not null && spatial.Count > 0)
+            throw new IndexDefinitionException($"'{name}': Folio's map/reduce indexes have no spatial fields ('{spatial.Keys.First()}').");
         if (reduce is not null)
         {
             try
@@ -83,6 +94,13 @@ public static class RavenIndexDefinition
             fields[field] = indexing == "Search" || analyzer is not null
                 ? new IndexFieldDefinition(fieldPath, IndexFieldType.String, Search: true, Analyzer: analyzer)
                 : new IndexFieldDefinition(fieldPath, IndexFieldType.Auto, CaseSensitive: indexing == "Exact");
+        }
+
+        foreach ((string field, SpatialSource source) in spatial)
+        {
+            if (paths.ContainsKey(field))
+                throw new IndexDefinitionException($"'{name}': the maps give field '{field}' different sources; Folio's multi-collection indexes take each field from one path.");
+            fields[field] = IndexFieldDefinition.ForSpatial(source);
         }
 
         return new IndexDefinition(name, collections, fields);
