@@ -12,7 +12,7 @@ namespace Folio.Indexing.Rql;
 ///                     proximity(search(f, 'words'), slop), exact(condition), regex(f, 'pattern'), f all in (…),
 ///                     search(f, 'words', and|or), true
 /// [order by key [as long|double|string|alphanumeric] [asc|desc], …]   (key: a field, score(), random() or random('seed'))
-/// [select [distinct] f [as alias], … | select facet(f), facet(range, …), … | select suggest(f, 'word' [, $options]) [as alias], …]   (with group by: count(), sum(f), min(f), max(f), avg(f) as fields)
+/// [select [distinct] f [as alias], … | select facet(f), facet(range, …), … (range: f &lt; v, f between a and b, f &gt;= a and f &lt; b) | select suggest(f, 'word' [, $options]) [as alias], …]   (with group by: count(), sum(f), min(f), max(f), avg(f) as fields)
 /// [include path | highlight(f, length, count [, $options]) | timings() | explanations(), …] [limit n [offset m] | limit m, n] [offset m] (include may also follow limit)
 /// </code>
 /// Wherever the grammar names a field (left of a comparison, first argument of a function or a facet,
