@@ -57,6 +57,14 @@ public interface IEngineSearcher : IDisposable
     void Collect(Query query, ICollector collector);
 
     /// <summary>
+    /// Walks the text terms of <paramref name="field"/> in byte order, handing each to <paramref name="walker"/>
+    /// (<see cref="ITermWalker"/>): terms as indexed (normalized, analyzed), numbers and terms shortened past the
+    /// term size limit left out. A field the index has no terms for walks none.
+    /// </summary>
+    /// <exception cref="ArgumentException">The index has no such field.</exception>
+    void WalkTerms(string field, ITermWalker walker);
+
+    /// <summary>
     /// How the entry <paramref name="entryId"/> scores for <paramref name="query"/> (<c>include explanations()</c>): the
     /// score, then each clause's part of it on lines of its own, indented under the clause they make up.
     /// </summary>

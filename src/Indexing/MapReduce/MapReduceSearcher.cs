@@ -39,6 +39,8 @@ internal sealed class MapReduceSearcher(IEngineSearcher engine, ReduceRows rows)
 
     public void Collect(Query query, ICollector collector) => engine.Collect(query, collector);
 
+    public void WalkTerms(string field, ITermWalker walker) => engine.WalkTerms(field, walker);
+
     public string Explain(Query query, long entryId) => engine.Explain(query, entryId);
 
     public void Dispose()

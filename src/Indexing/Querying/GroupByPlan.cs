@@ -41,8 +41,8 @@ internal sealed class GroupByPlan
     {
         if (query.From.Collection is not { } collection)
             throw new QueryException("group by reads a collection (from Orders group by Company …); a static map/reduce index already holds groups.");
-        if (query.Facets.Count > 0)
-            throw new QueryException("A group by query cannot also select facets.");
+        if (query.Facets.Count > 0 || query.Suggestions.Count > 0)
+            throw new QueryException("A group by query cannot also select facets or suggestions.");
         var plan = new GroupByPlan(collection);
         foreach (var field in query.GroupBy)
         {

@@ -9,8 +9,9 @@ namespace Folio.Indexing.Querying;
 internal sealed partial class QueryCompiler
 {
     /// <summary>
-    /// <c>morelikethis()</c> on a static index: its full-text fields (or those the options name), the source as a
-    /// condition on the index (its first match) or as an artificial document of texts by field.
+    /// <c>morelikethis()</c> on a static index: the fields the options name (full-text fields by their analyzed terms,
+    /// exact ones by their values, a term each), or without names its full-text fields (its exact text fields when it
+    /// has none); the source as a condition on the index (its first match) or as an artificial document of texts by field.
     /// </summary>
     private MoreLikeThisQuery MoreLikeThis(RqlMoreLikeThis moreLikeThis)
     {
@@ -22,8 +23,8 @@ internal sealed partial class QueryCompiler
         {
             foreach (var name in named)
             {
-                if (!definition.Fields.TryGetValue(name, out var field) || !field.Search)
-                    throw new QueryException($"morelikethis() compares full-text fields; '{name}' is not one of index '{definition.Name}' (set \"Search\": true).");
+                if (!definition.Fields.TryGetValue(name, out var field) || !HasTextTerms(field))
+                    throw new QueryException($"morelikethis() compares fields of text terms; '{name}' is not one of index '{definition.Name}' (a full-text or exact text field).");
                 if (!fields.Contains(name))
                     fields.Add(name);
             }
@@ -36,7 +37,15 @@ internal sealed partial class QueryCompiler
                     fields.Add(name);
             }
             if (fields.Count == 0)
-                throw new RqlParseException($"morelikethis() compares full-text fields, and index '{definition.Name}' has none (set \"Search\": true on a field)", moreLikeThis.Position);
+            {
+                foreach (var (name, field) in definition.Fields)
+                {
+                    if (HasTextTerms(field))
+                        fields.Add(name);
+                }
+            }
+            if (fields.Count == 0)
+                throw new RqlParseException($"morelikethis() compares fields of text terms, and index '{definition.Name}' has none (a full-text or exact text field)", moreLikeThis.Position);
         }
         if (moreLikeThis.Source is { } source)
             return new MoreLikeThisQuery(CompileExpression(source), [], fields, options, IndexDefinition.IdField);
@@ -53,6 +62,10 @@ internal sealed partial class QueryCompiler
         }
         return new MoreLikeThisQuery(null, texts, fields, options);
     }
+
+    // Numeric and spatial fields keep no text terms to compare.
+    private static bool HasTextTerms(IndexFieldDefinition field) =>
+        field.Search || (field.Spatial is null && field.Type is IndexFieldType.String or IndexFieldType.Auto);
 
     private static RqlParseException NotOnAutoIndex(RqlMoreLikeThis moreLikeThis) =>
         new("morelikethis() needs a static map index with full-text fields (\"Search\": true), queried with from index '…'", moreLikeThis.Position);

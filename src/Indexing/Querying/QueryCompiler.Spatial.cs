@@ -109,7 +109,7 @@ internal sealed partial class QueryCompiler
                     throw new RqlParseException($"spatial.wkt() takes the shape as a string of WKT, not {text}", wkt.Text.Position);
                 try
                 {
-                    return PolygonShape.Parse(text.Text!);
+                    return CircleShape.TryParseWkt(text.Text!, out var wktCircle) ? wktCircle : PolygonShape.Parse(text.Text!);
                 }
                 catch (ArgumentException e)
                 {

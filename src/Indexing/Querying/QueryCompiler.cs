@@ -23,7 +23,7 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
         foreach (var order in orderBy)
         {
             if (order.Distance is not null)
-                throw new QueryException("order by spatial.distance() is the only key of a query's order, and such a query is run as a query (not streamed, not faceted).");
+                throw new QueryException("An order by spatial.distance() is answered by running the query (not by streaming it or counting facets).");
             if (order.Field is null)
             {
                 sort.Add(order.Descending ? SortField.Score : new SortField(null, Descending: false));
@@ -62,6 +62,11 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
                 if (aggregation.Field.Path is { } aggregated)
                     exact.Add(aggregated);
             }
+        }
+        foreach (var suggestion in query.Suggestions)
+        {
+            if (suggestion.Field.Path is { } path)
+                exact.Add(path);
         }
         return (exact, search);
     }

@@ -20,8 +20,8 @@ public sealed partial class QueryRunner
     public async Task<List<string>> MatchingIdsAsync(RqlQuery query, QueryOptions options, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(query);
-        if (query.Facets.Count > 0 || query.GroupBy.Count > 0 || query.Select.Count > 0 || query.ScriptProjection is not null)
-            throw new QueryException("A patch or delete by query works on documents: it cannot have facets, group by or a select.");
+        if (query.Facets.Count > 0 || query.Suggestions.Count > 0 || query.GroupBy.Count > 0 || query.Select.Count > 0 || query.ScriptProjection is not null)
+            throw new QueryException("A patch or delete by query works on documents: it cannot have facets, suggestions, group by or a select.");
         var ids = new List<string>();
         var where = query.Where is RqlTrue ? null : query.Where;
         if (query.From.Collection is { } collection && (where is null || IdLookups(where, options.Parameters) is not null))

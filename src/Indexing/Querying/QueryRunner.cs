@@ -5,6 +5,7 @@ using Folio.Indexing.Documents;
 using Folio.Indexing.Engines;
 using Folio.Indexing.MapReduce;
 using Folio.Indexing.Querying.Highlighting;
+using Folio.Indexing.Querying.Suggestions;
 using Folio.Indexing.Queries;
 using Folio.Indexing.Rql;
 using Folio.Indexing.Search;
@@ -81,6 +82,11 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             FacetCounter.Count(query, compiler, searcher, where, result);
             timings?.QueryDone();
         }
+        else if (query.Suggestions.Count > 0)
+        {
+            Suggester.Suggest(query, compiler, index.Schema, searcher, result);
+            timings?.QueryDone();
+        }
         else if (wholeMatches)
         {
             AnswerFromAllMatches(query, new MatchSource(reader, searcher, where, compiler, options.Parameters), skip, take, result);
@@ -150,8 +156,8 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
     public async Task<QueryStream> StreamAsync(string text, QueryOptions options, CancellationToken cancellationToken = default)
     {
         var query = _parsed.Parse(text);
-        if (query.Facets.Count > 0)
-            throw new QueryException("Facet queries cannot be streamed; run them as queries.");
+        if (query.Facets.Count > 0 || query.Suggestions.Count > 0)
+            throw new QueryException("Facet and suggestion queries cannot be streamed; run them as queries.");
         if (NeedsAllMatches(query))
             throw new QueryException("Queries with select distinct, order by random() or an alphanumeric order cannot be streamed; run them as queries.");
         if (query.ScriptProjection is not null || query.Update is not null)
@@ -248,7 +254,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
     private bool TryDirect(RqlQuery query, QueryOptions options, int skip, int take, QueryResult result, ScriptProjector? projector)
     {
         var shuffled = query.OrderBy is [{ Type: RqlOrderType.Random }];
-        if (query.From.Collection is not { } collection || (query.OrderBy.Count > 0 && !shuffled) || query.Facets.Count > 0)
+        if (query.From.Collection is not { } collection || (query.OrderBy.Count > 0 && !shuffled) || query.Facets.Count > 0 || query.Suggestions.Count > 0)
             return false;
         // A bare true asks for the whole collection, as no where does.
         var where = query.Where is RqlTrue ? null : query.Where;

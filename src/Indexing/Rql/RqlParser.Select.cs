@@ -46,18 +46,49 @@ public sealed partial class RqlParser
         return new RqlOrder(field, type, descending) { Position = start };
     }
 
-    private void ParseSelect(List<RqlProjection> select, List<RqlFacet> facets)
+    private void ParseSelect(List<RqlProjection> select, List<RqlFacet> facets, List<RqlSuggestion> suggestions)
     {
+        var start = Current.Position;
         do
         {
             if (Current.IsKeyword("facet") && Peek(1).Kind == RqlTokenKind.OpenParen)
                 facets.Add(ParseFacet());
+            else if (Current.IsKeyword("suggest") && Peek(1).Kind == RqlTokenKind.OpenParen)
+                suggestions.Add(ParseSuggestion());
             else
                 select.Add(ParseProjection());
         }
         while (Take(RqlTokenKind.Comma));
         if (facets.Count > 0 && select.Count > 0)
             throw Error("A select of facets cannot also project fields");
+        if (suggestions.Count > 0 && (select.Count > 0 || facets.Count > 0))
+            throw new RqlParseException("A select of suggest() cannot also project fields or count facets", start);
+    }
+
+    /// <summary><c>suggest(field, word [, $options]) [as name]</c>: the word is a string or a <c>$parameter</c> (a word or an array of words).</summary>
+    private RqlSuggestion ParseSuggestion()
+    {
+        _index++;
+        Expect(RqlTokenKind.OpenParen, "'('");
+        var field = ParseField();
+        if (field.IsId)
+            throw new RqlParseException("suggest() offers the terms of a field, not of id()", field.Position);
+        Expect(RqlTokenKind.Comma, "',' and the word to suggest for");
+        var words = ParseValue();
+        if (words is RqlLiteral { Value: not string })
+            throw new RqlParseException("suggest() takes a word in quotes or a $parameter", words.Position);
+        RqlValue? options = null;
+        if (Take(RqlTokenKind.Comma))
+        {
+            options = ParseValue();
+            if (options is not RqlParameter)
+                throw new RqlParseException("The options of suggest() are a $parameter holding an object", options.Position);
+        }
+        Expect(RqlTokenKind.CloseParen, "')' to close suggest()");
+        string? alias = null;
+        if (TakeKeyword("as"))
+            alias = ExpectName("a name for the suggestions");
+        return new RqlSuggestion(field, words, options, alias);
     }
 
     private RqlProjection ParseProjection()
@@ -109,7 +140,7 @@ public sealed partial class RqlParser
             field = current;
             if (Current.Kind is RqlTokenKind.CloseParen or RqlTokenKind.Comma && ranges.Count == 0)
                 continue;
-            ranges.Add(ParseFacetRange(rangeStart));
+            ranges.Add(ParseFacetRange(rangeStart, current));
         }
         while (Take(RqlTokenKind.Comma));
         var end = Current.Position + 1;
@@ -117,8 +148,11 @@ public sealed partial class RqlParser
         return new RqlFacet(field!, ranges, _text[start..end]) { Aggregations = aggregations, Options = options, Alias = ParseFacetAlias() };
     }
 
-    /// <summary>The rest of a range after its field: <c>between a and b</c>, or one of <c>&lt; &lt;= &gt; &gt;=</c> and a value.</summary>
-    private RqlFacetRange ParseFacetRange(int rangeStart)
+    /// <summary>
+    /// The rest of a range after its field: <c>between a and b</c>, one of <c>&lt; &lt;= &gt; &gt;=</c> and a value, or
+    /// two such bounds on the field joined by <c>and</c> (<c>Price &gt;= 10 and Price &lt; 20</c>).
+    /// </summary>
+    private RqlFacetRange ParseFacetRange(int rangeStart, RqlField rangeField)
     {
         if (TakeKeyword("between"))
         {
@@ -127,17 +161,36 @@ public sealed partial class RqlParser
             var high = ParseValue();
             return new RqlFacetRange(low, true, high, true, _text[rangeStart..Current.Position].TrimEnd());
         }
-        if (Current.Kind == RqlTokenKind.Operator && Current.Text is "<" or "<=" or ">" or ">=")
+        var (op, value) = ParseFacetBound();
+        if (Current.IsKeyword("and"))
         {
-            var op = Current.Text;
+            // The seeds' two-sided range: field >= a and field < b (either bound first).
             _index++;
-            var value = ParseValue();
-            var text = _text[rangeStart..Current.Position].TrimEnd();
+            var fieldAt = Current.Position;
+            var field = ParseField();
+            if (!string.Equals(field.ToString(), rangeField.ToString(), StringComparison.Ordinal))
+                throw new RqlParseException($"Both bounds of a facet range must be on its field ({rangeField}, not {field})", fieldAt);
+            var (otherOp, otherValue) = ParseFacetBound();
+            if ((op[0] == '<') == (otherOp[0] == '<'))
+                throw new RqlParseException("A facet range joined with 'and' needs a lower bound (> or >=) and an upper bound (< or <=)", fieldAt);
+            var both = _text[rangeStart..Current.Position].TrimEnd();
             return op[0] == '<'
-                ? new RqlFacetRange(null, false, value, op == "<=", text)
-                : new RqlFacetRange(value, op == ">=", null, false, text);
+                ? new RqlFacetRange(otherValue, otherOp == ">=", value, op == "<=", both)
+                : new RqlFacetRange(value, op == ">=", otherValue, otherOp == "<=", both);
         }
-        throw Error($"Expected a range (<, <=, >, >=, between) or ')' in facet() but found {Current.Describe()}");
+        var text = _text[rangeStart..Current.Position].TrimEnd();
+        return op[0] == '<'
+            ? new RqlFacetRange(null, false, value, op == "<=", text)
+            : new RqlFacetRange(value, op == ">=", null, false, text);
+    }
+
+    private (string Op, RqlValue Value) ParseFacetBound()
+    {
+        if (Current.Kind != RqlTokenKind.Operator || Current.Text is not ("<" or "<=" or ">" or ">="))
+            throw Error($"Expected a range (<, <=, >, >=, between) or ')' in facet() but found {Current.Describe()}");
+        var op = Current.Text;
+        _index++;
+        return (op, ParseValue());
     }
 
     /// <summary><c>facet(id('facets/Search'))</c> (or <c>id($setup)</c>): the facets a stored setup document lists.</summary>

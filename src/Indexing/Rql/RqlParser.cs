@@ -12,7 +12,7 @@ namespace Folio.Indexing.Rql;
 ///                     proximity(search(f, 'words'), slop), exact(condition), regex(f, 'pattern'), f all in (…),
 ///                     search(f, 'words', and|or), true
 /// [order by key [as long|double|string|alphanumeric] [asc|desc], …]   (key: a field, score(), random() or random('seed'))
-/// [select [distinct] f [as alias], … | select facet(f), facet(range, …), …]   (with group by: count(), sum(f), min(f), max(f), avg(f) as fields)
+/// [select [distinct] f [as alias], … | select facet(f), facet(range, …), … (range: f &lt; v, f between a and b, f &gt;= a and f &lt; b) | select suggest(f, 'word' [, $options]) [as alias], …]   (with group by: count(), sum(f), min(f), max(f), avg(f) as fields)
 /// [include path | highlight(f, length, count [, $options]) | timings() | explanations(), …] [limit n [offset m] | limit m, n] [offset m] (include may also follow limit)
 /// </code>
 /// Wherever the grammar names a field (left of a comparison, first argument of a function or a facet,
@@ -67,6 +67,7 @@ public sealed partial class RqlParser
         var facets = new List<RqlFacet>();
         var include = new List<FieldPath>();
         var highlights = new List<RqlHighlight>();
+        var suggestions = new List<RqlSuggestion>();
         RqlValue? limit = null, offset = null;
 
         var groupBy = new List<RqlField>();
@@ -94,7 +95,7 @@ public sealed partial class RqlParser
         {
             TakeDistinct();
             if (!TryParseScriptSelect())
-                ParseSelect(select, facets);
+                ParseSelect(select, facets, suggestions);
         }
 
         TryParseUpdate();
@@ -125,6 +126,7 @@ public sealed partial class RqlParser
         {
             GroupBy = groupBy,
             Highlights = highlights,
+            Suggestions = suggestions,
             Distinct = _distinct,
             IncludeTimings = _timings,
             IncludeExplanations = _explanations,

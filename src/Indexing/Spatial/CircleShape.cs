@@ -22,6 +22,29 @@ public sealed class CircleShape : SpatialShape
         Bounds = ComputeBounds(lat, lng, RadiusKm / GeoMath.EarthRadiusKm);
     }
 
+    /// <summary>
+    /// Reads the seeds' WKT extension <c>CIRCLE(lng lat d=radius)</c> (any case; longitude first, as in WKT), the radius
+    /// in kilometres; false for any other text.
+    /// </summary>
+    /// <exception cref="ArgumentException">It is a circle, but its radius or centre is out of range.</exception>
+    public static bool TryParseWkt(string text, [System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out CircleShape? circle)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        circle = null;
+        var match = System.Text.RegularExpressions.Regex.Match(text,
+            @"^\s*circle\s*\(\s*(?<lng>[-+0-9.eE]+)\s+(?<lat>[-+0-9.eE]+)\s+d\s*=\s*(?<d>[-+0-9.eE]+)\s*\)\s*$",
+            System.Text.RegularExpressions.RegexOptions.IgnoreCase | System.Text.RegularExpressions.RegexOptions.CultureInvariant);
+        var invariant = System.Globalization.CultureInfo.InvariantCulture;
+        const System.Globalization.NumberStyles number = System.Globalization.NumberStyles.Float;
+        if (!match.Success
+            || !double.TryParse(match.Groups["lng"].ValueSpan, number, invariant, out var lng)
+            || !double.TryParse(match.Groups["lat"].ValueSpan, number, invariant, out var lat)
+            || !double.TryParse(match.Groups["d"].ValueSpan, number, invariant, out var radius))
+            return false;
+        circle = new CircleShape(radius, lat, lng, SpatialUnits.Kilometers);
+        return true;
+    }
+
     /// <summary>The centre's latitude.</summary>
     public double Latitude { get; }
 

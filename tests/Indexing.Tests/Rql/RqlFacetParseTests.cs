@@ -29,6 +29,24 @@ public sealed class RqlFacetParseTests
     }
 
     [Fact]
+    public void Parse_ReadsTwoBoundsJoinedByAnd_AsOneRange()
+    {
+        var facet = RqlParser.Parse("from Orders select facet(Total < $p0, Total >= $p1 and Total < $p2, Total <= 500 and Total > 100, sum(Total))").Facets.Single();
+        Assert.Equal(["Total < $p0", "Total >= $p1 and Total < $p2", "Total <= 500 and Total > 100"], facet.Ranges.Select(r => r.Text));
+        var between = facet.Ranges[1];
+        Assert.Equal(("p1", true, "p2", false), (((RqlParameter)between.Lower!).Name, between.LowerInclusive, ((RqlParameter)between.Upper!).Name, between.UpperInclusive));
+        var reversed = facet.Ranges[2];
+        Assert.Equal((100L, false, 500L, true), ((long)((RqlLiteral)reversed.Lower!).Value!, reversed.LowerInclusive, (long)((RqlLiteral)reversed.Upper!).Value!, reversed.UpperInclusive));
+    }
+
+    [Theory]
+    [InlineData("from Orders select facet(Total > 1 and Total > 2)")]
+    [InlineData("from Orders select facet(Total > 1 and Price < 2)")]
+    [InlineData("from Orders select facet(Total > 1 and Total)")]
+    public void Parse_RefusesAndRanges_WithoutOneBoundEachWayOnTheField(string rql) =>
+        Assert.Throws<RqlParseException>(() => RqlParser.Parse(rql));
+
+    [Fact]
     public void Parse_ReadsAStoredSetup_ByIdOrParameter()
     {
         var facets = RqlParser.Parse("from Products select facet(id('facets/ProductSearch')), facet(id($s))").Facets;

@@ -104,6 +104,23 @@ public sealed class SpatialEngineTests : IDisposable
     }
 
     [Theory]
+    [MemberData(nameof(Engines))]
+    public void CircleWkt_IsTheCircleInKilometres_LongitudeFirst(string engine)
+    {
+        using var index = Build(engine, new Random(7));
+        using var searcher = index.OpenSearcher();
+        Assert.True(CircleShape.TryParseWkt("Circle(-100 40 d=1609.344)", out var circle));
+        Assert.Equal(40, circle.Latitude);
+        Assert.Equal(-100, circle.Longitude);
+        var kilometres = Keys(searcher, new SpatialQuery(Field, new CircleShape(1609.344, 40, -100, SpatialUnits.Kilometers)));
+        Assert.NotEmpty(kilometres);
+        Assert.Equal(kilometres, Keys(searcher, new SpatialQuery(Field, circle)));
+        Assert.False(CircleShape.TryParseWkt("POLYGON((0 0, 10 0, 10 10, 0 0))", out _));
+        Assert.False(CircleShape.TryParseWkt("CIRCLE(1 2)", out _));
+        Assert.Throws<ArgumentException>(() => CircleShape.TryParseWkt("CIRCLE(1 95 d=10)", out _));
+    }
+
+    [Theory]
     [InlineData(0, 0, 0)]
     [InlineData(-1, 0, 0)]
     [InlineData(10, 91, 0)]

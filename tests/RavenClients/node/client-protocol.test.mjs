@@ -163,3 +163,48 @@ test("a missing database is reported as such", async () => {
     await assert.rejects(() => other.openSession().load("users/1"), e => e.name === "DatabaseDoesNotExistException");
     other.dispose();
 });
+
+class City {
+    constructor(name, country, latitude, longitude) {
+        this.name = name;
+        this.country = country;
+        this.latitude = latitude;
+        this.longitude = longitude;
+    }
+}
+
+class CitiesByLocation extends AbstractCsharpIndexCreationTask {
+    constructor() {
+        super();
+        this.map = "from c in docs.Cities select new { c.name, c.country, location = CreateSpatialField(c.latitude, c.longitude) }";
+    }
+}
+
+test("suggestions, spatial fields of a translated map and more-like-this on an exact field", async () => {
+    const session = store.openSession();
+    await session.store(new City("Lisbon", "Portugal", 38.7223, -9.1393), "cities/1");
+    await session.store(new City("Porto", "Portugal", 41.1579, -8.6291), "cities/2");
+    await session.store(new City("Madrid", "Spain", 40.4168, -3.7038), "cities/3");
+    await session.store(new City("Paris", "France", 48.8566, 2.3522), "cities/4");
+    await session.saveChanges();
+    await new CitiesByLocation().execute(store);
+    await waitForIndexing();
+
+    // Lisbn is two edits of six from lisbon (0.67); paris shares a bigram but is far less alike.
+    const suggested = await store.openSession().query({ indexName: "CitiesByLocation" })
+        .suggestUsing(x => x.byField("name", "Lisbn").withDisplayName("didYouMean")).execute();
+    assert.deepEqual(suggested.didYouMean.suggestions, ["lisbon"]);
+
+    // Porto is about 274 km from Lisbon, Madrid about 502 km.
+    const near = await store.openSession().query({ indexName: "CitiesByLocation" })
+        .withinRadiusOf("location", 400, 38.7223, -9.1393)
+        .orderByDistanceDescending("location", 38.7223, -9.1393)
+        .all();
+    assert.deepEqual(near.map(c => c.name), ["Porto", "Lisbon"]);
+
+    const alike = await store.openSession().query({ indexName: "CitiesByLocation" })
+        .moreLikeThis(f => f.usingDocument(b => b.whereEquals("id()", "cities/1"))
+            .withOptions({ fields: ["country"], minimumTermFrequency: 1, minimumDocumentFrequency: 1 }))
+        .all();
+    assert.deepEqual(alike.map(c => c.name), ["Porto"]);
+});

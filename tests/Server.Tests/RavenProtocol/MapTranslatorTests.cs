@@ -27,6 +27,37 @@ public sealed class MapTranslatorTests
     }
 
     [Theory]
+    [InlineData("map('Shops', s => ({ venue: s.venue, coordinates: createSpatialField(s.location.lat, s.location.lng) }))")]
+    [InlineData("from s in docs.Shops select new { s.venue, coordinates = CreateSpatialField(s.location.lat, s.location.lng) }")]
+    public void Translate_MakesASpatialField_OfCreateSpatialField(string map)
+    {
+        MapTranslation translated = MapTranslator.Translate(map);
+        Assert.Equal([new("venue", "venue")], translated.Fields);
+        var (name, source) = Assert.Single(translated.Spatial);
+        Assert.Equal("coordinates", name);
+        Assert.Equal("location.lat", source.Latitude!.Text);
+        Assert.Equal("location.lng", source.Longitude!.Text);
+        Assert.Null(source.Wkt);
+    }
+
+    [Fact]
+    public void Translate_MakesAWktSpatialField_OfOnePath()
+    {
+        var (_, source) = Assert.Single(MapTranslator.Translate("map('Areas', a => ({ shape: createSpatialField(a.wkt) }))").Spatial);
+        Assert.Equal("wkt", source.Wkt!.Text);
+    }
+
+    [Theory]
+    [InlineData("map('Shops', s => ({ coordinates: createSpatialField(s.lat, s.lng, s.alt) }))")]
+    [InlineData("map('Shops', s => ({ coordinates: createSpatialField(s.lat + 1, s.lng) }))")]
+    [InlineData("from s in docs.Shops select new { CreateSpatialField(s.lat, s.lng) }")]
+    public void Translate_RefusesSpatialFields_ItCannotReadAsPaths(string map)
+    {
+        var refused = Assert.Throws<IndexDefinitionException>(() => MapTranslator.Translate(map));
+        Assert.Contains("Folio cannot translate", refused.Message);
+    }
+
+    [Theory]
     [InlineData("from u in docs.Users where u.Age > 3 select new { u.Name }")]
     [InlineData("from u in docs.Users select new { a = 5 / u.Age }")]
     [InlineData("from o in docs.Orders from l in o.Lines select new { l.Product }")]

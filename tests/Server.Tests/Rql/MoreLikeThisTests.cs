@@ -19,17 +19,17 @@ namespace Folio.Server.Tests.Rql;
 /// </remarks>
 public sealed class MoreLikeThisTests
 {
-    private const string Definition = """{"Name":"Articles/ENGINE","Collections":["Articles"],"SearchEngine":"ENGINE","Fields":{"Name":{},"Body":{"Search":true}}}""";
+    private const string Definition = """{"Name":"Articles/ENGINE","Collections":["Articles"],"SearchEngine":"ENGINE","Fields":{"Name":{},"Topic":{},"Body":{"Search":true}}}""";
 
-    private static readonly (string Id, string Body)[] Corpus =
+    private static readonly (string Id, string Body, string Topic)[] Corpus =
     [
-        ("articles/1", "raven database raven index query raven database"),
-        ("articles/2", "raven database replication cluster"),
-        ("articles/3", "database index storage engine"),
-        ("articles/4", "cooking pasta tomato sauce"),
-        ("articles/5", "raven bird black wing"),
-        ("articles/6", "cluster replication consensus"),
-        ("articles/7", "tomato garden summer"),
+        ("articles/1", "raven database raven index query raven database", "Databases"),
+        ("articles/2", "raven database replication cluster", "databases"),
+        ("articles/3", "database index storage engine", "Storage"),
+        ("articles/4", "cooking pasta tomato sauce", "Food"),
+        ("articles/5", "raven bird black wing", "Birds"),
+        ("articles/6", "cluster replication consensus", "Databases"),
+        ("articles/7", "tomato garden summer", "Food"),
     ];
 
     private const string AllTerms = """'{"MinimumTermFrequency":1,"MinimumDocumentFrequency":1}'""";
@@ -54,6 +54,10 @@ public sealed class MoreLikeThisTests
         { $"where morelikethis(id() = 'articles/1', {AllTerms}) and Name != 'five'", "{articles/2 articles/3}" },
         // An artificial document: tomato twice and sauce; nothing is left out.
         { """where morelikethis('{"Body":"tomato sauce tomato"}', '{"MinimumTermFrequency":1,"MinimumDocumentFrequency":1}')""", "articles/4 articles/7" },
+        // An exact field compares whole values (case-folded): the source's topic, databases, is articles/2's and 6's.
+        { """where morelikethis(id() = 'articles/1', '{"Fields":["Topic"],"MinimumTermFrequency":1,"MinimumDocumentFrequency":1}')""", "{articles/2 articles/6}" },
+        // Both kinds at once: articles/6 shares only the topic, so it comes after articles/2 (terms and topic) but still comes.
+        { """where morelikethis(id() = 'articles/1', '{"Fields":["Topic","Body"],"MinimumTermFrequency":1,"MinimumDocumentFrequency":1}')""", "articles/2 {articles/3 articles/6 articles/5}" },
         // Parameters for the id and the options (an object).
         { "where morelikethis(id() = $id, $options)", "{articles/2 articles/3} articles/5" },
     };
@@ -73,7 +77,7 @@ public sealed class MoreLikeThisTests
 
     [Theory]
     [InlineData("from Articles where morelikethis(id() = 'articles/1')", 20)]
-    [InlineData("from index 'Articles/Folio' where morelikethis(id() = 'articles/1', '{\"Fields\":[\"Name\"]}')", -1)]
+    [InlineData("from index 'Articles/Folio' where morelikethis(id() = 'articles/1', '{\"Fields\":[\"Missing\"]}')", -1)]
     [InlineData("from index 'Articles/Folio' where morelikethis(id() = 'articles/1', '{\"MinimumTermFrequency\":-1}')", -1)]
     [InlineData("from index 'Articles/Folio' where morelikethis(id() = 'articles/1', '{\"Colour\":1}')", -1)]
     [InlineData("from index 'Articles/Folio' where morelikethis(id() = 'articles/1', '{not json')", 68)]
@@ -96,7 +100,7 @@ public sealed class MoreLikeThisTests
         var names = new[] { "one", "two", "three", "four", "five", "six", "seven" };
         for (var i = 0; i < Corpus.Length; i++)
         {
-            var json = JsonSerializer.Serialize(new Dictionary<string, object> { ["Name"] = names[i], ["Body"] = Corpus[i].Body, ["@metadata"] = new Dictionary<string, string> { ["@collection"] = "Articles" } });
+            var json = JsonSerializer.Serialize(new Dictionary<string, object> { ["Name"] = names[i], ["Body"] = Corpus[i].Body, ["Topic"] = Corpus[i].Topic, ["@metadata"] = new Dictionary<string, string> { ["@collection"] = "Articles" } });
             await StoreAsync(client, db, Corpus[i].Id, json);
         }
         var definitions = string.Join(',', new[] { "Folio", "Lucene" }.Select(e => Definition.Replace("ENGINE", e, StringComparison.Ordinal)));

@@ -141,6 +141,22 @@ public sealed class SpatialQueryTests : IAsyncLifetime
     }
 
     [Theory]
+    [MemberData(nameof(Fields))]
+    public async Task OrderByDistance_BreaksTiesByFurtherKeys_AndMayFollowOne(string field)
+    {
+        var (from, reference) = Split(field);
+        var inCircle = _points.Where(p => p.Value is { } v && Haversine(40, -170, v.Lat, v.Lng) <= 2500).Select(p => p.Key).ToList();
+        Assert.True(inCircle.Count > 5, "the circle should hold several points");
+        var within = $"from {from} where spatial.within({reference}, spatial.circle(2500, 40, -170))";
+        // Rounded to 5000 km every distance in the circle is 0: the names decide, descending.
+        var byName = Ids(await QueryAsync($"{within} order by spatial.distance({reference}, spatial.point(40, -170), 5000), Name desc"), sort: false);
+        Assert.Equal(inCircle.Select(id => "C" + id["companies/".Length..]).OrderDescending(StringComparer.Ordinal), byName.Select(id => "C" + id["companies/".Length..]));
+        // Names are distinct, so a distance after them never decides.
+        var nameFirst = Ids(await QueryAsync($"{within} order by Name, spatial.distance({reference}, spatial.point(40, -170))"), sort: false);
+        Assert.Equal(inCircle.Select(id => "C" + id["companies/".Length..]).Order(StringComparer.Ordinal), nameFirst.Select(id => "C" + id["companies/".Length..]));
+    }
+
+    [Theory]
     [InlineData("spatial.circle(0, 10, 10)", "radius of spatial.circle() must be a number above 0")]
     [InlineData("spatial.circle(-5, 10, 10)", "radius of spatial.circle() must be a number above 0")]
     [InlineData("spatial.circle(10, 91, 10)", "latitude of spatial.circle() must be between -90 and 90")]
@@ -166,7 +182,8 @@ public sealed class SpatialQueryTests : IAsyncLifetime
     [InlineData("from Companies where spatial.within(Location, spatial.circle(10, 1, 1))", "spatial.point(latPath, lngPath)")]
     [InlineData("from index 'Companies/Folio' where spatial.contains(Location, spatial.circle(10, 1, 1))", "contain no area")]
     [InlineData("from index 'Companies/Folio' order by spatial.distance(Location, spatial.point(95, 0))", "latitude of spatial.point()")]
-    [InlineData("from index 'Companies/Folio' order by spatial.distance(Location, spatial.point(5, 0)), Name", "no further keys")]
+    [InlineData("from index 'Companies/Folio' order by spatial.distance(Location, spatial.point(5, 0)), score()", "only fields as keys")]
+    [InlineData("from index 'Companies/Folio' order by Name, spatial.distance(Location, spatial.point(5, 0)), spatial.distance(Location, spatial.point(0, 5))", "no second distance")]
     public async Task BadSpatialReference_Answers400NamingTheProblem(string rql, string expected)
     {
         using var response = await PostQueryAsync(rql);

@@ -1,5 +1,6 @@
 using System.Text;
 using Folio.Indexing.Queries;
+using Folio.Indexing.Search;
 using Lucene.Net.Index;
 using Lucene.Net.Search;
 using Lucene.Net.Util;
@@ -7,9 +8,9 @@ using LuceneQuery = Lucene.Net.Search.Query;
 
 namespace Folio.Indexing.Engines.Lucene;
 
-// More like this on Lucene.Net: the source document's terms come from the term vectors full-text fields store, their
-// document frequencies from the live postings, and the terms are chosen as on Folio's engine (MoreLikeThisTerms), so
-// both engines look for the same terms.
+// More like this on Lucene.Net: the source document's terms come from the term vectors full-text fields store (an exact
+// field's from its values, a term each), their document frequencies from the live postings, and the terms are chosen
+// as on Folio's engine (MoreLikeThisTerms), so both engines look for the same terms.
 internal sealed partial class LuceneQueryTranslator
 {
     /// <inheritdoc/>
@@ -28,8 +29,9 @@ internal sealed partial class LuceneQueryTranslator
             var vectors = searcher.Searcher.IndexReader.GetTermVectors(docId);
             foreach (var field in query.Fields)
             {
-                schema.Get(field);
-                if (vectors?.GetTerms(field) is { } terms)
+                if (schema.Get(field).Kind != FieldKind.FullText)
+                    AddValueTerms(field, docId, candidates);
+                else if (vectors?.GetTerms(field) is { } terms)
                     AddStoredTerms(field, terms, candidates);
             }
             if (query.DocumentField is { } documentField && searcher.GetValues(documentField, docId) is [var id, ..])
@@ -66,6 +68,21 @@ internal sealed partial class LuceneQueryTranslator
             var frequency = (int)walk.TotalTermFreq;
             candidates.Add(new MoreLikeThisCandidate(field, walk.Term.Utf8ToString(), frequency, searcher!.LiveDocumentFrequency(field, BytesRef.DeepCopyOf(walk.Term))));
         }
+    }
+
+    /// <summary>An exact field's values in the document: each value is one term, as an equality looks it up (exact fields keep no term vectors).</summary>
+    private void AddValueTerms(string field, int docId, List<MoreLikeThisCandidate> candidates)
+    {
+        if (searcher!.GetValues(field, docId) is not { } values)
+            return;
+        var frequencies = new Dictionary<string, int>(StringComparer.Ordinal);
+        foreach (var value in values)
+        {
+            if (FieldTerms.EqualityTerm(schema, field, value) is { } term && !TermEncoding.IsShortened(term))
+                frequencies[Encoding.UTF8.GetString(term)] = frequencies.GetValueOrDefault(Encoding.UTF8.GetString(term)) + 1;
+        }
+        foreach (var (term, frequency) in frequencies)
+            candidates.Add(new MoreLikeThisCandidate(field, term, frequency, searcher.LiveDocumentFrequency(field, new BytesRef(Encoding.UTF8.GetBytes(term)))));
     }
 
     private void AddAnalyzedTerms(string field, string text, int maxTokens, List<MoreLikeThisCandidate> candidates)

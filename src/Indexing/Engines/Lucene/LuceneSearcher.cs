@@ -129,6 +129,32 @@ internal sealed class LuceneSearcher : IEngineSearcher
     }
 
     /// <inheritdoc/>
+    public void WalkTerms(string field, ITermWalker walker)
+    {
+        ArgumentNullException.ThrowIfNull(walker);
+        if (Schema.Get(field).Kind is not (FieldKind.Exact or FieldKind.FullText))
+            return;
+        var reader = Searcher.IndexReader;
+        if (MultiFields.GetTerms(reader, field) is not { } terms)
+            return;
+        var walk = terms.GetEnumerator();
+        var walked = 0;
+        while (walk.MoveNext())
+        {
+            if ((++walked & Collectors.MatchWalk.CancellationStride) == 0)
+                Cancellation.ThrowIfCancellationRequested();
+            var term = walk.Term;
+            var bytes = term.Bytes.AsSpan(term.Offset, term.Length);
+            if (TermEncoding.IsShortened(bytes) || !System.Text.Unicode.Utf8.IsValid(bytes) || !walker.Wants(bytes))
+                continue;
+            // A term's document frequency still counts deleted documents until their segment merges: only a kept
+            // term is counted again over the live ones.
+            var frequency = reader.HasDeletions ? LiveDocumentFrequency(field, BytesRef.DeepCopyOf(term)) : walk.DocFreq;
+            walker.Add(bytes, frequency);
+        }
+    }
+
+    /// <inheritdoc/>
     public string Explain(FolioQuery query, long entryId) => Searcher.Explain(Translate(query), (int)entryId).ToString().TrimEnd();
 
     /// <summary>

@@ -33,7 +33,7 @@ public sealed class DocumentMatcher
         RqlQuery query = RqlParser.Parse(rql);
         if (query.From.Collection is not { } collection)
             throw new QueryException("A subscription reads a collection (from Orders …), not an index.");
-        if (query.GroupBy.Count > 0 || query.Facets.Count > 0 || query.OrderBy.Count > 0 || query.Select.Count > 0 || query.Include.Count > 0 || query.Limit is not null || query.Offset is not null)
+        if (query.GroupBy.Count > 0 || query.Facets.Count > 0 || query.Suggestions.Count > 0 || query.OrderBy.Count > 0 || query.Select.Count > 0 || query.Include.Count > 0 || query.Limit is not null || query.Offset is not null)
             throw new QueryException("A subscription delivers whole documents in write order: its query may only filter (from Orders where …), without group by, order by, select, include, facets or limit.");
         return new DocumentMatcher(collection, query.Where is null ? null : MatchNode.Compile(query.Where, parameters));
     }

@@ -5,7 +5,7 @@ using Folio.Indexing.Queries.Iterators;
 namespace Folio.Indexing.Search;
 
 // More like this on Folio's engine: the source entry's terms come from the token streams its record keeps for each
-// full-text field (term ids, read back through the field's term dictionary), their document frequencies from the
+// full-text field (term ids, read back through the field's term dictionary) and from an exact field's values (a term each), their document frequencies from the
 // postings' headers; the query is the union of the chosen terms' scorers, without the source document's entries.
 public sealed partial class IndexSearcher
 {
@@ -20,7 +20,12 @@ public sealed partial class IndexSearcher
                 return new EmptyIterator();
             var entryId = matches.Current;
             foreach (var field in query.Fields)
-                AddStoredTerms(field, entryId, query.Options.MaximumNumberOfTokensParsed, candidates);
+            {
+                if (_index.Schema.Get(field).Kind == FieldKind.FullText)
+                    AddStoredTerms(field, entryId, query.Options.MaximumNumberOfTokensParsed, candidates);
+                else
+                    AddValueTerms(field, entryId, candidates);
+            }
             if (query.DocumentField is { } documentField && GetValues(documentField, entryId) is [var id, ..])
                 sourceDocument = Equal(documentField, id);
         }
@@ -84,6 +89,23 @@ public sealed partial class IndexSearcher
                 continue;
             AddCandidate(field, term.ToArray(), frequency, candidates);
         }
+    }
+
+    /// <summary>Counts the terms of an exact field's values in the entry: each value is one term, as an equality looks it up.</summary>
+    private void AddValueTerms(string field, long entryId, List<MoreLikeThisCandidate> candidates)
+    {
+        if (GetValues(field, entryId) is not { } values)
+            return;
+        var frequencies = new Dictionary<string, (byte[] Term, int Count)>(StringComparer.Ordinal);
+        foreach (var value in values)
+        {
+            if (EqualityTerm(field, value) is not { } term || TermEncoding.IsShortened(term))
+                continue;
+            var word = Encoding.UTF8.GetString(term);
+            frequencies[word] = (term, frequencies.GetValueOrDefault(word).Count + 1);
+        }
+        foreach (var (term, count) in frequencies.Values)
+            AddCandidate(field, term, count, candidates);
     }
 
     /// <summary>Counts the terms of <paramref name="text"/> analyzed as <paramref name="field"/> analyzes it.</summary>

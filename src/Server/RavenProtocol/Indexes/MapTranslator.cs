@@ -1,5 +1,6 @@
 using System.Text;
 using Folio.Indexing.Definitions;
+using Folio.Indexing.Spatial;
 using System.Text.RegularExpressions;
 
 namespace Folio.Server.RavenProtocol.Indexes;
@@ -43,6 +44,7 @@ public static partial class MapTranslator
     {
         var fields = new List<KeyValuePair<string, string>>();
         var constants = new List<KeyValuePair<string, string>>();
+        var spatial = new List<KeyValuePair<string, SpatialSource>>();
         foreach (string item in SplitTopLevel(body))
         {
             string entry = item.Trim();
@@ -70,6 +72,14 @@ public static partial class MapTranslator
                 continue;
             }
 
+            if (SpatialCall().Match(expression) is { Success: true } call)
+            {
+                if (!IdentifierName().IsMatch(name))
+                    throw new IndexDefinitionException($"Folio cannot translate the field '{Shorten(entry)}' of the map '{Shorten(map)}': a spatial field needs a plain name.");
+                spatial.Add(new KeyValuePair<string, SpatialSource>(name, SpatialSourceOf(map, variable, expression, call.Groups["args"].Value, csharp)));
+                continue;
+            }
+
             string path = Path(map, variable, expression, csharp);
             if (name.Length == 0)
                 name = path[(path.LastIndexOf('.') + 1)..].Replace("[]", "", StringComparison.Ordinal);
@@ -78,9 +88,28 @@ public static partial class MapTranslator
             fields.Add(new KeyValuePair<string, string>(name, path));
         }
 
-        if (fields.Count == 0)
+        if (fields.Count == 0 && spatial.Count == 0)
             throw new IndexDefinitionException($"Folio cannot translate the map '{Shorten(map)}': it selects no fields.");
-        return new MapTranslation(collection, fields, constants);
+        return new MapTranslation(collection, fields, constants) { Spatial = spatial };
+    }
+
+    // createSpatialField(d.Lat, d.Lng): points from two paths; createSpatialField(d.Wkt): WKT points from one.
+    private static SpatialSource SpatialSourceOf(string map, string variable, string expression, string arguments, bool csharp)
+    {
+        List<string> parts = SplitTopLevel(arguments);
+        try
+        {
+            return parts.Count switch
+            {
+                1 => SpatialSource.FromWkt(FieldPath.Parse(Path(map, variable, parts[0].Trim(), csharp))),
+                2 => SpatialSource.Point(FieldPath.Parse(Path(map, variable, parts[0].Trim(), csharp)), FieldPath.Parse(Path(map, variable, parts[1].Trim(), csharp))),
+                _ => throw Untranslatable(map, expression),
+            };
+        }
+        catch (FieldPathException)
+        {
+            throw Untranslatable(map, expression);
+        }
     }
 
     // A path from the map's variable, maybe boosted (boosting changes scores only; Folio does not apply it), maybe
@@ -218,6 +247,9 @@ public static partial class MapTranslator
 
     [GeneratedRegex(@"^map\s*\(\s*(?<q>['""])(?<collection>[^'""]+)\k<q>\s*,\s*(?:function\s*\(\s*(?<var>\w+)\s*\)\s*\{\s*return\s*\{(?<body>.*)\}\s*;?\s*\}|\(?\s*(?<var>\w+)\s*\)?\s*=>\s*(?:\(\s*\{(?<body>.*)\}\s*\)|\{\s*return\s*\{(?<body>.*)\}\s*;?\s*\}))\s*\)$", RegexOptions.Singleline | RegexOptions.CultureInvariant)]
     private static partial Regex JavaScriptSyntax();
+
+    [GeneratedRegex(@"^(?:createSpatialField|CreateSpatialField)\s*\((?<args>.*)\)$", RegexOptions.Singleline | RegexOptions.CultureInvariant)]
+    private static partial Regex SpatialCall();
 
     [GeneratedRegex(@"\s*\.\s*Boost\s*\(\s*[0-9.]+\s*\)\s*$", RegexOptions.CultureInvariant)]
     private static partial Regex Boost();

@@ -1,5 +1,7 @@
 using System.Text.Json;
+using Folio.Indexing.Analysis;
 using Folio.Indexing.Definitions;
+using Folio.Indexing.Spatial;
 
 namespace Folio.Server.RavenProtocol.Indexes;
 
@@ -24,6 +26,7 @@ public static class RavenIndexDefinition
         var collections = new List<string>();
         var paths = new Dictionary<string, string>(StringComparer.Ordinal);
         var constants = new Dictionary<string, string>(StringComparer.Ordinal);
+        var spatial = new Dictionary<string, SpatialSource>(StringComparer.Ordinal);
         foreach (JsonElement map in maps.EnumerateArray())
         {
             if (map.ValueKind != JsonValueKind.String)
@@ -38,6 +41,13 @@ public static class RavenIndexDefinition
                 paths[field] = path;
             }
 
+            foreach ((string field, SpatialSource source) in translated.Spatial)
+            {
+                if ((spatial.TryGetValue(field, out SpatialSource? existing) && !existing.SameAs(source)) || paths.ContainsKey(field))
+                    throw new IndexDefinitionException($"'{name}': the maps give field '{field}' different sources; Folio's multi-collection indexes take each field from one path.");
+                spatial[field] = source;
+            }
+
             foreach ((string field, string literal) in translated.Constants)
             {
                 if (reduce is null)
@@ -48,6 +58,8 @@ public static class RavenIndexDefinition
             }
         }
 
+        if (reduce is not null && spatial.Count > 0)
+            throw new IndexDefinitionException($"'{name}': Folio's map/reduce indexes have no spatial fields ('{spatial.Keys.First()}').");
         if (reduce is not null)
         {
             try
@@ -78,11 +90,35 @@ public static class RavenIndexDefinition
                 throw new IndexDefinitionException($"'{name}': field '{field}' has a path Folio cannot read: {e.Message}");
             }
 
-            fields[field] = indexing == "Search"
-                ? new IndexFieldDefinition(fieldPath, IndexFieldType.String, Search: true)
+            string? analyzer = indexing is "Search" or "Default" ? AnalyzerOf(options, field) : null;
+            fields[field] = indexing == "Search" || analyzer is not null
+                ? new IndexFieldDefinition(fieldPath, IndexFieldType.String, Search: true, Analyzer: analyzer)
                 : new IndexFieldDefinition(fieldPath, IndexFieldType.Auto, CaseSensitive: indexing == "Exact");
         }
 
+        foreach ((string field, SpatialSource source) in spatial)
+        {
+            if (paths.ContainsKey(field))
+                throw new IndexDefinitionException($"'{name}': the maps give field '{field}' different sources; Folio's multi-collection indexes take each field from one path.");
+            fields[field] = IndexFieldDefinition.ForSpatial(source);
+        }
+
         return new IndexDefinition(name, collections, fields);
+    }
+
+    /// <summary>
+    /// The Folio analyzer a field's <c>"Analyzer"</c> names (the seeds' clients send Lucene's class names, with or without
+    /// the namespace: <c>Lucene.Net.Analysis.Standard.StandardAnalyzer</c> is Folio's <c>Standard</c>); null when it names
+    /// none Folio has. As in the seeds' system, a field given an analyzer is analyzed (full text) unless it says otherwise.
+    /// </summary>
+    private static string? AnalyzerOf(JsonElement options, string field)
+    {
+        if (options.ValueKind != JsonValueKind.Object || !options.TryGetProperty(field, out JsonElement o) || o.ValueKind != JsonValueKind.Object
+            || !o.TryGetProperty("Analyzer", out JsonElement a) || a.ValueKind != JsonValueKind.String || a.GetString() is not { Length: > 0 } written)
+            return null;
+        string name = written[(written.LastIndexOf('.') + 1)..];
+        if (name.EndsWith("Analyzer", StringComparison.Ordinal) && name.Length > "Analyzer".Length)
+            name = name[..^"Analyzer".Length];
+        return NamedAnalyzers.TryCanonical(name, out string canonical) && canonical != NamedAnalyzers.Exact ? canonical : null;
     }
 }
