@@ -4,6 +4,7 @@ using System.Net;
 using System.Text;
 using System.Text.Json;
 using Folio.Benchmarks.Http;
+using Folio.Benchmarks.Search;
 
 namespace Folio.Benchmarks.Scripting;
 
@@ -33,17 +34,13 @@ public static class ProjectionLoadCommand
     {
         int documents = 10_000;
         int rounds = 20;
-        for (int i = 0; i < args.Length; i++)
+        var values = new Dictionary<string, Action<string>>(StringComparer.Ordinal)
         {
-            switch (args[i])
-            {
-                case "--docs": documents = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
-                case "--rounds": rounds = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
-                default:
-                    Console.Error.WriteLine($"Unknown option '{args[i]}'. Options: --docs N --rounds N");
-                    return 2;
-            }
-        }
+            ["--docs"] = v => documents = CommandOptions.Int(v),
+            ["--rounds"] = v => rounds = CommandOptions.Int(v),
+        };
+        if (!CommandOptions.Parse(args, "Usage: projection-load [--docs N] [--rounds N]", values, new(StringComparer.Ordinal)))
+            return 2;
 
         string work = Path.Combine(Path.GetTempPath(), "folio-projection-load-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
         Directory.CreateDirectory(work);
