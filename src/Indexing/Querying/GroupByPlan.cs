@@ -17,6 +17,7 @@ internal sealed class GroupByPlan
     private readonly Dictionary<string, GroupByField> _groupsByPath = new(StringComparer.Ordinal);
     private readonly Dictionary<string, AggregationDefinition> _aggregations = new(StringComparer.Ordinal);
     private readonly List<GroupByField> _groups = [];
+    private readonly Dictionary<string, RqlField> _aliases = new(StringComparer.Ordinal);
 
     private GroupByPlan(string collection)
     {
@@ -56,6 +57,11 @@ internal sealed class GroupByPlan
             }
         }
 
+        foreach (var projection in query.Select)
+        {
+            if (projection.Field.Aggregate is not null)
+                plan._aliases.TryAdd(projection.Alias, projection.Field);
+        }
         var select = new List<RqlProjection>();
         if (query.Select.Count == 0)
         {
@@ -63,7 +69,12 @@ internal sealed class GroupByPlan
                 select.Add(new RqlProjection(Row(group.Name, 0), group.Name));
         }
         foreach (var projection in query.Select)
-            select.Add(new RqlProjection(plan.Rewrite(projection.Field), projection.Alias));
+        {
+            if (projection.Field.IsKey)
+                plan.AddKey(projection, select);
+            else
+                select.Add(new RqlProjection(plan.Rewrite(projection.Field), projection.Alias));
+        }
         var orderBy = new List<RqlOrder>(query.OrderBy.Count);
         foreach (var order in query.OrderBy)
             orderBy.Add(order with { Field = order.Field is null ? null : plan.Rewrite(order.Field) });
@@ -77,8 +88,32 @@ internal sealed class GroupByPlan
 
     private static RqlField Row(string name, int position) => new(FieldPath.FromSegments([new PathSegment(name)]), position);
 
+    /// <summary>
+    /// <c>key()</c> in the select: the group field under the alias given, else under its own name; of several group
+    /// fields, each under its own name, as the seeds' clients read a key they did not name.
+    /// </summary>
+    private void AddKey(RqlProjection projection, List<RqlProjection> select)
+    {
+        var named = projection.Alias != RqlField.KeyText;
+        if (_groups.Count == 1)
+        {
+            select.Add(new RqlProjection(Row(_groups[0].Name, projection.Field.Position), named ? projection.Alias : _groups[0].Name));
+            return;
+        }
+        if (named)
+            throw new QueryException($"key() of several group fields cannot be named {projection.Alias}; select the group fields by name instead.");
+        foreach (var group in _groups)
+            select.Add(new RqlProjection(Row(group.Name, projection.Field.Position), group.Name));
+    }
+
     private RqlField Rewrite(RqlField field)
     {
+        if (field.IsKey)
+        {
+            if (_groups.Count != 1)
+                throw new QueryException("key() outside the select stands for one group field; this query groups by several, so name the field instead.");
+            return Row(_groups[0].Name, field.Position);
+        }
         if (field.Aggregate is { } function)
         {
             var op = function switch
@@ -95,6 +130,9 @@ internal sealed class GroupByPlan
         }
         if (field.Path is not null && _groupsByPath.TryGetValue(field.Path.Text, out var group))
             return Row(group.Name, field.Position);
+        // The seeds' clients order by what they selected: `order by count` for `count() as count`.
+        if (field.Path is { Segments: [{ MarksArray: false } only] } && _aliases.TryGetValue(only.Name, out var aliased))
+            return Rewrite(aliased);
         throw new QueryException($"A group by query can only name its group fields and aggregates (count(), sum(F), min(F), max(F), avg(F)); {field} is neither.");
     }
 

@@ -28,4 +28,11 @@ public sealed record QueryOptions
 
     /// <summary>What each run of the query's JavaScript (<c>select { … }</c>, one result at a time) may use.</summary>
     public Scripting.ScriptLimits ScriptLimits { get; init; } = Scripting.ScriptLimits.Default;
+
+    /// <summary>
+    /// Whether facets answer as the seeds' system's clients expect: a term facet's text values as indexed
+    /// (lower-cased where the field folds case) rather than in the spelling the data uses most, and its terms in
+    /// value order when the query gives no options (Folio's own default is by count, highest first).
+    /// </summary>
+    public bool SeedsFacetShapes { get; init; }
 }

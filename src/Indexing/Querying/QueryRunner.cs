@@ -79,7 +79,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
         timings?.PlanDone();
         if (query.Facets.Count > 0)
         {
-            FacetCounter.Count(query, compiler, searcher, where, result);
+            FacetCounter.Count(query, compiler, searcher, where, result, options.SeedsFacetShapes);
             timings?.QueryDone();
         }
         else if (query.Suggestions.Count > 0)

@@ -33,8 +33,15 @@ public sealed record RqlField(FieldPath? Path, int Position)
     /// <summary>
     /// An aggregate of a group by query instead of a field (<c>count()</c>, <c>count(F)</c>, <c>sum(F)</c>,
     /// <c>min(F)</c>, <c>max(F)</c>, <c>avg(F)</c>): the function's name in lower case; <see cref="Path"/> is its argument.
+    /// Also <see cref="KeyFunction"/>, the group's key (<c>key()</c>), without an argument.
     /// </summary>
     public string? Aggregate { get; init; }
+
+    /// <summary>The <see cref="Aggregate"/> of <c>key()</c>: a group by query's group field, or its group fields.</summary>
+    public const string KeyFunction = "key";
+
+    /// <summary>Whether this is <c>key()</c>.</summary>
+    public bool IsKey => Aggregate == KeyFunction;
 
     /// <summary>Whether this is the document id (<c>id()</c>).</summary>
     public bool IsId => Path is null && Aggregate is null;
@@ -47,7 +54,8 @@ public sealed record RqlField(FieldPath? Path, int Position)
     /// <c>Lines[].'Unit Price'</c>), <c>id()</c> gives <c>id()</c>.
     /// </summary>
     /// An aggregate is named after its argument (<c>sum(Freight)</c> gives <c>Freight</c>), <c>count()</c> <c>Count</c>.
-    public string Name => Aggregate is not null && Path is null ? "Count"
+    public string Name => IsKey ? KeyText
+        : Aggregate is not null && Path is null ? "Count"
         : Path is null ? IdText
         : Path.Segments is [{ MarksArray: false } only] ? only.Name : Path.Text;
 
@@ -55,6 +63,9 @@ public sealed record RqlField(FieldPath? Path, int Position)
     public override string ToString() => Aggregate is not null ? $"{Aggregate}({Path?.QueryText})" : Path?.QueryText ?? IdText;
 
     private const string IdText = "id()";
+
+    /// <summary><c>key()</c> as a query writes it, and the name of a projection of it without an alias.</summary>
+    public const string KeyText = "key()";
 }
 
 /// <summary>A literal or a parameter.</summary>

@@ -18,6 +18,11 @@ public sealed partial class RqlParser
         var token = Current;
         if (token.Kind == RqlTokenKind.Identifier && Peek(1).Kind == RqlTokenKind.OpenParen && AggregateName(token.Text) is { } aggregate)
             return ParseAggregate(token, aggregate);
+        if (token.IsKeyword("key") && Peek(1).Kind == RqlTokenKind.OpenParen && Peek(2).Kind == RqlTokenKind.CloseParen)
+        {
+            _index += 3;
+            return new RqlField(null, token.Position) { Aggregate = RqlField.KeyFunction };
+        }
         if (token.IsKeyword("id") && Peek(1).Kind == RqlTokenKind.OpenParen)
         {
             _index++;

@@ -104,6 +104,16 @@ public sealed partial class RqlParser
             throw new RqlParseException("An order by with an alphanumeric key cannot also order by score()", score.Position);
         if (alphanumeric is not null && groupBy.Count > 0)
             throw new RqlParseException("A group by query cannot order by alphanumeric", alphanumeric.Position);
+        if (groupBy.Count > 0)
+            return;
+        foreach (var projection in select)
+        {
+            if (projection.Field.IsKey)
+                throw new RqlParseException("key() is the group of a group by query (from Orders group by Company select key(), count())", projection.Field.Position);
+        }
+        var key = orderBy.Find(static o => o.Field is { IsKey: true });
+        if (key is not null)
+            throw new RqlParseException("key() is the group of a group by query; order by a field instead", key.Position);
     }
 
     /// <summary><c>random()</c> or <c>random('seed')</c> as an order by key.</summary>

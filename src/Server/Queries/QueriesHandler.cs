@@ -37,7 +37,7 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         JsonElement? parameters = root.TryGetProperty("QueryParameters", out var parameterValue) && parameterValue.ValueKind != JsonValueKind.Null ? parameterValue : null;
         if (parameters is { ValueKind: not JsonValueKind.Object })
             throw QueryParameters.Invalid("QueryParameters must be an object of parameter names to values.");
-        await RunAsync(request, query.GetString()!, Options(wait, timeout, parameters, Budget(request)));
+        await RunAsync(request, query.GetString()!, Options(wait, timeout, parameters, Budget(request)) with { SeedsFacetShapes = RavenProtocol.RavenClientErrors.IsRavenClient(request.Request) });
     }
 
     /// <summary>Runs <c>?query=</c> (with optional <c>waitForNonStaleResults</c> and <c>waitForNonStaleResultsTimeout</c>).</summary>
@@ -50,7 +50,7 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         var wait = string.Equals(QueryParameters.Optional(request.Request, "waitForNonStaleResults"), "true", StringComparison.OrdinalIgnoreCase);
         var timeoutText = QueryParameters.Optional(request.Request, "waitForNonStaleResultsTimeout");
         TimeSpan? timeout = timeoutText is null ? null : QueryParameters.Duration(timeoutText);
-        await RunAsync(request, query, Options(wait, timeout, null, Budget(request)));
+        await RunAsync(request, query, Options(wait, timeout, null, Budget(request)) with { SeedsFacetShapes = RavenProtocol.RavenClientErrors.IsRavenClient(request.Request) });
     }
 
     /// <summary>Streams every result of <c>?query=</c> as <c>{"Results":[…]}</c>, without paging limits and in constant memory.</summary>
@@ -129,18 +129,24 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         {
             if (result.CappedPageSize is { } cap)
                 request.Response.Headers["Folio-Page-Size-Capped"] = cap.ToString(CultureInfo.InvariantCulture);
-            await JsonResponse.WriteAsync(request.Response, result, WriteResult, request.Aborted);
+            await JsonResponse.WriteAsync(request.Response, (result, RavenProtocol.RavenClientErrors.IsRavenClient(request.Request)), WriteResult, request.Aborted);
         }
     }
 
-    private static void WriteResult(Utf8JsonWriter writer, QueryResult result)
+    private static void WriteResult(Utf8JsonWriter writer, (QueryResult Result, bool ForSeedsClient) answer)
     {
+        var result = answer.Result;
         writer.WriteStartObject();
         writer.WriteStartArray("Results"u8);
         foreach (var item in result.Results)
-            writer.WriteRawValue(item.Span, skipInputValidation: true);
+        {
+            if (answer.ForSeedsClient)
+                RavenProtocol.ResultMetadata.Write(writer, item.Span);
+            else
+                writer.WriteRawValue(item.Span, skipInputValidation: true);
+        }
         foreach (var facet in result.Facets)
-            WriteFacet(writer, facet);
+            WriteFacet(writer, facet, answer.ForSeedsClient);
         writer.WriteEndArray();
         writer.WriteStartObject("Includes"u8);
         foreach (var (id, document) in result.Includes)
@@ -232,9 +238,10 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
     /// <summary>
     /// A facet in the seeds' clients' shape: <c>{"Name","Values":[{"Range","Count"}…],"RemainingTerms","RemainingTermsCount","RemainingHits"}</c>,
     /// each value with <c>Name</c> and the aggregations asked for (<c>Sum</c>, <c>Min</c>, <c>Max</c>, <c>Average</c>) when the
-    /// facet aggregates, and a term facet with Folio's <c>MissingCount</c>.
+    /// facet aggregates, and a term facet with Folio's <c>MissingCount</c>, except for the seeds' clients: they tell a
+    /// facet result from a document by its having exactly the seeds' five properties.
     /// </summary>
-    private static void WriteFacet(Utf8JsonWriter writer, FacetResult facet)
+    private static void WriteFacet(Utf8JsonWriter writer, FacetResult facet, bool forSeedsClient)
     {
         writer.WriteStartObject();
         writer.WriteString("Name"u8, facet.Name);
@@ -259,7 +266,7 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         writer.WriteEndArray();
         writer.WriteNumber("RemainingTermsCount"u8, facet.RemainingTermsCount);
         writer.WriteNumber("RemainingHits"u8, facet.RemainingHits);
-        if (facet.MissingCount is { } missing)
+        if (facet.MissingCount is { } missing && !forSeedsClient)
             writer.WriteNumber("MissingCount"u8, missing);
         writer.WriteEndObject();
     }

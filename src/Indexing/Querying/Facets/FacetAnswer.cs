@@ -21,7 +21,7 @@ internal static class FacetAnswer
         for (var i = start; i < end; i++)
         {
             ref readonly var term = ref terms[order[i]];
-            AddValues(values, plan, collector.Aggregator, Display(collector, term), term.Count, term.Slot);
+            AddValues(values, plan, collector.Aggregator, Display(plan, collector, term), term.Count, term.Slot);
         }
         long remainingHits = 0;
         var remainingTerms = options.IncludeRemainingTerms ? new List<string?>(terms.Length - end) : null;
@@ -29,7 +29,7 @@ internal static class FacetAnswer
         {
             ref readonly var term = ref terms[order[i]];
             remainingHits += term.Count;
-            remainingTerms?.Add(Display(collector, term));
+            remainingTerms?.Add(Display(plan, collector, term));
         }
         return new FacetResult(plan.Facet.Name, values)
         {
@@ -45,18 +45,19 @@ internal static class FacetAnswer
         var counts = collector.Counts;
         var values = new List<FacetValue>(counts.Count * Math.Max(1, plan.Groups.Count));
         for (var r = 0; r < counts.Count; r++)
-            AddValues(values, plan, collector.Aggregator, plan.Facet.Ranges[r].Text, counts[r], r);
+            AddValues(values, plan, collector.Aggregator, plan.RangeNames[r], counts[r], r);
         return new FacetResult(plan.Facet.Name, values);
     }
 
     /// <summary>
     /// A value as the answer shows it: null for an explicit null, text in the spelling the data uses most (a
-    /// case-folding field holds it lower-cased), a number as its shortest round-tripping text.
+    /// case-folding field holds it lower-cased) unless the plan wants it as indexed, a number as its shortest
+    /// round-tripping text.
     /// </summary>
-    private static string? Display(TermFacetCollector collector, in FacetTerm term) => term.Kind switch
+    private static string? Display(FacetPlan plan, TermFacetCollector collector, in FacetTerm term) => term.Kind switch
     {
         DocValueKind.Null => null,
-        DocValueKind.Text => collector.Spelling(term) ?? term.Value.Text,
+        DocValueKind.Text => (plan.SeedsShapes ? null : collector.Spelling(term)) ?? term.Value.Text,
         _ => term.Value.ToString(),
     };
 

@@ -12,11 +12,11 @@ namespace Folio.Indexing.Querying;
 /// </summary>
 internal static class FacetCounter
 {
-    public static void Count(RqlQuery query, QueryCompiler compiler, IEngineSearcher searcher, Query where, QueryResult result)
+    public static void Count(RqlQuery query, QueryCompiler compiler, IEngineSearcher searcher, Query where, QueryResult result, bool seedsShapes)
     {
         var plans = new FacetPlan[query.Facets.Count];
         for (var f = 0; f < plans.Length; f++)
-            plans[f] = FacetPlan.Create(query.Facets[f], compiler);
+            plans[f] = FacetPlan.Create(query.Facets[f], compiler, seedsShapes);
         var count = new CountCollector();
         var conjuncts = new List<RqlExpression>();
         if (query.Where is not null)

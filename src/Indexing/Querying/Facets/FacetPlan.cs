@@ -11,8 +11,9 @@ namespace Folio.Indexing.Querying;
 /// </summary>
 internal sealed class FacetPlan
 {
-    private FacetPlan(RqlFacet facet, FacetOptions options, ICollector collector, List<AggregationGroup> groups)
+    private FacetPlan(RqlFacet facet, FacetOptions options, ICollector collector, List<AggregationGroup> groups, bool seedsShapes)
     {
+        SeedsShapes = seedsShapes;
         Facet = facet;
         Options = options;
         Collector = collector;
@@ -24,21 +25,29 @@ internal sealed class FacetPlan
 
     public FacetOptions Options { get; }
 
+    /// <summary>Whether text values are answered as indexed rather than in the data's most frequent spelling (<see cref="QueryOptions.SeedsFacetShapes"/>).</summary>
+    public bool SeedsShapes { get; }
+
     /// <summary>A <see cref="TermFacetCollector"/> or a <see cref="RangeFacetCollector"/>, with an aggregator when the facet aggregates.</summary>
     public ICollector Collector { get; }
 
     /// <summary>The values each term or range answers: one per aggregated name, in the order first written (none without aggregations).</summary>
     public IReadOnlyList<AggregationGroup> Groups { get; }
 
+    /// <summary>Each range's name in the answer: as written, with its <c>$parameters</c> replaced by their values.</summary>
+    public IReadOnlyList<string> RangeNames { get; private init; } = [];
+
     /// <summary>What a query's conditions must be on for this facet to drill sideways past them: its field as the query writes it.</summary>
     public string FieldKey => Facet.Field.ToString();
 
-    public static FacetPlan Create(RqlFacet facet, QueryCompiler compiler)
+    public static FacetPlan Create(RqlFacet facet, QueryCompiler compiler, bool seedsShapes)
     {
         var options = ResolveOptions(facet, compiler.Parameters);
         var (aggregator, groups) = Aggregations(facet, compiler);
+        if (facet.Ranges.Count == 0 && seedsShapes && facet.Options is null)
+            options = options with { SortMode = FacetTermSortMode.ValueAsc };
         if (facet.Ranges.Count == 0)
-            return new FacetPlan(facet, options, new TermFacetCollector(compiler.IndexField(facet.Field, numeric: false), aggregator), groups);
+            return new FacetPlan(facet, options, new TermFacetCollector(compiler.IndexField(facet.Field, numeric: false), aggregator), groups, seedsShapes);
         if (!options.OnlySideways)
             throw new QueryException($"{facet.Text} counts ranges, which are answered all and in the order written; its options may only set Sideways.");
         var ranges = new List<ValueRange>(facet.Ranges.Count);
@@ -50,7 +59,13 @@ internal sealed class FacetPlan
             numeric |= lower?.Type is FieldValueType.Long or FieldValueType.Double || upper?.Type is FieldValueType.Long or FieldValueType.Double;
             ranges.Add(new ValueRange(lower, range.LowerInclusive, upper, range.UpperInclusive));
         }
-        return new FacetPlan(facet, options, new RangeFacetCollector(compiler.IndexField(facet.Field, numeric), ranges, aggregator), groups);
+        var names = new string[facet.Ranges.Count];
+        for (var r = 0; r < names.Length; r++)
+            names[r] = RangeName(facet.Ranges[r].Text, compiler.Parameters);
+        return new FacetPlan(facet, options, new RangeFacetCollector(compiler.IndexField(facet.Field, numeric), ranges, aggregator), groups, seedsShapes)
+        {
+            RangeNames = names,
+        };
     }
 
     /// <summary>The facet's answer, once the walk has ended (and while the searcher it ran on is open: display spellings are read from it).</summary>
@@ -77,6 +92,33 @@ internal sealed class FacetPlan
             default:
                 throw new QueryException($"The options of {facet.Text} must be a $parameter holding an object.");
         }
+    }
+
+    /// <summary>
+    /// A range as its answer names it: the seeds' clients build ranges with parameters (<c>Total &lt; $p0</c>) and look
+    /// their counts up by the range with the values in (<c>Total &lt; 100</c>). A string value goes in single quotes.
+    /// </summary>
+    private static string RangeName(string text, JsonElement? parameters)
+    {
+        if (!text.Contains('$', StringComparison.Ordinal) || parameters is not { ValueKind: JsonValueKind.Object } bag)
+            return text;
+        var name = new System.Text.StringBuilder(text.Length + 16);
+        for (var i = 0; i < text.Length; i++)
+        {
+            var end = i + 1;
+            while (text[i] == '$' && end < text.Length && (char.IsLetterOrDigit(text[end]) || text[end] == '_'))
+                end++;
+            if (end > i + 1 && bag.TryGetProperty(text.AsSpan(i + 1, end - i - 1), out var value))
+            {
+                name.Append(value.ValueKind == JsonValueKind.String ? $"'{value.GetString()}'" : value.GetRawText());
+                i = end - 1;
+            }
+            else
+            {
+                name.Append(text[i]);
+            }
+        }
+        return name.ToString();
     }
 
     /// <summary>
