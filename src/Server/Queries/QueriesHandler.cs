@@ -6,6 +6,7 @@ using Folio.Server.Configuration;
 using Folio.Server.Databases;
 using Folio.Server.Http;
 using Folio.Server.Routing;
+using Microsoft.AspNetCore.Http;
 
 namespace Folio.Server.Queries;
 
@@ -122,11 +123,24 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
     private async ValueTask RunAsync(FolioRequest request, string query, QueryOptions queryOptions)
     {
         QueryResult result;
+        long lastWrite;
         using (var lease = databases.Lease(request.DatabaseSpan))
+        {
+            lastWrite = lease.Database.Store.LastEtag;
             result = await lease.Database.Queries.RunAsync(query, queryOptions, request.Aborted);
+        }
 
         using (result)
         {
+            if (QueryResultETag.Compute(query, queryOptions.Parameters, result.IndexName ?? "", result.IndexEtag, result.IsStale, lastWrite, queryOptions.SeedsFacetShapes) is { } etag)
+            {
+                request.Response.Headers.ETag = etag;
+                if (QueryResultETag.Matches(request.Request.Headers.IfNoneMatch, etag))
+                {
+                    request.Response.StatusCode = StatusCodes.Status304NotModified;
+                    return;
+                }
+            }
             if (result.CappedPageSize is { } cap)
                 request.Response.Headers["Folio-Page-Size-Capped"] = cap.ToString(CultureInfo.InvariantCulture);
             await JsonResponse.WriteAsync(request.Response, (result, RavenProtocol.RavenClientErrors.IsRavenClient(request.Request)), WriteResult, request.Aborted);

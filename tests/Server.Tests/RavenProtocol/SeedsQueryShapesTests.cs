@@ -91,6 +91,45 @@ public sealed class SeedsQueryShapesTests(ServerFixture fixture) : IClassFixture
         Assert.Equal("orders/3", documents.GetProperty("Results")[0].GetProperty("@metadata").GetProperty("@id").GetString());
     }
 
+    [Fact]
+    public async Task Query_Answers304_WhileNothingItDependsOnChanged()
+    {
+        string db = await StoreOrdersAsync();
+        const string query = """{"Query":"from Orders where Product = $p","QueryParameters":{"p":"Milk"},"WaitForNonStaleResults":true}""";
+        string etag;
+        using (HttpResponseMessage first = await PostQueryAsync(db, query, null))
+        {
+            Assert.Equal(HttpStatusCode.OK, first.StatusCode);
+            etag = first.Headers.ETag!.Tag;
+        }
+        using (HttpResponseMessage again = await PostQueryAsync(db, query, etag))
+        {
+            Assert.Equal(HttpStatusCode.NotModified, again.StatusCode);
+            Assert.Empty(await again.Content.ReadAsByteArrayAsync());
+        }
+        using (HttpResponseMessage other = await PostQueryAsync(db, query.Replace("\"Milk\"", "\"iPhone\"", StringComparison.Ordinal), etag))
+            Assert.Equal(HttpStatusCode.OK, other.StatusCode);
+
+        await FolioApi.StoreAsync(Client, db, "orders/4", """{"Product":"Milk","Total":1,"@metadata":{"@collection":"Orders"}}""");
+        using (HttpResponseMessage afterWrite = await PostQueryAsync(db, query, etag))
+        {
+            Assert.Equal(HttpStatusCode.OK, afterWrite.StatusCode);
+            Assert.NotEqual(etag, afterWrite.Headers.ETag!.Tag);
+            Assert.Equal(3, JsonDocument.Parse(await afterWrite.Content.ReadAsStringAsync()).RootElement.GetProperty("Results").GetArrayLength());
+        }
+        using (HttpResponseMessage shuffled = await PostQueryAsync(db, """{"Query":"from Orders order by random()"}""", null))
+            Assert.Null(shuffled.Headers.ETag);
+    }
+
+    private async Task<HttpResponseMessage> PostQueryAsync(string db, string body, string? ifNoneMatch)
+    {
+        var request = new HttpRequestMessage(HttpMethod.Post, $"/databases/{db}/queries") { Content = FolioApi.Json(body) };
+        if (ifNoneMatch is not null)
+            request.Headers.TryAddWithoutValidation("If-None-Match", ifNoneMatch);
+        using (request)
+            return await Client.SendAsync(request);
+    }
+
     private async Task<string> StoreOrdersAsync()
     {
         string db = await FolioApi.CreateDatabaseAsync(Client);
