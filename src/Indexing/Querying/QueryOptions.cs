@@ -26,6 +26,15 @@ public sealed record QueryOptions
     /// <summary>The most results one page may have.</summary>
     public int MaxPageSize { get; init; } = 1024;
 
+    /// <summary>
+    /// How many results to skip when the query's text has no offset: the seeds' clients send a raw query's skip as
+    /// <c>Start</c> beside the query rather than in it.
+    /// </summary>
+    public int? Start { get; init; }
+
+    /// <summary>How many results to answer when the query's text has no limit (the seeds' clients' <c>PageSize</c>); still at most <see cref="MaxPageSize"/>.</summary>
+    public int? PageSize { get; init; }
+
     /// <summary>What each run of the query's JavaScript (<c>select { … }</c>, one result at a time) may use.</summary>
     public Scripting.ScriptLimits ScriptLimits { get; init; } = Scripting.ScriptLimits.Default;
 

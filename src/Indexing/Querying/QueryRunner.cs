@@ -237,8 +237,8 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
         // A parameter bound to null means no offset or no limit: the seeds' system's clients send `limit $p0, $p1` with $p0 null.
         var offset = query.Offset is null ? default : ParameterValues.Resolve(query.Offset, options.Parameters);
         var limit = query.Limit is null ? default : ParameterValues.Resolve(query.Limit, options.Parameters);
-        var skip = query.Offset is null || offset.Type == FieldValueType.Null ? 0 : Count(offset, "offset");
-        var take = query.Limit is null || limit.Type == FieldValueType.Null ? options.MaxPageSize : Count(limit, "limit");
+        var skip = query.Offset is null || offset.Type == FieldValueType.Null ? options.Start ?? 0 : Count(offset, "offset");
+        var take = query.Limit is null || limit.Type == FieldValueType.Null ? options.PageSize ?? options.MaxPageSize : Count(limit, "limit");
         if (take > options.MaxPageSize)
         {
             take = options.MaxPageSize;

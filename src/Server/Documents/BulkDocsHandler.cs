@@ -96,7 +96,7 @@ public sealed class BulkDocsHandler
                 throw new FolioHttpException(
                     StatusCodes.Status504GatewayTimeout,
                     "Indexes did not catch up",
-                    $"The batch is committed (up to etag {lastEtag}), but index '{index.Name}' had not indexed it within {timeout}.",
+                    $"The batch is committed (up to etag {lastEtag}), but Folio could not verify that index '{index.Name}' indexed it within {timeout}.",
                     ProblemTypes.IndexesTimeout);
             }
         }

@@ -21,7 +21,7 @@ public static class ProblemWriter
     public static async Task WriteAsync(HttpResponse response, Problem problem, CancellationToken cancellationToken)
     {
         bool ravenClient = RavenProtocol.RavenClientErrors.IsRavenClient(response.HttpContext.Request);
-        response.StatusCode = ravenClient ? RavenProtocol.RavenClientErrors.Status(problem) : problem.Status;
+        response.StatusCode = ravenClient ? RavenProtocol.RavenClientErrors.Status(problem, response.HttpContext.Request) : problem.Status;
         if (ravenClient)
             RavenProtocol.RavenClientErrors.SetHeaders(response, problem);
         response.ContentType = ContentType;

@@ -38,7 +38,22 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         JsonElement? parameters = root.TryGetProperty("QueryParameters", out var parameterValue) && parameterValue.ValueKind != JsonValueKind.Null ? parameterValue : null;
         if (parameters is { ValueKind: not JsonValueKind.Object })
             throw QueryParameters.Invalid("QueryParameters must be an object of parameter names to values.");
-        await RunAsync(request, query.GetString()!, Options(wait, timeout, parameters, Budget(request)) with { SeedsFacetShapes = RavenProtocol.RavenClientErrors.IsRavenClient(request.Request) });
+        await RunAsync(request, query.GetString()!, Options(wait, timeout, parameters, Budget(request)) with
+        {
+            SeedsFacetShapes = RavenProtocol.RavenClientErrors.IsRavenClient(request.Request),
+            Start = Paging(root, "Start"),
+            PageSize = Paging(root, "PageSize"),
+        });
+    }
+
+    /// <summary>The body's <c>Start</c> or <c>PageSize</c>: a whole number of zero or more, or absent (null).</summary>
+    private static int? Paging(JsonElement root, string name)
+    {
+        if (!root.TryGetProperty(name, out var value) || value.ValueKind == JsonValueKind.Null)
+            return null;
+        return value.ValueKind == JsonValueKind.Number && value.TryGetInt32(out var number) && number >= 0
+            ? number
+            : throw QueryParameters.Invalid($"{name} must be a whole number of zero or more; it is {value.GetRawText()}.");
     }
 
     /// <summary>Runs <c>?query=</c> (with optional <c>waitForNonStaleResults</c> and <c>waitForNonStaleResultsTimeout</c>).</summary>

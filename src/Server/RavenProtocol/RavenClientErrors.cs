@@ -22,20 +22,28 @@ public static class RavenClientErrors
     /// <returns>True when it carries <see cref="ClientVersionHeader"/>.</returns>
     public static bool IsRavenClient(HttpRequest request) => request.Headers.ContainsKey(ClientVersionHeader);
 
-    /// <summary>The status to answer a Raven client with: 503 for a missing database, else the problem's own.</summary>
+    /// <summary>
+    /// The status to answer a Raven client with: 503 for a missing database on a route inside one
+    /// (<c>/databases/{db}/…</c>), else the problem's own. Server routes about databases (<c>GET
+    /// /admin/databases?name=</c>) keep their 404, which those clients read as "no such database" and answer null.
+    /// </summary>
     /// <param name="problem">The problem.</param>
+    /// <param name="request">The request it answers.</param>
     /// <returns>The status.</returns>
-    public static int Status(in Problem problem) =>
-        problem.Type == ProblemTypes.DatabaseNotFound ? StatusCodes.Status503ServiceUnavailable : problem.Status;
+    public static int Status(in Problem problem, HttpRequest request) =>
+        IsMissingDatabaseInside(problem, request) ? StatusCodes.Status503ServiceUnavailable : problem.Status;
 
     /// <summary>Sets the headers the clients look for (<see cref="DatabaseMissingHeader"/>).</summary>
     /// <param name="response">The response, not started.</param>
     /// <param name="problem">The problem.</param>
     public static void SetHeaders(HttpResponse response, in Problem problem)
     {
-        if (problem.Type == ProblemTypes.DatabaseNotFound)
+        if (IsMissingDatabaseInside(problem, response.HttpContext.Request))
             response.Headers[DatabaseMissingHeader] = problem.Detail ?? problem.Title;
     }
+
+    private static bool IsMissingDatabaseInside(in Problem problem, HttpRequest request) =>
+        problem.Type == ProblemTypes.DatabaseNotFound && request.Path.StartsWithSegments("/databases", StringComparison.OrdinalIgnoreCase);
 
     /// <summary>Writes <c>Type</c>, <c>Message</c> and <c>Error</c> into the open problem object.</summary>
     /// <param name="writer">Positioned inside the problem object.</param>
@@ -43,9 +51,12 @@ public static class RavenClientErrors
     public static void WriteMembers(Utf8JsonWriter writer, in Problem problem)
     {
         string message = problem.Detail is null ? problem.Title : $"{problem.Title}: {problem.Detail}";
-        writer.WriteString("Type"u8, ExceptionType(problem.Type, problem.Status));
+        string type = ExceptionType(problem.Type, problem.Status);
+        writer.WriteString("Type"u8, type);
         writer.WriteString("Message"u8, message);
-        writer.WriteString("Error"u8, message);
+        // The clients make most exceptions' text of Error, which the seeds' server fills with the exception as text,
+        // its type first; a 409's text is Error alone, as a concurrency message.
+        writer.WriteString("Error"u8, problem.Status == StatusCodes.Status409Conflict ? message : $"{type}: {message}");
     }
 
     /// <summary>The full name of the exception the seeds' clients make of a problem of <paramref name="type"/> and <paramref name="status"/>.</summary>

@@ -121,6 +121,21 @@ public sealed class SeedsQueryShapesTests(ServerFixture fixture) : IClassFixture
             Assert.Null(shuffled.Headers.ETag);
     }
 
+    [Fact]
+    public async Task Query_PagesByStartAndPageSize_WhenItsTextHasNoLimit()
+    {
+        string db = await StoreOrdersAsync();
+        JsonElement page = await QueryAsync(db, """{"Query":"from Orders order by Total as long","Start":1,"PageSize":1,"WaitForNonStaleResults":true}""", seedsClient: true);
+        Assert.Equal(12, page.GetProperty("Results")[0].GetProperty("Total").GetInt64());
+        Assert.Equal(1, page.GetProperty("Results").GetArrayLength());
+        JsonElement limited = await QueryAsync(db, """{"Query":"from Orders order by Total limit 0, 2","Start":1,"PageSize":1,"WaitForNonStaleResults":true}""", seedsClient: false);
+        Assert.Equal(2, limited.GetProperty("Results").GetArrayLength());
+
+        using HttpResponseMessage bad = await PostQueryAsync(db, """{"Query":"from Orders","Start":-1}""", null);
+        Assert.Equal(HttpStatusCode.BadRequest, bad.StatusCode);
+        Assert.Contains("Start", await bad.Content.ReadAsStringAsync());
+    }
+
     private async Task<HttpResponseMessage> PostQueryAsync(string db, string body, string? ifNoneMatch)
     {
         var request = new HttpRequestMessage(HttpMethod.Post, $"/databases/{db}/queries") { Content = FolioApi.Json(body) };
