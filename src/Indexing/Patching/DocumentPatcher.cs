@@ -19,7 +19,8 @@ public sealed class DocumentPatcher : IDisposable
 {
     private const string PatchFunction = "__folio_patch";
     private const string Helpers =
-        "function id(d) { return d && d['@metadata'] ? d['@metadata']['@id'] : null; }\n";
+        "function id(d) { return d && d['@metadata'] ? d['@metadata']['@id'] : null; }\n" +
+        "function getMetadata(d) { return d ? d['@metadata'] : null; }\n";
 
     private readonly ScriptSandbox _sandbox;
     private readonly int _maxDepth;

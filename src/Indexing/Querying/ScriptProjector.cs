@@ -18,7 +18,8 @@ internal sealed class ScriptProjector : IDisposable
 {
     private const string ProjectFunction = "__folio_project";
     private static readonly string IdHelper =
-        "function id(d) { return d && d['@metadata'] ? d['@metadata']['@id'] : null; }\n";
+        "function id(d) { return d && d['@metadata'] ? d['@metadata']['@id'] : null; }\n" +
+        "function getMetadata(d) { return d ? d['@metadata'] : null; }\n";
 
     private readonly RqlQuery _query;
     private readonly ScriptSandbox _sandbox;

@@ -78,6 +78,16 @@ public sealed class JavaScriptProjectionTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task Query_GetMetadata_GivesTheDocumentsMetadata()
+    {
+        var result = await QueryAsync("from Orders as o where id() = 'orders/1' select { Id: id(o), Cv: getMetadata(o)['@change-vector'], Collection: getMetadata(o)['@collection'] }", new { });
+        var row = Assert.Single(result.GetProperty("Results").EnumerateArray());
+        Assert.Equal("orders/1", row.GetProperty("Id").GetString());
+        Assert.False(string.IsNullOrEmpty(row.GetProperty("Cv").GetString()));
+        Assert.Equal("Orders", row.GetProperty("Collection").GetString());
+    }
+
+    [Fact]
     public async Task Query_ScriptSyntaxError_Is400NamingTheQueryLine()
     {
         using var response = await PostAsync("from Orders as o\nselect {\n  Total: o.Freight +\n}");
