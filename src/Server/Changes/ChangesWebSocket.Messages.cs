@@ -82,6 +82,10 @@ internal sealed partial class ChangesWebSocket
             {
                 IndexChangeKind.Created => "IndexAdded",
                 IndexChangeKind.Deleted => "IndexRemoved",
+                IndexChangeKind.PriorityChanged => "PriorityChanged",
+                IndexChangeKind.LockModeChanged => "LockModeChanged",
+                IndexChangeKind.Paused => "IndexPaused",
+                IndexChangeKind.Resumed => "IndexPromotedFromIdle",
                 _ => "BatchCompleted",
             });
             writer.WriteString("Name"u8, change.Name);
@@ -99,6 +103,10 @@ internal sealed partial class ChangesWebSocket
             IndexChangeKind.Created => "Created",
             IndexChangeKind.Deleted => "Deleted",
             IndexChangeKind.Reset => "Reset",
+            IndexChangeKind.PriorityChanged => "PriorityChanged",
+            IndexChangeKind.LockModeChanged => "LockModeChanged",
+            IndexChangeKind.Paused => "Paused",
+            IndexChangeKind.Resumed => "Resumed",
             _ => "BatchCompleted",
         });
         writer.WriteNumber("Etag"u8, change.Etag);

@@ -14,4 +14,16 @@ internal enum IndexChangeKind
 
     /// <summary>The index indexed more documents, up to <see cref="IndexChange.Etag"/>.</summary>
     BatchCompleted,
+
+    /// <summary>The index's priority was changed.</summary>
+    PriorityChanged,
+
+    /// <summary>The index's lock mode was changed.</summary>
+    LockModeChanged,
+
+    /// <summary>The index was disabled, paused, or stopped by an error.</summary>
+    Paused,
+
+    /// <summary>The index runs again after being disabled or paused.</summary>
+    Resumed,
 }

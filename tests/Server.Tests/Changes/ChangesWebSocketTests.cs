@@ -101,6 +101,27 @@ public class ChangesWebSocketTests : IClassFixture<ServerFixture>
     }
 
     [Fact]
+    public async Task Socket_ReportsPriorityAndPauses_WhenAnIndexsSettingsChange()
+    {
+        string db = await FolioApi.CreateDatabaseAsync(_client);
+        using (HttpResponseMessage put = await _client.PutAsync($"/databases/{db}/indexes", FolioApi.Json("""{"Indexes":[{"Name":"Users/ByName","Collections":["Users"],"Fields":{"Name":{"Path":"Name"}}}]}""")))
+            Assert.Equal(HttpStatusCode.Created, put.StatusCode);
+        using ClientWebSocket socket = await ConnectAsync(_fixture.Running, db);
+        await CommandAsync(socket, """{"Command":"WatchIndexes"}""");
+
+        using (HttpResponseMessage priority = await _client.PostAsync($"/databases/{db}/indexes/set-priority", FolioApi.Json("""{"IndexNames":["Users/ByName"],"Priority":"Low"}""")))
+            Assert.True(priority.IsSuccessStatusCode);
+        Assert.Equal("PriorityChanged", (await ReceiveAsync(socket)).GetProperty("ChangeType").GetString());
+
+        using (HttpResponseMessage disable = await _client.PostAsync($"/databases/{db}/admin/indexes/disable?name=Users/ByName", null))
+            Assert.True(disable.IsSuccessStatusCode);
+        Assert.Equal("Paused", (await ReceiveAsync(socket)).GetProperty("ChangeType").GetString());
+        using (HttpResponseMessage enable = await _client.PostAsync($"/databases/{db}/admin/indexes/enable?name=Users/ByName", null))
+            Assert.True(enable.IsSuccessStatusCode);
+        Assert.Equal("Resumed", (await ReceiveAsync(socket)).GetProperty("ChangeType").GetString());
+    }
+
+    [Fact]
     public async Task Socket_SaysItFellBehind_AndWhereToResume_WhenAWriteOutrunsItsLag()
     {
         await using RunningServer server = await RunningServer.StartAsync("--Changes:MaxWebSocketLag=100");
