@@ -22,11 +22,18 @@ public static class RavenClientErrors
     /// <returns>True when it carries <see cref="ClientVersionHeader"/>.</returns>
     public static bool IsRavenClient(HttpRequest request) => request.Headers.ContainsKey(ClientVersionHeader);
 
-    /// <summary>The status to answer a Raven client with: 503 for a missing database, else the problem's own.</summary>
+    /// <summary>
+    /// The status to answer a Raven client with: 503 for a missing database; 500 for a missing subscription (a 404 would
+    /// read to them as an empty answer, not as the subscription's absence); else the problem's own.
+    /// </summary>
     /// <param name="problem">The problem.</param>
     /// <returns>The status.</returns>
-    public static int Status(in Problem problem) =>
-        problem.Type == ProblemTypes.DatabaseNotFound ? StatusCodes.Status503ServiceUnavailable : problem.Status;
+    public static int Status(in Problem problem) => problem.Type switch
+    {
+        ProblemTypes.DatabaseNotFound => StatusCodes.Status503ServiceUnavailable,
+        ProblemTypes.SubscriptionNotFound => StatusCodes.Status500InternalServerError,
+        _ => problem.Status,
+    };
 
     /// <summary>Sets the headers the clients look for (<see cref="DatabaseMissingHeader"/>).</summary>
     /// <param name="response">The response, not started.</param>
@@ -62,6 +69,7 @@ public static class RavenClientErrors
         ProblemTypes.InvalidQuery => "Raven.Client.Exceptions.InvalidQueryException",
         ProblemTypes.InvalidIndexDefinition => "Raven.Client.Exceptions.Documents.Compilation.IndexCompilationException",
         ProblemTypes.IndexesTimeout => "Raven.Client.Exceptions.RavenTimeoutException",
+        ProblemTypes.SubscriptionNotFound => "Raven.Client.Exceptions.Documents.Subscriptions.SubscriptionDoesNotExistException",
         _ when status == StatusCodes.Status400BadRequest => "Raven.Client.Exceptions.BadRequestException",
         _ => "Raven.Client.Exceptions.RavenException",
     };
