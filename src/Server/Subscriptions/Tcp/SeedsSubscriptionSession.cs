@@ -203,7 +203,8 @@ internal sealed partial class SeedsSubscriptionSession
     /// <summary>Makes <paramref name="worker"/> the subscription's one worker as its strategy allows; false after telling it why not.</summary>
     private async Task<bool> ConnectAsync(Subscription subscription, SubscriptionWorker worker, SeedsWorkerOptions options)
     {
-        CancellationToken gone = _workerGone.Token;
+        using var waiting = CancellationTokenSource.CreateLinkedTokenSource(_workerGone.Token, _serverStopping);
+        CancellationToken gone = waiting.Token;
         TimeSpan poll = TimeSpan.FromMilliseconds(Math.Max(250, options.RetryWait.TotalMilliseconds / 2));
         while (true)
         {
