@@ -64,6 +64,23 @@ try {
         .aggregateBy(f => f.byField("brand"))
         .execute();
     console.log("products per brand: " + facets.brand.values.map(v => `${v.range} ${v.count}`).join(", "));
+
+    // A data subscription: a worker gets the big orders in batches over TCP, each acknowledged when processed.
+    const subscription = await store.subscriptions.create({ query: "from Orders where total > 250", name: "big orders" });
+    const worker = store.subscriptions.getSubscriptionWorker({ subscriptionName: subscription, maxDocsPerBatch: 50 });
+    try {
+        const big = await new Promise((resolve, reject) => {
+            worker.on("error", reject);
+            worker.on("batch", (batch, done) => {
+                const first = batch.items.filter(item => item.id.startsWith("orders/"));
+                done();
+                if (first.length) resolve(first.map(item => item.result.total));
+            });
+        });
+        console.log(`subscription "${subscription}" delivered the big orders: ${big.join(", ")}`);
+    } finally {
+        worker.dispose();
+    }
     console.log("tour ok");
 } finally {
     await store.maintenance.server.send(new DeleteDatabasesOperation({ databaseNames: [database], hardDelete: true }));

@@ -51,6 +51,8 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(RavenProtocol.MultiGetHandler),
         typeof(RavenProtocol.Indexes.RavenIndexesHandler),
         typeof(RavenProtocol.Indexes.RavenIndexAdminHandler),
+        typeof(RavenProtocol.TcpInfoHandler),
+        typeof(RavenProtocol.SubscriptionTasksHandler),
     ];
 
     private readonly WebApplication _app;
@@ -128,6 +130,7 @@ public sealed class FolioServer : IAsyncDisposable
         builder.WebHost.ConfigureKestrel(kestrel => KestrelSetup.Apply(kestrel, options, endpoints, certificate));
         builder.Services.Configure<HostOptions>(host => host.ShutdownTimeout = options.ShutdownTimeout);
         builder.Services.AddSingleton(options);
+        builder.Services.AddSingleton(endpoints);
         // Created by the container so the container disposes it at shutdown, after Kestrel has
         // drained the requests in flight; it opens the databases on disk when the router is built.
         builder.Services.AddSingleton<DatabaseRegistry>();

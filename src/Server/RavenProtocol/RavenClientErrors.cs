@@ -24,14 +24,17 @@ public static class RavenClientErrors
 
     /// <summary>
     /// The status to answer a Raven client with: 503 for a missing database on a route inside one
-    /// (<c>/databases/{db}/…</c>), else the problem's own. Server routes about databases (<c>GET
+    /// (<c>/databases/{db}/…</c>); 500 for a missing subscription (a 404 would read to them as an empty answer, not
+    /// as the subscription's absence); else the problem's own. Server routes about databases (<c>GET
     /// /admin/databases?name=</c>) keep their 404, which those clients read as "no such database" and answer null.
     /// </summary>
     /// <param name="problem">The problem.</param>
     /// <param name="request">The request it answers.</param>
     /// <returns>The status.</returns>
     public static int Status(in Problem problem, HttpRequest request) =>
-        IsMissingDatabaseInside(problem, request) ? StatusCodes.Status503ServiceUnavailable : problem.Status;
+        IsMissingDatabaseInside(problem, request) ? StatusCodes.Status503ServiceUnavailable
+        : problem.Type == ProblemTypes.SubscriptionNotFound ? StatusCodes.Status500InternalServerError
+        : problem.Status;
 
     /// <summary>Sets the headers the clients look for (<see cref="DatabaseMissingHeader"/>).</summary>
     /// <param name="response">The response, not started.</param>
@@ -73,6 +76,7 @@ public static class RavenClientErrors
         ProblemTypes.InvalidQuery => "Raven.Client.Exceptions.InvalidQueryException",
         ProblemTypes.InvalidIndexDefinition => "Raven.Client.Exceptions.Documents.Compilation.IndexCompilationException",
         ProblemTypes.IndexesTimeout => "Raven.Client.Exceptions.RavenTimeoutException",
+        ProblemTypes.SubscriptionNotFound => "Raven.Client.Exceptions.Documents.Subscriptions.SubscriptionDoesNotExistException",
         _ when status == StatusCodes.Status400BadRequest => "Raven.Client.Exceptions.BadRequestException",
         _ => "Raven.Client.Exceptions.RavenException",
     };

@@ -11,24 +11,38 @@ public sealed class Subscription
     private readonly Lock _gate = new();
     private SubscriptionWorker? _worker;
     private long _acknowledged;
+    private Definition _definition;
 
-    internal Subscription(string name, string query, long acknowledgedEtag, DateTime createdAt)
+    internal Subscription(long id, string name, string query, long acknowledgedEtag, DateTime createdAt, bool disabled)
     {
+        Id = id;
         Name = name;
-        Query = query;
-        Matcher = DocumentMatcher.Compile(query);
+        _definition = new Definition(query, DocumentMatcher.Compile(query));
         _acknowledged = acknowledgedEtag;
         CreatedAt = createdAt;
+        Disabled = disabled;
     }
+
+    /// <summary>The number the database gave it when it was created (from 1, never reused); the seeds' clients address it by it.</summary>
+    public long Id { get; }
 
     /// <summary>The name, with the casing it was created with.</summary>
     public string Name { get; }
 
     /// <summary>The RQL that selects the documents (<c>from Orders where Total &gt; 100</c>).</summary>
-    public string Query { get; }
+    public string Query => Volatile.Read(ref _definition).Query;
 
     /// <summary>The compiled query.</summary>
-    public DocumentMatcher Matcher { get; }
+    public DocumentMatcher Matcher => Volatile.Read(ref _definition).Matcher;
+
+    /// <summary>Whether it is disabled: no worker may connect until it is enabled again.</summary>
+    public bool Disabled { get; private set; }
+
+    /// <summary>When a worker last acknowledged a batch (UTC), since the server started; null before.</summary>
+    public DateTime? LastAcknowledgedAt { get; private set; }
+
+    /// <summary>When a worker last connected (UTC), since the server started; null before.</summary>
+    public DateTime? LastConnectedAt { get; private set; }
 
     /// <summary>When it was created (UTC).</summary>
     public DateTime CreatedAt { get; }
@@ -63,6 +77,7 @@ public sealed class Subscription
             if (current is not null && !takeOver)
                 return (false, null);
             _worker = worker;
+            LastConnectedAt = worker.ConnectedAt;
             return (true, current);
         }
     }
@@ -77,9 +92,46 @@ public sealed class Subscription
         }
     }
 
+    /// <summary>Lets go of the connected worker, if any, and returns it to be told why.</summary>
+    internal SubscriptionWorker? Release()
+    {
+        lock (_gate)
+            return ReleaseLocked();
+    }
+
+    /// <summary>Disables or enables it; disabling lets go of the connected worker and returns it to be told.</summary>
+    internal SubscriptionWorker? SetDisabled(bool disabled)
+    {
+        lock (_gate)
+        {
+            Disabled = disabled;
+            return disabled ? ReleaseLocked() : null;
+        }
+    }
+
+    /// <summary>Replaces the query (already compiled) and, when <paramref name="restartAt"/> is given, the position; lets go of the connected worker.</summary>
+    internal SubscriptionWorker? Redefine(string query, DocumentMatcher matcher, long? restartAt)
+    {
+        lock (_gate)
+        {
+            Volatile.Write(ref _definition, new Definition(query, matcher));
+            if (restartAt is { } etag)
+                Interlocked.Exchange(ref _acknowledged, etag);
+            return ReleaseLocked();
+        }
+    }
+
+    private SubscriptionWorker? ReleaseLocked()
+    {
+        SubscriptionWorker? worker = _worker;
+        _worker = null;
+        return worker;
+    }
+
     /// <summary>Moves the acknowledged etag forward (never back).</summary>
     internal void Acknowledge(long etag)
     {
+        LastAcknowledgedAt = DateTime.UtcNow;
         long current;
         do
         {
@@ -96,9 +148,9 @@ public sealed class Subscription
         lock (_gate)
         {
             IsDeleted = true;
-            SubscriptionWorker? worker = _worker;
-            _worker = null;
-            return worker;
+            return ReleaseLocked();
         }
     }
+
+    private sealed record Definition(string Query, DocumentMatcher Matcher);
 }

@@ -19,6 +19,7 @@ public sealed class SubscriptionStore
     private readonly DocumentStore _documents;
     private readonly Lock _gate = new();
     private readonly Dictionary<string, Subscription> _subscriptions = new(StringComparer.OrdinalIgnoreCase);
+    private long _lastId;
 
     internal SubscriptionStore(string directory, DocumentStore documents)
     {
@@ -43,6 +44,21 @@ public sealed class SubscriptionStore
     {
         lock (_gate)
             return _subscriptions.GetValueOrDefault(name);
+    }
+
+    /// <summary>The subscription whose <see cref="Subscription.Id"/> is <paramref name="id"/>, or null.</summary>
+    public Subscription? Get(long id)
+    {
+        lock (_gate)
+        {
+            foreach (Subscription subscription in _subscriptions.Values)
+            {
+                if (subscription.Id == id)
+                    return subscription;
+            }
+
+            return null;
+        }
     }
 
     /// <summary>
@@ -82,23 +98,72 @@ public sealed class SubscriptionStore
     {
         if (string.IsNullOrWhiteSpace(name) || name.Length > MaxNameLength || name.Any(char.IsControl))
             throw new SubscriptionException("Invalid", $"A subscription's name must be 1 to {MaxNameLength} characters without control characters.");
-        long start = startFrom switch
-        {
-            null or "Beginning" => 0,
-            "Now" => _documents.LastEtag,
-            _ when long.TryParse(startFrom, NumberStyles.None, CultureInfo.InvariantCulture, out long etag) => etag,
-            _ => throw new SubscriptionException("Invalid", $"StartFrom must be \"Beginning\", \"Now\" or an etag; it is '{startFrom}'."),
-        };
-        var subscription = new Subscription(name, query, start, DateTime.UtcNow);
+        long start = StartEtag(startFrom) ?? 0;
         lock (_gate)
         {
+            var subscription = new Subscription(_lastId + 1, name, query, start, DateTime.UtcNow, disabled: false);
             if (!_subscriptions.TryAdd(name, subscription))
                 throw new SubscriptionException("Exists", $"There is already a subscription named '{name}'; delete it first or pick another name.");
+            _lastId++;
+            Save();
+            return subscription;
+        }
+    }
+
+    /// <summary>
+    /// Replaces <paramref name="subscription"/>'s query and, when <paramref name="startFrom"/> is given, where it resumes;
+    /// its worker is let go (told <c>Updated</c>) and reconnects to the new definition.
+    /// </summary>
+    /// <exception cref="SubscriptionException"><c>NotFound</c> when it was deleted meanwhile; <c>Invalid</c> start.</exception>
+    /// <exception cref="Indexing.Querying.QueryException">The query is not one a subscription can run.</exception>
+    public void Update(Subscription subscription, string query, string? startFrom)
+    {
+        var matcher = Indexing.Querying.Matching.DocumentMatcher.Compile(query);
+        long? restartAt = StartEtag(startFrom);
+        SubscriptionWorker? released;
+        lock (_gate)
+        {
+            if (subscription.IsDeleted)
+                throw new SubscriptionException("NotFound", $"There is no subscription named '{subscription.Name}'.");
+            released = subscription.Redefine(query, matcher, restartAt);
             Save();
         }
 
-        return subscription;
+        released?.End("Updated");
     }
+
+    /// <summary>Disables (letting its worker go, told <c>Disabled</c>) or enables <paramref name="subscription"/>.</summary>
+    public void SetDisabled(Subscription subscription, bool disabled)
+    {
+        SubscriptionWorker? released;
+        lock (_gate)
+        {
+            released = subscription.SetDisabled(disabled);
+            if (!subscription.IsDeleted)
+                Save();
+        }
+
+        released?.End("Disabled");
+    }
+
+    /// <summary>Ends the session of <paramref name="subscription"/>'s worker (told <c>Dropped</c>), if one is connected; it may reconnect.</summary>
+    /// <returns>Whether a worker was connected.</returns>
+    public static bool Drop(Subscription subscription)
+    {
+        SubscriptionWorker? released = subscription.Release();
+        released?.End("Dropped");
+        return released is not null;
+    }
+
+    /// <summary>The etag a start names: null for none, 0 for <c>Beginning</c>, the last etag for <c>Now</c>, or the etag given.</summary>
+    private long? StartEtag(string? startFrom) => startFrom switch
+    {
+        null => null,
+        "Beginning" => 0,
+        "Now" => _documents.LastEtag,
+        _ when long.TryParse(startFrom, NumberStyles.None, CultureInfo.InvariantCulture, out long etag) => etag,
+        _ => throw new SubscriptionException("Invalid", $"StartFrom must be \"Beginning\", \"Now\" or an etag; it is '{startFrom}'."),
+    };
 
     /// <summary>Deletes a subscription and ends its worker's session; false when there was none.</summary>
     public bool Delete(string name)
@@ -131,13 +196,20 @@ public sealed class SubscriptionStore
         if (!File.Exists(_path))
             return;
         using JsonDocument file = JsonDocument.Parse(File.ReadAllBytes(_path));
+        if (file.RootElement.TryGetProperty("LastId", out JsonElement lastId))
+            _lastId = lastId.GetInt64();
         foreach (JsonElement item in file.RootElement.GetProperty("Subscriptions").EnumerateArray())
         {
+            // Files written before subscriptions had numbers get them in file order.
+            long id = item.TryGetProperty("Id", out JsonElement given) ? given.GetInt64() : ++_lastId;
+            _lastId = Math.Max(_lastId, id);
             var subscription = new Subscription(
+                id,
                 item.GetProperty("Name").GetString()!,
                 item.GetProperty("Query").GetString()!,
                 item.GetProperty("AcknowledgedEtag").GetInt64(),
-                item.GetProperty("CreatedAt").GetDateTime());
+                item.GetProperty("CreatedAt").GetDateTime(),
+                item.TryGetProperty("Disabled", out JsonElement disabled) && disabled.ValueKind == JsonValueKind.True);
             _subscriptions[subscription.Name] = subscription;
         }
     }
@@ -150,14 +222,17 @@ public sealed class SubscriptionStore
             using (var writer = new Utf8JsonWriter(stream))
             {
                 writer.WriteStartObject();
+                writer.WriteNumber("LastId"u8, _lastId);
                 writer.WriteStartArray("Subscriptions"u8);
                 foreach (Subscription subscription in _subscriptions.Values)
                 {
                     writer.WriteStartObject();
+                    writer.WriteNumber("Id"u8, subscription.Id);
                     writer.WriteString("Name"u8, subscription.Name);
                     writer.WriteString("Query"u8, subscription.Query);
                     writer.WriteNumber("AcknowledgedEtag"u8, subscription.AcknowledgedEtag);
                     writer.WriteString("CreatedAt"u8, subscription.CreatedAt);
+                    writer.WriteBoolean("Disabled"u8, subscription.Disabled);
                     writer.WriteEndObject();
                 }
 

@@ -4,6 +4,7 @@ using Folio.Server.Configuration;
 using Folio.Server.Databases;
 using Folio.Server.Http;
 using Folio.Server.Routing;
+using Folio.Storage.Documents;
 
 namespace Folio.Server.Subscriptions;
 
@@ -11,7 +12,7 @@ namespace Folio.Server.Subscriptions;
 /// <c>/databases/{db}/subscriptions</c>: create, list, inspect and delete data subscriptions, which workers consume over
 /// TCP (docs/tcp-protocol.md).
 /// </summary>
-public sealed class SubscriptionsHandler
+public sealed partial class SubscriptionsHandler
 {
     private readonly DatabaseRegistry _databases;
     private readonly ServerOptions _options;
@@ -53,8 +54,10 @@ public sealed class SubscriptionsHandler
 
         using DatabaseLease lease = _databases.Lease(request.DatabaseSpan);
         Subscription created = lease.Database.Subscriptions.Create(name, query, startFrom);
+        if (root.TryGetProperty("Disabled", out JsonElement disabled) && disabled.ValueKind == JsonValueKind.True)
+            lease.Database.Subscriptions.SetDisabled(created, true);
         request.Response.StatusCode = StatusCodes.Status201Created;
-        JsonResponse.Write(request.Response, (created, lease.Database.Store.LastEtag), static (w, s) => Write(w, s.created, s.LastEtag));
+        JsonResponse.Write(request.Response, (created, lease.Database), static (w, s) => Write(w, s.created, s.Database));
         await request.Response.BodyWriter.FlushAsync(request.Aborted);
     }
 
@@ -65,22 +68,23 @@ public sealed class SubscriptionsHandler
     public async ValueTask Get(FolioRequest request)
     {
         string? name = QueryParameters.Optional(request.Request, "name");
+        int start = QueryParameters.NonNegativeInt32(request.Request, "start", 0);
+        int pageSize = QueryParameters.NonNegativeInt32(request.Request, "pageSize", int.MaxValue);
         using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))
         {
-            long lastEtag = lease.Database.Store.LastEtag;
             if (name is not null)
             {
                 Subscription one = lease.Database.Subscriptions.Get(name) ?? throw NotFound(name);
-                JsonResponse.Write(request.Response, (one, lastEtag), static (w, s) => Write(w, s.one, s.lastEtag));
+                JsonResponse.Write(request.Response, (one, lease.Database), static (w, s) => Write(w, s.one, s.Database));
             }
             else
             {
-                JsonResponse.Write(request.Response, (All: lease.Database.Subscriptions.List(), lastEtag), static (w, s) =>
+                JsonResponse.Write(request.Response, (All: lease.Database.Subscriptions.List(), lease.Database, start, pageSize), static (w, s) =>
                 {
                     w.WriteStartObject();
                     w.WriteStartArray("Results"u8);
-                    foreach (Subscription subscription in s.All)
-                        Write(w, subscription, s.lastEtag);
+                    for (int i = s.start; i < s.All.Count && i - s.start < s.pageSize; i++)
+                        Write(w, s.All[i], s.Database);
                     w.WriteEndArray();
                     w.WriteEndObject();
                 });
@@ -104,19 +108,28 @@ public sealed class SubscriptionsHandler
         return ValueTask.CompletedTask;
     }
 
-    private static void Write(Utf8JsonWriter writer, Subscription subscription, long lastEtag)
+    private static void Write(Utf8JsonWriter writer, Subscription subscription, Database database)
     {
+        long acknowledged = subscription.AcknowledgedEtag;
         writer.WriteStartObject();
         writer.WriteString("Name"u8, subscription.Name);
         writer.WriteString("Query"u8, subscription.Query);
         writer.WriteString("Collection"u8, subscription.Matcher.Collection);
-        writer.WriteNumber("AcknowledgedEtag"u8, subscription.AcknowledgedEtag);
-        writer.WriteNumber("EtagLag"u8, Math.Max(0, lastEtag - subscription.AcknowledgedEtag));
+        writer.WriteNumber("AcknowledgedEtag"u8, acknowledged);
+        writer.WriteNumber("EtagLag"u8, Math.Max(0, database.Store.LastEtag - acknowledged));
         writer.WriteString("CreatedAt"u8, subscription.CreatedAt);
         // The seeds' clients read a subscription's state under these names.
+        writer.WriteNumber("SubscriptionId"u8, subscription.Id);
         writer.WriteString("SubscriptionName"u8, subscription.Name);
-        writer.WriteBoolean("Disabled"u8, false);
-        writer.WriteNull("ChangeVectorForNextBatchStartingPoint"u8);
+        writer.WriteBoolean("Disabled"u8, subscription.Disabled);
+        if (acknowledged > 0)
+            writer.WriteString("ChangeVectorForNextBatchStartingPoint"u8, ChangeVector.ToString(acknowledged, database.DatabaseIdBytes));
+        else
+            writer.WriteNull("ChangeVectorForNextBatchStartingPoint"u8);
+        writer.WriteString("NodeTag"u8, RavenProtocol.NodeTopologyHandler.NodeTag);
+        writer.WriteNull("MentorNode"u8);
+        WriteTime(writer, "LastBatchAckTime"u8, subscription.LastAcknowledgedAt);
+        WriteTime(writer, "LastClientConnectionTime"u8, subscription.LastConnectedAt);
         if (subscription.Worker is { } worker)
         {
             writer.WriteStartObject("Worker"u8);
@@ -130,6 +143,14 @@ public sealed class SubscriptionsHandler
         }
 
         writer.WriteEndObject();
+    }
+
+    private static void WriteTime(Utf8JsonWriter writer, ReadOnlySpan<byte> name, DateTime? time)
+    {
+        if (time is { } value)
+            writer.WriteString(name, value);
+        else
+            writer.WriteNull(name);
     }
 
     private static string RequiredString(JsonElement root, string name) =>

@@ -74,6 +74,18 @@ public class DocumentMatcherTests
     }
 
     [Fact]
+    public void Compile_KeepsIncludePaths_ThroughTheAlias()
+    {
+        DocumentMatcher matcher = DocumentMatcher.Compile("from 'Orders' as doc where doc.Total > 100 include doc.Company, doc.Lines[].Product");
+        using JsonDocument document = JsonDocument.Parse(Order);
+
+        Assert.True(matcher.Matches("orders/1", document.RootElement));
+        Assert.Equal(2, matcher.Includes.Count);
+        Assert.Equal("Companies/1", Assert.Single(matcher.Includes[0].Values(document.RootElement)).GetString());
+        Assert.Empty(DocumentMatcher.Compile("from Orders").Includes);
+    }
+
+    [Fact]
     public void Compile_ReportsSyntaxErrors_WithTheParser()
     {
         Assert.Throws<RqlParseException>(() => DocumentMatcher.Compile("from Orders where"));

@@ -5,7 +5,7 @@ namespace Folio.Server.Tests.RavenProtocol;
 
 /// <summary>
 /// The seeds' system's official Node.js client (npm <c>ravendb</c>, pinned in tests/RavenClients/node/package.json)
-/// against a real server: tests/RavenClients/node/client-protocol.test.mjs must pass. The package is installed
+/// against a real server: tests/RavenClients/node/client-protocol.test.mjs and subscriptions.test.mjs must pass. The package is installed
 /// with <c>npm ci</c> the first time, the way the studio tests bring their browser driver.
 /// </summary>
 public sealed class NodeClientTests(ServerFixture fixture) : IClassFixture<ServerFixture>
@@ -22,7 +22,7 @@ public sealed class NodeClientTests(ServerFixture fixture) : IClassFixture<Serve
             Assert.True(installed == 0, $"npm ci in {folder} failed (the npm registry must be reachable once):{Environment.NewLine}{installLog}");
         }
 
-        (int exit, string log) = await RunAsync("node", folder, TestTimeouts.Default, fixture.Running.Server.Address.ToString().TrimEnd('/'), "--test", "client-protocol.test.mjs");
+        (int exit, string log) = await RunAsync("node", folder, TestTimeouts.Default, fixture.Running.Server.Address.ToString().TrimEnd('/'), "--test", "client-protocol.test.mjs", "subscriptions.test.mjs");
         Assert.True(exit == 0, log);
         Assert.Contains("# fail 0", log, StringComparison.Ordinal);
     }

@@ -292,4 +292,56 @@ public sealed class SeedsClientsConformanceTests(WireFixture fixture) : WireTest
 
         AssertExercised();
     }
+
+    [Fact]
+    [Exercises("GET /info/tcp", "GET /databases/{db}/info/tcp", "GET /info/remote-task/tcp")]
+    public async Task TcpInfoRoutes_AnswerAsDocumented_ForGoodAndBadInput()
+    {
+        const string DatabaseTcp = "/databases/{db}/info/tcp";
+        const string RemoteTask = "/info/remote-task/tcp";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        string expected = $"tcp://127.0.0.1:{Server.Server.TcpEndPoint.Port}";
+
+        WireAnswer info = await Wire.GetAsync("/info/tcp", "/info/tcp?tcp=test");
+        Assert.Equal(200, info.Status);
+        Assert.Equal(expected, info.Body.GetProperty("Url").GetString());
+        Assert.Equal(expected, (await Wire.GetAsync(DatabaseTcp, $"/databases/{db}/info/tcp?tcp=test")).Body.GetProperty("Url").GetString());
+        Assert.Equal(404, (await Wire.GetAsync(DatabaseTcp, "/databases/no-such-db/info/tcp")).Status);
+        Assert.Equal(400, (await Wire.GetAsync(DatabaseTcp, "/databases/a..b/info/tcp")).Status);
+
+        Assert.Equal(expected, (await Wire.GetAsync(RemoteTask, $"/info/remote-task/tcp?database={db}&remote-task=orders&tag=Subscription/{db}&verify-database=true")).Body.GetProperty("Url").GetString());
+        Assert.Equal(404, (await Wire.GetAsync(RemoteTask, "/info/remote-task/tcp?database=no-such-db&remote-task=orders&verify-database=true")).Status);
+        Assert.Equal(400, (await Wire.GetAsync(RemoteTask, $"/info/remote-task/tcp?database={db}")).Status);
+        Assert.Equal(400, (await Wire.GetAsync(RemoteTask, "/info/remote-task/tcp?remote-task=orders")).Status);
+
+        AssertExercised();
+    }
+
+    [Fact]
+    [Exercises("GET /databases/{db}/task", "POST /databases/{db}/admin/tasks/state")]
+    public async Task SubscriptionTaskRoutes_AnswerAsDocumented_ForGoodAndBadInput()
+    {
+        const string Task = "/databases/{db}/task";
+        const string TaskState = "/databases/{db}/admin/tasks/state";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        using (HttpResponseMessage created = await Server.Client.PutAsync($"/databases/{db}/subscriptions", new StringContent("""{"Name":"orders","Query":"from Orders"}""")))
+            Assert.Equal(System.Net.HttpStatusCode.Created, created.StatusCode);
+
+        WireAnswer task = await Wire.GetAsync(Task, $"/databases/{db}/task?taskName=orders&type=Subscription");
+        Assert.Equal(200, task.Status);
+        Assert.False(task.Body.GetProperty("Disabled").GetBoolean());
+        long key = task.Body.GetProperty("TaskId").GetInt64();
+        Assert.Equal(404, (await Wire.GetAsync(Task, $"/databases/{db}/task?taskName=nobody&type=Subscription")).Status);
+        Assert.Equal(400, (await Wire.GetAsync(Task, $"/databases/{db}/task?taskName=orders&type=Backup")).Status);
+        Assert.Equal(400, (await Wire.GetAsync(Task, $"/databases/{db}/task?key=x&type=Subscription")).Status);
+
+        Assert.Equal(200, (await Wire.SendAsync(HttpMethod.Post, TaskState, $"/databases/{db}/admin/tasks/state?key={key}&type=Subscription&disable=true")).Status);
+        Assert.True((await Wire.GetAsync(Task, $"/databases/{db}/task?key={key}&type=Subscription")).Body.GetProperty("Disabled").GetBoolean());
+        Assert.Equal(200, (await Wire.SendAsync(HttpMethod.Post, TaskState, $"/databases/{db}/admin/tasks/state?key=0&taskName=orders&type=Subscription&disable=false")).Status);
+        Assert.Equal("Enabled", (await Wire.GetAsync(Task, $"/databases/{db}/task?taskName=orders&type=Subscription")).Body.GetProperty("TaskState").GetString());
+        Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Post, TaskState, $"/databases/{db}/admin/tasks/state?key=999&type=Subscription&disable=true")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, TaskState, $"/databases/{db}/admin/tasks/state?key={key}&type=Subscription&disable=maybe")).Status);
+
+        AssertExercised();
+    }
 }

@@ -32,4 +32,38 @@ public sealed class SubscriptionConformanceTests(WireFixture fixture) : WireTest
 
         AssertExercised();
     }
+
+    [Fact]
+    [Exercises("GET /databases/{db}/subscriptions/state", "POST /databases/{db}/subscriptions/update", "POST /databases/{db}/subscriptions/drop")]
+    public async Task SubscriptionManagement_AnswersAsDocumented_ForGoodAndBadInput()
+    {
+        const string State = "/databases/{db}/subscriptions/state";
+        const string Update = "/databases/{db}/subscriptions/update";
+        const string Drop = "/databases/{db}/subscriptions/drop";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        Assert.Equal(201, (await Wire.SendAsync(HttpMethod.Put, Subscriptions, $"/databases/{db}/subscriptions", """{"Name":"orders","Query":"from Orders"}""")).Status);
+
+        WireAnswer state = await Wire.GetAsync(State, $"/databases/{db}/subscriptions/state?name=ORDERS");
+        Assert.Equal(200, state.Status);
+        long id = state.Body.GetProperty("SubscriptionId").GetInt64();
+        Assert.Equal(404, (await Wire.GetAsync(State, $"/databases/{db}/subscriptions/state?name=nobody")).Status);
+        Assert.Equal(400, (await Wire.GetAsync(State, $"/databases/{db}/subscriptions/state")).Status);
+
+        Assert.Equal(200, (await Wire.SendAsync(HttpMethod.Post, Update, $"/databases/{db}/subscriptions/update", """{"Name":"orders","Query":"from Orders where Total > 5"}""")).Status);
+        Assert.Equal(200, (await Wire.SendAsync(HttpMethod.Post, Update, $"/databases/{db}/subscriptions/update", $$"""{"Id":{{id}},"Query":"from Orders where Total > 6","ChangeVector":"BeginningOfTime"}""")).Status);
+        Assert.Equal("from Orders where Total > 6", (await Wire.GetAsync(State, $"/databases/{db}/subscriptions/state?name=orders")).Body.GetProperty("Query").GetString());
+        Assert.Equal(200, (await Wire.SendAsync(HttpMethod.Post, Update, $"/databases/{db}/subscriptions/update", """{"Name":"made","Query":"from Users","CreateNew":true}""")).Status);
+        Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Post, Update, $"/databases/{db}/subscriptions/update", """{"Name":"nobody","Query":"from Users"}""")).Status);
+        Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Post, Update, $"/databases/{db}/subscriptions/update", """{"Name":"orders","Id":322}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Update, $"/databases/{db}/subscriptions/update", """{"Query":"from Users"}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Update, $"/databases/{db}/subscriptions/update", """{"Name":"orders","Query":"from Orders order by Total"}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Update, $"/databases/{db}/subscriptions/update", """{"Name":"orders","ChangeVector":"X:1-nope"}""")).Status);
+        Assert.Equal("from Orders where Total > 6", (await Wire.GetAsync(State, $"/databases/{db}/subscriptions/state?name=orders")).Body.GetProperty("Query").GetString());
+
+        Assert.Equal(204, (await Wire.SendAsync(HttpMethod.Post, Drop, $"/databases/{db}/subscriptions/drop?name=orders")).Status);
+        Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Post, Drop, $"/databases/{db}/subscriptions/drop?name=nobody")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Drop, $"/databases/{db}/subscriptions/drop")).Status);
+
+        AssertExercised();
+    }
 }

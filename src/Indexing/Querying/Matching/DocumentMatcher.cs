@@ -1,4 +1,5 @@
 using System.Text.Json;
+using Folio.Indexing.Definitions;
 using Folio.Indexing.Rql;
 
 namespace Folio.Indexing.Querying.Matching;
@@ -13,18 +14,23 @@ public sealed class DocumentMatcher
 {
     private readonly MatchNode? _where;
 
-    private DocumentMatcher(string collection, MatchNode? where)
+    private DocumentMatcher(string collection, MatchNode? where, IReadOnlyList<FieldPath> includes)
     {
         Collection = collection;
         _where = where;
+        Includes = includes;
     }
 
     /// <summary>The collection the query reads.</summary>
     public string Collection { get; }
 
+    /// <summary>The paths of the query's <c>include</c>: the documents they name travel with each batch.</summary>
+    public IReadOnlyList<FieldPath> Includes { get; }
+
     /// <summary>
     /// Compiles <paramref name="rql"/>, which must read a collection and may only filter it (<c>from Orders where …</c>);
-    /// a <see cref="QueryException"/> or <see cref="RqlParseException"/> says what it cannot be.
+    /// a <see cref="QueryException"/> or <see cref="RqlParseException"/> says what it cannot be. Its <c>include</c> paths are kept
+    /// in <see cref="Includes"/>.
     /// </summary>
     /// <param name="rql">The query text.</param>
     /// <param name="parameters">Values of its <c>$parameters</c>, or null.</param>
@@ -33,9 +39,9 @@ public sealed class DocumentMatcher
         RqlQuery query = RqlParser.Parse(rql);
         if (query.From.Collection is not { } collection)
             throw new QueryException("A subscription reads a collection (from Orders …), not an index.");
-        if (query.GroupBy.Count > 0 || query.Facets.Count > 0 || query.Suggestions.Count > 0 || query.OrderBy.Count > 0 || query.Select.Count > 0 || query.Include.Count > 0 || query.Limit is not null || query.Offset is not null)
-            throw new QueryException("A subscription delivers whole documents in write order: its query may only filter (from Orders where …), without group by, order by, select, include, facets or limit.");
-        return new DocumentMatcher(collection, query.Where is null ? null : MatchNode.Compile(query.Where, parameters));
+        if (query.GroupBy.Count > 0 || query.Facets.Count > 0 || query.Suggestions.Count > 0 || query.OrderBy.Count > 0 || query.Select.Count > 0 || query.Limit is not null || query.Offset is not null)
+            throw new QueryException("A subscription delivers whole documents in write order: its query may only filter (from Orders where …), without group by, order by, select, facets or limit.");
+        return new DocumentMatcher(collection, query.Where is null ? null : MatchNode.Compile(query.Where, parameters), query.Include);
     }
 
     /// <summary>Whether every document of the collection matches (the query has no <c>where</c>), so none needs reading.</summary>

@@ -97,6 +97,12 @@ internal sealed partial class SubscriptionSession
             return;
         }
 
+        if (subscription.Disabled)
+        {
+            await RefuseAsync("Disabled", $"Subscription '{subscription.Name}' is disabled; enable it to connect.");
+            return;
+        }
+
         var worker = new SubscriptionWorker(_connection.RemoteEndPoint?.ToString() ?? "unknown", DateTime.UtcNow);
         (bool connected, SubscriptionWorker? replaced) = subscription.Connect(worker, request.TakeOver);
         if (!connected)
@@ -128,6 +134,9 @@ internal sealed partial class SubscriptionSession
             {
                 "TakenOver" => "Another worker took the subscription over.",
                 "Deleted" => "The subscription was deleted.",
+                "Dropped" => "The connection was dropped by request.",
+                "Disabled" => "The subscription was disabled.",
+                "Updated" => "The subscription's definition changed; reconnect to follow it.",
                 _ => "The database is closing or the server is stopping.",
             });
         }
