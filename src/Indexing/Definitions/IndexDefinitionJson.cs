@@ -105,9 +105,7 @@ public static class IndexDefinitionJson
                 throw new IndexDefinitionException("A map/reduce index takes its fields from Reduce (its GroupBy fields and Aggregations); remove Fields.");
             if (forEach is not null)
                 throw new IndexDefinitionException("ForEach needs a map index (Fields): a map/reduce index groups whole documents.");
-            if (mapScript is not null)
-                throw new IndexDefinitionException("MapScript needs a map index (Fields): Folio's map/reduce indexes group documents by their paths.");
-            definition = new IndexDefinition(name, collections, reduce, outputCollection);
+            definition = new IndexDefinition(name, collections, reduce, outputCollection) { MapScript = mapScript };
         }
 
         return engine is null ? definition : definition.WithSearchEngine(engine);
@@ -219,6 +217,8 @@ public static class IndexDefinitionJson
         writer.WriteEndArray();
         if (definition.SearchEngine is { } engine)
             writer.WriteString("SearchEngine", engine);
+        if (definition.MapScript is { } mapScript)
+            writer.WriteString("MapScript", mapScript);
         if (definition.Reduce is { } reduce)
         {
             writer.WritePropertyName("Reduce");
@@ -229,8 +229,6 @@ public static class IndexDefinitionJson
         }
         if (definition.ForEach is { } forEach)
             writer.WriteString("ForEach", forEach.Text);
-        if (definition.MapScript is { } mapScript)
-            writer.WriteString("MapScript", mapScript);
         writer.WriteStartObject("Fields");
         foreach (var (name, field) in definition.Fields)
         {

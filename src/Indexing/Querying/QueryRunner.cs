@@ -408,13 +408,30 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
     }
 
     /// <summary>
+    /// A map/reduce row with an empty <c>@metadata</c>: every result carries one, as documents do, and clients read
+    /// each result's id from it (a row has none).
+    /// </summary>
+    private static byte[] WithEmptyMetadata(ReadOnlySpan<byte> row)
+    {
+        var end = row.LastIndexOf((byte)'}');
+        if (end < 0 || row.IndexOf("\"@metadata\""u8) >= 0)
+            return row.ToArray();
+        var empty = row[..end].TrimEnd(" \t\r\n"u8).EndsWith("{"u8);
+        var suffix = empty ? "\"@metadata\":{}}"u8 : ",\"@metadata\":{}}"u8;
+        var result = new byte[end + suffix.Length];
+        row[..end].CopyTo(result);
+        suffix.CopyTo(result.AsSpan(end));
+        return result;
+    }
+
+    /// <summary>
     /// The document (or a map/reduce index's row, which has no <paramref name="id"/>) itself, or the object
     /// of its projected fields (with <c>@metadata.@id</c> when it has an id).
     /// </summary>
     private static byte[] Project(RqlQuery query, ReadOnlySpan<byte> json, string? id)
     {
         if (query.Select.Count == 0)
-            return json.ToArray();
+            return id is null ? WithEmptyMetadata(json) : json.ToArray();
         using var parsed = JsonDocument.Parse(json.ToArray());
         using var stream = new MemoryStream();
         var values = new List<JsonElement>();

@@ -14,7 +14,8 @@ namespace Folio.Indexing.ScriptMaps;
 /// Runs a JavaScript map index's maps (<see cref="IndexDefinition.MapScript"/>) over documents, for one batch of the
 /// index on one thread: one engine, the program's top level run once (its parse shared through
 /// <see cref="CompiledScriptCache"/>), then one call per document. Each object a map returns becomes an entry whose
-/// fields are the definition's paths read on that object.
+/// fields are the definition's paths read on that object (or, for a map/reduce index, whose groups and
+/// aggregations are).
 /// </summary>
 internal sealed class ScriptMapRunner : IDisposable
 {
@@ -23,6 +24,7 @@ internal sealed class ScriptMapRunner : IDisposable
     private readonly ScriptSandbox _sandbox;
     private readonly Dictionary<string, JsValue[]> _maps;
     private readonly JsValue[] _argument = new JsValue[1];
+    private readonly List<byte[]> _outputs = [];
 
     /// <summary>Prepares the engine; <paramref name="store"/> answers <c>load</c> (null: <c>load</c> finds nothing).</summary>
     /// <exception cref="ScriptException">The program's top level failed (it passed when the definition was checked, so only a limit stops it).</exception>
@@ -38,11 +40,27 @@ internal sealed class ScriptMapRunner : IDisposable
     /// <exception cref="ScriptException">A map failed on the document or returned something that is not an object.</exception>
     public void AddEntries(Document document, string key, List<IndexEntry> entries)
     {
+        var outputs = Map(document);
+        for (var i = 0; i < outputs.Count; i++)
+        {
+            using var json = JsonDocument.Parse(outputs[i], new JsonDocumentOptions { MaxDepth = 256 });
+            var entry = new IndexEntry(IndexDefinition.FanOutKey(key, i)).Add(IndexDefinition.IdField, key);
+            DocumentFieldExtractor.AddFields(_definition, entry, json.RootElement);
+            entries.Add(entry);
+        }
+    }
+
+    /// <summary>
+    /// The objects the maps of <paramref name="document"/>'s collection return for it, as UTF-8 JSON with dynamic fields
+    /// in place (<see cref="DynamicFields"/>); the list is reused by the next call.
+    /// </summary>
+    /// <exception cref="ScriptException">A map failed on the document or returned something that is not an object.</exception>
+    public List<byte[]> Map(Document document)
+    {
+        _outputs.Clear();
         if (!_maps.TryGetValue(document.CollectionString.ToLowerInvariant(), out var maps))
-            return;
-        var engine = _sandbox.Engine;
-        var source = WithMetadata(JsonToJs.Read(engine, document.Json), document.IdString, document.CollectionString);
-        var element = 0;
+            return _outputs;
+        var source = WithMetadata(JsonToJs.Read(_sandbox.Engine, document.Json), document.IdString, document.CollectionString);
         foreach (var map in maps)
         {
             _argument[0] = source;
@@ -55,23 +73,20 @@ internal sealed class ScriptMapRunner : IDisposable
                 {
                     var item = array.Get(i);
                     if (!item.IsNull() && !item.IsUndefined())
-                        entries.Add(Entry(key, element++, item));
+                        _outputs.Add(Output(item));
                 }
                 continue;
             }
-            entries.Add(Entry(key, element++, result));
+            _outputs.Add(Output(result));
         }
+        return _outputs;
     }
 
-    private IndexEntry Entry(string key, int element, JsValue output)
+    private byte[] Output(JsValue output)
     {
         if (output is not ObjectInstance obj || output is JsArray)
             throw new ScriptException($"The map returned {output.Type.ToString().ToLowerInvariant()} '{output}'; it must return an object, an array of objects, or null.", ScriptFailure.Result);
-        var utf8 = JsToJson.ToUtf8(DynamicFields.Expand(obj, _sandbox.Engine));
-        using var json = JsonDocument.Parse(utf8, new JsonDocumentOptions { MaxDepth = 256 });
-        var entry = new IndexEntry(IndexDefinition.FanOutKey(key, element)).Add(IndexDefinition.IdField, key);
-        DocumentFieldExtractor.AddFields(_definition, entry, json.RootElement);
-        return entry;
+        return JsToJson.ToUtf8(DynamicFields.Expand(obj, _sandbox.Engine));
     }
 
     // The seeds' maps read a document's id and collection from its metadata.

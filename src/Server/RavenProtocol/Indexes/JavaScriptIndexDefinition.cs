@@ -31,7 +31,7 @@ public static class JavaScriptIndexDefinition
 
     /// <summary>The script index of the definition <paramref name="json"/> named <paramref name="name"/>.</summary>
     /// <exception cref="IndexDefinitionException">The program is not JavaScript, fails its top level, or gives no field.</exception>
-    public static IndexDefinition Build(string name, JsonElement json, JsonElement maps)
+    public static IndexDefinition Build(string name, JsonElement json, JsonElement maps, string? reduce = null)
     {
         string program = Program(name, json, maps);
         JavaScriptMapShape shape;
@@ -46,6 +46,8 @@ public static class JavaScriptIndexDefinition
 
         if (shape.Collections.Count == 0)
             throw new IndexDefinitionException($"'{name}': the maps name no collection (map('Collection', doc => …)).");
+        if (reduce is not null)
+            return WithReduce(name, json, shape, program, reduce);
         JsonElement options = json.TryGetProperty("Fields", out JsonElement f) && f.ValueKind == JsonValueKind.Object ? f : default;
         var fields = new Dictionary<string, IndexFieldDefinition>(StringComparer.Ordinal);
         foreach ((string field, JavaScriptFieldShape given) in shape.Fields)
@@ -64,6 +66,27 @@ public static class JavaScriptIndexDefinition
         try
         {
             return new IndexDefinition(name, shape.Collections, fields) { MapScript = program };
+        }
+        catch (IndexDefinitionException e)
+        {
+            throw new IndexDefinitionException($"'{name}': {e.Message}");
+        }
+    }
+
+    // The reduce reads the maps' outputs: each field the program gives is the output's property of that name.
+    private static IndexDefinition WithReduce(string name, JsonElement json, JavaScriptMapShape shape, string program, string reduce)
+    {
+        var paths = new Dictionary<string, string>(StringComparer.Ordinal);
+        foreach ((string field, JavaScriptFieldShape given) in shape.Fields)
+        {
+            if (given.Spatial == JavaScriptSpatial.None)
+                paths[field] = FieldPath.Format([new PathSegment(field)]);
+        }
+
+        try
+        {
+            ReduceDefinition translated = ReduceTranslator.Translate(reduce, paths, new Dictionary<string, string>(StringComparer.Ordinal));
+            return new IndexDefinition(name, shape.Collections, translated, RavenIndexDefinition.OutputCollectionOf(json)) { MapScript = program };
         }
         catch (IndexDefinitionException e)
         {

@@ -23,7 +23,7 @@ public static class RavenIndexDefinition
         if (!json.TryGetProperty("Maps", out JsonElement maps) || maps.ValueKind != JsonValueKind.Array || maps.GetArrayLength() == 0)
             throw new IndexDefinitionException($"'{name}': \"Maps\" must be a non-empty array of map sources.");
 
-        if (reduce is null && JavaScriptIndexDefinition.IsJavaScript(maps))
+        if (JavaScriptIndexDefinition.IsJavaScript(maps))
         {
             try
             {
@@ -32,7 +32,7 @@ public static class RavenIndexDefinition
             catch (IndexDefinitionException)
             {
                 // What the paths cannot say, the map itself runs for (each document through Jint).
-                return JavaScriptIndexDefinition.Build(name, json, maps);
+                return JavaScriptIndexDefinition.Build(name, json, maps, reduce);
             }
         }
 
@@ -83,7 +83,7 @@ public static class RavenIndexDefinition
         {
             try
             {
-                return new IndexDefinition(name, collections, ReduceTranslator.Translate(reduce, paths, constants));
+                return new IndexDefinition(name, collections, ReduceTranslator.Translate(reduce, paths, constants), OutputCollectionOf(json));
             }
             catch (IndexDefinitionException e)
             {
@@ -118,6 +118,12 @@ public static class RavenIndexDefinition
 
         return new IndexDefinition(name, collections, fields);
     }
+
+    /// <summary>The collection a map/reduce definition writes its results to (<c>OutputReduceToCollection</c>), or null.</summary>
+    internal static string? OutputCollectionOf(JsonElement json) =>
+        json.TryGetProperty("OutputReduceToCollection", out JsonElement output) && output.ValueKind == JsonValueKind.String && !string.IsNullOrWhiteSpace(output.GetString())
+            ? output.GetString()
+            : null;
 
     /// <summary>
     /// The field <paramref name="field"/> reading <paramref name="path"/> as the definition's <c>Fields</c> options
