@@ -26,6 +26,13 @@ public sealed record QueryOptions
     /// <summary>The most results one page may have.</summary>
     public int MaxPageSize { get; init; } = 1024;
 
+    /// <summary>
+    /// On an index with several entries per document (<see cref="Definitions.IndexDefinition.IsFanOut"/>): answer each
+    /// matching entry's document, repeated as often as it matches, instead of each document once (the seeds' clients'
+    /// <c>SkipDuplicateChecking</c>).
+    /// </summary>
+    public bool SkipDuplicateChecking { get; init; }
+
     /// <summary>What each run of the query's JavaScript (<c>select { … }</c>, one result at a time) may use.</summary>
     public Scripting.ScriptLimits ScriptLimits { get; init; } = Scripting.ScriptLimits.Default;
 }

@@ -101,7 +101,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
                 timings?.QueryDone();
                 return Finished(result, started);
             }
-            var page = !index.Definition.IsFanOut ? searcher.Search(where, skip, take, sort) : FanOutPage.Search(searcher, where, skip, take, sort, result);
+            var page = !index.Definition.IsFanOut ? searcher.Search(where, skip, take, sort) : FanOutPage.Search(searcher, where, skip, take, sort, result, options.SkipDuplicateChecking);
             timings?.QueryDone();
             result.TotalResults = page.TotalHits;
             // By index: a foreach over the interface boxes the list's enumerator, once per query.
@@ -382,6 +382,8 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             result.Results.Add(projector.Project(json, id, reader, result));
         else if (spatial is { } hit)
             result.Results.Add(SpatialMetadata.With(query.Select.Count == 0 ? json : Project(query, json, id), hit));
+        else if (query.Select.Count == 0 && id is null)
+            result.Results.Add(WithEmptyMetadata(json));
         else if (query.Select.Count == 0)
             result.Results.Add(json);
         else

@@ -51,6 +51,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(RavenProtocol.MultiGetHandler),
         typeof(RavenProtocol.Indexes.RavenIndexesHandler),
         typeof(RavenProtocol.Indexes.RavenIndexAdminHandler),
+        typeof(RavenProtocol.Indexes.RavenIndexTermsHandler),
     ];
 
     private readonly WebApplication _app;

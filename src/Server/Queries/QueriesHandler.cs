@@ -18,7 +18,7 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
     private const int StreamFlushBytes = 32 * 1024;
 
     /// <summary>
-    /// Runs <c>{"Query","QueryParameters"?,"WaitForNonStaleResults"?,"WaitForNonStaleResultsTimeout"?}</c>
+    /// Runs <c>{"Query","QueryParameters"?,"WaitForNonStaleResults"?,"WaitForNonStaleResultsTimeout"?,"SkipDuplicateChecking"?}</c>
     /// and answers <c>{"Results","Includes","TotalResults","SkippedResults","IsStale","IndexName","IndexEtag","DurationInMs"}</c>, and
     /// <c>"Highlightings"</c>, <c>"Timings"</c> and <c>"Explanations"</c> when the query includes <c>highlight(…)</c>,
     /// <c>timings()</c> and <c>explanations()</c>.
@@ -37,7 +37,8 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         JsonElement? parameters = root.TryGetProperty("QueryParameters", out var parameterValue) && parameterValue.ValueKind != JsonValueKind.Null ? parameterValue : null;
         if (parameters is { ValueKind: not JsonValueKind.Object })
             throw QueryParameters.Invalid("QueryParameters must be an object of parameter names to values.");
-        await RunAsync(request, query.GetString()!, Options(wait, timeout, parameters, Budget(request)));
+        var skipDuplicates = root.TryGetProperty("SkipDuplicateChecking", out var skipValue) && skipValue.ValueKind == JsonValueKind.True;
+        await RunAsync(request, query.GetString()!, Options(wait, timeout, parameters, Budget(request)) with { SkipDuplicateChecking = skipDuplicates });
     }
 
     /// <summary>Runs <c>?query=</c> (with optional <c>waitForNonStaleResults</c> and <c>waitForNonStaleResultsTimeout</c>).</summary>
