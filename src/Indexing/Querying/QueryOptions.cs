@@ -33,6 +33,12 @@ public sealed record QueryOptions
     /// </summary>
     public bool SkipDuplicateChecking { get; init; }
 
+    /// <summary>
+    /// Whether a map/reduce index's rows are answered with an empty <c>@metadata</c> (as the seeds' clients expect of
+    /// every result) rather than as they are kept.
+    /// </summary>
+    public bool RowMetadata { get; init; }
+
     /// <summary>What each run of the query's JavaScript (<c>select { … }</c>, one result at a time) may use.</summary>
     public Scripting.ScriptLimits ScriptLimits { get; init; } = Scripting.ScriptLimits.Default;
 }

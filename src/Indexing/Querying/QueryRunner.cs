@@ -116,7 +116,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
                     var found = rows.TryGetRow(hits[i].Key, out var row);
                     timings?.LoadDone();
                     if (found)
-                        AddResult(query, reader, row, null, result, projector);
+                        AddResult(query, reader, options.RowMetadata && query.Select.Count == 0 && projector is null ? WithEmptyMetadata(row) : row, null, result, projector);
                 }
                 else
                 {
@@ -382,8 +382,6 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             result.Results.Add(projector.Project(json, id, reader, result));
         else if (spatial is { } hit)
             result.Results.Add(SpatialMetadata.With(query.Select.Count == 0 ? json : Project(query, json, id), hit));
-        else if (query.Select.Count == 0 && id is null)
-            result.Results.Add(WithEmptyMetadata(json));
         else if (query.Select.Count == 0)
             result.Results.Add(json);
         else
@@ -410,8 +408,8 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
     }
 
     /// <summary>
-    /// A map/reduce row with an empty <c>@metadata</c>: every result carries one, as documents do, and clients read
-    /// each result's id from it (a row has none).
+    /// A map/reduce row with an empty <c>@metadata</c> (<see cref="QueryOptions.RowMetadata"/>): the seeds' clients read
+    /// each result's id from its metadata, and a row has none.
     /// </summary>
     private static byte[] WithEmptyMetadata(ReadOnlySpan<byte> row)
     {
@@ -433,7 +431,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
     private static byte[] Project(RqlQuery query, ReadOnlySpan<byte> json, string? id)
     {
         if (query.Select.Count == 0)
-            return id is null ? WithEmptyMetadata(json) : json.ToArray();
+            return json.ToArray();
         using var parsed = JsonDocument.Parse(json.ToArray());
         using var stream = new MemoryStream();
         var values = new List<JsonElement>();

@@ -38,7 +38,11 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         if (parameters is { ValueKind: not JsonValueKind.Object })
             throw QueryParameters.Invalid("QueryParameters must be an object of parameter names to values.");
         var skipDuplicates = root.TryGetProperty("SkipDuplicateChecking", out var skipValue) && skipValue.ValueKind == JsonValueKind.True;
-        await RunAsync(request, query.GetString()!, Options(wait, timeout, parameters, Budget(request)) with { SkipDuplicateChecking = skipDuplicates });
+        await RunAsync(request, query.GetString()!, Options(wait, timeout, parameters, Budget(request)) with
+        {
+            SkipDuplicateChecking = skipDuplicates,
+            RowMetadata = RavenProtocol.RavenClientErrors.IsRavenClient(request.Request),
+        });
     }
 
     /// <summary>Runs <c>?query=</c> (with optional <c>waitForNonStaleResults</c> and <c>waitForNonStaleResultsTimeout</c>).</summary>

@@ -36,7 +36,7 @@ public sealed class MapScriptIndexTests
     [InlineData("while (true) { }", "limit")]
     public void Parse_BadMapScript_IsRefusedSayingWhy(string script, string message)
     {
-        var json = $$"""{"Name":"X","Collections":["Users"],"MapScript":{{System.Text.Json.JsonSerializer.Serialize(script)}},"Fields":{"a":{"Path":"a"}}}""";
+        var json = $$$$"""{"Name":"X","Collections":["Users"],"MapScript":{{{{System.Text.Json.JsonSerializer.Serialize(script)}}}},"Fields":{"a":{"Path":"a"}}}""";
 
         var error = Assert.Throws<IndexDefinitionException>(() => InMemoryDatabase.Definition(json));
 
@@ -76,8 +76,8 @@ public sealed class MapScriptIndexTests
     public async Task Query_FanOutScript_AnswersEachDocumentOnce_AndARewriteDropsOldEntries(string engine)
     {
         using var db = new InMemoryDatabase();
-        db.Indexes.Put([InMemoryDatabase.Definition($$"""
-            {"Name":"Orders/Lines","Collections":["Orders"],"SearchEngine":"{{engine}}",
+        db.Indexes.Put([InMemoryDatabase.Definition($$$$"""
+            {"Name":"Orders/Lines","Collections":["Orders"],"SearchEngine":"{{{{engine}}}}",
              "MapScript":"map('Orders', o => o.Lines.map(l => ({ product: l.P, company: o.Company })))",
              "Fields":{"product":{"Path":"product"},"company":{"Path":"company"}}}
             """)]);

@@ -79,8 +79,9 @@ public static class JavaScriptIndexDefinition
         var paths = new Dictionary<string, string>(StringComparer.Ordinal);
         foreach ((string field, JavaScriptFieldShape given) in shape.Fields)
         {
-            if (given.Spatial == JavaScriptSpatial.None)
-                paths[field] = FieldPath.Format([new PathSegment(field)]);
+            if (given.Spatial != JavaScriptSpatial.None)
+                throw new IndexDefinitionException($"'{name}': Folio's map/reduce indexes have no spatial fields ('{field}').");
+            paths[field] = FieldPath.Format([new PathSegment(field)]);
         }
 
         try
