@@ -58,7 +58,7 @@ public static class ScriptMapProgram
             throw new IndexDefinitionException($"MapScript of index '{indexName}' registers no map: call map('Collection', doc => ({{ … }})).");
         foreach (var collection in collections)
         {
-            if (!maps.ContainsKey(collection.ToLowerInvariant()))
+            if (!maps.ContainsKey(collection))
                 throw new IndexDefinitionException($"MapScript of index '{indexName}' has no map for collection '{collection}' of its Collections.");
         }
         foreach (var registered in maps.Keys)
@@ -71,13 +71,13 @@ public static class ScriptMapProgram
         }
     }
 
-    /// <summary>Runs the program's top level in <paramref name="sandbox"/> with <paramref name="load"/> as <c>load</c>; the maps it registered by lower-cased collection.</summary>
+    /// <summary>Runs the program's top level in <paramref name="sandbox"/> with <paramref name="load"/> as <c>load</c>; the maps it registered by collection (any case).</summary>
     /// <exception cref="ScriptException">The program does not parse or its top level fails.</exception>
     internal static Dictionary<string, JsValue[]> Load(ScriptSandbox sandbox, string mapScript, Func<JsValue, JsValue[], JsValue> load)
     {
         sandbox.SetGlobal("load", new ClrFunction(sandbox.Engine, "load", load));
         sandbox.Load(Source(mapScript));
-        var maps = new Dictionary<string, JsValue[]>(StringComparer.Ordinal);
+        var maps = new Dictionary<string, JsValue[]>(StringComparer.OrdinalIgnoreCase);
         if (sandbox.Engine.GetValue(MapsGlobal) is not ObjectInstance registered)
             return maps;
         foreach (var key in registered.GetOwnPropertyKeys(Jint.Runtime.Types.String))

@@ -58,7 +58,7 @@ internal sealed class ScriptMapRunner : IDisposable
     public List<byte[]> Map(Document document)
     {
         _outputs.Clear();
-        if (!_maps.TryGetValue(document.CollectionString.ToLowerInvariant(), out var maps))
+        if (!_maps.TryGetValue(document.CollectionString, out var maps))
             return _outputs;
         var source = WithMetadata(JsonToJs.Read(_sandbox.Engine, document.Json), document.IdString, document.CollectionString);
         foreach (var map in maps)

@@ -119,21 +119,3 @@ public sealed class JavaScriptMapShape
     private static bool SearchOf(Node options) =>
         options is ObjectExpression obj && Property(obj, "indexing") is StringLiteral indexing && string.Equals(indexing.Value, "Search", StringComparison.OrdinalIgnoreCase);
 }
-
-/// <summary>How a JavaScript map gives one field.</summary>
-/// <param name="Spatial">Whether its values are points (and of which form).</param>
-/// <param name="Search">Whether the program asks for full-text indexing of it.</param>
-public readonly record struct JavaScriptFieldShape(JavaScriptSpatial Spatial, bool Search);
-
-/// <summary>What <c>createSpatialField</c> a field's value comes from.</summary>
-public enum JavaScriptSpatial
-{
-    /// <summary>Not a spatial field.</summary>
-    None,
-
-    /// <summary><c>createSpatialField(lat, lng)</c>: the value is <c>{ lat, lng }</c>.</summary>
-    Point,
-
-    /// <summary><c>createSpatialField(wkt)</c>: the value is WKT text.</summary>
-    Wkt,
-}
