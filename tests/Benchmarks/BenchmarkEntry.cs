@@ -31,7 +31,8 @@ namespace Folio.Benchmarks;
 /// <c>term-set</c> (an <c>in</c> list of 100,000 values on a million entries, before and after the term-set query, vs Lucene.Net) and
 /// <c>storage-cost</c> (bytes on disk for generated orders, live and after a clean stop, vs the raw JSON and PouchDB Server) and
 /// <c>many-dbs</c> (threads, memory and descriptors with a database per tenant, first requests to unloaded databases and restart time, vs PouchDB Server) and
-/// <c>projection-load</c> (JavaScript projections of 10,000 results vs the plain projection of the same fields).
+/// <c>projection-load</c> (JavaScript projections of 10,000 results vs the plain projection of the same fields) and
+/// <c>script-map-load</c> (a map index built through Jint vs the same map as paths).
 /// </summary>
 public static class BenchmarkEntry
 {
@@ -58,6 +59,7 @@ public static class BenchmarkEntry
         [TermSetCommand.Command] = args => Task.FromResult(TermSetCommand.Run(args)),
         [StorageCostCommand.Command] = StorageCostCommand.RunAsync,
         [ManyDatabases.ManyDatabasesCommand.Command] = ManyDatabases.ManyDatabasesCommand.RunAsync,
+        [Scripting.ScriptMapLoadCommand.Command] = Scripting.ScriptMapLoadCommand.RunAsync,
         [Scripting.ProjectionLoadCommand.Command] = Scripting.ProjectionLoadCommand.RunAsync,
     };
 

@@ -79,11 +79,39 @@ public sealed class IndexDefinition
         get;
         init
         {
-            if (value is not null && (Reduce is not null || !value.Segments[^1].MarksArray))
+            if (value is not null && (Reduce is not null || MapScript is not null || !value.Segments[^1].MarksArray))
                 throw new IndexDefinitionException($"ForEach of index '{Name}' must be a path ending in [] (as Lines[]) on a map index.");
             field = value;
         }
     }
+
+    /// <summary>
+    /// The JavaScript program that maps a document to its entries, or null for a map index whose fields read the
+    /// document itself. The program calls <c>map('Collection', doc =&gt; …)</c> once per collection (it may declare helper
+    /// functions too); each call's function gets a document of that collection (with its <c>@metadata</c>) and returns an
+    /// object, an array of objects (one entry each) or null/undefined (no entry). The fields' paths are then read on each
+    /// returned object instead of on the document (see <see cref="ScriptMaps.ScriptMapProgram"/>), and so are a map/reduce
+    /// index's groups and aggregations. A map index's entries are keyed as fan-out entries (<see cref="FanOutKey"/>).
+    /// </summary>
+    public string? MapScript
+    {
+        get;
+        init
+        {
+            if (value is null)
+            {
+                field = null;
+                return;
+            }
+            if (ForEach is not null)
+                throw new IndexDefinitionException($"MapScript of index '{Name}' cannot be combined with ForEach: its map returns the entries itself.");
+            ScriptMaps.ScriptMapProgram.Validate(Name, value, Collections);
+            field = value;
+        }
+    }
+
+    /// <summary>Whether a document may have several entries (<see cref="ForEach"/> or <see cref="MapScript"/>), keyed by <see cref="FanOutKey"/>.</summary>
+    public bool IsFanOut => ForEach is not null || (MapScript is not null && Reduce is null);
 
     /// <summary>What separates the document key from the element's number in a fan-out entry's key; no document id holds it.</summary>
     public const char FanOutSeparator = '\u001f';
@@ -105,8 +133,8 @@ public sealed class IndexDefinition
         if (!Engines.SearchEngines.TryGet(engine, out var named))
             throw new IndexDefinitionException(Engines.SearchEngines.UnknownMessage(engine));
         return Reduce is { } reduce
-            ? new IndexDefinition(Name, Collections, reduce, OutputCollection) { SearchEngine = named.Name }
-            : new IndexDefinition(Name, Collections, Fields) { SearchEngine = named.Name, ForEach = ForEach };
+            ? new IndexDefinition(Name, Collections, reduce, OutputCollection) { SearchEngine = named.Name, MapScript = MapScript }
+            : new IndexDefinition(Name, Collections, Fields) { SearchEngine = named.Name, ForEach = ForEach, MapScript = MapScript };
     }
 
     /// <summary>

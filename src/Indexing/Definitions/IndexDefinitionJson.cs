@@ -4,7 +4,7 @@ namespace Folio.Indexing.Definitions;
 
 /// <summary>
 /// The one JSON form of an index definition,
-/// <c>{"Name","Collections":[…],"SearchEngine"?:"Folio|Lucene","Fields":{"F":{"Path","Type":"String|Long|Double|Auto","Search","CaseSensitive"}|{"Spatial":{…}}}}</c>
+/// <c>{"Name","Collections":[…],"SearchEngine"?:"Folio|Lucene","ForEach"?,"MapScript"?,"Fields":{"F":{"Path","Type":"String|Long|Double|Auto","Search","CaseSensitive"}|{"Spatial":{…}}}}</c>
 /// or, for a map/reduce index, <c>{"Name","Collections","SearchEngine"?,"Reduce":{…},"OutputCollection"?}</c> (<see cref="ReduceDefinitionJson"/>):
 /// what <c>PUT …/indexes</c> accepts and <c>GET …/indexes</c> answers, and what the index catalog stores,
 /// so a definition reads back after a restart exactly as it was given. The definition is a document of its
@@ -25,6 +25,7 @@ public static class IndexDefinitionJson
         string? engine = null;
         string? outputCollection = null;
         FieldPath? forEach = null;
+        string? mapScript = null;
         foreach (var property in json.EnumerateObject())
         {
             switch (property.Name)
@@ -63,6 +64,14 @@ public static class IndexDefinitionJson
                         _ => throw new IndexDefinitionException("ForEach must be the path of an array, as \"Lines[]\"."),
                     };
                     break;
+                case "MapScript":
+                    mapScript = property.Value.ValueKind switch
+                    {
+                        JsonValueKind.String => property.Value.GetString(),
+                        JsonValueKind.Null => null,
+                        _ => throw new IndexDefinitionException("MapScript must be JavaScript text, as \"map('Users', u => ({ name: u.first + ' ' + u.last }))\"."),
+                    };
+                    break;
                 case "SearchEngine":
                     engine = property.Value.ValueKind == JsonValueKind.String ? property.Value.GetString() : throw new IndexDefinitionException("SearchEngine must be a string: " + Engines.SearchEngines.UnknownMessage(property.Value.GetRawText()));
                     break;
@@ -78,7 +87,7 @@ public static class IndexDefinitionJson
                     // How the index is administered, not what it indexes (definitions read back carry them); the index store keeps them apart.
                     break;
                 default:
-                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in the index definition (expected Name, Collections, SearchEngine, Fields, ForEach, Reduce, OutputCollection, LockMode or Priority).");
+                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in the index definition (expected Name, Collections, SearchEngine, Fields, ForEach, MapScript, Reduce, OutputCollection, LockMode or Priority).");
             }
         }
         if (name is null)
@@ -88,7 +97,7 @@ public static class IndexDefinitionJson
         {
             if (outputCollection is not null)
                 throw new IndexDefinitionException("OutputCollection needs a map/reduce index (Reduce): a map index has no results to write.");
-            definition = new IndexDefinition(name, collections, fields) { ForEach = forEach };
+            definition = new IndexDefinition(name, collections, fields) { ForEach = forEach, MapScript = mapScript };
         }
         else
         {
@@ -96,7 +105,7 @@ public static class IndexDefinitionJson
                 throw new IndexDefinitionException("A map/reduce index takes its fields from Reduce (its GroupBy fields and Aggregations); remove Fields.");
             if (forEach is not null)
                 throw new IndexDefinitionException("ForEach needs a map index (Fields): a map/reduce index groups whole documents.");
-            definition = new IndexDefinition(name, collections, reduce, outputCollection);
+            definition = new IndexDefinition(name, collections, reduce, outputCollection) { MapScript = mapScript };
         }
 
         return engine is null ? definition : definition.WithSearchEngine(engine);
@@ -208,6 +217,8 @@ public static class IndexDefinitionJson
         writer.WriteEndArray();
         if (definition.SearchEngine is { } engine)
             writer.WriteString("SearchEngine", engine);
+        if (definition.MapScript is { } mapScript)
+            writer.WriteString("MapScript", mapScript);
         if (definition.Reduce is { } reduce)
         {
             writer.WritePropertyName("Reduce");

@@ -13,18 +13,24 @@ public static class DocumentFieldExtractor
         var entry = new IndexEntry(key).Add(IndexDefinition.IdField, key);
         var reader = new Utf8JsonReader(json, new JsonReaderOptions { MaxDepth = 256 });
         using var document = JsonDocument.ParseValue(ref reader);
+        AddFields(definition, entry, document.RootElement);
+        return entry;
+    }
+
+    /// <summary>Adds the values of <paramref name="definition"/>'s fields in <paramref name="root"/> (a document, or an object a map script returned) to <paramref name="entry"/>.</summary>
+    public static void AddFields(IndexDefinition definition, IndexEntry entry, JsonElement root)
+    {
         foreach (var (name, field) in definition.Fields)
         {
             if (field.Spatial is { } spatial)
             {
-                Spatial.SpatialPoints.Add(entry, name, spatial, document.RootElement);
+                Spatial.SpatialPoints.Add(entry, name, spatial, root);
                 continue;
             }
             var numeric = field.Type == IndexFieldType.Auto ? name + IndexDefinition.NumericSuffix : null;
-            foreach (var value in field.Path.Values(document.RootElement))
+            foreach (var value in field.Path.Values(root))
                 Add(value, entry, name, numeric);
         }
-        return entry;
     }
 
     /// <summary>

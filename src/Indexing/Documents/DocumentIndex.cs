@@ -226,7 +226,7 @@ public sealed class DocumentIndex : IDisposable
     public void Dispose() => _runner.Dispose();
 
     private static IIndexBatchProcessor OpenProcessor(IndexDefinition definition, StorageOptions storage, DocumentStore store, Task? outputFreed) => definition.Reduce is null
-        ? MapIndexProcessor.Open(definition, storage, EngineOf(definition))
+        ? MapIndexProcessor.Open(definition, storage, EngineOf(definition), store)
         : MapReduceProcessor.Open(definition, storage, EngineOf(definition), store, outputFreed);
 
     /// <summary>The engine a definition names; one that names none was written before indexes chose engines, by Folio's.</summary>

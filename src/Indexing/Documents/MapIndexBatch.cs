@@ -2,6 +2,8 @@ using System.Text.Json;
 using Folio.Indexing.Definitions;
 using Folio.Indexing.Engines;
 using Folio.Indexing.Runner;
+using Folio.Indexing.Scripting;
+using Folio.Indexing.ScriptMaps;
 using Folio.Indexing.Search;
 using Folio.Storage.Documents;
 
@@ -11,11 +13,13 @@ namespace Folio.Indexing.Documents;
 /// A map index's batch: each document's entry is extracted as it is added (off the runner's thread), and
 /// the commit applies the deletes, then the entries, then the etag, in one commit of the index's engine.
 /// </summary>
-internal sealed class MapIndexBatch(IndexDefinition definition, IEngineIndex index) : IIndexBatch
+internal sealed class MapIndexBatch(IndexDefinition definition, IEngineIndex index, DocumentStore? store) : IIndexBatch
 {
     private readonly List<IndexEntry> _entries = [];
     private readonly List<string> _deletes = [];
     private readonly List<IndexError> _errors = [];
+    private readonly HashSet<string> _fannedOut = new(StringComparer.Ordinal);
+    private ScriptMapRunner? _script;
 
     public int Documents => _entries.Count;
 
@@ -28,20 +32,35 @@ internal sealed class MapIndexBatch(IndexDefinition definition, IEngineIndex ind
         var key = document.IdString.ToLowerInvariant();
         try
         {
-            if (definition.ForEach is null)
+            if (!definition.IsFanOut)
             {
                 _entries.Add(DocumentFieldExtractor.Extract(definition, key, document.Json));
                 return;
             }
             // A fan-out document's earlier entries go first, however many there were; so do entries an earlier version
-            // of it added to this batch.
-            _entries.RemoveAll(entry => IndexDefinition.DocumentKeyOf(entry.Key) == key);
+            // of it added to this batch (looked for only when there was one: the scan is of the whole batch).
+            if (!_fannedOut.Add(key))
+                _entries.RemoveAll(entry => IndexDefinition.DocumentKeyOf(entry.Key) == key);
             _deletes.Add(key);
-            _entries.AddRange(DocumentFieldExtractor.ExtractAll(definition, key, document.Json));
+            if (definition.MapScript is null)
+            {
+                _entries.AddRange(DocumentFieldExtractor.ExtractAll(definition, key, document.Json));
+                return;
+            }
+            var first = _entries.Count;
+            try
+            {
+                (_script ??= new ScriptMapRunner(definition, store)).AddEntries(document, key, _entries);
+            }
+            catch (ScriptException)
+            {
+                _entries.RemoveRange(first, _entries.Count - first);
+                throw;
+            }
         }
-        catch (JsonException e)
+        catch (Exception e) when (e is JsonException or ScriptException)
         {
-            // The document's old entry must not outlive the version that could not be read.
+            // The document's old entry must not outlive the version that could not be read (or mapped).
             _errors.Add(new IndexError(DateTime.UtcNow, document.IdString, e.Message));
             _deletes.Add(key);
         }
@@ -52,7 +71,7 @@ internal sealed class MapIndexBatch(IndexDefinition definition, IEngineIndex ind
     /// <summary>Deletes a document's entry, or a fan-out document's entries: numbered from 0 without gaps, so up to the first missing.</summary>
     private void DeleteDocument(IEngineBatch batch, string key)
     {
-        if (definition.ForEach is null)
+        if (!definition.IsFanOut)
         {
             batch.Delete(key);
             return;
@@ -82,7 +101,7 @@ internal sealed class MapIndexBatch(IndexDefinition definition, IEngineIndex ind
             {
                 _errors.Add(new IndexError(DateTime.UtcNow, entry.Key, e.Message));
                 batch.Delete(entry.Key);
-                if (definition.ForEach is not null)
+                if (definition.IsFanOut)
                     (failed ??= []).Add(IndexDefinition.DocumentKeyOf(entry.Key));
             }
         }
@@ -90,5 +109,7 @@ internal sealed class MapIndexBatch(IndexDefinition definition, IEngineIndex ind
         foreach (var key in failed ?? [])
             DeleteDocument(batch, key);
         batch.Commit(upToEtag);
+        _script?.Dispose();
+        _script = null;
     }
 }

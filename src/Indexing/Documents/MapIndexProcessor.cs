@@ -3,6 +3,7 @@ using Folio.Indexing.Engines;
 using Folio.Indexing.Runner;
 using Folio.Indexing.Search;
 using Folio.Storage;
+using Folio.Storage.Documents;
 
 namespace Folio.Indexing.Documents;
 
@@ -15,11 +16,13 @@ internal sealed class MapIndexProcessor : IIndexBatchProcessor
 {
     private readonly IndexDefinition _definition;
     private readonly IEngineIndex _index;
+    private readonly DocumentStore? _store;
 
-    private MapIndexProcessor(IndexDefinition definition, IEngineIndex index)
+    private MapIndexProcessor(IndexDefinition definition, IEngineIndex index, DocumentStore? store)
     {
         _definition = definition;
         _index = index;
+        _store = store;
     }
 
     public IndexSchema Schema => _index.Schema;
@@ -28,14 +31,17 @@ internal sealed class MapIndexProcessor : IIndexBatchProcessor
 
     public Task Closed => _index.Closed;
 
-    /// <summary>Opens (creating if needed) the index of <paramref name="definition"/> in <paramref name="storage"/> on <paramref name="engine"/>.</summary>
+    /// <summary>
+    /// Opens (creating if needed) the index of <paramref name="definition"/> in <paramref name="storage"/> on <paramref name="engine"/>;
+    /// a map script's <c>load</c> reads <paramref name="store"/>.
+    /// </summary>
     /// <exception cref="UnsupportedFormatException">The index was written in a format this build does not read.</exception>
-    public static MapIndexProcessor Open(IndexDefinition definition, StorageOptions storage, ISearchEngine engine) =>
-        new(definition, engine.Open(storage, definition.ToSchema()));
+    public static MapIndexProcessor Open(IndexDefinition definition, StorageOptions storage, ISearchEngine engine, DocumentStore? store = null) =>
+        new(definition, engine.Open(storage, definition.ToSchema()), store);
 
     public long ReadProcessedEtag() => _index.ReadProcessedEtag();
 
-    public IIndexBatch CreateBatch() => new MapIndexBatch(_definition, _index);
+    public IIndexBatch CreateBatch() => new MapIndexBatch(_definition, _index, _store);
 
     public IEngineSearcher OpenSearcher() => _index.OpenSearcher();
 

@@ -1,5 +1,7 @@
 using System.Text.Json;
 using Folio.Indexing.Runner;
+using Folio.Indexing.ScriptMaps;
+using Folio.Indexing.Scripting;
 using Folio.Storage.Documents;
 
 namespace Folio.Indexing.MapReduce;
@@ -15,6 +17,7 @@ internal sealed class MapReduceBatch(MapReduceProcessor processor) : IIndexBatch
     private readonly List<(string Key, List<MapEntry> Entries)> _documents = [];
     private readonly List<string> _deletes = [];
     private readonly List<IndexError> _errors = [];
+    private ScriptMapRunner? _script;
 
     public int Documents => _documents.Count;
 
@@ -33,15 +36,24 @@ internal sealed class MapReduceBatch(MapReduceProcessor processor) : IIndexBatch
         var entries = new List<MapEntry>();
         try
         {
-            var reader = new Utf8JsonReader(document.Json, new JsonReaderOptions { MaxDepth = 256 });
-            using var json = JsonDocument.ParseValue(ref reader);
-            if (_extractor.Extract(json.RootElement, entries) is { } problems)
+            if (processor.MapScript is null)
             {
-                foreach (var problem in problems)
-                    _errors.Add(new IndexError(DateTime.UtcNow, document.IdString, problem));
+                var reader = new Utf8JsonReader(document.Json, new JsonReaderOptions { MaxDepth = 256 });
+                using var json = JsonDocument.ParseValue(ref reader);
+                Extract(document.IdString, json.RootElement, entries);
+            }
+            else
+            {
+                // Each object the map returns is mapped as a document would be.
+                var outputs = (_script ??= new ScriptMapRunner(processor.Definition, processor.Documents)).Map(document);
+                foreach (var output in outputs)
+                {
+                    using var json = JsonDocument.Parse(output, new JsonDocumentOptions { MaxDepth = 256 });
+                    Extract(document.IdString, json.RootElement, entries);
+                }
             }
         }
-        catch (JsonException e)
+        catch (Exception e) when (e is JsonException or ScriptException)
         {
             Refuse(document.IdString, key, e.Message);
             return;
@@ -57,11 +69,25 @@ internal sealed class MapReduceBatch(MapReduceProcessor processor) : IIndexBatch
         _documents.Add((key, entries));
     }
 
+    private void Extract(string id, JsonElement root, List<MapEntry> entries)
+    {
+        if (_extractor.Extract(root, entries) is { } problems)
+        {
+            foreach (var problem in problems)
+                _errors.Add(new IndexError(DateTime.UtcNow, id, problem));
+        }
+    }
+
     public void AddDelete(Tombstone tombstone) => _deletes.Add(tombstone.Id);
 
-    public void Commit(long upToEtag) => processor.Commit(_documents, _deletes, upToEtag, _errors, moreFollows: false);
+    public void Commit(long upToEtag) => Commit(upToEtag, moreFollows: false);
 
-    public bool Commit(long upToEtag, bool moreFollows) => processor.Commit(_documents, _deletes, upToEtag, _errors, moreFollows);
+    public bool Commit(long upToEtag, bool moreFollows)
+    {
+        _script?.Dispose();
+        _script = null;
+        return processor.Commit(_documents, _deletes, upToEtag, _errors, moreFollows);
+    }
 
     // The document's old entries must not outlive the version that could not be read.
     private void Refuse(string id, string key, string message)

@@ -37,9 +37,10 @@ internal sealed partial class MapReduceProcessor : IIndexBatchProcessor
     private IEngineIndex _index;
     private long _lastReduceTicks;
 
-    private MapReduceProcessor(IndexDefinition definition, ReduceStore store, ISearchEngine engine, StorageOptions engineOptions, ReduceOutput? output, Task? outputFreed)
+    private MapReduceProcessor(IndexDefinition definition, ReduceStore store, ISearchEngine engine, StorageOptions engineOptions, ReduceOutput? output, Task? outputFreed, DocumentStore? documents)
     {
         _definition = definition;
+        Documents = documents;
         _store = store;
         _engine = engine;
         _engineOptions = engineOptions;
@@ -49,6 +50,15 @@ internal sealed partial class MapReduceProcessor : IIndexBatchProcessor
     }
 
     public ReduceDefinition Reduce => _store.Reduce;
+
+    /// <summary>The index's definition.</summary>
+    public IndexDefinition Definition => _definition;
+
+    /// <summary>The JavaScript map whose outputs are mapped instead of the documents (<see cref="IndexDefinition.MapScript"/>), or null.</summary>
+    public string? MapScript => _definition.MapScript;
+
+    /// <summary>The document store a map script's <c>load</c> reads (and the output collection is written to), when given.</summary>
+    public DocumentStore? Documents { get; }
 
     public IndexSchema Schema => _index.Schema;
 
@@ -83,7 +93,7 @@ internal sealed partial class MapReduceProcessor : IIndexBatchProcessor
         MapReduceProcessor? processor = null;
         try
         {
-            processor = new MapReduceProcessor(definition, store, engine, Under(storage, "rows"), output, outputFreed);
+            processor = new MapReduceProcessor(definition, store, engine, Under(storage, "rows"), output, outputFreed, documents);
             processor.Reconcile();
             return processor;
         }

@@ -12,8 +12,11 @@ namespace Folio.Indexing.Querying;
 /// </summary>
 internal static class FanOutPage
 {
-    /// <summary>The page <paramref name="skip"/>..<paramref name="skip"/>+<paramref name="take"/> of the documents; <paramref name="result"/> learns how many entries repeated one.</summary>
-    public static TopDocs Search(IEngineSearcher searcher, Query where, int skip, int take, IReadOnlyList<SortField> sort, QueryResult result)
+    /// <summary>
+    /// The page <paramref name="skip"/>..<paramref name="skip"/>+<paramref name="take"/> of the documents; <paramref name="result"/>
+    /// learns how many entries repeated one. With <paramref name="keepRepeats"/>, of the entries instead: a document as often as it matches.
+    /// </summary>
+    public static TopDocs Search(IEngineSearcher searcher, Query where, int skip, int take, IReadOnlyList<SortField> sort, QueryResult result, bool keepRepeats = false)
     {
         var all = searcher.Search(where, 0, int.MaxValue, sort);
         var seen = new HashSet<string>(StringComparer.Ordinal);
@@ -22,7 +25,7 @@ internal static class FanOutPage
         foreach (var hit in all.Hits)
         {
             var key = IndexDefinition.DocumentKeyOf(hit.Key);
-            if (!seen.Add(key))
+            if (!seen.Add(key) && !keepRepeats)
                 continue;
             if (documents++ >= skip && page.Count < take)
                 page.Add(hit with { Key = key });

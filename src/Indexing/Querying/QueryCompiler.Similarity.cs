@@ -128,6 +128,6 @@ internal sealed partial class QueryCompiler
         var parts = new List<Query>(intersect.Parts.Count);
         foreach (var part in intersect.Parts)
             parts.Add(CompileExpression(part));
-        return definition.ForEach is null ? new AndQuery(parts, []) : new IntersectQuery(parts, IndexDefinition.IdField);
+        return !definition.IsFanOut ? new AndQuery(parts, []) : new IntersectQuery(parts, IndexDefinition.IdField);
     }
 }

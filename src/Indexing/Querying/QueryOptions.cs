@@ -35,6 +35,14 @@ public sealed record QueryOptions
     /// <summary>How many results to answer when the query's text has no limit (the seeds' clients' <c>PageSize</c>); still at most <see cref="MaxPageSize"/>.</summary>
     public int? PageSize { get; init; }
 
+    /// <summary>
+    /// On an index with several entries per document (<see cref="Definitions.IndexDefinition.IsFanOut"/>): answer each
+    /// matching entry's document, repeated as often as it matches, instead of each document once (the seeds' clients'
+    /// <c>SkipDuplicateChecking</c>).
+    /// </summary>
+    public bool SkipDuplicateChecking { get; init; }
+
+
     /// <summary>What each run of the query's JavaScript (<c>select { … }</c>, one result at a time) may use.</summary>
     public Scripting.ScriptLimits ScriptLimits { get; init; } = Scripting.ScriptLimits.Default;
 

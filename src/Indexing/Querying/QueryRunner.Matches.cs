@@ -47,7 +47,7 @@ public sealed partial class QueryRunner
         if (searcher is IRowSource)
             throw new QueryException($"The index '{index.Name}' is a map/reduce index: its rows are not documents to patch or delete.");
         var compiled = new QueryCompiler(index.Definition, options.Parameters).Compile(query.Where);
-        var fanOut = index.Definition.ForEach is not null;
+        var fanOut = index.Definition.IsFanOut;
         var seen = fanOut ? new HashSet<string>(StringComparer.Ordinal) : null;
         var matches = searcher.Iterate(compiled);
         while (matches.MoveNext())

@@ -101,7 +101,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
                 timings?.QueryDone();
                 return Finished(result, started);
             }
-            var page = index.Definition.ForEach is null ? searcher.Search(where, skip, take, sort) : FanOutPage.Search(searcher, where, skip, take, sort, result);
+            var page = !index.Definition.IsFanOut ? searcher.Search(where, skip, take, sort) : FanOutPage.Search(searcher, where, skip, take, sort, result, options.SkipDuplicateChecking);
             timings?.QueryDone();
             result.TotalResults = page.TotalHits;
             // By index: a foreach over the interface boxes the list's enumerator, once per query.
@@ -174,7 +174,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             var compiler = new QueryCompiler(index.Definition, options.Parameters);
             var where = compiler.Compile(query.Where);
             var sort = compiler.Sort(query.OrderBy);
-            return new QueryStream(StreamIndex(query, searcher, where, sort, index.Definition.ForEach is not null), searcher);
+            return new QueryStream(StreamIndex(query, searcher, where, sort, index.Definition.IsFanOut), searcher);
         }
         catch
         {

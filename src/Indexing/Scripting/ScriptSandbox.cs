@@ -59,9 +59,11 @@ public sealed class ScriptSandbox : IDisposable
     public void SetGlobal(string name, JsValue value) => Engine.SetValue(name, value);
 
     /// <summary>Calls the global function <paramref name="function"/> with <paramref name="thisValue"/> and <paramref name="arguments"/>.</summary>
-    public JsValue Call(string function, JsValue thisValue, params JsValue[] arguments)
+    public JsValue Call(string function, JsValue thisValue, params JsValue[] arguments) => Invoke(Engine.GetValue(function), thisValue, arguments);
+
+    /// <summary>Calls <paramref name="callable"/> (a function the script handed over) with <paramref name="thisValue"/> and <paramref name="arguments"/>.</summary>
+    public JsValue Invoke(JsValue callable, JsValue thisValue, params JsValue[] arguments)
     {
-        var callable = Engine.GetValue(function);
         Engine.Constraints.Reset();
         try
         {

@@ -7,11 +7,11 @@ public sealed class CircleShape : SpatialShape
     private const double BoundsSlackDegrees = 1e-9;
 
     /// <summary>A circle of <paramref name="radius"/> in <paramref name="units"/> around a centre in degrees.</summary>
-    /// <exception cref="ArgumentException">The radius is not above 0 or the centre is not a point on the earth.</exception>
+    /// <exception cref="ArgumentException">The radius is negative (0 holds the centre alone, as in the seeds' system) or the centre is not a point on the earth.</exception>
     public CircleShape(double radius, double lat, double lng, SpatialUnits units)
     {
-        if (!(radius > 0) || double.IsInfinity(radius))
-            throw new ArgumentException($"The radius of spatial.circle() must be a number above 0, not {radius}.");
+        if (!(radius >= 0) || double.IsInfinity(radius))
+            throw new ArgumentException($"The radius of spatial.circle() must be a number of 0 or more, not {radius}.");
         if (!(lat is >= -90 and <= 90))
             throw new ArgumentException($"The latitude of spatial.circle() must be between -90 and 90, not {lat}.");
         if (!(lng is >= -180 and <= 180))

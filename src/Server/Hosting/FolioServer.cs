@@ -53,6 +53,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(RavenProtocol.Indexes.RavenIndexAdminHandler),
         typeof(RavenProtocol.TcpInfoHandler),
         typeof(RavenProtocol.SubscriptionTasksHandler),
+        typeof(RavenProtocol.Indexes.RavenIndexTermsHandler),
     ];
 
     private readonly WebApplication _app;

@@ -19,7 +19,7 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
     private const int StreamFlushBytes = 32 * 1024;
 
     /// <summary>
-    /// Runs <c>{"Query","QueryParameters"?,"WaitForNonStaleResults"?,"WaitForNonStaleResultsTimeout"?}</c>
+    /// Runs <c>{"Query","QueryParameters"?,"WaitForNonStaleResults"?,"WaitForNonStaleResultsTimeout"?,"SkipDuplicateChecking"?}</c>
     /// and answers <c>{"Results","Includes","TotalResults","SkippedResults","IsStale","IndexName","IndexEtag","DurationInMs"}</c>, and
     /// <c>"Highlightings"</c>, <c>"Timings"</c> and <c>"Explanations"</c> when the query includes <c>highlight(…)</c>,
     /// <c>timings()</c> and <c>explanations()</c>.
@@ -38,11 +38,13 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
         JsonElement? parameters = root.TryGetProperty("QueryParameters", out var parameterValue) && parameterValue.ValueKind != JsonValueKind.Null ? parameterValue : null;
         if (parameters is { ValueKind: not JsonValueKind.Object })
             throw QueryParameters.Invalid("QueryParameters must be an object of parameter names to values.");
+        var skipDuplicates = root.TryGetProperty("SkipDuplicateChecking", out var skipValue) && skipValue.ValueKind == JsonValueKind.True;
         await RunAsync(request, query.GetString()!, Options(wait, timeout, parameters, Budget(request)) with
         {
             SeedsFacetShapes = RavenProtocol.RavenClientErrors.IsRavenClient(request.Request),
             Start = Paging(root, "Start"),
             PageSize = Paging(root, "PageSize"),
+            SkipDuplicateChecking = skipDuplicates,
         });
     }
 

@@ -121,13 +121,17 @@ public sealed class SpatialEngineTests : IDisposable
     }
 
     [Theory]
-    [InlineData(0, 0, 0)]
+    [InlineData(double.PositiveInfinity, 0, 0)]
     [InlineData(-1, 0, 0)]
     [InlineData(10, 91, 0)]
     [InlineData(10, 0, -181)]
     [InlineData(double.NaN, 0, 0)]
     public void Circle_RefusesABadRadiusOrCentre(double radius, double lat, double lng) =>
         Assert.Throws<ArgumentException>(() => new CircleShape(radius, lat, lng, SpatialUnits.Kilometers));
+
+    [Fact]
+    public void Circle_OfRadiusZero_IsAccepted() =>
+        Assert.Equal(0, new CircleShape(0, 10, 10, SpatialUnits.Kilometers).RadiusKm);
 
     [Fact]
     public void Term_KeepsThePointExactly_AndSortsByCell()

@@ -1,5 +1,6 @@
 using System.Text;
 using Folio.Indexing.Definitions;
+using Folio.Indexing.Documents;
 using Folio.Indexing.Spatial;
 using System.Text.RegularExpressions;
 
@@ -10,7 +11,7 @@ namespace Folio.Server.RavenProtocol.Indexes;
 /// translation means the same thing: each output field is a document's value at a path.
 /// <list type="bullet">
 /// <item>C# query syntax: <c>from u in docs.Users select new { u.Name, City = u.Address.City, Products = u.Lines.Select(l => l.Product) }</c></item>
-/// <item>C# method syntax: <c>docs.Users.Select(u => new { … })</c></item>
+/// <item>C# method syntax: <c>docs.Users.Select(u => new { … })</c>; <c>docs</c> without a collection reads every document</item>
 /// <item>JavaScript: <c>map('Users', u => ({ name: u.name }))</c>, <c>map('Users', function (u) { return { name: u.name }; })</c></item>
 /// </list>
 /// Anything else (filters, computed values, loads, nested <c>from</c>, fan-out) is refused with the reason,
@@ -142,8 +143,10 @@ public static partial class MapTranslator
 
     private static string Collection(string written)
     {
-        // docs.Users, docs["Users"], docs.@Users
+        // docs.Users, docs["Users"], docs.@Users; docs alone is every document.
         string name = written.Trim();
+        if (name.Length == 0)
+            return CollectionScope.AllDocuments;
         if (name.StartsWith('['))
             name = name[1..^1].Trim().Trim('"', '\'');
         return name.TrimStart('@');
@@ -239,10 +242,10 @@ public static partial class MapTranslator
         return flat.Length <= 160 ? flat : flat[..157] + "...";
     }
 
-    [GeneratedRegex(@"^from\s+(?<var>\w+)\s+in\s+docs\s*(?:\.\s*(?<collection>@?\w+)|(?<collection>\[\s*""[^""]+""\s*\]))\s+select\s+new\s*\{(?<body>.*)\}$", RegexOptions.Singleline | RegexOptions.CultureInvariant)]
+    [GeneratedRegex(@"^from\s+(?<var>\w+)\s+in\s+docs\s*(?:\.\s*(?<collection>@?\w+)|(?<collection>\[\s*""[^""]+""\s*\]))?\s+select\s+new\s*\{(?<body>.*)\}$", RegexOptions.Singleline | RegexOptions.CultureInvariant)]
     private static partial Regex QuerySyntax();
 
-    [GeneratedRegex(@"^docs\s*(?:\.\s*(?<collection>@?\w+)|(?<collection>\[\s*""[^""]+""\s*\]))\s*\.\s*Select\s*\(\s*\(?\s*(?<var>\w+)\s*\)?\s*=>\s*new\s*\{(?<body>.*)\}\s*\)$", RegexOptions.Singleline | RegexOptions.CultureInvariant)]
+    [GeneratedRegex(@"^docs\s*(?:\.\s*(?<collection>@?\w+)|(?<collection>\[\s*""[^""]+""\s*\]))?\s*\.\s*Select\s*\(\s*\(?\s*(?<var>\w+)\s*\)?\s*=>\s*new\s*\{(?<body>.*)\}\s*\)$", RegexOptions.Singleline | RegexOptions.CultureInvariant)]
     private static partial Regex MethodSyntax();
 
     [GeneratedRegex(@"^map\s*\(\s*(?<q>['""])(?<collection>[^'""]+)\k<q>\s*,\s*(?:function\s*\(\s*(?<var>\w+)\s*\)\s*\{\s*return\s*\{(?<body>.*)\}\s*;?\s*\}|\(?\s*(?<var>\w+)\s*\)?\s*=>\s*(?:\(\s*\{(?<body>.*)\}\s*\)|\{\s*return\s*\{(?<body>.*)\}\s*;?\s*\}))\s*\)$", RegexOptions.Singleline | RegexOptions.CultureInvariant)]

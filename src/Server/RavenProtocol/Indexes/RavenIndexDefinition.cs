@@ -23,6 +23,25 @@ public static class RavenIndexDefinition
         if (!json.TryGetProperty("Maps", out JsonElement maps) || maps.ValueKind != JsonValueKind.Array || maps.GetArrayLength() == 0)
             throw new IndexDefinitionException($"'{name}': \"Maps\" must be a non-empty array of map sources.");
 
+        if (JavaScriptIndexDefinition.IsJavaScript(maps))
+        {
+            try
+            {
+                return Declarative(json, name, reduce, maps);
+            }
+            catch (IndexDefinitionException)
+            {
+                // What the paths cannot say, the map itself runs for (each document through Jint).
+                return JavaScriptIndexDefinition.Build(name, json, maps, reduce);
+            }
+        }
+
+        return Declarative(json, name, reduce, maps);
+    }
+
+    // The maps as paths into the documents (MapTranslator) and the reduce as groups and aggregations (ReduceTranslator).
+    private static IndexDefinition Declarative(JsonElement json, string name, string? reduce, JsonElement maps)
+    {
         var collections = new List<string>();
         var paths = new Dictionary<string, string>(StringComparer.Ordinal);
         var constants = new Dictionary<string, string>(StringComparer.Ordinal);
@@ -64,7 +83,7 @@ public static class RavenIndexDefinition
         {
             try
             {
-                return new IndexDefinition(name, collections, ReduceTranslator.Translate(reduce, paths, constants));
+                return new IndexDefinition(name, collections, ReduceTranslator.Translate(reduce, paths, constants), OutputCollectionOf(json));
             }
             catch (IndexDefinitionException e)
             {
@@ -76,10 +95,6 @@ public static class RavenIndexDefinition
         var fields = new Dictionary<string, IndexFieldDefinition>(StringComparer.Ordinal);
         foreach ((string field, string path) in paths)
         {
-            string indexing = options.ValueKind == JsonValueKind.Object && options.TryGetProperty(field, out JsonElement o) && o.ValueKind == JsonValueKind.Object
-                && o.TryGetProperty("Indexing", out JsonElement i) && i.ValueKind == JsonValueKind.String ? i.GetString()! : "Default";
-            if (indexing == "No")
-                continue;
             FieldPath fieldPath;
             try
             {
@@ -90,10 +105,8 @@ public static class RavenIndexDefinition
                 throw new IndexDefinitionException($"'{name}': field '{field}' has a path Folio cannot read: {e.Message}");
             }
 
-            string? analyzer = indexing is "Search" or "Default" ? AnalyzerOf(options, field) : null;
-            fields[field] = indexing == "Search" || analyzer is not null
-                ? new IndexFieldDefinition(fieldPath, IndexFieldType.String, Search: true, Analyzer: analyzer)
-                : new IndexFieldDefinition(fieldPath, IndexFieldType.Auto, CaseSensitive: indexing == "Exact");
+            if (FieldOf(options, field, fieldPath, search: false) is { } definition)
+                fields[field] = definition;
         }
 
         foreach ((string field, SpatialSource source) in spatial)
@@ -104,6 +117,29 @@ public static class RavenIndexDefinition
         }
 
         return new IndexDefinition(name, collections, fields);
+    }
+
+    /// <summary>The collection a map/reduce definition writes its results to (<c>OutputReduceToCollection</c>), or null.</summary>
+    internal static string? OutputCollectionOf(JsonElement json) =>
+        json.TryGetProperty("OutputReduceToCollection", out JsonElement output) && output.ValueKind == JsonValueKind.String && !string.IsNullOrWhiteSpace(output.GetString())
+            ? output.GetString()
+            : null;
+
+    /// <summary>
+    /// The field <paramref name="field"/> reading <paramref name="path"/> as the definition's <c>Fields</c> options
+    /// (<paramref name="options"/>) ask: full text for <c>"Indexing":"Search"</c> (or an analyzer, or <paramref name="search"/>),
+    /// case-sensitive for <c>"Exact"</c>, none for <c>"No"</c>, else exact with a numeric twin.
+    /// </summary>
+    internal static IndexFieldDefinition? FieldOf(JsonElement options, string field, FieldPath path, bool search)
+    {
+        string indexing = options.ValueKind == JsonValueKind.Object && options.TryGetProperty(field, out JsonElement o) && o.ValueKind == JsonValueKind.Object
+            && o.TryGetProperty("Indexing", out JsonElement i) && i.ValueKind == JsonValueKind.String ? i.GetString()! : "Default";
+        if (indexing == "No")
+            return null;
+        string? analyzer = indexing is "Search" or "Default" ? AnalyzerOf(options, field) : null;
+        return indexing == "Search" || analyzer is not null || (search && indexing == "Default")
+            ? new IndexFieldDefinition(path, IndexFieldType.String, Search: true, Analyzer: analyzer)
+            : new IndexFieldDefinition(path, IndexFieldType.Auto, CaseSensitive: indexing == "Exact");
     }
 
     /// <summary>
