@@ -45,6 +45,7 @@ internal sealed class RequestDispatcher
         {
             RouteMatch match = _router.Match(method, path);
             route = match.Bucket;
+            RavenProtocol.RavenServerVersion.Announce(context);
             switch (match.Kind)
             {
                 case RouteMatchKind.Found:
