@@ -105,6 +105,7 @@ internal sealed class RequestDispatcher
         try
         {
             context.Response.Clear();
+            RavenProtocol.RavenServerVersion.Announce(context);
             await ProblemWriter.WriteAsync(context.Response, problem, context.RequestAborted);
         }
         catch (OperationCanceledException) when (context.RequestAborted.IsCancellationRequested)
