@@ -107,22 +107,19 @@ public static class BulkDocsParser
                 continue;
             }
 
+            // Only compare-exchange commands use "Index" (other commands ignore it, as they ignore any property
+            // they do not use); one that is no whole number is refused when the command needs it.
             if (isIndex)
             {
-                exchangeIndex = reader.TokenType == JsonTokenType.Number && reader.TryGetInt64(out long value) && value >= 0
-                    ? value
-                    : throw Invalid($"Command {index}: \"Index\" must be a non-negative whole number.");
+                exchangeIndex = reader.TokenType == JsonTokenType.Number && reader.TryGetInt64(out long value) && value >= 0 ? value : -1;
+                reader.Skip();
                 continue;
             }
 
             if (isOriginal)
             {
-                originalChangeVector = reader.TokenType switch
-                {
-                    JsonTokenType.String => reader.GetString(),
-                    JsonTokenType.Null => null,
-                    _ => throw Invalid($"Command {index}: \"OriginalChangeVector\" must be a string or null."),
-                };
+                originalChangeVector = reader.TokenType == JsonTokenType.String ? reader.GetString() : null;
+                reader.Skip();
                 continue;
             }
 
@@ -226,6 +223,8 @@ public static class BulkDocsParser
 
         if (expectedIndex is not { } expected)
             throw Invalid($"Command {index} ({key}) has no \"Index\".");
+        if (expected < 0)
+            throw Invalid($"Command {index} ({key}): \"Index\" must be a non-negative whole number.");
         if (type == CompareExchangeCommandType.Delete)
             return new BulkCommand(null, null) { Exchange = new CompareExchangeCommand(type, key, expected, null) };
         if (!hasDocument)
