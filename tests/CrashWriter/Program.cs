@@ -13,7 +13,8 @@ namespace Folio.CrashWriter;
 /// commit has returned, the line "ACK n crc" (the value's CRC-32C, 8 hex digits) goes to stdout in
 /// one write. Numbering continues after the highest number an earlier run committed. Lines
 /// "OPENING" and "OPENED" frame the open (and recovery). Any error goes to stderr, exit code 1.
-/// With a third argument <c>documents</c> it writes compressed documents instead (<see cref="DocumentLoop"/>).
+/// With a third argument <c>documents</c> it writes compressed documents instead (<see cref="DocumentLoop"/>), with
+/// <c>cmpxchg</c> compare-exchange entries (<see cref="CompareExchangeLoop"/>).
 /// </summary>
 public static class Program
 {
@@ -28,9 +29,9 @@ public static class Program
 
     public static async Task<int> Main(string[] args)
     {
-        if (args.Length is not (2 or 3) || !int.TryParse(args[1], out var seed) || (args.Length == 3 && args[2] != "documents"))
+        if (args.Length is not (2 or 3) || !int.TryParse(args[1], out var seed) || (args.Length == 3 && args[2] is not ("documents" or "cmpxchg")))
         {
-            await Console.Error.WriteLineAsync("usage: Folio.CrashWriter <directory> <seed> [documents]");
+            await Console.Error.WriteLineAsync("usage: Folio.CrashWriter <directory> <seed> [documents|cmpxchg]");
             return 2;
         }
         try
@@ -38,7 +39,7 @@ public static class Program
             Print("OPENING");
             if (args.Length == 3)
             {
-                await DocumentLoop.RunAsync(args[0], seed, Print);
+                await (args[2] == "documents" ? DocumentLoop.RunAsync(args[0], seed, Print) : CompareExchangeLoop.RunAsync(args[0], seed, Print));
                 return 1;
             }
             var options = StorageOptions.ForPath(args[0]) with

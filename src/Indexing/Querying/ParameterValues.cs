@@ -11,6 +11,8 @@ internal static class ParameterValues
     {
         if (value is RqlLiteral literal)
             return FromObject(literal.Value);
+        if (value is RqlCompareExchange)
+            throw new QueryException("cmpxchg() can be compared with a field in where (Name = cmpxchg('key')), not used here.");
         var name = ((RqlParameter)value).Name;
         return FromJson(name, Bound(name, parameters));
     }

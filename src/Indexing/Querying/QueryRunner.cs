@@ -44,7 +44,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
     {
         var started = Stopwatch.GetTimestamp();
         // A stored facet setup is read at every run (it may have changed since the text was parsed).
-        var query = FacetSetups.Expand(_parsed.Parse(text), store, options.Parameters);
+        var query = CompareExchangeValues.Resolve(FacetSetups.Expand(_parsed.Parse(text), store, options.Parameters), store, options.Parameters);
         var timings = query.IncludeTimings ? new QueryTimings() : null;
         timings?.StartAt(started);
         timings?.ParseDone();
@@ -392,9 +392,10 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
     /// <summary>The documents the paths of <c>include</c> name in <paramref name="json"/>, added to the answer's includes.</summary>
     private static void AddIncludes(RqlQuery query, DocumentReader reader, ReadOnlySpan<byte> json, QueryResult result)
     {
-        if (query.Include.Count == 0)
+        if (query.Include.Count == 0 && query.CompareExchangeIncludes.Count == 0)
             return;
         using var parsed = JsonDocument.Parse(json.ToArray());
+        CompareExchangeValues.AddIncludes(query, reader, parsed.RootElement, result);
         foreach (var path in query.Include)
         {
             foreach (var value in path.Values(parsed.RootElement))

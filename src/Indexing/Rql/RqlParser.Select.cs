@@ -264,6 +264,8 @@ public sealed partial class RqlParser
                 highlights.Add(ParseHighlight());
             else if (AtIncludeDiagnostics())
                 ParseIncludeDiagnostics();
+            else if (AtCompareExchange())
+                _compareExchangeIncludes.Add(ParseCompareExchangeInclude());
             else
                 include.Add(ParseIncludePath());
         }

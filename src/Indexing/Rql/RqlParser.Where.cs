@@ -254,6 +254,8 @@ public sealed partial class RqlParser
             case RqlTokenKind.Identifier when token.IsKeyword("null"):
                 _index++;
                 return new RqlLiteral(null, token.Position);
+            case RqlTokenKind.Identifier when AtCompareExchange():
+                return ParseCompareExchange();
             default:
                 throw Error($"Expected a value (a 'string', a number, true, false, null or a $parameter) but found {token.Describe()}");
         }

@@ -117,7 +117,7 @@ public sealed partial class RqlParser
         if (offset is null && TakeKeyword("offset"))
             offset = ParseValue();
         // RavenDB users write include after limit as often as before it.
-        if (include.Count == 0 && highlights.Count == 0 && !IncludesDiagnostics && TakeKeyword("include"))
+        if (include.Count == 0 && highlights.Count == 0 && _compareExchangeIncludes.Count == 0 && !IncludesDiagnostics && TakeKeyword("include"))
             ParseIncludes(include, highlights);
         if (Current.Kind != RqlTokenKind.End)
             throw Error($"Expected where, group by, order by, select, include, limit or the end of the query but found {Current.Describe()}");
@@ -130,6 +130,8 @@ public sealed partial class RqlParser
             Distinct = _distinct,
             IncludeTimings = _timings,
             IncludeExplanations = _explanations,
+            CompareExchangeIncludes = _compareExchangeIncludes,
+            UsesCompareExchange = _usesCompareExchange,
         });
     }
 

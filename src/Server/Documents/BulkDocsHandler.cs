@@ -28,6 +28,7 @@ public sealed class BulkDocsHandler
     /// Runs the commands in one transaction and answers 201
     /// <c>{"Results":[{"Type","@id","@collection","@change-vector","@last-modified"}…]}</c> in command order
     /// (a DELETE answers <c>{"Type","@id","Id","Deleted"}</c>, a PATCH <c>{"Type","Id","ChangeVector","PatchStatus","LastModified","ModifiedDocument"?}</c>).
+    /// A cluster-wide batch (<c>"TransactionMode":"ClusterWide"</c>) runs as <see cref="ClusterBatch"/> says.
     /// A failing command (bad input, a stale change vector, a failing script) fails the batch and nothing is written.
     /// </summary>
     /// <param name="request">The request.</param>
@@ -39,10 +40,22 @@ public sealed class BulkDocsHandler
         BatchOutcome outcome;
         // Read before the batch commits: a bad value must refuse the request without writing anything.
         TimeSpan? wait = QueryParameters.Optional(request.Request, "waitForIndexesTimeout") is { } waitText ? QueryParameters.Duration(waitText) : null;
+        bool atomicGuards = ClusterBatch.AtomicGuards(request.Request);
         using (DatabaseLease lease = _databases.Lease(request.DatabaseSpan))
         {
+            BulkBatch batch;
             using (RequestBody body = await RequestBody.ReadAsync(request.Request, _options.MaxRequestBodySizeBytes, request.Aborted))
-                commands = BulkDocsParser.Parse(body.Span, _options.MaxJsonDepth, _options.MaxDocumentSizeBytes);
+                batch = BulkDocsParser.Parse(body.Span, _options.MaxJsonDepth, _options.MaxDocumentSizeBytes);
+            commands = batch.Commands;
+            if (batch.ClusterWide)
+            {
+                ClusterBatchResult cluster = await ClusterBatch.RunAsync(lease.Database, commands, atomicGuards);
+                if (wait is { } clusterTimeout)
+                    await WaitForIndexesAsync(lease.Database, cluster.Documents, clusterTimeout, request.Aborted);
+                request.Response.StatusCode = StatusCodes.Status201Created;
+                await JsonResponse.WriteAsync(request.Response, (commands, cluster), ClusterBatch.WriteResults, request.Aborted);
+                return;
+            }
 
             outcome = await RunAsync(lease.Database, commands, request.Aborted);
             if (wait is { } timeout)
@@ -127,7 +140,8 @@ public sealed class BulkDocsHandler
         writer.WriteEndObject();
     }
 
-    private static void WriteResult(Utf8JsonWriter writer, DocumentCommand command, WriteResult? result)
+    /// <summary>Writes the result of a PUT or DELETE command.</summary>
+    internal static void WriteResult(Utf8JsonWriter writer, DocumentCommand command, WriteResult? result)
     {
         writer.WriteStartObject();
         if (command.Type == DocumentCommandType.Delete)

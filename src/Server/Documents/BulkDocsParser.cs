@@ -20,10 +20,10 @@ public static class BulkDocsParser
     /// <param name="json">The request body.</param>
     /// <param name="maxDepth">Deepest nesting allowed inside one document.</param>
     /// <param name="maxDocumentBytes">Largest document allowed.</param>
-    /// <returns>The commands in order.</returns>
+    /// <returns>The commands in order, and whether the batch is cluster-wide (<c>"TransactionMode":"ClusterWide"</c>).</returns>
     /// <exception cref="FolioHttpException">400 for a malformed body or command, 413 for an oversized document.</exception>
     /// <exception cref="JsonException">The body is not well-formed JSON (answered 400 by the dispatcher).</exception>
-    public static List<BulkCommand> Parse(ReadOnlySpan<byte> json, int maxDepth, long maxDocumentBytes)
+    public static BulkBatch Parse(ReadOnlySpan<byte> json, int maxDepth, long maxDocumentBytes)
     {
         // The JSON reader does not check the UTF-8 inside strings; ids and documents must be valid text.
         if (!System.Text.Unicode.Utf8.IsValid(json))
@@ -34,10 +34,24 @@ public static class BulkDocsParser
             throw Invalid("The body must be a JSON object with a \"Commands\" array.");
 
         List<BulkCommand>? commands = null;
+        bool clusterWide = false;
         while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
         {
             bool isCommands = reader.ValueTextEquals("Commands"u8);
+            bool isMode = reader.ValueTextEquals("TransactionMode"u8);
             reader.Read();
+            if (isMode)
+            {
+                clusterWide = reader.TokenType switch
+                {
+                    JsonTokenType.String when reader.ValueTextEquals("ClusterWide"u8) => true,
+                    JsonTokenType.String when reader.ValueTextEquals("SingleNode"u8) => false,
+                    JsonTokenType.Null => false,
+                    _ => throw Invalid("\"TransactionMode\" must be \"SingleNode\" or \"ClusterWide\"."),
+                };
+                continue;
+            }
+
             if (!isCommands)
             {
                 reader.Skip();
@@ -53,7 +67,16 @@ public static class BulkDocsParser
 
         if (reader.Read())
             throw Invalid("The body must be one JSON object; there is more after it.");
-        return commands ?? throw Invalid("The body has no \"Commands\" array.");
+        var parsed = commands ?? throw Invalid("The body has no \"Commands\" array.");
+        if (!clusterWide)
+        {
+            foreach (var command in parsed)
+            {
+                if (command.Exchange is not null)
+                    throw Invalid($"Command {parsed.IndexOf(command)}: compare exchange commands need \"TransactionMode\": \"ClusterWide\".");
+            }
+        }
+        return new BulkBatch(parsed, clusterWide);
     }
 
     private static BulkCommand ReadCommand(ref Utf8JsonReader reader, ReadOnlySpan<byte> json, int index, int maxDepth, long maxDocumentBytes)
@@ -69,14 +92,34 @@ public static class BulkDocsParser
         ReadOnlySpan<byte> document = default;
         bool hasDocument = false;
         var patch = new PatchParts();
+        long? exchangeIndex = null;
+        string? originalChangeVector = null;
         while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
         {
             var property = CommandShape.Property(ref reader);
             var patchPart = PatchParts.Part(ref reader);
+            bool isIndex = reader.ValueTextEquals("Index"u8);
+            bool isOriginal = reader.ValueTextEquals("OriginalChangeVector"u8);
             reader.Read();
             if (patchPart != PatchPart.None)
             {
                 patch.Read(patchPart, ref reader, json, index);
+                continue;
+            }
+
+            // Only compare-exchange commands use "Index" (other commands ignore it, as they ignore any property
+            // they do not use); one that is no whole number is refused when the command needs it.
+            if (isIndex)
+            {
+                exchangeIndex = reader.TokenType == JsonTokenType.Number && reader.TryGetInt64(out long value) && value >= 0 ? value : -1;
+                reader.Skip();
+                continue;
+            }
+
+            if (isOriginal)
+            {
+                originalChangeVector = reader.TokenType == JsonTokenType.String ? reader.GetString() : null;
+                reader.Skip();
                 continue;
             }
 
@@ -115,6 +158,9 @@ public static class BulkDocsParser
             }
         }
 
+        if (CompareExchangeType(typeText) is { } exchangeType)
+            return ReadExchange(exchangeType, id, exchangeIndex, document, hasDocument, index, maxDocumentBytes);
+
         // A PUT without an id (null or empty, as the seeds' system's clients send for objects they cannot name) gets a
         // new GUID, as in that system.
         if (type == CommandType.Put && (idIsNull || id is { Length: 0 }))
@@ -145,15 +191,54 @@ public static class BulkDocsParser
                 throw new FolioHttpException(StatusCodes.Status400BadRequest, "Invalid document", $"Command {index} (PUT {id}): {e.Message}", ProblemTypes.InvalidDocument);
             }
 
-            return new BulkCommand(new DocumentCommand(DocumentCommandType.Put, id, prepared, changeVector), null);
+            return new BulkCommand(new DocumentCommand(DocumentCommandType.Put, id, prepared, changeVector), null) { OriginalChangeVector = originalChangeVector };
         }
 
         if (type == CommandType.Delete)
-            return new BulkCommand(new DocumentCommand(DocumentCommandType.Delete, id, null, changeVector), null);
+            return new BulkCommand(new DocumentCommand(DocumentCommandType.Delete, id, null, changeVector), null) { OriginalChangeVector = originalChangeVector };
         if (string.Equals(typeText, "PATCH", StringComparison.OrdinalIgnoreCase))
             return new BulkCommand(null, patch.ToPatch(id, changeVector, index, maxDepth));
 
-        throw Invalid($"Command {index}: \"Type\" must be \"PUT\", \"DELETE\" or \"PATCH\"" + (typeText is null ? "; it is missing." : $"; it is \"{typeText}\"."));
+        throw Invalid($"Command {index}: \"Type\" must be \"PUT\", \"DELETE\", \"PATCH\", \"CompareExchangePUT\" or \"CompareExchangeDELETE\"" + (typeText is null ? "; it is missing." : $"; it is \"{typeText}\"."));
+    }
+
+    private static CompareExchangeCommandType? CompareExchangeType(string? typeText) =>
+        string.Equals(typeText, "CompareExchangePUT", StringComparison.OrdinalIgnoreCase) ? CompareExchangeCommandType.Put
+        : string.Equals(typeText, "CompareExchangeDELETE", StringComparison.OrdinalIgnoreCase) ? CompareExchangeCommandType.Delete
+        : null;
+
+    /// <summary>A compare-exchange command: <c>{"Type","Id" (the key),"Index","Document"?}</c>.</summary>
+    private static BulkCommand ReadExchange(CompareExchangeCommandType type, string? key, long? expectedIndex, ReadOnlySpan<byte> document, bool hasDocument, int index, long maxDocumentBytes)
+    {
+        if (string.IsNullOrEmpty(key))
+            throw Invalid($"Command {index} has no \"Id\" (the compare exchange key).");
+        try
+        {
+            CompareExchangeEntries.Validate(key);
+        }
+        catch (DocumentValidationException e)
+        {
+            throw Invalid($"Command {index}: {e.Message}");
+        }
+
+        if (expectedIndex is not { } expected)
+            throw Invalid($"Command {index} ({key}) has no \"Index\".");
+        if (expected < 0)
+            throw Invalid($"Command {index} ({key}): \"Index\" must be a non-negative whole number.");
+        if (type == CompareExchangeCommandType.Delete)
+            return new BulkCommand(null, null) { Exchange = new CompareExchangeCommand(type, key, expected, null) };
+        if (!hasDocument)
+            throw Invalid($"Command {index} (CompareExchangePUT {key}) has no \"Document\".");
+        if (document.Length > maxDocumentBytes)
+        {
+            throw new FolioHttpException(
+                StatusCodes.Status413PayloadTooLarge,
+                "Document too large",
+                $"Command {index} (CompareExchangePUT {key}): the value is {document.Length} bytes; the limit is {maxDocumentBytes} bytes.",
+                ProblemTypes.TooLarge);
+        }
+
+        return new BulkCommand(null, null) { Exchange = new CompareExchangeCommand(type, key, expected, document.ToArray()) };
     }
 
     private static void ValidateId(string id, int index)

@@ -47,6 +47,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(RavenProtocol.StreamsHandler),
         typeof(RavenProtocol.HiLoHandler),
         typeof(RavenProtocol.IdentitiesHandler),
+        typeof(RavenProtocol.CompareExchangeHandler),
         typeof(RavenProtocol.DatabaseRecordHandler),
         typeof(RavenProtocol.MultiGetHandler),
         typeof(RavenProtocol.Indexes.RavenIndexesHandler),

@@ -42,6 +42,8 @@ public static class ExceptionMapper
                 return new Problem(bad.StatusCode, "Bad request", bad.Message, ProblemTypes.BadRequest);
             case DocumentValidationException invalid:
                 return new Problem(StatusCodes.Status400BadRequest, "Invalid document", invalid.Message, ProblemTypes.InvalidDocument);
+            case ClusterTransactionConflictException cluster:
+                return new Problem(StatusCodes.Status409Conflict, "Cluster transaction conflict", cluster.Message, ProblemTypes.ClusterTransactionConflict);
             case ConcurrencyException conflict:
                 // The storage's message names the id, the expected and the actual change vector.
                 return new Problem(StatusCodes.Status409Conflict, "Concurrency conflict", conflict.Message, ProblemTypes.ConcurrencyConflict);

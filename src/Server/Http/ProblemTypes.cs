@@ -36,6 +36,15 @@ public static class ProblemTypes
     /// <summary>The one document asked for does not exist.</summary>
     public const string DocumentNotFound = "urn:folio:problem:document-not-found";
 
+    /// <summary>The one compare-exchange key asked for has no entry.</summary>
+    public const string CompareExchangeNotFound = "urn:folio:problem:compare-exchange-not-found";
+
+    /// <summary>
+    /// A cluster-wide batch found a compare-exchange entry or a document's atomic guard changed since the writer read it;
+    /// nothing of the batch was written.
+    /// </summary>
+    public const string ClusterTransactionConflict = "urn:folio:problem:cluster-transaction-conflict";
+
     /// <summary>A document is not one JSON object within the limits, or is not valid UTF-8.</summary>
     public const string InvalidDocument = "urn:folio:problem:invalid-document";
 

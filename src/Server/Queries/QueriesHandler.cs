@@ -186,6 +186,16 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
             writer.WriteRawValue(document, skipInputValidation: true);
         }
         writer.WriteEndObject();
+        if (result.CompareExchangeIncludes.Count > 0)
+        {
+            writer.WriteStartObject("CompareExchangeValueIncludes"u8);
+            foreach (var (key, entry) in result.CompareExchangeIncludes)
+            {
+                writer.WritePropertyName(key);
+                RavenProtocol.CompareExchangeHandler.WriteEntry(writer, key, entry);
+            }
+            writer.WriteEndObject();
+        }
         if (result.Highlightings is { } highlightings)
             WriteHighlightings(writer, highlightings);
         if (result.Timings is { } timings)

@@ -70,6 +70,7 @@ public static class RavenClientErrors
     {
         ProblemTypes.ScriptError => "Raven.Client.Exceptions.Documents.Patching.JavaScriptException",
         ProblemTypes.ConcurrencyConflict or ProblemTypes.DatabaseExists => "Raven.Client.Exceptions.ConcurrencyException",
+        ProblemTypes.ClusterTransactionConflict => "Raven.Client.Exceptions.ClusterTransactionConcurrencyException",
         ProblemTypes.DatabaseNotFound => "Raven.Client.Exceptions.Database.DatabaseDoesNotExistException",
         ProblemTypes.DocumentNotFound => "Raven.Client.Exceptions.Documents.DocumentDoesNotExistException",
         ProblemTypes.IndexNotFound => "Raven.Client.Exceptions.Documents.Indexes.IndexDoesNotExistException",

@@ -45,6 +45,7 @@ internal sealed class RequestDispatcher
         {
             RouteMatch match = _router.Match(method, path);
             route = match.Bucket;
+            RavenProtocol.RavenServerVersion.Announce(context);
             switch (match.Kind)
             {
                 case RouteMatchKind.Found:
@@ -104,6 +105,7 @@ internal sealed class RequestDispatcher
         try
         {
             context.Response.Clear();
+            RavenProtocol.RavenServerVersion.Announce(context);
             await ProblemWriter.WriteAsync(context.Response, problem, context.RequestAborted);
         }
         catch (OperationCanceledException) when (context.RequestAborted.IsCancellationRequested)

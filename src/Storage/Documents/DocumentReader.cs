@@ -10,7 +10,7 @@ namespace Folio.Storage.Documents;
 /// Reads documents from one snapshot; the documents it loads by id live until it is disposed, those its cursors
 /// hand out until the cursor moves.
 /// </summary>
-public sealed class DocumentReader : IDisposable
+public sealed partial class DocumentReader : IDisposable
 {
     private readonly ReadTransaction _transaction;
     private Tree? _docs;

@@ -50,6 +50,7 @@ public sealed partial class DocumentStore : IDisposable
         tx.CreateTree(TombstonesTree);
         tx.CreateMultiValueTree(CollectionTombstonesTree);
         tx.CreateTree(DictionaryRecord.Tree);
+        tx.CreateTree(CompareExchangeEntries.Tree);
         var meta = tx.CreateTree(MetaTree);
         var format = meta.TryGet(FormatKey, out var storedFormat) ? BinaryPrimitives.ReadInt32LittleEndian(storedFormat) : 1;
         if (format > DocumentsFormat)

@@ -45,6 +45,12 @@ public sealed class BulkConformanceTests(WireFixture fixture) : WireTests(fixtur
         Assert.Equal(413, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, uri, $$"""{"Commands":[{"Type":"PUT","Id":"a/1","Document":{{LargeObject(WireFixture.MaxDocumentBytes + 1024)}}}]}""")).Status);
         Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, "/databases/no-such-db/bulk_docs", """{"Commands":[]}""")).Status);
 
+        WireAnswer cluster = await Wire.SendAsync(HttpMethod.Post, BulkDocs, uri, """{"TransactionMode":"ClusterWide","Commands":[{"Type":"PUT","Id":"cluster/1","Document":{"A":1}},{"Type":"CompareExchangePUT","Id":"k","Index":0,"Document":{"Object":1}}]}""");
+        Assert.Equal(201, cluster.Status);
+        Assert.True(cluster.Body.GetProperty("TransactionIndex").GetInt64() > 0);
+        Assert.Equal(409, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, uri, """{"TransactionMode":"ClusterWide","Commands":[{"Type":"CompareExchangeDELETE","Id":"k","Index":99}]}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, BulkDocs, uri, """{"Commands":[{"Type":"CompareExchangeDELETE","Id":"k","Index":1}]}""")).Status);
+
         AssertExercised();
     }
 

@@ -40,6 +40,34 @@ public sealed class SeedsAdminConformanceTests(WireFixture fixture) : WireTests(
     }
 
     [Fact]
+    [Exercises("GET /databases/{db}/cmpxchg", "PUT /databases/{db}/cmpxchg", "DELETE /databases/{db}/cmpxchg")]
+    public async Task CompareExchangeRoutes_AnswerAsDocumented_ForGoodAndBadInput()
+    {
+        const string Route = "/databases/{db}/cmpxchg";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+
+        WireAnswer created = await Wire.SendAsync(HttpMethod.Put, Route, $"/databases/{db}/cmpxchg?key=emails%2Fann&index=0", """{"Object":"users/1","@metadata":{"Note":"n"}}""");
+        long index = created.Body.GetProperty("Index").GetInt64();
+        Assert.True(created.Body.GetProperty("Successful").GetBoolean());
+        Assert.False((await Wire.SendAsync(HttpMethod.Put, Route, $"/databases/{db}/cmpxchg?key=emails%2Fann&index=0", """{"Object":"users/2"}""")).Body.GetProperty("Successful").GetBoolean());
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Put, Route, $"/databases/{db}/cmpxchg?key=k&index=x", """{"Object":1}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Put, Route, $"/databases/{db}/cmpxchg?key=k&index=0", "[]")).Status);
+        Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Put, Route, "/databases/no-such-db/cmpxchg?key=k&index=0", """{"Object":1}""")).Status);
+
+        Assert.Equal(index, (await Wire.GetAsync(Route, $"/databases/{db}/cmpxchg?key=emails%2Fann")).Body.GetProperty("Results")[0].GetProperty("Index").GetInt64());
+        Assert.Equal(-1, (await Wire.GetAsync(Route, $"/databases/{db}/cmpxchg?key=emails%2Fann&key=nobody")).Body.GetProperty("Results")[1].GetProperty("Index").GetInt64());
+        Assert.Single((await Wire.GetAsync(Route, $"/databases/{db}/cmpxchg?startsWith=emails&pageSize=10")).Body.GetProperty("Results").EnumerateArray());
+        Assert.Equal(404, (await Wire.GetAsync(Route, $"/databases/{db}/cmpxchg?key=nobody")).Status);
+        Assert.Equal(400, (await Wire.GetAsync(Route, $"/databases/{db}/cmpxchg?start=x")).Status);
+
+        Assert.False((await Wire.SendAsync(HttpMethod.Delete, Route, $"/databases/{db}/cmpxchg?key=emails%2Fann&index={index + 5}")).Body.GetProperty("Successful").GetBoolean());
+        Assert.True((await Wire.SendAsync(HttpMethod.Delete, Route, $"/databases/{db}/cmpxchg?key=emails%2Fann&index={index}")).Body.GetProperty("Successful").GetBoolean());
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Delete, Route, $"/databases/{db}/cmpxchg?key=emails%2Fann")).Status);
+
+        AssertExercised();
+    }
+
+    [Fact]
     [Exercises("GET /databases/{db}/indexes/status", "POST /databases/{db}/admin/indexes/stop", "POST /databases/{db}/admin/indexes/start",
         "POST /databases/{db}/admin/indexes/disable", "POST /databases/{db}/admin/indexes/enable")]
     public async Task IndexingStatusRoutes_AnswerAsDocumented_ForGoodAndBadInput()

@@ -22,7 +22,7 @@ internal sealed class CrashWriterProcess : IDisposable
     private readonly Task _pump;
     private readonly Task<string> _errors;
 
-    private CrashWriterProcess(string directory, int seed, bool documents)
+    private CrashWriterProcess(string directory, int seed, string? mode)
     {
         var start = new ProcessStartInfo("dotnet")
         {
@@ -33,8 +33,8 @@ internal sealed class CrashWriterProcess : IDisposable
         start.ArgumentList.Add(WriterPath);
         start.ArgumentList.Add(directory);
         start.ArgumentList.Add(seed.ToString(CultureInfo.InvariantCulture));
-        if (documents)
-            start.ArgumentList.Add("documents");
+        if (mode is not null)
+            start.ArgumentList.Add(mode);
         _process = Process.Start(start) ?? throw new InvalidOperationException("dotnet did not start");
         _pump = PumpAsync();
         _errors = _process.StandardError.ReadToEndAsync();
@@ -48,10 +48,13 @@ internal sealed class CrashWriterProcess : IDisposable
 
     public static byte[] Key(long number) => Encoding.UTF8.GetBytes($"{number:D12}");
 
-    public static CrashWriterProcess Start(string directory, int seed) => new(directory, seed, documents: false);
+    public static CrashWriterProcess Start(string directory, int seed) => new(directory, seed, mode: null);
 
     /// <summary>Starts the child in its documents mode: compressed documents <c>crash/n</c>, dictionaries trained and retrained as it writes.</summary>
-    public static CrashWriterProcess StartDocuments(string directory, int seed) => new(directory, seed, documents: true);
+    public static CrashWriterProcess StartDocuments(string directory, int seed) => new(directory, seed, mode: "documents");
+
+    /// <summary>Starts the child in its compare-exchange mode: entries <c>crash/n</c>, every other one in a cluster-wide batch with a document.</summary>
+    public static CrashWriterProcess StartCompareExchange(string directory, int seed) => new(directory, seed, mode: "cmpxchg");
 
     /// <summary>Reads lines until one starts with <paramref name="prefix"/>; throws if the child ends first or takes too long.</summary>
     public async Task WaitForLineAsync(string prefix)
