@@ -23,8 +23,8 @@ public static class RavenClientErrors
     public static bool IsRavenClient(HttpRequest request) => request.Headers.ContainsKey(ClientVersionHeader);
 
     /// <summary>
-    /// The status to answer a Raven client with: 503 for a missing database on a route inside one
-    /// (<c>/databases/{db}/…</c>); 500 for a missing subscription (a 404 would read to them as an empty answer, not
+    /// The status to answer a Raven client with: 503 for a missing database (but for the record's read);
+    /// 500 for a missing subscription (a 404 would read to them as an empty answer, not
     /// as the subscription's absence); else the problem's own. Server routes about databases (<c>GET
     /// /admin/databases?name=</c>) keep their 404, which those clients read as "no such database" and answer null.
     /// </summary>
@@ -46,7 +46,8 @@ public static class RavenClientErrors
     }
 
     private static bool IsMissingDatabaseInside(in Problem problem, HttpRequest request) =>
-        problem.Type == ProblemTypes.DatabaseNotFound && request.Path.StartsWithSegments("/databases", StringComparison.OrdinalIgnoreCase);
+        problem.Type == ProblemTypes.DatabaseNotFound
+        && !(HttpMethods.IsGet(request.Method) && request.Path.Equals("/admin/databases", StringComparison.OrdinalIgnoreCase));
 
     /// <summary>Writes <c>Type</c>, <c>Message</c> and <c>Error</c> into the open problem object.</summary>
     /// <param name="writer">Positioned inside the problem object.</param>
