@@ -23,7 +23,7 @@ internal static class QueryResultETag
         hash.Append(MemoryMarshal.AsBytes(query.AsSpan()));
         hash.Append([0]);
         if (parameters is { } bag)
-            hash.Append(MemoryMarshal.AsBytes(bag.GetRawText().AsSpan()));
+            hash.Append(JsonMarshal.GetRawUtf8Value(bag));
         hash.Append([0]);
         hash.Append(MemoryMarshal.AsBytes(indexName.AsSpan()));
         Span<long> state = [indexEtag, lastWrite, isStale ? 1 : 0, seedsShapes ? 1 : 0];
