@@ -7,6 +7,7 @@ using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Serilog;
 using Serilog.Core;
+using Serilog.Extensions.Hosting;
 using Serilog.Extensions.Logging;
 
 namespace Folio.Server.Hosting;
@@ -118,7 +119,11 @@ public sealed class FolioServer : IAsyncDisposable
         builder.Logging.ClearProviders();
         builder.Logging.SetMinimumLevel(LogLevel.Trace);
         builder.Logging.AddSerilog(serilog, dispose: true);
-        // Folio writes its own line per request; ASP.NET Core's hosting diagnostics, when enabled at any
+        // What AddSerilog on the services would register for the request logging middleware, without also replacing
+        // the logger factory (whose filters keep hosting diagnostics off, below).
+        builder.Services.AddSingleton(new DiagnosticContext(serilog));
+        builder.Services.AddSingleton<IDiagnosticContext>(static services => services.GetRequiredService<DiagnosticContext>());
+        // The request logging middleware writes the line per request; ASP.NET Core's hosting diagnostics, when enabled at any
         // level, would also open a log scope and start an Activity for every request. AddSerilog adds a
         // rule for its provider (everything at Trace), and a provider's own rules win over rules for all
         // providers, so the filter has to name the provider too.
@@ -157,7 +162,8 @@ public sealed class FolioServer : IAsyncDisposable
             throw;
         }
 
-        var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>(), serilog, app.Services.GetRequiredService<Monitoring.ServerMetrics>(), app.Services.GetRequiredService<Monitoring.PrometheusMetrics>(), app.Services.GetRequiredService<Security.Authenticator>());
+        var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>(), app.Services.GetRequiredService<Monitoring.ServerMetrics>(), app.Services.GetRequiredService<Monitoring.PrometheusMetrics>(), app.Services.GetRequiredService<Security.Authenticator>());
+        app.UseSerilogRequestLogging(requestLogging => RequestLogging.Configure(requestLogging, serilog));
         // Only changes requests pass the WebSocket middleware: it would add a feature object to every other request.
         app.UseWhen(
             static context => context.Request.Path.Value is { } path && path.EndsWith("/changes", StringComparison.Ordinal),

@@ -2,13 +2,14 @@ using Folio.Server.Configuration;
 using Microsoft.Extensions.Configuration;
 using Serilog;
 using Serilog.Core;
+using Serilog.Formatting.Compact;
 using Serilog.Settings.Configuration;
 
 namespace Folio.Server.Logging;
 
 /// <summary>
-/// Builds Folio's Serilog pipeline. Serilog.AspNetCore is not available here, so Serilog is plugged into
-/// <c>ILoggingBuilder</c> through Serilog.Extensions.Logging and request logging is Folio's own.
+/// Builds Folio's Serilog pipeline. Serilog is plugged into <c>ILoggingBuilder</c> through Serilog.Extensions.Logging;
+/// the request lines come from Serilog.AspNetCore's middleware (<see cref="RequestLogging"/>).
 /// </summary>
 internal static class LoggingSetup
 {
@@ -17,8 +18,8 @@ internal static class LoggingSetup
 
     /// <summary>
     /// Creates the root logger: levels from the <c>Serilog</c> configuration section, human-readable lines
-    /// on the console and JSON events (every property kept) in a daily, size-capped file under the data
-    /// directory, both written off the caller's thread by a <see cref="BackgroundLogSink"/>.
+    /// on the console and compact JSON events (CLEF: every property kept) in a daily, size-capped file under the
+    /// data directory, both written off the caller's thread by a <see cref="BackgroundLogSink"/>.
     /// </summary>
     /// <param name="configuration">Configuration with an optional <c>Serilog</c> section.</param>
     /// <param name="options">Supplies the log directory and whether to log to the console.</param>
@@ -50,7 +51,7 @@ internal static class LoggingSetup
         }
 
         writers.WriteTo.File(
-            new JsonLogFormatter(),
+            new CompactJsonFormatter(),
             Path.Combine(options.LogsDirectory, LogFilePattern),
             fileSizeLimitBytes: 64L * 1024 * 1024,
             rollOnFileSizeLimit: true,

@@ -1,8 +1,8 @@
 namespace Folio.Server.Logging;
 
 /// <summary>
-/// Failures of requests. The line every request produces is <see cref="CompletedRequestLog"/>'s, written
-/// to Serilog directly; these are rare and go through the usual source-generated path.
+/// Failures of requests. The line every request produces is the request logging middleware's (see
+/// <see cref="RequestLogging"/>); these are rare and go through the usual source-generated path.
 /// </summary>
 internal static partial class RequestLog
 {

@@ -8,7 +8,8 @@ namespace Folio.Server.Routing;
 
 /// <summary>
 /// Kestrel's single terminal middleware: routes every request through <see cref="FolioRouter"/>, turns
-/// routing misses and handler exceptions into problem+json answers, and writes the request log line.
+/// routing misses and handler exceptions into problem+json answers, and records each request's metrics (the log
+/// line is Serilog.AspNetCore's middleware's, around this one; see <see cref="RequestLogging"/>).
 /// </summary>
 internal sealed class RequestDispatcher
 {
@@ -17,19 +18,17 @@ internal sealed class RequestDispatcher
 
     private readonly FolioRouter _router;
     private readonly ILogger _logger;
-    private readonly CompletedRequestLog _completed;
     private readonly ServerMetrics _metrics;
     private readonly PrometheusMetrics _prometheus;
     private readonly Authenticator _authenticator;
 
-    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger, Serilog.ILogger serilog, ServerMetrics metrics, PrometheusMetrics prometheus, Authenticator authenticator)
+    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger, ServerMetrics metrics, PrometheusMetrics prometheus, Authenticator authenticator)
     {
         _authenticator = authenticator;
         _prometheus = prometheus;
         _router = router;
         _logger = logger;
         _metrics = metrics;
-        _completed = new CompletedRequestLog(serilog, typeof(RequestDispatcher).FullName!);
     }
 
     /// <summary>Serves one request; never throws, so one failing request cannot take the server down.</summary>
@@ -82,7 +81,6 @@ internal sealed class RequestDispatcher
         bool question = !LongRunningRequest.IsMarked(context);
         _metrics.Record(elapsed, status, question);
         _prometheus.Record(route, method, status, elapsed / (double)Stopwatch.Frequency, question);
-        _completed.Write(context, method, path, status, Math.Round(elapsed * 1000.0 / Stopwatch.Frequency, 3));
     }
 
     private async Task AnswerFailureAsync(HttpContext context, string method, string path, Exception exception)

@@ -126,7 +126,7 @@ public class DispatchTests : IClassFixture<ServerFixture>
 
         var logEvent = await _fixture.Running.Log.WaitForRequestAsync("GET", "/databases/logged/echo");
         Assert.Equal(200, CapturingSink.Scalar(logEvent, "StatusCode"));
-        var elapsed = Assert.IsType<double>(CapturingSink.Scalar(logEvent, "ElapsedMs"));
+        var elapsed = Assert.IsType<double>(CapturingSink.Scalar(logEvent, "Elapsed"));
         Assert.InRange(elapsed, 0, TestTimeouts.Default.TotalMilliseconds);
     }
 

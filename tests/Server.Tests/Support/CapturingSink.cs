@@ -72,8 +72,8 @@ public sealed class CapturingSink : ILogEventSink
     public Task<LogEvent> WaitForRequestAsync(string method, string path) =>
         WaitForAsync(
             e => e.MessageTemplate.Text.StartsWith("HTTP ", StringComparison.Ordinal)
-                && Scalar(e, "Method") as string == method
-                && Scalar(e, "Path") as string == path,
+                && Scalar(e, "RequestMethod") as string == method
+                && Scalar(e, "RequestPath") as string == path,
             $"for request {method} {path}");
 
     public static object? Scalar(LogEvent logEvent, string property) =>
