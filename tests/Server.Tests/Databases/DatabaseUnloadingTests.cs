@@ -112,6 +112,33 @@ public sealed class DatabaseUnloadingTests
     }
 
     [Fact]
+    public async Task TryUnload_Refuses_WhileASubscriptionWorkerIsConnected()
+    {
+        await using RunningServer server = await RunningServer.StartAsync("--Databases:IdleUnloadAfter=00:00:00.200");
+        string db = await CreateDatabaseAsync(server.Client);
+        DatabaseRegistry registry = RegistryOf(server);
+        await StoreAsync(server.Client, db, "orders/1", """{"@metadata":{"@collection":"Orders"}}""");
+        using (HttpResponseMessage put = await server.Client.PutAsync($"/databases/{db}/subscriptions", FolioApi.Json("""{"Name":"all","Query":"from Orders"}""")))
+            Assert.Equal(HttpStatusCode.Created, put.StatusCode);
+
+        using (SubscriptionClient worker = await SubscriptionClient.ConnectAsync(server.Server.TcpEndPoint, SubscriptionClient.Header(db, "all")))
+        {
+            await worker.ExpectAsync("Connected");
+            await worker.AcknowledgeAsync(await worker.ExpectAsync("Batch"));
+            // Past several idle periods the idle check has run and left the database loaded under the session.
+            await WaitForIdleChecksAsync(server, 3);
+            Assert.True(IsLoaded(registry, db));
+            Assert.False(registry.TryUnload(db));
+
+            // The session still delivers: the database was never closed under it.
+            await StoreAsync(server.Client, db, "orders/2", """{"@metadata":{"@collection":"Orders"}}""");
+            Assert.Equal(["orders/2"], SubscriptionClient.Ids(await worker.ExpectAsync("Batch")));
+        }
+
+        await WaitUntilAsync(() => !IsLoaded(registry, db), "the database unloads after the worker disconnected");
+    }
+
+    [Fact]
     public async Task TryUnload_Refuses_WhileAnHttpFeedWaits()
     {
         await using RunningServer server = await RunningServer.StartAsync(NoIdleUnload);
