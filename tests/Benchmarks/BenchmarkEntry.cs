@@ -32,7 +32,8 @@ namespace Folio.Benchmarks;
 /// <c>storage-cost</c> (bytes on disk for generated orders, live and after a clean stop, vs the raw JSON and PouchDB Server) and
 /// <c>many-dbs</c> (threads, memory and descriptors with a database per tenant, first requests to unloaded databases and restart time, vs PouchDB Server) and
 /// <c>projection-load</c> (JavaScript projections of 10,000 results vs the plain projection of the same fields) and
-/// <c>script-map-load</c> (a map index built through Jint vs the same map as paths).
+/// <c>script-map-load</c> (a map index built through Jint vs the same map as paths) and
+/// <c>soak</c> (a long mixed load, sampling memory, threads, descriptors and p99s against bounds).
 /// </summary>
 public static class BenchmarkEntry
 {
@@ -61,6 +62,7 @@ public static class BenchmarkEntry
         [ManyDatabases.ManyDatabasesCommand.Command] = ManyDatabases.ManyDatabasesCommand.RunAsync,
         [Scripting.ScriptMapLoadCommand.Command] = Scripting.ScriptMapLoadCommand.RunAsync,
         [Scripting.ProjectionLoadCommand.Command] = Scripting.ProjectionLoadCommand.RunAsync,
+        [Soak.SoakCommand.Command] = Soak.SoakCommand.RunAsync,
     };
 
     public static async Task<int> Main(string[] args)

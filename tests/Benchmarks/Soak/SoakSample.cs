@@ -1,0 +1,12 @@
+namespace Folio.Benchmarks.Soak;
+
+/// <summary>One sample of the server process and of the latencies since the previous sample.</summary>
+/// <param name="Minutes">Minutes since the load started.</param>
+/// <param name="RssBytes">Resident set size.</param>
+/// <param name="ManagedHeapBytes">The server's managed heap, as its stats report it.</param>
+/// <param name="Threads">The process's threads.</param>
+/// <param name="Handles">The process's open file descriptors.</param>
+/// <param name="LoadedDatabases">Databases open at the time.</param>
+/// <param name="Operations">Per <see cref="SoakOperation"/>: how many completed in the interval, and their p99 in ms.</param>
+/// <param name="Errors">Errors so far.</param>
+public sealed record SoakSample(double Minutes, long RssBytes, long ManagedHeapBytes, int Threads, int Handles, int LoadedDatabases, (long Count, double P99Ms)[] Operations, long Errors);
