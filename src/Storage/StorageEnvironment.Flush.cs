@@ -74,7 +74,12 @@ public sealed partial class StorageEnvironment
             lock (_unflushedLock)
                 pending = _unflushedBytes;
             var due = Environment.TickCount64 - _lastFlushTicks >= (long)Options.FlushInterval.TotalMilliseconds;
-            if (pending == 0 || (pending < Options.FlushThresholdBytes && !due))
+            if (pending == 0)
+            {
+                ReleaseIdleJournals();
+                return;
+            }
+            if (pending < Options.FlushThresholdBytes && !due)
                 return;
             try
             {
@@ -89,6 +94,14 @@ public sealed partial class StorageEnvironment
                 Fail(e);
             }
         }
+    }
+
+    /// <summary>Deletes the journals of an environment that has been idle long enough (<see cref="StorageOptions.JournalReleaseAfterIdle"/>).</summary>
+    private void ReleaseIdleJournals()
+    {
+        if (Options.JournalReleaseAfterIdle <= TimeSpan.Zero)
+            return;
+        _journal.ReleaseIdle(Volatile.Read(ref _lastFlushed), (long)Options.JournalReleaseAfterIdle.TotalMilliseconds);
     }
 
     /// <summary>

@@ -11,6 +11,13 @@ public sealed record StorageOptions
     /// <summary>Size of each preallocated journal file. A larger transaction gets a file of its own size.</summary>
     public long JournalFileSize { get; init; } = 64L << 20;
 
+    /// <summary>
+    /// After this long without a commit, once the data file holds every journaled transaction, the journal files and
+    /// their recycled spares are deleted and the next commit starts a small file: an idle environment keeps no journal
+    /// bytes on disk. <see cref="TimeSpan.Zero"/> keeps them until close.
+    /// </summary>
+    public TimeSpan JournalReleaseAfterIdle { get; init; } = TimeSpan.FromSeconds(5);
+
     /// <summary>Journaled bytes not yet applied to the data file that make the flusher run without waiting for <see cref="FlushInterval"/>.</summary>
     public long FlushThresholdBytes { get; init; } = 32L << 20;
 

@@ -6,7 +6,8 @@ namespace Folio.Storage.Journal;
 /// Appends transaction records to zero-filled journal files and makes each durable before the
 /// commit returns. Files whose every transaction the flusher has applied are recycled (renamed into
 /// the next journal) rather than deleted, so the next file is already allocated on disk and its
-/// syncs do not pay for block allocation.
+/// syncs do not pay for block allocation. Once nothing has been appended for a while and every transaction is in the
+/// data file, <see cref="ReleaseIdle"/> deletes them all, so the bytes a burst of writes journaled do not stay on disk.
 /// </summary>
 internal sealed class JournalWriter : IDisposable
 {
@@ -22,6 +23,8 @@ internal sealed class JournalWriter : IDisposable
     private byte[] _buffer = new byte[1 << 20];
     private JournalFile? _current;
     private long _nextNumber;
+    private bool _appending;
+    private long _lastAppendTicks = Environment.TickCount64;
 
     public JournalWriter(IStorageFileSystem fileSystem, long fileSize, long firstNumber)
     {
@@ -66,6 +69,25 @@ internal sealed class JournalWriter : IDisposable
         buffer[offset..].Clear();
         TransactionRecord.WriteHeader(buffer, transactionId, pages.Count, buffer[TransactionRecord.HeaderSize..offset]);
 
+        // Marked under the files' lock so that ReleaseIdle never deletes the file this record is going into.
+        lock (_filesLock)
+            _appending = true;
+        try
+        {
+            WriteRecord(transactionId, buffer, recordSize);
+        }
+        finally
+        {
+            lock (_filesLock)
+            {
+                _appending = false;
+                _lastAppendTicks = Environment.TickCount64;
+            }
+        }
+    }
+
+    private void WriteRecord(long transactionId, ReadOnlySpan<byte> buffer, long recordSize)
+    {
         JournalFile file;
         try
         {
@@ -101,6 +123,58 @@ internal sealed class JournalWriter : IDisposable
                 else
                     _fileSystem.Delete(retired.Name);
             }
+        }
+    }
+
+    /// <summary>
+    /// Deletes every journal file and spare when nothing has been appended for <paramref name="idleMilliseconds"/> and
+    /// every file holds only transactions up to <paramref name="appliedTransaction"/>, which the data file's synced header
+    /// already records; the next append starts a new file.
+    /// </summary>
+    /// <returns>True when files were deleted.</returns>
+    public bool ReleaseIdle(long appliedTransaction, long idleMilliseconds)
+    {
+        lock (_filesLock)
+        {
+            if (_appending || (_files.Count == 0 && _spares.Count == 0) || Environment.TickCount64 - _lastAppendTicks < idleMilliseconds)
+                return false;
+            foreach (var file in _files)
+            {
+                if (file.LastTransaction > appliedTransaction)
+                    return false;
+            }
+
+            // Detached before any delete, so a delete that fails leaves no file the next append could write into.
+            var names = new List<string>(_files.Count + _spares.Count);
+            foreach (var file in _files)
+            {
+                file.File.Dispose();
+                names.Add(file.Name);
+            }
+            _files.Clear();
+            _current = null;
+            while (_spares.TryDequeue(out var spare))
+                names.Add(spare);
+            foreach (var name in names)
+            {
+                try
+                {
+                    _fileSystem.Delete(name);
+                }
+                catch (IOException)
+                {
+                    // It holds only applied transactions, which recovery skips and then deletes: disk, not data.
+                }
+            }
+            try
+            {
+                _fileSystem.FlushDirectory();
+            }
+            catch (IOException)
+            {
+                // A delete that does not survive a crash leaves the same harmless file.
+            }
+            return true;
         }
     }
 
