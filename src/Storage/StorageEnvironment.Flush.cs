@@ -96,12 +96,28 @@ public sealed partial class StorageEnvironment
         }
     }
 
-    /// <summary>Deletes the journals of an environment that has been idle long enough (<see cref="StorageOptions.JournalReleaseAfterIdle"/>).</summary>
+    /// <summary>
+    /// For an environment idle long enough (<see cref="StorageOptions.JournalReleaseAfterIdle"/>): deletes its journals
+    /// and gives back the blocks of the data file's tail that growth took ahead of use. Under the flush lock, so no
+    /// flush writes pages meanwhile; a later one takes blocks again before it writes there.
+    /// </summary>
     private void ReleaseIdleJournals()
     {
         if (Options.JournalReleaseAfterIdle <= TimeSpan.Zero)
             return;
-        _journal.ReleaseIdle(Volatile.Read(ref _lastFlushed), (long)Options.JournalReleaseAfterIdle.TotalMilliseconds);
+        lock (_flushLock)
+        {
+            if (!_journal.ReleaseIdle(Volatile.Read(ref _lastFlushed), (long)Options.JournalReleaseAfterIdle.TotalMilliseconds))
+                return;
+            try
+            {
+                Pager.ReleaseTail(_state.NextPage);
+            }
+            catch (IOException)
+            {
+                // The tail keeps its blocks: disk not given back yet, nothing else.
+            }
+        }
     }
 
     /// <summary>

@@ -9,16 +9,23 @@ namespace Folio.Storage.Paging;
 /// </summary>
 internal sealed unsafe class MappedPager : Pager
 {
+    // Blocks taken ahead of what a flush needs inside a released tail, so small flushes do not each call fallocate.
+    private const long ReserveAhead = 4L << 20;
+
     private readonly PhysicalFile _file;
     private readonly List<MappedRegion> _regions = [];
     private readonly Lock _growLock = new();
     private volatile MappedRegion? _current;
+
+    // Bytes from the file's start known to have disk blocks; beyond it, up to the length, a released tail is a hole.
+    private long _reserved;
 
     public MappedPager(PhysicalFile file, int pageSize)
         : base(pageSize)
     {
         _file = file;
         var length = file.Length;
+        _reserved = length;
         if (length > 0)
             Map(length);
     }
@@ -44,7 +51,11 @@ internal sealed unsafe class MappedPager : Pager
         {
             var current = _current?.Length ?? 0;
             if (required <= current)
+            {
+                ReserveUpTo(Math.Min(current, required + ReserveAhead), required);
                 return;
+            }
+            ReserveUpTo(current, required);
             var size = NextSize(current, required);
             try
             {
@@ -64,7 +75,37 @@ internal sealed unsafe class MappedPager : Pager
                 throw new DiskFullException($"The disk has no room to grow the data file to {required} bytes; the journal keeps the committed transactions until it does.", e);
             }
             Map(size);
+            _reserved = size;
         }
+    }
+
+    public override void ReleaseTail(long fromPage)
+    {
+        lock (_growLock)
+        {
+            var from = fromPage * PageSize;
+            var length = _current?.Length ?? 0;
+            if (from >= _reserved || from >= length)
+                return;
+            if (_file.ReleaseRange(from, length - from))
+                _reserved = from;
+        }
+    }
+
+    /// <summary>Gives blocks back to a released tail before pages are written there, so a full disk fails here and not mid-flush.</summary>
+    private void ReserveUpTo(long target, long required)
+    {
+        if (target <= _reserved)
+            return;
+        try
+        {
+            _file.Reserve(_reserved, target - _reserved);
+        }
+        catch (IOException e) when (Platform.Pal.IsDiskFull(e))
+        {
+            throw new DiskFullException($"The disk has no room to grow the data file to {required} bytes; the journal keeps the committed transactions until it does.", e);
+        }
+        _reserved = target;
     }
 
     public override void Sync() => _file.Flush();

@@ -20,6 +20,14 @@ internal abstract class Pager : IDisposable
     /// <summary>Grows the file (never shrinks it) so it holds at least <paramref name="numberOfPages"/>.</summary>
     public abstract void EnsureCapacity(long numberOfPages);
 
+    /// <summary>
+    /// Gives the disk blocks of the file from <paramref name="fromPage"/> to its end back, keeping its length, because
+    /// growth runs ahead of use and nothing lies there yet; the next growth over them takes blocks again first.
+    /// </summary>
+    public virtual void ReleaseTail(long fromPage)
+    {
+    }
+
     /// <summary>Makes every write so far durable.</summary>
     public abstract void Sync();
 

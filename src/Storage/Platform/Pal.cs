@@ -60,6 +60,9 @@ internal static partial class Pal
     private const int WindowsHandleDiskFull = unchecked((int)0x80070027);
     private const int WindowsDiskFull = unchecked((int)0x80070070);
     private const int RawDiskFull = 0x70;
+    private const int FallocKeepSize = 0x01;
+    private const int FallocPunchHole = 0x02;
+    private const int EOPNOTSUPP = 95;
 
     /// <summary>Whether <paramref name="exception"/> is the operating system saying the disk is full.</summary>
     public static bool IsDiskFull(IOException exception) =>
@@ -93,6 +96,36 @@ internal static partial class Pal
                 handle.DangerousRelease();
         }
     }
+
+    /// <summary>
+    /// Gives a range of the file's blocks back to the file system (a hole: reads see zeros) without changing its
+    /// length, so a mapping of the file stays valid. False where holes cannot be punched; the blocks then stay.
+    /// </summary>
+    /// <exception cref="IOException">The file system refused for another reason; the HResult is the errno.</exception>
+    public static bool PunchHole(SafeFileHandle handle, long from, long length)
+    {
+        if (!OperatingSystem.IsLinux() || length <= 0)
+            return false;
+        var added = false;
+        handle.DangerousAddRef(ref added);
+        try
+        {
+            if (fallocate((int)handle.DangerousGetHandle(), FallocPunchHole | FallocKeepSize, from, length) == 0)
+                return true;
+            var error = Marshal.GetLastPInvokeError();
+            if (error == EOPNOTSUPP)
+                return false;
+            throw new IOException($"Punching a hole of {length} bytes at {from} failed with errno {error}", error);
+        }
+        finally
+        {
+            if (added)
+                handle.DangerousRelease();
+        }
+    }
+
+    [LibraryImport("libc", SetLastError = true)]
+    private static partial int fallocate(int fd, int mode, long offset, long len);
 
     [LibraryImport("libc")]
     private static partial int posix_fallocate(int fd, long offset, long len);

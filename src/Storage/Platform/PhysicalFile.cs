@@ -39,6 +39,13 @@ internal sealed class PhysicalFile : IStorageFile
         }
     }
 
+    /// <summary>Gives real blocks to a range inside the file's length (after <see cref="ReleaseRange"/> made it a hole).</summary>
+    /// <exception cref="IOException">The blocks could not be had (ENOSPC for a full disk).</exception>
+    public void Reserve(long from, long length) => Pal.Allocate(_handle, from, length);
+
+    /// <summary>Turns a range inside the file's length into a hole; false where the file system cannot.</summary>
+    public bool ReleaseRange(long from, long length) => Pal.PunchHole(_handle, from, length);
+
     public void Write(long offset, ReadOnlySpan<byte> data) => RandomAccess.Write(_handle, data, offset);
 
     public int Read(long offset, Span<byte> buffer)
