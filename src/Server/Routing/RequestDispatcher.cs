@@ -21,9 +21,11 @@ internal sealed class RequestDispatcher
     private readonly ServerMetrics _metrics;
     private readonly PrometheusMetrics _prometheus;
     private readonly Authenticator _authenticator;
+    private readonly Configuration.ServerOptions _options;
 
-    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger, Serilog.ILogger serilog, ServerMetrics metrics, PrometheusMetrics prometheus, Authenticator authenticator)
+    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger, Serilog.ILogger serilog, ServerMetrics metrics, PrometheusMetrics prometheus, Authenticator authenticator, Configuration.ServerOptions options)
     {
+        _options = options;
         _authenticator = authenticator;
         _prometheus = prometheus;
         _router = router;
@@ -106,6 +108,8 @@ internal sealed class RequestDispatcher
         {
             context.Response.Clear();
             RavenProtocol.RavenServerVersion.Announce(context);
+            if (problem.Status == StatusCodes.Status413PayloadTooLarge)
+                await RefusedBody.DrainAsync(context, _options.RequestBodyDrainBytes, _options.RequestBodyDrainTimeout);
             await ProblemWriter.WriteAsync(context.Response, problem, context.RequestAborted);
         }
         catch (OperationCanceledException) when (context.RequestAborted.IsCancellationRequested)
