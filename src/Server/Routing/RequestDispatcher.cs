@@ -68,7 +68,7 @@ internal sealed class RequestDispatcher
                     break;
             }
         }
-        catch (OperationCanceledException) when (context.RequestAborted.IsCancellationRequested)
+        catch (Exception ex) when (context.RequestAborted.IsCancellationRequested && IsCancellation(ex))
         {
             // Nobody is left to read an answer; record why the request ended.
             if (!context.Response.HasStarted)
@@ -117,6 +117,10 @@ internal sealed class RequestDispatcher
             context.Response.StatusCode = ClientClosedRequest;
         }
     }
+
+    /// <summary>Whether the request stopped because it was cancelled: a cancelled script says so in its own exception.</summary>
+    private static bool IsCancellation(Exception exception) =>
+        exception is OperationCanceledException or Indexing.Scripting.ScriptException { Failure: Indexing.Scripting.ScriptFailure.Canceled };
 
     private static Problem NotFound(string path) =>
         new(StatusCodes.Status404NotFound, "Route not found", $"No route matches '{path}'.", ProblemTypes.RouteNotFound);
