@@ -16,8 +16,6 @@ namespace Folio.Server.BulkInsert;
 /// </summary>
 public sealed class BulkInsertHandler
 {
-    private const long MaxDrainBytes = 64L << 20;
-    private static readonly TimeSpan DrainTimeout = TimeSpan.FromSeconds(10);
     private static readonly JsonWriterOptions s_problemOptions = new() { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping };
 
     private readonly DatabaseRegistry _databases;
@@ -73,7 +71,7 @@ public sealed class BulkInsertHandler
                 catch (BulkInsertCommandException e)
                 {
                     BulkInsertLog.Stopped(_logger, progress.Id, database.Name, progress.Documents, progress.Batches, e.Detail);
-                    await DrainBodyAsync(request);
+                    await RefusedBody.DrainAsync(context, _options.RequestBodyDrainBytes, _options.RequestBodyDrainTimeout);
                     await WriteProblemAsync(request, e, progress.Documents);
                     return;
                 }
@@ -83,7 +81,7 @@ public sealed class BulkInsertHandler
                     string detail = $"The gzip body is corrupt after command {run.CommandsRead}: {e.Message}";
                     BulkInsertLog.Stopped(_logger, progress.Id, database.Name, progress.Documents, progress.Batches, detail);
                     var problem = new BulkInsertCommandException(StatusCodes.Status400BadRequest, "Corrupt gzip body", detail, ProblemTypes.BadRequest, run.CommandsRead, -1, e);
-                    await DrainBodyAsync(request);
+                    await RefusedBody.DrainAsync(context, _options.RequestBodyDrainBytes, _options.RequestBodyDrainTimeout);
                     await WriteProblemAsync(request, problem, progress.Documents);
                     return;
                 }
@@ -145,34 +143,6 @@ public sealed class BulkInsertHandler
             {
                 await reader.CompleteAsync().ConfigureAwait(false);
             }
-        }
-    }
-
-    /// <summary>
-    /// Reads and drops what the client still sends after the insert stopped, up to a bound, before the
-    /// error is answered: a client that is still writing its stream when the server closes the connection
-    /// sees a reset instead of the answer. A client sending more than the bound gets the reset.
-    /// </summary>
-    private static async Task DrainBodyAsync(FolioRequest request)
-    {
-        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(request.Aborted);
-        deadline.CancelAfter(DrainTimeout);
-        PipeReader body = request.Request.BodyReader;
-        long drained = 0;
-        try
-        {
-            while (drained < MaxDrainBytes)
-            {
-                ReadResult result = await body.ReadAsync(deadline.Token);
-                drained += result.Buffer.Length;
-                body.AdvanceTo(result.Buffer.End);
-                if (result.IsCompleted || result.IsCanceled)
-                    return;
-            }
-        }
-        catch (Exception e) when (e is IOException or OperationCanceledException or BadHttpRequestException or InvalidOperationException)
-        {
-            // The client went away, was too slow, or the body cannot be read any more: answer (or not) as is.
         }
     }
 

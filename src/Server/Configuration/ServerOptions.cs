@@ -60,6 +60,24 @@ public sealed class ServerOptions
     /// <summary>How long a slow client is given before the data-rate minimums apply; Kestrel needs more than one second.</summary>
     public TimeSpan MinDataRateGracePeriod { get; set; } = TimeSpan.FromSeconds(5);
 
+    /// <summary>How long a connection may sit idle between requests (or before its first) before it is closed.</summary>
+    public TimeSpan KeepAliveTimeout { get; set; } = TimeSpan.FromSeconds(130);
+
+    /// <summary>
+    /// Most connections open at once; 0 sets no cap. A cap bounds descriptors, but once idle connections fill it new
+    /// clients are refused, so by default idle ones are bounded by <see cref="KeepAliveTimeout"/> instead.
+    /// </summary>
+    public long MaxConcurrentConnections { get; set; }
+
+    /// <summary>
+    /// Most bytes of a refused body (413) read and dropped before answering, so a client that sends its whole body
+    /// without waiting for <c>100 Continue</c> reads the answer instead of a reset; past it the connection is closed.
+    /// </summary>
+    public long RequestBodyDrainBytes { get; set; } = 64L * 1024 * 1024;
+
+    /// <summary>Longest time spent reading and dropping a refused body (<see cref="RequestBodyDrainBytes"/>).</summary>
+    public TimeSpan RequestBodyDrainTimeout { get; set; } = TimeSpan.FromSeconds(10);
+
     /// <summary>How long an auto index may go unqueried before it is retired.</summary>
     public TimeSpan AutoIndexIdleTimeout { get; set; } = TimeSpan.FromMinutes(30);
 
@@ -145,6 +163,12 @@ public sealed class ServerOptions
             errors.Add("Minimum data rates must not be negative.");
         if (MinDataRateGracePeriod <= TimeSpan.FromSeconds(1))
             errors.Add("MinDataRateGracePeriod must be longer than one second.");
+        if (KeepAliveTimeout <= TimeSpan.Zero)
+            errors.Add("KeepAliveTimeout must be positive.");
+        if (MaxConcurrentConnections < 0)
+            errors.Add("MaxConcurrentConnections must not be negative (0 sets no cap).");
+        if (RequestBodyDrainBytes < 0 || RequestBodyDrainTimeout < TimeSpan.Zero)
+            errors.Add("RequestBodyDrainBytes and RequestBodyDrainTimeout must not be negative.");
         if (ShutdownTimeout < TimeSpan.Zero)
             errors.Add("ShutdownTimeout must not be negative.");
         errors.AddRange(BulkInsert.Validate());

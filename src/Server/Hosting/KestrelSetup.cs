@@ -38,7 +38,11 @@ internal static class KestrelSetup
         });
     }
 
-    /// <summary>Sets header, body and data-rate limits; routes that need a bigger body (bulk insert) lift it per request.</summary>
+    /// <summary>
+    /// Sets connection, header, body and data-rate limits; routes that need a bigger body (bulk insert) lift it per request.
+    /// Kestrel's body limit is a backstop above Folio's own (<see cref="ServerOptions.MaxRequestBodySizeBytes"/>, which the
+    /// handlers enforce): a body Kestrel refused can no longer be read, and Folio drains a refused body before answering.
+    /// </summary>
     /// <param name="kestrel">Kestrel's options.</param>
     /// <param name="options">Folio's options.</param>
     public static void ApplyLimits(KestrelServerOptions kestrel, ServerOptions options)
@@ -49,7 +53,9 @@ internal static class KestrelSetup
         limits.MaxRequestHeaderCount = options.MaxRequestHeaderCount;
         limits.MaxRequestLineSize = options.MaxRequestLineSizeBytes;
         limits.RequestHeadersTimeout = options.RequestHeadersTimeout;
-        limits.MaxRequestBodySize = options.MaxRequestBodySizeBytes;
+        limits.MaxRequestBodySize = options.MaxRequestBodySizeBytes + options.RequestBodyDrainBytes;
+        limits.KeepAliveTimeout = options.KeepAliveTimeout;
+        limits.MaxConcurrentConnections = options.MaxConcurrentConnections > 0 ? options.MaxConcurrentConnections : null;
         limits.MinRequestBodyDataRate = Rate(options.MinRequestBodyBytesPerSecond, options.MinDataRateGracePeriod);
         limits.MinResponseDataRate = Rate(options.MinResponseBytesPerSecond, options.MinDataRateGracePeriod);
     }

@@ -8,13 +8,14 @@ public static class JsonBody
 {
     /// <summary>
     /// Parses the whole body. Malformed or too-deep JSON throws <see cref="JsonException"/>, which the
-    /// dispatcher answers with 400; a declared length over the document limit is refused before reading.
+    /// dispatcher answers with 400; a declared length over the document limit is refused before reading, and a
+    /// chunked body as soon as it passes the limit.
     /// </summary>
     /// <param name="request">The request whose body to parse.</param>
     /// <param name="options">Supplies <see cref="ServerOptions.MaxJsonDepth"/> and <see cref="ServerOptions.MaxDocumentSizeBytes"/>.</param>
     /// <param name="cancellationToken">Cancels the read when the client goes away.</param>
     /// <returns>The parsed document; the caller disposes it to return its pooled buffers.</returns>
-    /// <exception cref="FolioHttpException">413 when Content-Length exceeds the document limit.</exception>
+    /// <exception cref="FolioHttpException">413 when the body exceeds the document limit.</exception>
     public static async Task<JsonDocument> ParseAsync(HttpRequest request, ServerOptions options, CancellationToken cancellationToken)
     {
         long? length = request.ContentLength;
@@ -33,6 +34,7 @@ public static class JsonBody
             CommentHandling = JsonCommentHandling.Disallow,
             AllowTrailingCommas = false,
         };
-        return await JsonDocument.ParseAsync(request.Body, parseOptions, cancellationToken);
+        Stream body = length is null ? new LimitedBodyStream(request.Body, options.MaxDocumentSizeBytes) : request.Body;
+        return await JsonDocument.ParseAsync(body, parseOptions, cancellationToken);
     }
 }

@@ -21,9 +21,11 @@ internal sealed class RequestDispatcher
     private readonly ServerMetrics _metrics;
     private readonly PrometheusMetrics _prometheus;
     private readonly Authenticator _authenticator;
+    private readonly Configuration.ServerOptions _options;
 
-    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger, ServerMetrics metrics, PrometheusMetrics prometheus, Authenticator authenticator)
+    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger, ServerMetrics metrics, PrometheusMetrics prometheus, Authenticator authenticator, Configuration.ServerOptions options)
     {
+        _options = options;
         _authenticator = authenticator;
         _prometheus = prometheus;
         _router = router;
@@ -65,7 +67,7 @@ internal sealed class RequestDispatcher
                     break;
             }
         }
-        catch (OperationCanceledException) when (context.RequestAborted.IsCancellationRequested)
+        catch (Exception ex) when (context.RequestAborted.IsCancellationRequested && IsCancellation(ex))
         {
             // Nobody is left to read an answer; record why the request ended.
             if (!context.Response.HasStarted)
@@ -104,6 +106,8 @@ internal sealed class RequestDispatcher
         {
             context.Response.Clear();
             RavenProtocol.RavenServerVersion.Announce(context);
+            if (problem.Status == StatusCodes.Status413PayloadTooLarge)
+                await RefusedBody.DrainAsync(context, _options.RequestBodyDrainBytes, _options.RequestBodyDrainTimeout);
             await ProblemWriter.WriteAsync(context.Response, problem, context.RequestAborted);
         }
         catch (OperationCanceledException) when (context.RequestAborted.IsCancellationRequested)
@@ -111,6 +115,10 @@ internal sealed class RequestDispatcher
             context.Response.StatusCode = ClientClosedRequest;
         }
     }
+
+    /// <summary>Whether the request stopped because it was cancelled: a cancelled script says so in its own exception.</summary>
+    private static bool IsCancellation(Exception exception) =>
+        exception is OperationCanceledException or Indexing.Scripting.ScriptException { Failure: Indexing.Scripting.ScriptFailure.Canceled };
 
     private static Problem NotFound(string path) =>
         new(StatusCodes.Status404NotFound, "Route not found", $"No route matches '{path}'.", ProblemTypes.RouteNotFound);

@@ -70,4 +70,26 @@ public sealed class EngineGovernanceTests : IDisposable
         searcher.Cancellation = CancellationToken.None;
         Assert.Equal(Entries, searcher.Count(MatchAllQuery.Instance));
     }
+
+    [Theory]
+    [MemberData(nameof(Engines))]
+    public void TermExpansions_OfACancelledSearcher_StopEvenWhenNothingMatches(string engine)
+    {
+        // Matching nothing, the only work is walking the field's terms: a walk that never looks at the cancellation
+        // (Lucene's own rewrites) would answer an empty page instead of stopping.
+        using var index = Build(engine);
+        using var searcher = index.OpenSearcher();
+        Query[] expansions =
+        [
+            new WildcardQuery("Name", "*zzz*"),
+            new WildcardQuery("Name", "*zzz"),
+            new RegexQuery("Name", new System.Text.RegularExpressions.Regex("zzz")),
+        ];
+        searcher.Cancellation = new CancellationToken(canceled: true);
+        foreach (var query in expansions)
+            Assert.ThrowsAny<OperationCanceledException>(() => searcher.Search(query, 0, 10));
+        searcher.Cancellation = CancellationToken.None;
+        foreach (var query in expansions)
+            Assert.Equal(0, searcher.Search(query, 0, 10).TotalHits);
+    }
 }

@@ -136,6 +136,20 @@ public sealed class HostileQueryTests(HostileQueryFixture fixture) : IClassFixtu
         Assert.Equal(20, answer.GetProperty("TotalResults").GetInt64());
     }
 
+    [Theory]
+    [InlineData("People/Folio")]
+    [InlineData("People/Lucene")]
+    public async Task Query_LeadingWildcardsOverEveryTermWithOneMillisecondBudget_Is408(string index)
+    {
+        // 300 leading wildcards matching nothing: the whole cost is walking the 20,000 names 300 times, which only a
+        // budget checked during the walk itself can stop.
+        var wildcards = string.Join(" or ", Enumerable.Range(0, 300).Select(i => $"endsWith(Name, 'zq{i}')"));
+        using var response = await QueryAsync($"from index '{index}' where {wildcards}", "?timeout=1");
+        var problem = await ProblemAssert.IsProblemAsync(response, HttpStatusCode.RequestTimeout, ProblemTypes.QueryTimeout);
+        Assert.Contains("time budget of 1 ms", problem.GetProperty("detail").GetString(), StringComparison.Ordinal);
+        await OkAsync($"from index '{index}' where Name = 'person-1'");
+    }
+
     [Fact]
     public async Task Query_WildcardWithInnerStars_Is400()
     {

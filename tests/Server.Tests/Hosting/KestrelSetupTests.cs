@@ -19,12 +19,18 @@ public class KestrelSetupTests
             MinRequestBodyBytesPerSecond = 100,
             MinResponseBytesPerSecond = 0,
             MinDataRateGracePeriod = TimeSpan.FromSeconds(3),
+            RequestBodyDrainBytes = 4096,
+            KeepAliveTimeout = TimeSpan.FromSeconds(7),
+            MaxConcurrentConnections = 500,
         };
         var kestrel = new KestrelServerOptions();
 
         KestrelSetup.ApplyLimits(kestrel, options);
 
-        Assert.Equal(1024, kestrel.Limits.MaxRequestBodySize);
+        // Folio's own limit is 1024; Kestrel's backstop leaves room to drain a refused body.
+        Assert.Equal(1024 + 4096, kestrel.Limits.MaxRequestBodySize);
+        Assert.Equal(TimeSpan.FromSeconds(7), kestrel.Limits.KeepAliveTimeout);
+        Assert.Equal(500, kestrel.Limits.MaxConcurrentConnections);
         Assert.Equal(5000, kestrel.Limits.MaxRequestHeadersTotalSize);
         Assert.Equal(7, kestrel.Limits.MaxRequestHeaderCount);
         Assert.Equal(3000, kestrel.Limits.MaxRequestLineSize);
@@ -32,6 +38,17 @@ public class KestrelSetupTests
         Assert.Equal(TimeSpan.FromSeconds(3), kestrel.Limits.MinRequestBodyDataRate.GracePeriod);
         Assert.Null(kestrel.Limits.MinResponseDataRate);
         Assert.False(kestrel.AddServerHeader);
+    }
+
+    [Fact]
+    public void Apply_SetsNoConnectionCap_WhenMaxConcurrentConnectionsIsZero()
+    {
+        var kestrel = new KestrelServerOptions();
+
+        KestrelSetup.ApplyLimits(kestrel, new ServerOptions());
+
+        Assert.Null(kestrel.Limits.MaxConcurrentConnections);
+        Assert.Equal(TimeSpan.FromSeconds(130), kestrel.Limits.KeepAliveTimeout);
     }
 
     [Theory]

@@ -36,18 +36,47 @@ public class LimitsTests : IAsyncLifetime
         await ProblemAssert.IsProblemAsync(response, HttpStatusCode.RequestEntityTooLarge, ProblemTypes.TooLarge);
     }
 
-    [Fact]
-    public async Task JsonRoute_Returns413Problem_WhenChunkedBodyExceedsKestrelLimit()
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public async Task JsonRoute_Returns413Problem_WhenTheClientSendsAWholeBodyFarOverTheLimit(bool chunked)
     {
-        // Sent by hand, and only as far as past the limit: the server answers as soon as the body passes it and then
-        // closes, so a client still writing the rest (HttpClient did) may get a broken pipe instead of the answer.
+        // Two megabytes, without Expect: 100-continue: far more than the sockets' buffers hold, so the client is still
+        // writing when the server refuses the body; the server reads and drops the rest, so the answer arrives whole.
+        byte[] body = Encoding.ASCII.GetBytes("[" + new string('1', 2 * 1024 * 1024) + "]");
+        HttpContent content = chunked ? new UnknownLengthContent(body) : new ByteArrayContent(body);
+
+        for (int attempt = 0; attempt < 3; attempt++)
+        {
+            using HttpResponseMessage response = await Running.Client.PostAsync("/test/json", content);
+            await ProblemAssert.IsProblemAsync(response, HttpStatusCode.RequestEntityTooLarge, ProblemTypes.TooLarge);
+        }
+        await FolioApi.AssertServingAsync(Running.Client);
+    }
+
+    [Fact]
+    public async Task JsonRoute_Returns413WithoutReadingTheBody_WhenTheClientWaitsForContinue()
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Post, "/test/json") { Content = new ByteArrayContent(new byte[2 * 1024 * 1024]) };
+        request.Headers.ExpectContinue = true;
+
+        using HttpResponseMessage response = await Running.Client.SendAsync(request);
+
+        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.RequestEntityTooLarge, ProblemTypes.TooLarge);
+    }
+
+    [Fact]
+    public async Task JsonRoute_Returns413Problem_WhenChunkedBodyPassesTheLimit()
+    {
+        // Sent by hand, a little past the limit; the client says it will close, so the answer ends with the connection.
         using var tcp = new TcpClient();
         Uri address = Running.Server.Address;
         await tcp.ConnectAsync(address.Host, address.Port).WaitAsync(TestTimeouts.Default);
         NetworkStream stream = tcp.GetStream();
-        var request = new StringBuilder("POST /test/json HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+        var request = new StringBuilder("POST /test/json HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
         for (int chunk = 0; chunk < 3; chunk++)
             request.Append("400\r\n").Append(' ', 1024).Append("\r\n");
+        request.Append("0\r\n\r\n");
         await stream.WriteAsync(Encoding.ASCII.GetBytes(request.ToString())).AsTask().WaitAsync(TestTimeouts.Default);
 
         string answer = await ReadAnswerAsync(stream);
@@ -85,5 +114,17 @@ public class LimitsTests : IAsyncLifetime
                 break;
         }
         return Encoding.UTF8.GetString(received.GetBuffer(), 0, (int)received.Length);
+    }
+
+    /// <summary>A body of undeclared length, so HttpClient sends it chunked.</summary>
+    private sealed class UnknownLengthContent(byte[] body) : HttpContent
+    {
+        protected override Task SerializeToStreamAsync(Stream stream, TransportContext? context) => stream.WriteAsync(body).AsTask();
+
+        protected override bool TryComputeLength(out long length)
+        {
+            length = 0;
+            return false;
+        }
     }
 }

@@ -78,13 +78,13 @@ internal sealed partial class LuceneQueryTranslator(IndexSchema schema, LuceneSe
             return Nothing();
         if (options.IsNumeric)
         {
-            return Unscored(NumericRangeQuery.NewInt64Range(query.Field, LuceneDocumentBuilder.NumericPrecisionStep,
+            return Unscored(Walked(NumericRangeQuery.NewInt64Range(query.Field, LuceneDocumentBuilder.NumericPrecisionStep,
                 query.Lower is null ? null : LuceneDocumentBuilder.SortableLong(low),
                 high is null ? null : LuceneDocumentBuilder.SortableLong(high),
-                query.LowerInclusive, query.UpperInclusive));
+                query.LowerInclusive, query.UpperInclusive)));
         }
-        return Unscored(new TermRangeQuery(query.Field, query.Lower is null ? null : new BytesRef(low), high is null ? null : new BytesRef(high),
-            query.LowerInclusive, query.UpperInclusive));
+        return Unscored(Walked(new TermRangeQuery(query.Field, query.Lower is null ? null : new BytesRef(low), high is null ? null : new BytesRef(high),
+            query.LowerInclusive, query.UpperInclusive)));
     }
 
     /// <inheritdoc/>
@@ -107,12 +107,12 @@ internal sealed partial class LuceneQueryTranslator(IndexSchema schema, LuceneSe
         var automaton = BasicOperations.Concatenate(BasicAutomata.MakeAnyString(), needle);
         if (trailing)
             automaton = BasicOperations.Concatenate(automaton, BasicAutomata.MakeAnyString());
-        return Unscored(new AutomatonQuery(new Term(query.Field), automaton));
+        return Unscored(Walked(new AutomatonQuery(new Term(query.Field), automaton)));
     }
 
     /// <inheritdoc/>
     public LuceneQuery Visit(RegexQuery query) =>
-        HasTextTerms(query.Field) ? Unscored(new LuceneRegexQuery(query.Field, query.Regex)) : Nothing();
+        HasTextTerms(query.Field) ? Unscored(Walked(new LuceneRegexQuery(query.Field, query.Regex))) : Nothing();
 
     /// <inheritdoc/>
     public LuceneQuery Visit(ExistsQuery query)
@@ -242,8 +242,12 @@ internal sealed partial class LuceneQueryTranslator(IndexSchema schema, LuceneSe
     }
 
     private LuceneQuery StartingWith(string field, string prefix) => HasTextTerms(field)
-        ? new global::Lucene.Net.Search.PrefixQuery(new Term(field, new BytesRef(FieldTerms.NormalizedText(schema, field, prefix))))
+        ? Walked(new global::Lucene.Net.Search.PrefixQuery(new Term(field, new BytesRef(FieldTerms.NormalizedText(schema, field, prefix)))))
         : Nothing();
+
+    /// <summary>A query that walks a field's terms, made to stop when the searcher's query is cancelled (its budget or its client).</summary>
+    private T Walked<T>(T query)
+        where T : MultiTermQuery => CancellableTermsRewrite.Apply(query, searcher?.Cancellation ?? default);
 
     private bool HasTextTerms(string field) => schema.Get(field).Kind is FieldKind.Exact or FieldKind.FullText;
 
