@@ -12,11 +12,21 @@ if (args.Length == 0 || !HarnessRegistry.TryGet(args[0], out Action<byte[]>? har
 if (args.Length == 1)
 {
     // Out of process: a stack overflow (deep RQL or JSON nesting) kills the child, and AFL still records it as a crash.
+    // FOLIO_FUZZ_LOG names a file that collects each crash's exception: AFL keeps the input but not what was thrown.
+    string? log = Environment.GetEnvironmentVariable("FOLIO_FUZZ_LOG");
     Fuzzer.OutOfProcess.Run(stream =>
     {
         using var copy = new MemoryStream();
         stream.CopyTo(copy);
-        harness(copy.ToArray());
+        try
+        {
+            harness(copy.ToArray());
+        }
+        catch (Exception e) when (log is not null)
+        {
+            File.AppendAllText(log, $"{DateTime.UtcNow:O} {Convert.ToBase64String(copy.ToArray())}{Environment.NewLine}{e}{Environment.NewLine}");
+            throw;
+        }
     });
     return 0;
 }

@@ -35,10 +35,11 @@ findings=$work/findings-$(date -u +%Y%m%dT%H%M%S)
 # dotnet is not an AFL-instrumented binary (the managed code is: SharpFuzz's fork server reports its coverage),
 # and the runtime takes a while to start, hence the skipped check and the long first-contact timeout.
 export AFL_SKIP_BIN_CHECK=1 AFL_SKIP_CPUFREQ=1 AFL_NO_AFFINITY=1 AFL_NO_UI=1 AFL_FORKSRV_INIT_TMOUT=60000 \
-  AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 DOTNET_gcServer=0 DOTNET_TieredPGO=0
-# One input may take up to a second before AFL calls it a hang; a shared machine, hence nice.
-nice -n 19 afl-fuzz -i "$here/corpus/$harness" -o "$findings" -V $((minutes * 60)) -t 1000+ -m none \
-  -- dotnet "$work/bin/Folio.Fuzz.dll" "$harness" || true
+  AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 DOTNET_gcServer=0 DOTNET_TieredPGO=0 FOLIO_FUZZ_LOG=$findings.exceptions.log
+# One input may take up to two seconds before AFL calls it a hang; a shared machine, hence nice.
+nice -n 19 afl-fuzz -i "$here/corpus/$harness" -o "$findings" -V $((minutes * 60)) -t 2000 -m none \
+  -- dotnet "$work/bin/Folio.Fuzz.dll" "$harness" > "$findings.afl.log" 2>&1 || true
+tail -n 5 "$findings.afl.log"
 
 stats=$findings/default/fuzzer_stats
 if [ ! -f "$stats" ]; then
@@ -47,4 +48,5 @@ if [ ! -f "$stats" ]; then
 fi
 grep -E '^(run_time|execs_done|execs_per_sec|corpus_count|bitmap_cvg|edges_found|saved_crashes|saved_hangs)' "$stats"
 crashes=$(find "$findings/default/crashes" "$findings/default/hangs" -type f -name 'id:*' 2>/dev/null | wc -l)
-echo "findings: $findings ($crashes crashing or hanging inputs; replay: dotnet $here/bin/Release/net10.0/Folio.Fuzz.dll $harness FILE...)"
+echo "findings: $findings ($crashes crashing or hanging inputs; exceptions in $findings.exceptions.log)"
+echo "replay (uninstrumented): dotnet $here/bin/Release/net10.0/Folio.Fuzz.dll $harness FILE..."

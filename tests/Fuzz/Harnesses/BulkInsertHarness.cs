@@ -32,6 +32,7 @@ public static class BulkInsertHarness
         var ids = new List<string>();
         byte[] pending = [];
         int delivered = 0;
+        var batch = new List<DocumentCommand>();
         try
         {
             while (true)
@@ -42,7 +43,7 @@ public static class BulkInsertHarness
                 bool final = delivered == body.Length;
                 while (true)
                 {
-                    var batch = new List<DocumentCommand>();
+                    batch.Clear();
                     long batchBytes = 0;
                     var buffer = new ReadOnlySequence<byte>(pending);
                     var status = parser.Parse(buffer, final, batch, ref batchBytes, maxCommands, long.MaxValue, out SequencePosition consumed, out _);
@@ -60,6 +61,9 @@ public static class BulkInsertHarness
         }
         catch (BulkInsertCommandException e)
         {
+            // The run stores the commands the failing call had already read (BulkInsertRun's prefix), so they count.
+            foreach (var command in batch)
+                ids.Add(command.Id);
             InvariantException.Check(e.StatusCode is 400 or 413, $"A refusal with status {e.StatusCode}.");
             InvariantException.Check(e.CommandIndex == ids.Count, $"The refusal names command {e.CommandIndex} after {ids.Count} were read.");
             return (ids, $"{e.StatusCode} at command {e.CommandIndex}");

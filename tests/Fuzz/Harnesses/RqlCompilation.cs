@@ -15,6 +15,7 @@ internal static class RqlCompilation
 {
     /// <summary>Plans and compiles <paramref name="query"/> with <paramref name="parameters"/> bound.</summary>
     /// <exception cref="RqlParseException">The query is refused while planning (a regex that does not compile, a misplaced function).</exception>
+    /// <exception cref="IndexDefinitionException">The collection's auto index cannot be defined (its name holds control characters).</exception>
     /// <exception cref="QueryException">The query parses but cannot run (the runner answers 400).</exception>
     /// <exception cref="FieldPathException">A field's path is invalid (the runner answers 400).</exception>
     public static void Compile(RqlQuery query, JsonElement? parameters)
@@ -49,6 +50,8 @@ internal static class RqlCompilation
         if (fields.Count == 0)
             fields.Add("Name", new IndexFieldDefinition(FieldPath.Parse("Name"), IndexFieldType.Auto));
         string collection = query.From.Collection ?? "Fuzzed";
-        return new IndexDefinition("Auto/" + collection, [collection], fields);
+        var names = new List<string>(fields.Keys);
+        names.Sort(StringComparer.Ordinal);
+        return new IndexDefinition(AutoIndexNaming.IndexName(collection, names), [collection], fields);
     }
 }

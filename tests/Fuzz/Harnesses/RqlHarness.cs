@@ -6,9 +6,11 @@ using Folio.Indexing.Rql;
 namespace Folio.Fuzz.Harnesses;
 
 /// <summary>
-/// The RQL lexer, parser and compiler on a query's text (the input, as UTF-8): the parser (and the planner, for what it checks
-/// late) refuses with <see cref="RqlParseException"/>, the compiler with <see cref="QueryException"/> or <see cref="FieldPathException"/>,
-/// each answered 400; anything else would be a 500. A parse error's position must lie within the text.
+/// The RQL lexer, parser and compiler on a query's text (the input, as UTF-8). The parser (and the planner, for what it
+/// checks late) refuses with <see cref="RqlParseException"/>; the compiler with <see cref="QueryException"/> or
+/// <see cref="FieldPathException"/>; defining the auto index a collection query needs with
+/// <see cref="IndexDefinitionException"/>. Each is answered 400; anything else would be a 500. A parse error's position
+/// must lie within the text.
 /// </summary>
 public static class RqlHarness
 {
@@ -31,6 +33,9 @@ public static class RqlHarness
         {
         }
         catch (FieldPathException)
+        {
+        }
+        catch (IndexDefinitionException)
         {
         }
     }
