@@ -71,7 +71,7 @@ internal sealed partial class SeedsSubscriptionSession
             throw new InvalidDataException($"This port serves the \"Subscription\" operation only; the header asks for '{operation}'.");
         if (!root.TryGetProperty("DatabaseName", out JsonElement name) || name.ValueKind != JsonValueKind.String || string.IsNullOrEmpty(name.GetString()))
             throw new InvalidDataException("The header needs \"DatabaseName\" as a non-empty string.");
-        if (!root.TryGetProperty("OperationVersion", out JsonElement given) || !given.TryGetInt32(out int version))
+        if (!root.TryGetProperty("OperationVersion", out JsonElement given) || given.ValueKind != JsonValueKind.Number || !given.TryGetInt32(out int version))
             throw new InvalidDataException("The header needs \"OperationVersion\" as a whole number.");
         return (name.GetString()!, version);
     }

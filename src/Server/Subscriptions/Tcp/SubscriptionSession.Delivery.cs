@@ -90,8 +90,8 @@ internal sealed partial class SubscriptionSession
     internal static void CheckAcknowledgement(JsonElement root, long upTo)
     {
         if (root.ValueKind != JsonValueKind.Object
-            || !root.TryGetProperty("Type", out JsonElement type) || type.ValueEquals("Ack"u8) is false
-            || !root.TryGetProperty("LastEtag", out JsonElement etag) || etag.ValueKind != JsonValueKind.Number || etag.GetInt64() != upTo)
+            || !root.TryGetProperty("Type", out JsonElement type) || type.ValueKind != JsonValueKind.String || !type.ValueEquals("Ack"u8)
+            || !root.TryGetProperty("LastEtag", out JsonElement etag) || etag.ValueKind != JsonValueKind.Number || !etag.TryGetInt64(out long acknowledged) || acknowledged != upTo)
             throw new InvalidDataException($"Expected the acknowledgement {{\"Type\":\"Ack\",\"LastEtag\":{upTo}}}; got {root.GetRawText()}.");
     }
 

@@ -174,7 +174,7 @@ internal sealed partial class SubscriptionSession
     }
 
     /// <summary>The next line as JSON, or null when the worker closed the connection (static so tests/Fuzz can feed it any bytes).</summary>
-    /// <exception cref="InvalidDataException">The line is not JSON or is longer than the limit.</exception>
+    /// <exception cref="InvalidDataException">The line is not JSON (or not UTF-8) or is longer than the limit.</exception>
     internal static async Task<JsonDocument?> ReadLineAsync(PipeReader input, CancellationToken cancellationToken)
     {
         while (true)
@@ -186,19 +186,26 @@ internal sealed partial class SubscriptionSession
             {
                 ReadOnlySequence<byte> line = buffer.Slice(0, newline);
                 JsonDocument? parsed = null;
-                JsonException? error = null;
-                try
+                string? error = null;
+                if (!Utf8Text.IsValid(line))
                 {
-                    parsed = JsonDocument.Parse(line);
+                    error = "A line is not valid UTF-8.";
                 }
-                catch (JsonException ex)
+                else
                 {
-                    error = ex;
+                    try
+                    {
+                        parsed = JsonDocument.Parse(line);
+                    }
+                    catch (JsonException ex)
+                    {
+                        error = $"A line is not JSON: {ex.Message}";
+                    }
                 }
 
                 input.AdvanceTo(buffer.GetPosition(1, newline));
                 if (error is not null)
-                    throw new InvalidDataException($"A line is not JSON: {error.Message}");
+                    throw new InvalidDataException(error);
                 return parsed;
             }
 
