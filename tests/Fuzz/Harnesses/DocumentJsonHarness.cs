@@ -6,11 +6,15 @@ namespace Folio.Fuzz.Harnesses;
 /// <summary>
 /// The document reader every write goes through (<see cref="PreparedDocument.Parse"/>): it refuses with
 /// <see cref="DocumentValidationException"/> and nothing else, and what it accepts must close into JSON the store can
-/// read back: the stored form is the prefix, the store's own metadata, then <c>}}</c>.
+/// read back: the stored form is the prefix, the store's own metadata, then <c>}}</c>. The collection the client's
+/// metadata names is kept aside (the store writes it), never copied into the prefix.
 /// </summary>
 public static class DocumentJsonHarness
 {
     private const int MaxDepth = 64;
+
+    // The store appends these to every document's metadata, so a client's own never reach the stored form.
+    private static readonly string[] s_storeOwned = ["@collection", "@id", "@change-vector", "@last-modified"];
 
     /// <summary>Runs one input.</summary>
     public static void Run(byte[] input)
@@ -30,8 +34,15 @@ public static class DocumentJsonHarness
         InvariantException.Check(closed.RootElement.ValueKind == JsonValueKind.Object, "The stored form is not an object.");
         InvariantException.Check(closed.RootElement.TryGetProperty("@metadata", out JsonElement metadata), "The stored form has no @metadata.");
         InvariantException.Check(document.MetadataHasProperties == (metadata.EnumerateObject().Any()), "MetadataHasProperties disagrees with the metadata written.");
-        if (document.Collection is not null)
-            InvariantException.Check(metadata.TryGetProperty("@collection", out JsonElement collection) && collection.GetString() == document.Collection, "The collection is not the one the metadata names.");
+        foreach (string owned in s_storeOwned)
+            InvariantException.Check(!metadata.TryGetProperty(owned, out _), $"The client's {owned} was kept; the store writes its own.");
+        using (JsonDocument given = JsonDocument.Parse(input))
+        {
+            string? named = given.RootElement.TryGetProperty("@metadata", out JsonElement asked) && asked.TryGetProperty("@collection", out JsonElement collection)
+                ? collection.GetString()
+                : null;
+            InvariantException.Check(document.Collection == named, "The collection is not the one the client's metadata names.");
+        }
 
         // Storing a stored document again (an export read back, a patch's output) must be accepted.
         PreparedDocument.Parse(stored, MaxDepth);
