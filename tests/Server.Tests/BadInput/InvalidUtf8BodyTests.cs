@@ -7,9 +7,9 @@ using Folio.Server.Tests.Support;
 namespace Folio.Server.Tests.BadInput;
 
 /// <summary>
-/// Bodies that are well-formed JSON but hold invalid UTF-8 inside a string the handler reads (found by tests/Fuzz, the
-/// query-parameters harness): the JSON reader checks those bytes only when the string is read, which used to surface as
-/// an InvalidOperationException and a 500.
+/// Bodies that are well-formed JSON but hold invalid UTF-8 inside a string the handler reads: the JSON reader checks
+/// those bytes only when the string is read, which used to surface as an InvalidOperationException and a 500. The cause
+/// came out of tests/Fuzz (the tcp-seeds harness crashed on it in the subscriptions' protocol); these are the HTTP side.
 /// </summary>
 public class InvalidUtf8BodyTests : IClassFixture<BadInputFixture>
 {

@@ -6,9 +6,10 @@ using Folio.Server.Tests.Support;
 namespace Folio.Server.Tests.Subscriptions;
 
 /// <summary>
-/// Frames on the subscriptions' port that tests/Fuzz (the tcp-folio and tcp-seeds harnesses) found ending the connection
-/// with an unhandled exception and no answer: invalid UTF-8 inside a string, a version that is not a number, an
-/// acknowledgement of the wrong shape. Each must now get the protocol's refusal, and the server keeps serving.
+/// Frames on the subscriptions' port that ended the connection with an unhandled exception and no answer: invalid UTF-8
+/// inside a string and a version that is not a number (tests/Fuzz, the tcp-seeds harness), and an acknowledgement whose
+/// Type is not a string or whose LastEtag is not a whole number (the same mistake, read in the code tcp-folio drives).
+/// Each must now get the protocol's refusal, and the server keeps serving.
 /// </summary>
 public class SubscriptionHostileFrameTests : IClassFixture<ServerFixture>
 {
