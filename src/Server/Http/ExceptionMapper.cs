@@ -36,6 +36,10 @@ public static class ExceptionMapper
                 return new Problem(folio.StatusCode, folio.Title, folio.Detail, folio.Type);
             case JsonException json:
                 return new Problem(StatusCodes.Status400BadRequest, "Malformed JSON", json.Message, ProblemTypes.MalformedJson);
+            case InvalidOperationException { InnerException: System.Text.DecoderFallbackException }:
+                // The JSON reader checks a body's structure as it parses, but the UTF-8 inside a string only when a
+                // handler reads that string: it is still the client's malformed JSON, wherever the handler noticed.
+                return new Problem(StatusCodes.Status400BadRequest, "Malformed JSON", "The body holds a string that is not valid UTF-8.", ProblemTypes.MalformedJson);
             case BadHttpRequestException bad when bad.StatusCode == StatusCodes.Status413PayloadTooLarge:
                 return new Problem(bad.StatusCode, "Request too large", bad.Message, ProblemTypes.TooLarge);
             case BadHttpRequestException bad:

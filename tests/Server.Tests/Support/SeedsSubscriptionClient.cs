@@ -51,9 +51,11 @@ public sealed class SeedsSubscriptionClient : IDisposable
         JsonSerializer.Serialize(new { DatabaseName = database, Operation = operation, OperationVersion = version, AuthorizeInfo = (object?)null, LicensedFeatures = new { DataCompression = true } });
 
     /// <summary>Writes one message, with no separator after it.</summary>
-    public async Task SendAsync(string json)
+    public Task SendAsync(string json) => SendBytesAsync(Encoding.UTF8.GetBytes(json));
+
+    /// <summary>Writes <paramref name="bytes"/> as they are (a hostile worker's, which need not be UTF-8).</summary>
+    public async Task SendBytesAsync(byte[] bytes)
     {
-        byte[] bytes = Encoding.UTF8.GetBytes(json);
         await _stream.WriteAsync(bytes).AsTask().WaitAsync(TestTimeouts.Default);
         await _stream.FlushAsync();
     }

@@ -29,13 +29,25 @@ public sealed class SubscriptionClient : IDisposable
         return client;
     }
 
+    /// <summary>Connects and sends <paramref name="bytes"/> as they are, in place of a header line.</summary>
+    public static async Task<SubscriptionClient> ConnectRawAsync(IPEndPoint endPoint, byte[] bytes)
+    {
+        var tcp = new TcpClient();
+        await tcp.ConnectAsync(endPoint.Address, endPoint.Port).WaitAsync(TestTimeouts.Default);
+        var client = new SubscriptionClient(tcp);
+        await client.SendBytesAsync(bytes);
+        return client;
+    }
+
     /// <summary>The header for <paramref name="subscription"/> of <paramref name="database"/>.</summary>
     public static string Header(string database, string subscription, string strategy = "OpenIfFree", int batchSize = 100) =>
         JsonSerializer.Serialize(new { Database = database, Subscription = subscription, Strategy = strategy, BatchSize = batchSize });
 
-    public async Task SendAsync(string line)
+    public Task SendAsync(string line) => SendBytesAsync(Encoding.UTF8.GetBytes(line + "\n"));
+
+    /// <summary>Writes <paramref name="bytes"/> as they are (a hostile worker's, which need not be UTF-8).</summary>
+    public async Task SendBytesAsync(byte[] bytes)
     {
-        byte[] bytes = Encoding.UTF8.GetBytes(line + "\n");
         await _stream.WriteAsync(bytes).AsTask().WaitAsync(TestTimeouts.Default);
         await _stream.FlushAsync();
     }

@@ -68,7 +68,7 @@ internal sealed class JsonValueReader(PipeReader input, int maxValueBytes)
     }
 
     /// <summary>The next value, or null when the connection closed (whitespace between values, heartbeats, is skipped).</summary>
-    /// <exception cref="InvalidDataException">The bytes are not JSON, or a value is longer than the limit.</exception>
+    /// <exception cref="InvalidDataException">The bytes are not JSON (or not UTF-8), or a value is longer than the limit.</exception>
     public async Task<JsonDocument?> ReadAsync(CancellationToken cancellationToken)
     {
         while (true)
@@ -88,7 +88,14 @@ internal sealed class JsonValueReader(PipeReader input, int maxValueBytes)
 
             if (end > 0)
             {
-                JsonDocument value = JsonDocument.Parse(buffer.Slice(0, end));
+                ReadOnlySequence<byte> message = buffer.Slice(0, end);
+                if (!Utf8Text.IsValid(message))
+                {
+                    input.AdvanceTo(buffer.End);
+                    throw new InvalidDataException("A message is not valid UTF-8.");
+                }
+
+                JsonDocument value = JsonDocument.Parse(message);
                 input.AdvanceTo(buffer.GetPosition(end));
                 return value;
             }

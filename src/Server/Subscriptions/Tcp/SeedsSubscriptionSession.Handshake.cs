@@ -24,18 +24,9 @@ internal sealed partial class SeedsSubscriptionSession
             using JsonDocument? header = await _reader.ReadAsync(closed);
             if (header is null)
                 return null;
-            JsonElement root = header.RootElement;
-            string? operation = root.ValueKind == JsonValueKind.Object && root.TryGetProperty("Operation", out JsonElement op) && op.ValueKind == JsonValueKind.String ? op.GetString() : null;
-            if (operation == "Drop")
+            if (ReadHeader(header.RootElement) is not { } asked)
                 return null;
-            if (operation != "Subscription")
-                throw new InvalidDataException($"This port serves the \"Subscription\" operation only; the header asks for '{operation}'.");
-            if (!root.TryGetProperty("DatabaseName", out JsonElement name) || name.ValueKind != JsonValueKind.String || string.IsNullOrEmpty(name.GetString()))
-                throw new InvalidDataException("The header needs \"DatabaseName\" as a non-empty string.");
-            if (!root.TryGetProperty("OperationVersion", out JsonElement given) || !given.TryGetInt32(out int version))
-                throw new InvalidDataException("The header needs \"OperationVersion\" as a whole number.");
-
-            string database = name.GetString()!;
+            (string database, int version) = asked;
             if (Array.IndexOf(s_versions, version) < 0)
             {
                 int offered = version > s_versions[0] ? s_versions[0] : OutOfRange;
@@ -64,6 +55,25 @@ internal sealed partial class SeedsSubscriptionSession
             await SendHeaderAsync("Ok", version, null);
             return database;
         }
+    }
+
+    /// <summary>
+    /// What a connection header asks for: the database and the protocol version, or null for <c>Drop</c> (the worker is
+    /// leaving). Static and free of the connection so the fuzzing harness (tests/Fuzz) can drive it with hostile input.
+    /// </summary>
+    /// <exception cref="InvalidDataException">The header asks for another operation or lacks its database or version.</exception>
+    internal static (string Database, int Version)? ReadHeader(JsonElement root)
+    {
+        string? operation = root.ValueKind == JsonValueKind.Object && root.TryGetProperty("Operation", out JsonElement op) && op.ValueKind == JsonValueKind.String ? op.GetString() : null;
+        if (operation == "Drop")
+            return null;
+        if (operation != "Subscription")
+            throw new InvalidDataException($"This port serves the \"Subscription\" operation only; the header asks for '{operation}'.");
+        if (!root.TryGetProperty("DatabaseName", out JsonElement name) || name.ValueKind != JsonValueKind.String || string.IsNullOrEmpty(name.GetString()))
+            throw new InvalidDataException("The header needs \"DatabaseName\" as a non-empty string.");
+        if (!root.TryGetProperty("OperationVersion", out JsonElement given) || given.ValueKind != JsonValueKind.Number || !given.TryGetInt32(out int version))
+            throw new InvalidDataException("The header needs \"OperationVersion\" as a whole number.");
+        return (name.GetString()!, version);
     }
 
     private async Task RefuseHeaderAsync(string status, int version, string message)

@@ -81,11 +81,17 @@ internal sealed partial class SubscriptionSession
 
     private async Task ReadAcknowledgementAsync(long upTo, CancellationToken stop)
     {
-        using JsonDocument? ack = await ReadLineAsync(stop) ?? throw new ConnectionResetException("The worker closed the connection before acknowledging.");
-        JsonElement root = ack.RootElement;
+        using JsonDocument? ack = await ReadLineAsync(_connection.Transport.Input, stop) ?? throw new ConnectionResetException("The worker closed the connection before acknowledging.");
+        CheckAcknowledgement(ack.RootElement, upTo);
+    }
+
+    /// <summary>Checks a worker's line is the acknowledgement of the batch up to <paramref name="upTo"/> (static so tests/Fuzz can drive it).</summary>
+    /// <exception cref="InvalidDataException">It is anything else.</exception>
+    internal static void CheckAcknowledgement(JsonElement root, long upTo)
+    {
         if (root.ValueKind != JsonValueKind.Object
-            || !root.TryGetProperty("Type", out JsonElement type) || type.ValueEquals("Ack"u8) is false
-            || !root.TryGetProperty("LastEtag", out JsonElement etag) || etag.ValueKind != JsonValueKind.Number || etag.GetInt64() != upTo)
+            || !root.TryGetProperty("Type", out JsonElement type) || type.ValueKind != JsonValueKind.String || !type.ValueEquals("Ack"u8)
+            || !root.TryGetProperty("LastEtag", out JsonElement etag) || etag.ValueKind != JsonValueKind.Number || !etag.TryGetInt64(out long acknowledged) || acknowledged != upTo)
             throw new InvalidDataException($"Expected the acknowledgement {{\"Type\":\"Ack\",\"LastEtag\":{upTo}}}; got {root.GetRawText()}.");
     }
 

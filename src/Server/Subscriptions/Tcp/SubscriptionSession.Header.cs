@@ -5,7 +5,11 @@ namespace Folio.Server.Subscriptions.Tcp;
 /// <summary>Reading the worker's header line.</summary>
 internal sealed partial class SubscriptionSession
 {
-    private bool TryReadHeader(JsonElement root, out SessionHeader header, out string? problem)
+    /// <summary>
+    /// Reads Folio's header line; static and free of the connection so the fuzzing harness (tests/Fuzz) can drive it
+    /// with hostile input directly.
+    /// </summary>
+    internal static bool TryReadHeader(JsonElement root, SubscriptionOptions options, out SessionHeader header, out string? problem)
     {
         header = default;
         problem = null;
@@ -32,10 +36,10 @@ internal sealed partial class SubscriptionSession
             }
         }
 
-        int batchSize = _options.DefaultBatchSize;
-        if (root.TryGetProperty("BatchSize", out JsonElement size) && (size.ValueKind != JsonValueKind.Number || !size.TryGetInt32(out batchSize) || batchSize < 1 || batchSize > _options.MaxBatchSize))
+        int batchSize = options.DefaultBatchSize;
+        if (root.TryGetProperty("BatchSize", out JsonElement size) && (size.ValueKind != JsonValueKind.Number || !size.TryGetInt32(out batchSize) || batchSize < 1 || batchSize > options.MaxBatchSize))
         {
-            problem = $"\"BatchSize\" must be a whole number from 1 to {_options.MaxBatchSize}.";
+            problem = $"\"BatchSize\" must be a whole number from 1 to {options.MaxBatchSize}.";
             return false;
         }
 

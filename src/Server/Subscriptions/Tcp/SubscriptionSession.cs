@@ -59,10 +59,10 @@ internal sealed partial class SubscriptionSession
 
     private async Task ServeAsync(CancellationToken closed)
     {
-        using JsonDocument? header = await ReadLineAsync(closed);
+        using JsonDocument? header = await ReadLineAsync(_connection.Transport.Input, closed);
         if (header is null)
             return;
-        if (!TryReadHeader(header.RootElement, out SessionHeader request, out string? problem))
+        if (!TryReadHeader(header.RootElement, _options, out SessionHeader request, out string? problem))
         {
             await RefuseAsync("Invalid", problem!);
             return;
@@ -173,10 +173,10 @@ internal sealed partial class SubscriptionSession
             throw new ConnectionResetException("The worker closed the connection.");
     }
 
-    /// <summary>The next line as JSON, or null when the worker closed the connection.</summary>
-    private async Task<JsonDocument?> ReadLineAsync(CancellationToken cancellationToken)
+    /// <summary>The next line as JSON, or null when the worker closed the connection (static so tests/Fuzz can feed it any bytes).</summary>
+    /// <exception cref="InvalidDataException">The line is not JSON (or not UTF-8) or is longer than the limit.</exception>
+    internal static async Task<JsonDocument?> ReadLineAsync(PipeReader input, CancellationToken cancellationToken)
     {
-        PipeReader input = _connection.Transport.Input;
         while (true)
         {
             ReadResult read = await input.ReadAsync(cancellationToken);
@@ -186,19 +186,26 @@ internal sealed partial class SubscriptionSession
             {
                 ReadOnlySequence<byte> line = buffer.Slice(0, newline);
                 JsonDocument? parsed = null;
-                JsonException? error = null;
-                try
+                string? error = null;
+                if (!Utf8Text.IsValid(line))
                 {
-                    parsed = JsonDocument.Parse(line);
+                    error = "A line is not valid UTF-8.";
                 }
-                catch (JsonException ex)
+                else
                 {
-                    error = ex;
+                    try
+                    {
+                        parsed = JsonDocument.Parse(line);
+                    }
+                    catch (JsonException ex)
+                    {
+                        error = $"A line is not JSON: {ex.Message}";
+                    }
                 }
 
                 input.AdvanceTo(buffer.GetPosition(1, newline));
                 if (error is not null)
-                    throw new InvalidDataException($"A line is not JSON: {error.Message}");
+                    throw new InvalidDataException(error);
                 return parsed;
             }
 
