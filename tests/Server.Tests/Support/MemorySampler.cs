@@ -7,9 +7,16 @@ internal sealed class MemorySampler : IDisposable
 {
     private readonly CancellationTokenSource _stop = new();
     private readonly Task<Peaks> _sampling;
+    private readonly bool _liveOnly;
 
-    public MemorySampler()
+    /// <summary>Starts sampling.</summary>
+    /// <param name="liveOnly">
+    /// Whether each sample collects first, so the managed figure is live data and not the garbage a generation-0
+    /// budget lets pile up (that budget follows the CPU's cache size, so the garbage differs from machine to machine).
+    /// </param>
+    public MemorySampler(bool liveOnly = false)
     {
+        _liveOnly = liveOnly;
         _sampling = Task.Run(SampleAsync);
     }
 
@@ -40,13 +47,13 @@ internal sealed class MemorySampler : IDisposable
     private async Task<Peaks> SampleAsync()
     {
         var peaks = default(Peaks);
-        using var timer = new PeriodicTimer(TimeSpan.FromMilliseconds(20));
+        using var timer = new PeriodicTimer(TimeSpan.FromMilliseconds(_liveOnly ? 100 : 20));
         try
         {
             do
             {
                 peaks = new Peaks(
-                    Math.Max(peaks.Managed, GC.GetTotalMemory(false)),
+                    Math.Max(peaks.Managed, GC.GetTotalMemory(forceFullCollection: _liveOnly)),
                     Math.Max(peaks.Anonymous, AnonymousResidentBytes()),
                     Math.Max(peaks.WorkingSet, Environment.WorkingSet));
             }
