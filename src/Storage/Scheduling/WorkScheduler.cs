@@ -9,7 +9,7 @@ namespace Folio.Storage.Scheduling;
 /// others serve everyone else. The thread count depends on the cores and the settings, never on how much work
 /// there is. The threads are the scheduler's own rather than the thread pool's because turns block in syncs.
 /// </summary>
-public sealed class WorkScheduler
+public sealed class WorkScheduler : IDisposable
 {
     // Of every six turns taken while everything is busy: three high, two normal, one low.
     private static readonly WorkPriority[] s_rotation =
@@ -52,26 +52,37 @@ public sealed class WorkScheduler
         set
         {
             ArgumentOutOfRangeException.ThrowIfLessThan(value, 1);
-            lock (_sizeGate)
-            {
-                for (; _threads < value; _threads++)
-                    new Thread(Work) { IsBackground = true, Name = _threadName }.Start();
-                for (; _threads > value; _threads--)
-                {
-                    Interlocked.Increment(ref _retiring);
-                    _ready.Release();
-                }
-            }
+            Resize(value);
         }
     }
 
     /// <summary>Twice the cores, four at least and sixteen at most.</summary>
     public static int DefaultThreads() => Math.Clamp(2 * Environment.ProcessorCount, 4, 16);
 
+    /// <summary>
+    /// Retires every thread once it finishes its turn; work queued or scheduled after that never runs. For schedulers
+    /// made for a purpose (a test's); the shared ones live as long as the process.
+    /// </summary>
+    public void Dispose() => Resize(0);
+
     internal void Enqueue(ScheduledWork work)
     {
         _queues[(int)work.Priority].Enqueue(work);
         _ready.Release();
+    }
+
+    private void Resize(int threads)
+    {
+        lock (_sizeGate)
+        {
+            for (; _threads < threads; _threads++)
+                new Thread(Work) { IsBackground = true, Name = _threadName }.Start();
+            for (; _threads > threads; _threads--)
+            {
+                Interlocked.Increment(ref _retiring);
+                _ready.Release();
+            }
+        }
     }
 
     private void Work()
