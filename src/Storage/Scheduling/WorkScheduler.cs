@@ -16,11 +16,15 @@ public sealed class WorkScheduler : IDisposable
         [WorkPriority.High, WorkPriority.Normal, WorkPriority.High, WorkPriority.Low, WorkPriority.High, WorkPriority.Normal];
 
     private readonly ConcurrentQueue<ScheduledWork>[] _queues = [new(), new(), new()];
-    private readonly SemaphoreSlim _ready = new(0);
+    // Guards the counts below; idle threads wait on it. A monitor rather than a SemaphoreSlim because that spins
+    // before it sleeps, and whoever would hand an idle thread work needs the same few cores.
+    private readonly object _gate = new();
     private readonly Lock _sizeGate = new();
     private readonly string _threadName;
     private int _threads;
     private int _retiring;
+    private int _promised;
+    private int _idle;
     private uint _taken;
 
     /// <summary>A scheduler named <paramref name="threadName"/> (what its threads are called) running on <paramref name="threads"/> threads.</summary>
@@ -68,7 +72,12 @@ public sealed class WorkScheduler : IDisposable
     internal void Enqueue(ScheduledWork work)
     {
         _queues[(int)work.Priority].Enqueue(work);
-        _ready.Release();
+        lock (_gate)
+        {
+            _promised++;
+            if (_idle > 0)
+                Monitor.Pulse(_gate);
+        }
     }
 
     private void Resize(int threads)
@@ -79,8 +88,11 @@ public sealed class WorkScheduler : IDisposable
                 new Thread(Work) { IsBackground = true, Name = _threadName }.Start();
             for (; _threads > threads; _threads--)
             {
-                Interlocked.Increment(ref _retiring);
-                _ready.Release();
+                lock (_gate)
+                {
+                    _retiring++;
+                    Monitor.PulseAll(_gate);
+                }
             }
         }
     }
@@ -89,28 +101,27 @@ public sealed class WorkScheduler : IDisposable
     {
         while (true)
         {
-            _ready.Wait();
-            if (TryRetire())
-                return;
+            lock (_gate)
+            {
+                while (_promised == 0 && _retiring == 0)
+                {
+                    _idle++;
+                    Monitor.Wait(_gate);
+                    _idle--;
+                }
+                if (_retiring > 0)
+                {
+                    _retiring--;
+                    return;
+                }
+                _promised--;
+            }
             Take().Run();
         }
     }
 
-    private bool TryRetire()
-    {
-        var retiring = Volatile.Read(ref _retiring);
-        while (retiring > 0)
-        {
-            var seen = Interlocked.CompareExchange(ref _retiring, retiring - 1, retiring);
-            if (seen == retiring)
-                return true;
-            retiring = seen;
-        }
-        return false;
-    }
-
     /// <summary>
-    /// The next work to run, once the semaphore has promised one is queued: from the queue whose turn it is in the
+    /// The next work to run, once this thread was promised one is queued: from the queue whose turn it is in the
     /// rotation, else from the highest priority queue that has any.
     /// </summary>
     private ScheduledWork Take()
