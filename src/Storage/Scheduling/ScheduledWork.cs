@@ -92,7 +92,7 @@ public abstract class ScheduledWork
         if (more || Interlocked.CompareExchange(ref _state, Idle, Running) != Running)
         {
             Volatile.Write(ref _state, Queued);
-            _scheduler.Enqueue(this);
+            _scheduler.Enqueue(this, byTakingThread: true);
         }
     }
 }
