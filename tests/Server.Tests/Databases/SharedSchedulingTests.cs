@@ -16,12 +16,12 @@ public sealed class SharedSchedulingTests
         for (int i = 0; i < 8; i++)
         {
             string db = await CreateDatabaseAsync(server.Client);
-            using (HttpResponseMessage put = await server.Client.PutAsync($"/databases/{db}/indexes", Json(
+            using (HttpResponseMessage put = await server.Client.PutAsync($"/databases/{db}/indexes", FolioApi.Json(
                 """{"Indexes":[{"Name":"Users/ByName","Collections":["Users"],"Fields":{"Name":{"Path":"Name"}}},{"Name":"Users/ByAge","Collections":["Users"],"Fields":{"Age":{"Path":"Age","Type":"Long"}}},{"Name":"Users/ByCity","Collections":["Users"],"Fields":{"City":{"Path":"City"}}}]}""")))
                 Assert.Equal(HttpStatusCode.Created, put.StatusCode);
             await StoreAsync(server.Client, db, "users/1", """{"Name":"Ada","Age":36,"City":"London","@metadata":{"@collection":"Users"}}""");
             using HttpResponseMessage query = await server.Client.PostAsync($"/databases/{db}/queries",
-                Json("""{"Query":"from index 'Users/ByCity' where City = 'London'","WaitForNonStaleResults":true}"""));
+                FolioApi.Json("""{"Query":"from index 'Users/ByCity' where City = 'London'","WaitForNonStaleResults":true}"""));
             Assert.Equal(HttpStatusCode.OK, query.StatusCode);
             using JsonDocument result = JsonDocument.Parse(await query.Content.ReadAsStringAsync());
             Assert.Equal(1, result.RootElement.GetProperty("TotalResults").GetInt64());
