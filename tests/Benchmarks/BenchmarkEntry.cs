@@ -60,6 +60,7 @@ public static class BenchmarkEntry
         [TermSetCommand.Command] = args => Task.FromResult(TermSetCommand.Run(args)),
         [StorageCostCommand.Command] = StorageCostCommand.RunAsync,
         [ManyDatabases.ManyDatabasesCommand.Command] = ManyDatabases.ManyDatabasesCommand.RunAsync,
+        [ManyDatabases.FairnessCommand.Command] = ManyDatabases.FairnessCommand.RunAsync,
         [Scripting.ScriptMapLoadCommand.Command] = Scripting.ScriptMapLoadCommand.RunAsync,
         [Scripting.ProjectionLoadCommand.Command] = Scripting.ProjectionLoadCommand.RunAsync,
         [Soak.SoakCommand.Command] = Soak.SoakCommand.RunAsync,

@@ -6,6 +6,7 @@ using Folio.Indexing.Runner;
 using Folio.Indexing.Search;
 using Folio.Storage;
 using Folio.Storage.Documents;
+using Folio.Storage.Scheduling;
 using Microsoft.Extensions.Logging;
 
 namespace Folio.Indexing.Documents;
@@ -111,9 +112,9 @@ public sealed class DocumentIndex : IDisposable
             _databasePaused = databasePaused;
             _runner.Priority = settings.Priority switch
             {
-                IndexPriority.Low => ThreadPriority.BelowNormal,
-                IndexPriority.High => ThreadPriority.AboveNormal,
-                _ => ThreadPriority.Normal,
+                IndexPriority.Low => WorkPriority.Low,
+                IndexPriority.High => WorkPriority.High,
+                _ => WorkPriority.Normal,
             };
             _runner.Paused = settings.Disabled || paused || databasePaused;
         }

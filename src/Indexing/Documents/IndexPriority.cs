@@ -1,14 +1,17 @@
 namespace Folio.Indexing.Documents;
 
-/// <summary>How an index's indexer is scheduled against the others' (the priority of its thread).</summary>
+/// <summary>
+/// How an index's indexer is scheduled against the others' on the shared indexing threads: when they are all busy,
+/// of every six batches three go to high, two to normal and one to low priority indexes.
+/// </summary>
 public enum IndexPriority
 {
-    /// <summary>Below the other threads.</summary>
+    /// <summary>One batch in six when the indexing threads are all busy: slowed, never starved.</summary>
     Low,
 
-    /// <summary>As the other threads.</summary>
+    /// <summary>Two batches in six when the indexing threads are all busy.</summary>
     Normal,
 
-    /// <summary>Above the other threads.</summary>
+    /// <summary>Three batches in six when the indexing threads are all busy.</summary>
     High,
 }

@@ -40,7 +40,11 @@ internal sealed class ReduceOutput(DocumentStore store, string collection)
     }
 
     /// <summary>Puts the rows of groups that changed and deletes the documents of groups that went; returns once durable.</summary>
-    /// <remarks>Runs on the index runner's own thread, which waits for its commits anyway.</remarks>
+    /// <remarks>
+    /// Runs in the index runner's turn, on a thread of <see cref="Folio.Storage.Scheduling.WorkScheduler.Background"/>, which waits
+    /// for its commits anyway; the write's own commit runs on <see cref="Folio.Storage.Scheduling.WorkScheduler.Commits"/>, so
+    /// waiting for it can never hold up the thread it needs.
+    /// </remarks>
     public void Write(IReadOnlyList<(string Key, byte[] Row)> rows, IReadOnlyList<string> removed)
     {
         var commands = new List<DocumentCommand>(rows.Count + removed.Count);

@@ -2,26 +2,27 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using Folio.Indexing.Documents;
 using Folio.Storage.Documents;
+using Folio.Storage.Scheduling;
 using Microsoft.Extensions.Logging;
 
 namespace Folio.Indexing.Runner;
 
 /// <summary>
-/// Keeps an index up to date with a document store in the background (BASE: writes never wait for it). Its
-/// own thread reads the changes of the index's collections by etag (<see cref="DocumentReader.ChangesAfter"/>)
-/// in batches sized by how long the last one took, reads the next batch while the current one commits, and
-/// hands each to the index's <see cref="IIndexBatchProcessor"/>, which commits it with the etag it reached.
+/// Keeps an index up to date with a document store in the background (BASE: writes never wait for it). In turns
+/// on a shared <see cref="WorkScheduler"/>, one batch a turn, it reads the changes of the index's collections by
+/// etag (<see cref="DocumentReader.ChangesAfter"/>) in batches sized by how long the last one took, reads the next
+/// batch while the current one commits, and hands each to the index's <see cref="IIndexBatchProcessor"/>, which
+/// commits it with the etag it reached. Once caught up it holds no thread: the store's next commit schedules it.
 /// The runner knows nothing of what an index stores: it owns reading, progress and waiting, staleness,
 /// errors, statistics and the lifecycle.
 /// </summary>
-public sealed class IndexRunner : IDisposable
+public sealed class IndexRunner : ScheduledWork, IDisposable
 {
     private const int InitialBatchSize = 1_024;
     private const int MinBatchSize = 128;
     private const int MaxBatchSize = 32_768;
     private const long MaxBatchBytes = 16L << 20;
     private const int KeptBatches = 20;
-    private static readonly TimeSpan IdleWait = TimeSpan.FromSeconds(5);
 
     private readonly DocumentStore _store;
     private readonly IIndexBatchProcessor _processor;
@@ -29,9 +30,7 @@ public sealed class IndexRunner : IDisposable
     private readonly ILogger _logger;
     private readonly IndexErrorLog _errors;
     private readonly ConcurrentQueue<IndexBatchStats> _batches = new();
-    private readonly CancellationTokenSource _stop = new();
-    private readonly ManualResetEventSlim _resumed;
-    private readonly Thread _thread;
+    private readonly Action _committed;
     private TaskCompletionSource _progressed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private long _processedEtag;
     private long _committedEtag;
@@ -41,7 +40,10 @@ public sealed class IndexRunner : IDisposable
     private long _totalBatchTicks;
     private bool _deferred;
     private int _batchSize = InitialBatchSize;
-    private ThreadPriority _priority = ThreadPriority.Normal;
+    private Task<PreparedBatch>? _next;
+    private CommittedChanges? _waitingOn;
+    private bool _recovered;
+    private volatile bool _paused;
     private volatile Exception? _failure;
     private volatile bool _disposed;
 
@@ -49,11 +51,15 @@ public sealed class IndexRunner : IDisposable
     /// Starts keeping <paramref name="processor"/>'s index up to date with the changes of
     /// <paramref name="collections"/> in <paramref name="store"/>, from the etag the processor last committed.
     /// The runner owns the processor from here on and disposes it with itself. With <paramref name="startPaused"/> it
-    /// indexes nothing until <see cref="Paused"/> is cleared.
+    /// indexes nothing until <see cref="Paused"/> is cleared. Its turns run on <paramref name="scheduler"/>
+    /// (<see cref="WorkScheduler.Background"/> unless given).
     /// </summary>
-    public IndexRunner(string name, IReadOnlyList<string> collections, DocumentStore store, IIndexBatchProcessor processor, ILogger logger, bool startPaused = false)
+    public IndexRunner(string name, IReadOnlyList<string> collections, DocumentStore store, IIndexBatchProcessor processor, ILogger logger,
+        bool startPaused = false, WorkScheduler? scheduler = null)
+        : base(scheduler ?? WorkScheduler.Background)
     {
-        _resumed = new ManualResetEventSlim(!startPaused);
+        _paused = startPaused;
+        _committed = Schedule;
         Name = name;
         Collections = collections;
         _changeFilter = CollectionScope.ChangeFilter(collections);
@@ -63,8 +69,7 @@ public sealed class IndexRunner : IDisposable
         _errors = new IndexErrorLog(name, logger);
         _processedEtag = processor.ReadProcessedEtag();
         _committedEtag = _processedEtag;
-        _thread = new Thread(Run) { IsBackground = true, Name = $"Folio indexer {name}" };
-        _thread.Start();
+        Schedule();
     }
 
     /// <summary>The index's name.</summary>
@@ -85,37 +90,14 @@ public sealed class IndexRunner : IDisposable
     /// </summary>
     public bool Paused
     {
-        get => !_disposed && !_resumed.IsSet;
+        get => !_disposed && _paused;
         set
         {
             if (_disposed)
                 return;
-            if (value)
-                _resumed.Reset();
-            else
-                _resumed.Set();
-        }
-    }
-
-    /// <summary>
-    /// How the runner's thread is scheduled against the other indexes' and the server's threads (where the operating
-    /// system lets a process lower or raise its threads: on Linux raising needs the right to).
-    /// </summary>
-    public ThreadPriority Priority
-    {
-        get => _priority;
-        set
-        {
-            _priority = value;
-            try
-            {
-                if (_thread.IsAlive)
-                    _thread.Priority = value;
-            }
-            catch (ThreadStateException)
-            {
-                // The thread ended in between: there is nothing left to schedule.
-            }
+            _paused = value;
+            if (!value)
+                Schedule();
         }
     }
 
@@ -180,79 +162,95 @@ public sealed class IndexRunner : IDisposable
         if (_disposed)
             return;
         _disposed = true;
-        _stop.Cancel();
-        _thread.Join();
+        StopTurns();
+        try
+        {
+            _next?.Wait();
+        }
+        catch (AggregateException)
+        {
+            // A read ahead that failed is of no use to a runner that is going away.
+        }
         _processor.Dispose();
-        _stop.Dispose();
-        _resumed.Dispose();
         Progressed();
     }
 
     /// <summary>
-    /// The runner's loop, on its own thread because a batch commit waits on a sync. It reads the next
-    /// batch while the current one commits, and sizes batches by how long the last one took.
+    /// One turn: commits the next batch (read ahead during the previous turn's commit when there was more), and
+    /// starts reading the one after. Paused or caught up, it publishes what batches held back and holds no thread
+    /// until resumed or until the store commits again.
     /// </summary>
-    private void Run()
+    protected override bool RunTurn()
     {
-        Task<PreparedBatch>? next = null;
+        if (_failure is not null)
+            return false;
         try
         {
-            _processor.Recover();
-            while (!_stop.IsCancellationRequested)
+            if (!_recovered)
             {
-                if (!_resumed.IsSet)
+                _processor.Recover();
+                _recovered = true;
+            }
+            if (_paused || _disposed)
+            {
+                // Resuming schedules a turn; holding the commit waited on meanwhile would keep every later one reachable.
+                _waitingOn = null;
+                Publish();
+                return false;
+            }
+            if (_next is null)
+            {
+                SkipUntouchedCommits();
+                var last = _store.LastChanges;
+                if (_committedEtag >= last.LastEtag)
                 {
                     Publish();
-                    if (!WaitResumed())
-                        return;
-                    continue;
+                    WaitForCommit(last);
+                    return false;
                 }
-                if (next is null)
-                {
-                    var last = _store.LastChanges;
-                    if (_committedEtag >= last.LastEtag)
-                    {
-                        Publish();
-                        if (!WaitForCommit(last))
-                            return;
-                        continue;
-                    }
-                }
-                var batch = next is not null ? next.GetAwaiter().GetResult() : Prepare(_committedEtag, _batchSize);
-                next = null;
-                if (batch.UpToEtag < _store.LastEtag)
-                {
-                    var after = batch.UpToEtag;
-                    var size = _batchSize;
-                    next = Task.Run(() => Prepare(after, size));
-                }
-                Index(batch, moreFollows: next is not null);
             }
+            var batch = _next is not null ? _next.GetAwaiter().GetResult() : Prepare(_committedEtag, _batchSize);
+            _next = null;
+            if (batch.UpToEtag < _store.LastEtag)
+            {
+                var after = batch.UpToEtag;
+                var size = _batchSize;
+                _next = Task.Run(() => Prepare(after, size));
+            }
+            Index(batch, moreFollows: _next is not null);
+            return true;
         }
-        catch (Exception e) when (e is not OperationCanceledException)
+        catch (Exception e)
         {
             _failure = e;
             _logger.LogError(e, "Indexer of {Index} stopped after an error", Name);
             Progressed();
+            return false;
         }
     }
 
     /// <summary>
-    /// Sleeps until a commit follows <paramref name="last"/> (everything up to which is processed), or a while
-    /// passes; false once the runner is stopping. Commits that touched none of the collections need no read:
-    /// they only move the processed etag.
+    /// Has the commit after <paramref name="last"/> (everything up to which is processed) schedule a turn, once
+    /// for each commit waited on however often the runner finds nothing to do.
     /// </summary>
-    private bool WaitForCommit(CommittedChanges last)
+    private void WaitForCommit(CommittedChanges last)
     {
-        try
-        {
-            if (!last.Next.Wait(IdleWait, _stop.Token))
-                return true;
-        }
-        catch (OperationCanceledException)
-        {
-            return false;
-        }
+        if (ReferenceEquals(_waitingOn, last))
+            return;
+        _waitingOn = last;
+        last.Next.ConfigureAwait(false).GetAwaiter().UnsafeOnCompleted(_committed);
+    }
+
+    /// <summary>
+    /// Moves the processed etag past the commits since the one waited on that touched none of the collections:
+    /// they need no read. Lets go of the commit waited on once it has a successor, since it keeps every later one reachable.
+    /// </summary>
+    private void SkipUntouchedCommits()
+    {
+        var last = _waitingOn;
+        if (last is null || !last.Next.IsCompleted)
+            return;
+        _waitingOn = null;
         while (last.Next.IsCompletedSuccessfully)
         {
             var commit = last.Next.Result;
@@ -260,21 +258,6 @@ public sealed class IndexRunner : IDisposable
                 break;
             Advance(commit.LastEtag);
             last = commit;
-        }
-        return true;
-    }
-
-    /// <summary>Sleeps while the runner is paused; false once it is stopping.</summary>
-    private bool WaitResumed()
-    {
-        try
-        {
-            _resumed.Wait(_stop.Token);
-            return true;
-        }
-        catch (OperationCanceledException)
-        {
-            return false;
         }
     }
 

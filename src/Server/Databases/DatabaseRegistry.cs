@@ -6,6 +6,7 @@ using Folio.Server.Http;
 using Folio.Storage;
 using Folio.Storage.Documents;
 using Folio.Storage.Documents.Compression;
+using Folio.Storage.Scheduling;
 
 namespace Folio.Server.Databases;
 
@@ -51,6 +52,9 @@ public sealed partial class DatabaseRegistry : IAsyncDisposable
             UncompressedCollections = new HashSet<string>(options.UncompressedCollections.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries), StringComparer.OrdinalIgnoreCase),
         };
         _options = options.Databases;
+        // The schedulers are the process's: the last server configured sizes them (one per process outside tests).
+        WorkScheduler.Background.ThreadCount = _options.IndexingThreads > 0 ? _options.IndexingThreads : WorkScheduler.DefaultThreads();
+        WorkScheduler.Commits.ThreadCount = _options.CommitThreads > 0 ? _options.CommitThreads : WorkScheduler.DefaultThreads();
         _indexOptions = new IndexStoreOptions
         {
             AutoIndexIdleTimeout = options.AutoIndexIdleTimeout,

@@ -3,6 +3,9 @@ namespace Folio.Server.Databases;
 /// <summary>Settings of loading and unloading databases (the <c>Databases</c> section).</summary>
 public sealed class DatabasesOptions
 {
+    // More would defeat the point of sharing them: the thread count of a server with many databases stays small.
+    private const int MaxThreads = 64;
+
     /// <summary>
     /// How long a database stays loaded with no request, no changes feed or subscription connected and no work
     /// pending (<c>Databases:IdleUnloadAfter</c>, default 15 minutes); then its files, threads and caches are
@@ -17,6 +20,19 @@ public sealed class DatabasesOptions
     /// </summary>
     public int MaxLoaded { get; set; }
 
+    /// <summary>
+    /// Threads running every database's index batches in turns (<c>Databases:IndexingThreads</c>, default 0: twice the
+    /// cores, four at least and sixteen at most). They do not grow with databases or indexes; a batch commit waits on a
+    /// sync, so a few more threads than cores keep a long batch from holding everyone's freshness back.
+    /// </summary>
+    public int IndexingThreads { get; set; }
+
+    /// <summary>
+    /// Threads running every database's group commits in turns (<c>Databases:CommitThreads</c>, default 0: sized like
+    /// <see cref="IndexingThreads"/>): how many databases may be syncing a commit at once.
+    /// </summary>
+    public int CommitThreads { get; set; }
+
     /// <summary>The problems with these settings (none when valid).</summary>
     public IReadOnlyList<string> Validate()
     {
@@ -25,6 +41,10 @@ public sealed class DatabasesOptions
             errors.Add("Databases:IdleUnloadAfter must not be negative.");
         if (MaxLoaded < 0)
             errors.Add("Databases:MaxLoaded must not be negative (0 means no cap).");
+        if (IndexingThreads is < 0 or > MaxThreads)
+            errors.Add($"Databases:IndexingThreads must be between 0 (sized from the cores) and {MaxThreads}.");
+        if (CommitThreads is < 0 or > MaxThreads)
+            errors.Add($"Databases:CommitThreads must be between 0 (sized from the cores) and {MaxThreads}.");
         return errors;
     }
 }

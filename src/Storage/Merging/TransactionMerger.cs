@@ -1,23 +1,23 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
+using Folio.Storage.Scheduling;
 using Folio.Storage.Transactions;
 
 namespace Folio.Storage.Merging;
 
 /// <summary>
-/// Runs write operations from many callers together: a dedicated thread takes queued operations,
-/// runs as many as fit (by count, bytes and time) in one write transaction, commits once — one
-/// journal write, one sync — and completes them all. Callers await; no thread-pool thread ever
-/// waits on the sync. An operation that throws fails alone: the transaction is rolled back and
+/// Runs write operations from many callers together: in turns on the shared <see cref="WorkScheduler.Commits"/>
+/// scheduler, it takes queued operations, runs as many as fit (by count, bytes and time) in one write transaction,
+/// commits once — one journal write, one sync — and completes them all; operations queued during that sync go
+/// into the next turn's transaction. Callers await; no thread-pool thread ever waits on the sync, and no thread
+/// waits for an idle database's writes. An operation that throws fails alone: the transaction is rolled back and
 /// rerun without it.
 /// </summary>
 public sealed class TransactionMerger : IDisposable
 {
     private readonly StorageEnvironment _environment;
     private readonly ConcurrentQueue<Pending> _queue = new();
-    // No spinning before sleeping: the callers that would wake the merger need the same few cores.
-    private readonly ManualResetEventSlim _signal = new(false, spinCount: 0);
-    private readonly Thread _thread;
+    private readonly Turns _turns;
     private readonly List<Pending> _batch = [];
     private volatile bool _stopping;
     private long _mergedTransactions;
@@ -26,8 +26,7 @@ public sealed class TransactionMerger : IDisposable
     internal TransactionMerger(StorageEnvironment environment)
     {
         _environment = environment;
-        _thread = new Thread(Run) { IsBackground = true, Name = "Folio transaction merger" };
-        _thread.Start();
+        _turns = new Turns(this, WorkScheduler.Commits);
     }
 
     /// <summary>Transactions the merger has committed.</summary>
@@ -43,7 +42,7 @@ public sealed class TransactionMerger : IDisposable
         ObjectDisposedException.ThrowIf(_stopping, this);
         var pending = new Pending(operation);
         _queue.Enqueue(pending);
-        _signal.Set();
+        _turns.Schedule();
         return pending.Completion.Task;
     }
 
@@ -54,17 +53,12 @@ public sealed class TransactionMerger : IDisposable
         return EnqueueAsync(new DelegateOperation(action));
     }
 
-    private void Run()
+    /// <summary>One turn: one merged transaction; the merger asks for another turn while operations are queued.</summary>
+    private bool RunTurn()
     {
-        while (true)
-        {
-            _signal.Wait();
-            _signal.Reset();
-            while (!_queue.IsEmpty)
-                RunOneTransaction();
-            if (_stopping && _queue.IsEmpty)
-                return;
-        }
+        if (!_queue.IsEmpty)
+            RunOneTransaction();
+        return !_queue.IsEmpty;
     }
 
     private void RunOneTransaction()
@@ -155,15 +149,23 @@ public sealed class TransactionMerger : IDisposable
         }
     }
 
-    /// <summary>Runs what is queued, then stops the merger's thread.</summary>
+    /// <summary>Runs what is queued, then takes no more turns.</summary>
     public void Dispose()
     {
         if (_stopping)
             return;
         _stopping = true;
-        _signal.Set();
-        _thread.Join();
-        _signal.Dispose();
+        _turns.Stop();
+        while (!_queue.IsEmpty)
+            RunOneTransaction();
+    }
+
+    /// <summary>The merger's turns on the scheduler (a nested type, so the merger's own API stays writes only).</summary>
+    private sealed class Turns(TransactionMerger merger, WorkScheduler scheduler) : ScheduledWork(scheduler)
+    {
+        public void Stop() => StopTurns();
+
+        protected override bool RunTurn() => merger.RunTurn();
     }
 
     private sealed class Pending(MergedOperation operation)

@@ -2,6 +2,7 @@ using System.Text;
 using Folio.Indexing.Runner;
 using Folio.Storage;
 using Folio.Storage.Documents;
+using Folio.Storage.Scheduling;
 using Microsoft.Extensions.Logging.Abstractions;
 
 namespace Folio.Indexing.Tests.Runner;
@@ -247,5 +248,88 @@ public sealed class IndexRunnerTests : IDisposable
         await _store.DeleteAsync("orders/0");
         using (var reader = _store.OpenReader())
             Assert.True(runner.IsStale(reader, ordersEtag));
+    }
+
+    [Fact]
+    public async Task Run_WriteToAnotherStoreWhileAnIndexWorksThroughABacklog_IsIndexedBeforeTheBacklogIsDone()
+    {
+        // Six batches or more: they start at 1,024 changes and at most double.
+        for (var i = 0; i < 8; i++)
+            await PutAll("orders", 5_000, first: i * 5_000);
+        using var scheduler = new WorkScheduler("test indexing", threads: 1);
+        using var otherStore = DocumentStore.Open(StorageOptions.InMemory());
+        var busyCommits = -1;
+        RecordingProcessor? busyProcessor = null;
+        var quietProcessor = new RecordingProcessor { Committing = _ => Volatile.Write(ref busyCommits, busyProcessor!.Committed.Count) };
+        using var quiet = new IndexRunner("Quiet", Orders, otherStore, quietProcessor, NullLogger.Instance, scheduler: scheduler);
+        // The busy index's first commit writes to the other store, as a client of another database would meanwhile.
+        busyProcessor = new RecordingProcessor
+        {
+            Committing = batch =>
+            {
+                if (batch.Ordinal == 1)
+                    otherStore.PutAsync("orders/1", PreparedDocument.Parse("{}"u8.ToArray())).GetAwaiter().GetResult();
+            },
+        };
+
+        using var busy = new IndexRunner("Busy", Orders, _store, busyProcessor, NullLogger.Instance, scheduler: scheduler);
+        await CaughtUp(quiet, 1);
+        await CaughtUp(busy, _store.LastEtag);
+
+        // One scheduler thread: the other store's index had its turn after a few of the backlog's, not after all of them.
+        Assert.InRange(Volatile.Read(ref busyCommits), 1, busyProcessor.Committed.Count - 1);
+    }
+
+    [Fact]
+    public async Task Run_ManyRunnersOnOneSchedulerThread_EachIndexesItsWrites()
+    {
+        using var scheduler = new WorkScheduler("test indexing", threads: 1);
+        var stores = new DocumentStore[50];
+        var runners = new IndexRunner[stores.Length];
+        try
+        {
+            for (var i = 0; i < stores.Length; i++)
+            {
+                stores[i] = DocumentStore.Open(StorageOptions.InMemory());
+                runners[i] = new IndexRunner($"Index{i}", Orders, stores[i], new RecordingProcessor(), NullLogger.Instance, scheduler: scheduler);
+            }
+
+            var writes = new Task[stores.Length];
+            for (var i = 0; i < stores.Length; i++)
+                writes[i] = stores[i].PutAsync($"orders/{i}", PreparedDocument.Parse("{}"u8.ToArray()));
+            await Task.WhenAll(writes);
+
+            foreach (var runner in runners)
+                await CaughtUp(runner, 1);
+        }
+        finally
+        {
+            foreach (var runner in runners)
+                runner?.Dispose();
+            foreach (var store in stores)
+                store?.Dispose();
+        }
+    }
+
+    [Fact]
+    public async Task Paused_WhileWritesCome_IndexesNothingUntilResumed()
+    {
+        var processor = new RecordingProcessor();
+        using var runner = new IndexRunner("Test", Orders, _store, processor, NullLogger.Instance, startPaused: true);
+        await PutAll("orders", 10);
+
+        Assert.False(await runner.WaitForEtagAsync(_store.LastEtag, TimeSpan.FromMilliseconds(200)));
+        Assert.Empty(processor.Committed);
+        Assert.True(runner.Paused);
+
+        runner.Paused = false;
+        await CaughtUp(runner, _store.LastEtag);
+        runner.Paused = true;
+        await PutAll("orders", 5, first: 10);
+        Assert.False(await runner.WaitForEtagAsync(_store.LastEtag, TimeSpan.FromMilliseconds(200)));
+
+        runner.Paused = false;
+        await CaughtUp(runner, _store.LastEtag);
+        Assert.Equal(15, processor.Committed.Sum(batch => batch.Changes.Count));
     }
 }

@@ -27,6 +27,9 @@ internal sealed class RecordingProcessor(long storedEtag = 0) : IIndexBatchProce
     /// <summary>When set, every commit waits for it: holds the runner's thread inside a commit.</summary>
     public ManualResetEventSlim? CommitGate { get; init; }
 
+    /// <summary>When set, every commit calls it first, with the batch, on the runner's turn.</summary>
+    public Action<RecordingBatch>? Committing { get; init; }
+
     /// <summary>When set, a commit throws it.</summary>
     public Exception? CommitFailure { get; set; }
 
@@ -78,6 +81,7 @@ internal sealed class RecordingProcessor(long storedEtag = 0) : IIndexBatchProce
     internal bool Commit(RecordingBatch batch, long upToEtag, bool moreFollows)
     {
         CommitGate?.Wait();
+        Committing?.Invoke(batch);
         if (CommitFailure is { } failure)
             throw failure;
         if (ProcessedEtagProbe?.Invoke() is { } processed && processed > PublishedEtag)

@@ -1,0 +1,181 @@
+using Folio.Storage.Scheduling;
+
+namespace Folio.Storage.Tests.Scheduling;
+
+/// <summary>
+/// The shared scheduler's fairness and its turn protocol, on a scheduler of one thread unless said otherwise, where
+/// the order of turns is what fairness decides and nothing else.
+/// </summary>
+public sealed class WorkSchedulerTests
+{
+    private static readonly TimeSpan Timeout = TimeSpan.FromSeconds(30);
+
+    [Fact]
+    public async Task Schedule_WhileOtherWorkAlwaysHasMore_RunsRightAfterItsCurrentTurn()
+    {
+        using var scheduler = new WorkScheduler("test scheduler", threads: 1);
+        var ran = new TaskCompletionSource<int>(TaskCreationOptions.RunContinuationsAsynchronously);
+        ScriptedWork? quiet = null;
+        // The busy work's tenth turn schedules the other, as a write to another database would arrive meanwhile.
+        var busy = new ScriptedWork(scheduler, self =>
+        {
+            if (self.Turns == 10)
+                quiet!.Schedule();
+            return true;
+        });
+        quiet = new ScriptedWork(scheduler, _ =>
+        {
+            ran.TrySetResult(busy.Turns);
+            return false;
+        });
+        try
+        {
+            busy.Schedule();
+
+            Assert.Equal(10, await ran.Task.WaitAsync(Timeout));
+        }
+        finally
+        {
+            busy.Stop();
+            quiet.Stop();
+        }
+    }
+
+    [Fact]
+    public async Task Run_ThreeBusyWorksOfEachPriority_ShareTurnsThreeTwoOne()
+    {
+        using var scheduler = new WorkScheduler("test scheduler", threads: 1);
+        var gate = new ManualResetEventSlim(false);
+        var high = new ScriptedWork(scheduler, _ => gate.Wait(Timeout)) { Priority = WorkPriority.High };
+        var normal = new ScriptedWork(scheduler, _ => true) { Priority = WorkPriority.Normal };
+        var low = new ScriptedWork(scheduler, _ => true) { Priority = WorkPriority.Low };
+        try
+        {
+            // The first turn holds the only thread until all three are queued, so every turn after it chooses among all three.
+            high.Schedule();
+            await WaitUntil(() => high.Turns == 1);
+            normal.Schedule();
+            low.Schedule();
+            gate.Set();
+            await WaitUntil(() => high.Turns + normal.Turns + low.Turns >= 601);
+
+            high.Stop();
+            normal.Stop();
+            low.Stop();
+            var total = (double)(high.Turns + normal.Turns + low.Turns);
+            Assert.InRange(high.Turns / total, 0.45, 0.55);
+            Assert.InRange(normal.Turns / total, 0.28, 0.39);
+            Assert.InRange(low.Turns / total, 0.12, 0.22);
+        }
+        finally
+        {
+            high.Stop();
+            normal.Stop();
+            low.Stop();
+        }
+    }
+
+    [Fact]
+    public async Task Schedule_DuringATurnThatFindsNothingMore_RunsAnotherTurn()
+    {
+        using var scheduler = new WorkScheduler("test scheduler", threads: 2);
+        var second = new TaskCompletionSource<int>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var work = new ScriptedWork(scheduler, self =>
+        {
+            if (self.Turns == 1)
+                self.Schedule();
+            else
+                second.TrySetResult(self.Turns);
+            return false;
+        });
+        try
+        {
+            work.Schedule();
+
+            Assert.Equal(2, await second.Task.WaitAsync(Timeout));
+        }
+        finally
+        {
+            work.Stop();
+        }
+    }
+
+    [Fact]
+    public async Task StopTurns_DuringATurn_WaitsForItAndRunsNoMore()
+    {
+        using var scheduler = new WorkScheduler("test scheduler", threads: 2);
+        var inTurn = new ManualResetEventSlim(false);
+        var release = new ManualResetEventSlim(false);
+        var turnEnded = false;
+        var work = new ScriptedWork(scheduler, _ =>
+        {
+            inTurn.Set();
+            release.Wait(Timeout);
+            Volatile.Write(ref turnEnded, true);
+            return true;
+        });
+        work.Schedule();
+        Assert.True(inTurn.Wait(Timeout));
+
+        var stopping = Task.Run(work.Stop);
+        Assert.False(stopping.IsCompleted);
+        release.Set();
+        await stopping.WaitAsync(Timeout);
+
+        Assert.True(Volatile.Read(ref turnEnded));
+        var turns = work.Turns;
+        work.Schedule();
+        // A probe queued behind it proves the scheduler had its chance to run another turn.
+        var probed = new TaskCompletionSource<int>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var probe = new ScriptedWork(scheduler, _ =>
+        {
+            probed.TrySetResult(0);
+            return false;
+        });
+        probe.Schedule();
+        await probed.Task.WaitAsync(Timeout);
+        Assert.Equal(turns, work.Turns);
+    }
+
+    [Fact]
+    public async Task ThreadCount_Raised_RunsThatManyTurnsAtOnce()
+    {
+        using var scheduler = new WorkScheduler("test scheduler", threads: 1);
+        var release = new ManualResetEventSlim(false);
+        var running = 0;
+        var works = new ScriptedWork[3];
+        for (var i = 0; i < works.Length; i++)
+        {
+            works[i] = new ScriptedWork(scheduler, _ =>
+            {
+                Interlocked.Increment(ref running);
+                release.Wait(Timeout);
+                return false;
+            });
+        }
+        try
+        {
+            scheduler.ThreadCount = 3;
+            foreach (var work in works)
+                work.Schedule();
+
+            await WaitUntil(() => Volatile.Read(ref running) == 3);
+        }
+        finally
+        {
+            release.Set();
+            foreach (var work in works)
+                work.Stop();
+        }
+    }
+
+    private static async Task WaitUntil(Func<bool> condition)
+    {
+        var deadline = DateTime.UtcNow + Timeout;
+        while (!condition())
+        {
+            Assert.True(DateTime.UtcNow < deadline, "the condition did not hold in time");
+            await Task.Delay(1);
+        }
+    }
+}
