@@ -9,7 +9,10 @@ namespace Folio.Storage.Merging;
 /// runs as many as fit (by count, bytes and time) in one write transaction, commits once — one
 /// journal write, one sync — and completes them all. Callers await; no thread-pool thread ever
 /// waits on the sync. An operation that throws fails alone: the transaction is rolled back and
-/// rerun without it.
+/// rerun without it. Its failure is reported only once that transaction has committed too, since it
+/// may rest on what the operations before it wrote: a compare-and-set refused because of a write
+/// not yet durable nor visible would tell its caller about a state readers cannot see yet, and that
+/// a kill before the commit would erase.
 /// </summary>
 public sealed class TransactionMerger : IDisposable
 {
@@ -19,6 +22,7 @@ public sealed class TransactionMerger : IDisposable
     private readonly ManualResetEventSlim _signal = new(false, spinCount: 0);
     private readonly Thread _thread;
     private readonly List<Pending> _batch = [];
+    private readonly List<(Pending Operation, Exception Error)> _refused = [];
     private volatile bool _stopping;
     private long _mergedTransactions;
     private long _completedOperations;
@@ -96,7 +100,7 @@ public sealed class TransactionMerger : IDisposable
             }
             catch (Exception e)
             {
-                pending.Completion.TrySetException(e);
+                _refused.Add((pending, e));
                 transaction = Rerun(transaction);
             }
         }
@@ -115,15 +119,21 @@ public sealed class TransactionMerger : IDisposable
             }
             foreach (var done in _batch)
                 done.Completion.TrySetResult();
+            foreach (var (refused, error) in _refused)
+                refused.Completion.TrySetException(error);
         }
         catch (Exception e)
         {
             foreach (var failed in _batch)
                 failed.Completion.TrySetException(e);
+            // A refusal judged against writes that are now rolled back no longer holds.
+            foreach (var (refused, _) in _refused)
+                refused.Completion.TrySetException(e);
         }
         finally
         {
             _batch.Clear();
+            _refused.Clear();
         }
     }
 
@@ -143,7 +153,7 @@ public sealed class TransactionMerger : IDisposable
                 }
                 catch (Exception e)
                 {
-                    _batch[i].Completion.TrySetException(e);
+                    _refused.Add((_batch[i], e));
                     _batch.RemoveAt(i);
                     clean = false;
                     break;
