@@ -34,12 +34,26 @@ public static class HistoryChecker
         anomalies.AddRange(LostWrites.Find(history, out int acknowledgedWrites));
         anomalies.AddRange(FracturedReads.Find(history, out int snapshotReads));
         int ok = 0, refused = 0;
+        var byKind = new SortedDictionary<OperationKind, (int Ok, int Refused, int Unknown)>();
         foreach (var operation in history.Operations)
         {
+            (int Ok, int Refused, int Unknown) counts = byKind.GetValueOrDefault(operation.Kind);
             if (operation.Outcome == OperationOutcome.Ok)
+            {
                 ok++;
+                counts.Ok++;
+            }
             else if (operation.Outcome == OperationOutcome.Failed)
+            {
                 refused++;
+                counts.Refused++;
+            }
+            else
+            {
+                counts.Unknown++;
+            }
+
+            byKind[operation.Kind] = counts;
         }
 
         return new HistoryReport
@@ -53,6 +67,7 @@ public static class HistoryChecker
             Keys = byKey.Count,
             SnapshotReads = snapshotReads,
             AcknowledgedWrites = acknowledgedWrites,
+            ByKind = byKind,
             Anomalies = anomalies,
         };
     }

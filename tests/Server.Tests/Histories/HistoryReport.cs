@@ -29,6 +29,9 @@ public sealed class HistoryReport
     /// <summary>Acknowledged writes checked against the final state.</summary>
     public int AcknowledgedWrites { get; init; }
 
+    /// <summary>Operations by kind: acknowledged (answered), refused, unknown.</summary>
+    public required IReadOnlyDictionary<OperationKind, (int Ok, int Refused, int Unknown)> ByKind { get; init; }
+
     public required IReadOnlyList<HistoryAnomaly> Anomalies { get; init; }
 
     /// <summary>One paragraph for the test output: the figures, then each anomaly.</summary>
@@ -38,7 +41,10 @@ public sealed class HistoryReport
         var text = new StringBuilder();
         text.Append($"{Operations} operations ({Acknowledged} acknowledged, {Refused} refused, {Unknown} of unknown outcome) across {Kills} kills; ");
         text.Append($"{RegisterSteps} register steps on {Keys} documents checked for linearizability, {SnapshotReads} snapshot reads for fractured batches, ");
-        text.Append($"{AcknowledgedWrites} acknowledged writes against the final state; {Anomalies.Count} anomalies");
+        text.Append($"{AcknowledgedWrites} acknowledged writes against the final state; {Anomalies.Count} anomalies").AppendLine();
+        text.Append("  by kind (ok/refused/unknown):");
+        foreach ((OperationKind kind, (int ok, int refused, int unknown)) in ByKind)
+            text.Append($" {kind} {ok}/{refused}/{unknown};");
         foreach (var anomaly in Anomalies)
             text.AppendLine().Append("  ").Append(anomaly);
         return text.ToString();
