@@ -43,7 +43,7 @@ public static class HistoryChecker
                 ok++;
                 counts.Ok++;
             }
-            else if (operation.Outcome == OperationOutcome.Failed)
+            else if (operation.Outcome is OperationOutcome.Failed or OperationOutcome.NotSent)
             {
                 refused++;
                 counts.Refused++;
@@ -82,6 +82,8 @@ public static class HistoryChecker
         var byKey = new SortedDictionary<string, List<RegisterStep>>(StringComparer.Ordinal);
         foreach (var operation in history.Operations)
         {
+            if (operation.Outcome == OperationOutcome.NotSent)
+                continue;
             if (operation.Writes.Count > 0)
             {
                 AddWrites(history, operation, values, byKey);

@@ -1,4 +1,5 @@
 using System.Net;
+using System.Net.Sockets;
 using System.Text;
 using System.Text.Json;
 using Folio.Server.Tests.Support;
@@ -92,7 +93,7 @@ internal sealed class HistoryClient(int id, string database, KeySpace keys, Hist
         }
         catch (Exception e) when (IsCut(e))
         {
-            HistoryRecorder.Lose(operation, e.GetType().Name);
+            Cut(operation, e);
         }
     }
 
@@ -115,7 +116,7 @@ internal sealed class HistoryClient(int id, string database, KeySpace keys, Hist
         }
         catch (Exception e) when (IsCut(e))
         {
-            HistoryRecorder.Lose(operation, e.GetType().Name);
+            Cut(operation, e);
         }
 
         return operation;
@@ -156,7 +157,7 @@ internal sealed class HistoryClient(int id, string database, KeySpace keys, Hist
         }
         catch (Exception e) when (IsCut(e))
         {
-            HistoryRecorder.Lose(operation, e.GetType().Name);
+            Cut(operation, e);
         }
     }
 
@@ -257,7 +258,10 @@ internal sealed class HistoryClient(int id, string database, KeySpace keys, Hist
     {
         foreach (KeyWrite write in operation.Writes)
             _known.Remove(write.Key);
-        HistoryRecorder.Lose(operation, e.GetType().Name);
+        if (e is HttpRequestException { InnerException: SocketException { SocketErrorCode: SocketError.ConnectionRefused } })
+            HistoryRecorder.Complete(operation, OperationOutcome.NotSent, "connection refused");
+        else
+            HistoryRecorder.Lose(operation, e.GetType().Name);
     }
 
     private void CompleteRead(HistoryOperation operation, List<(Observed Seen, string ChangeVector)> documents)

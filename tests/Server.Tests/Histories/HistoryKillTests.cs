@@ -18,7 +18,7 @@ public sealed class HistoryKillTests(ITestOutputHelper output)
     [InlineData(1)]
     [InlineData(2)]
     public Task History_UnderManyKill9s_IsLinearizable_LosesNoWrite_AndShowsNoPartialBatch(int seed) =>
-        RunAsync(seed, TimeSpan.FromMinutes(3), kills: 12);
+        RunAsync(seed, TimeSpan.FromMinutes(2), kills: 10);
 
     private async Task RunAsync(int seed, TimeSpan duration, int kills)
     {

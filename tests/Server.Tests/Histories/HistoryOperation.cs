@@ -1,53 +1,5 @@
 namespace Folio.Server.Tests.Histories;
 
-/// <summary>What a recorded operation asked the server to do.</summary>
-public enum OperationKind
-{
-    /// <summary><c>GET docs?id=</c> of one document.</summary>
-    Read,
-
-    /// <summary><c>GET docs?id=a&amp;id=b…</c>: several documents from one snapshot.</summary>
-    MultiRead,
-
-    /// <summary>A query waiting for non-stale results: every document it answers comes from one snapshot.</summary>
-    Query,
-
-    /// <summary>A <c>PUT docs?id=</c>, conditional (<c>If-Match</c>) when its write names an expected value.</summary>
-    Write,
-
-    /// <summary>A <c>bulk_docs</c> batch: its writes commit together or not at all.</summary>
-    Batch,
-
-    /// <summary>The read of every key once the last restart is over and no client runs: what survived.</summary>
-    FinalRead,
-}
-
-/// <summary>How an operation ended, as far as its client can know.</summary>
-public enum OperationOutcome
-{
-    /// <summary>Answered with success: a write is acknowledged, a read saw what <see cref="HistoryOperation.Reads"/> holds.</summary>
-    Ok,
-
-    /// <summary>Answered with a definite refusal (a 409 for a write, any error for a read): it changed nothing.</summary>
-    Failed,
-
-    /// <summary>No answer (cut by a kill, timed out) or an answer that does not say: it may or may not have taken effect.</summary>
-    Unknown,
-}
-
-/// <summary>One document as a read saw it.</summary>
-/// <param name="Key">The document id.</param>
-/// <param name="Value">The unique value of the write that made this version, or null when the document was missing.</param>
-/// <param name="Batch">The batch that write belonged to, or null for a single write.</param>
-/// <param name="Etag">The version's etag (from its change vector), 0 when missing.</param>
-public sealed record Observed(string Key, string? Value, string? Batch, long Etag);
-
-/// <summary>One document write of an operation.</summary>
-/// <param name="Key">The document id.</param>
-/// <param name="Value">The unique value it writes.</param>
-/// <param name="Expected">The value the document must hold for the write to apply (a compare-and-set), or null for a blind write.</param>
-public sealed record KeyWrite(string Key, string Value, string? Expected);
-
 /// <summary>
 /// One operation of a history: invoked and completed at monotonic timestamps (<see cref="System.Diagnostics.Stopwatch"/>
 /// ticks in a real run, small numbers in hand-made histories), with what it wrote and what it saw.

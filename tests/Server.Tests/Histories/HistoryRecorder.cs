@@ -39,7 +39,7 @@ public sealed class HistoryRecorder
 
     /// <summary>Records a definite answer, now.</summary>
     /// <param name="operation">The operation.</param>
-    /// <param name="outcome"><see cref="OperationOutcome.Ok"/> or <see cref="OperationOutcome.Failed"/>.</param>
+    /// <param name="outcome"><see cref="OperationOutcome.Ok"/>, <see cref="OperationOutcome.Failed"/> or <see cref="OperationOutcome.NotSent"/>.</param>
     /// <param name="error">Why it failed.</param>
     public static void Complete(HistoryOperation operation, OperationOutcome outcome, string? error = null)
     {

@@ -10,6 +10,7 @@ public sealed class HistoryReport
 
     public int Acknowledged { get; init; }
 
+    /// <summary>Refused, or never sent because the process was dead.</summary>
     public int Refused { get; init; }
 
     public int Unknown { get; init; }

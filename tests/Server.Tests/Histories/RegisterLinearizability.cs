@@ -1,19 +1,14 @@
 namespace Folio.Server.Tests.Histories;
 
-/// <summary>The verdict on one register's history.</summary>
-/// <param name="Linearizable">True when some order of the steps, each at an instant inside its interval, explains every answer.</param>
-/// <param name="Decided">False when the search ran out of its budget before finding an order or ruling every one out.</param>
-/// <param name="Longest">The most steps the search managed to order.</param>
-/// <param name="Stuck">Where the deepest attempt stopped: a completed step that no order could place in time, or null.</param>
-/// <param name="StuckState">The register's value at that point.</param>
-public sealed record RegisterVerdict(bool Linearizable, bool Decided, int Longest, RegisterStep? Stuck, int StuckState);
-
 /// <summary>
 /// The Wing–Gong search with Lowe's memoization (as in Knossos and Porcupine) for one compare-and-set register.
 /// Invocations and completions form one time-ordered list; the search repeatedly takes a step whose invocation comes
 /// before every remaining completion and that the current value allows, and backtracks when it meets the completion of
 /// a step it could not take. (set of steps taken, value) pairs already explored are not explored again. A step of
 /// unknown outcome may be taken like any other, or dropped at its deadline as never having happened.
+/// Steps are numbered in invocation order, so a set of steps taken is nearly always "all before some step, and a few
+/// after it": it is remembered as that step and the few words of bits after it, not as one bit per step of the
+/// history, which on histories of tens of thousands of steps would take gigabytes.
 /// </summary>
 public static class RegisterLinearizability
 {
@@ -24,8 +19,17 @@ public static class RegisterLinearizability
     /// <returns>The verdict.</returns>
     public static RegisterVerdict Check(IReadOnlyList<RegisterStep> steps, int initial, long budget = 50_000_000)
     {
+        var ordered = new RegisterStep[steps.Count];
+        for (int i = 0; i < ordered.Length; i++)
+            ordered[i] = steps[i];
+        Array.Sort(ordered, (a, b) => a.Call.CompareTo(b.Call));
+        return Search(ordered, initial, budget);
+    }
+
+    private static RegisterVerdict Search(RegisterStep[] steps, int initial, long budget)
+    {
         var list = new EventList(steps);
-        int words = (steps.Count + 63) / 64;
+        int words = (steps.Length + 63) / 64;
         var taken = new ulong[words];
         var seen = new HashSet<Explored>();
         var stack = new Stack<(int Step, int Before, bool Dropped)>();
@@ -45,7 +49,7 @@ public static class RegisterLinearizability
         long moves = 0;
         while (required > 0)
         {
-            if (++moves > budget)
+            if (++moves > budget || seen.Count > MaxExplored)
                 return new RegisterVerdict(false, false, longest, stuck, stuckState);
             if (entry >= 0)
             {
@@ -108,13 +112,16 @@ public static class RegisterLinearizability
             }
         }
 
-        return new RegisterVerdict(true, true, steps.Count, null, state);
+        return new RegisterVerdict(true, true, steps.Length, null, state);
     }
+
+    /// <summary>Positions remembered at most before giving up undecided, so a pathological history cannot exhaust memory.</summary>
+    private const int MaxExplored = 4_000_000;
 
     private static bool TryTake(ulong[] taken, int step, int state, HashSet<Explored> seen)
     {
         taken[step >> 6] |= 1UL << (step & 63);
-        if (seen.Add(new Explored((ulong[])taken.Clone(), state)))
+        if (seen.Add(Explored.Of(taken, state)))
             return true;
         Clear(taken, step);
         return false;
@@ -122,25 +129,43 @@ public static class RegisterLinearizability
 
     private static void Clear(ulong[] taken, int step) => taken[step >> 6] &= ~(1UL << (step & 63));
 
-    /// <summary>A search position: which steps are taken and the value they leave.</summary>
+    /// <summary>
+    /// A search position: which steps are taken (every word of bits before <c>_first</c> full, then <c>_taken</c>,
+    /// then nothing) and the value they leave.
+    /// </summary>
     private sealed class Explored : IEquatable<Explored>
     {
+        private readonly int _first;
         private readonly ulong[] _taken;
         private readonly int _state;
         private readonly int _hash;
 
-        public Explored(ulong[] taken, int state)
+        private Explored(int first, ulong[] taken, int state)
         {
+            _first = first;
             _taken = taken;
             _state = state;
             var hash = new HashCode();
             hash.Add(state);
+            hash.Add(first);
             foreach (ulong word in taken)
                 hash.Add(word);
             _hash = hash.ToHashCode();
         }
 
-        public bool Equals(Explored? other) => other is not null && other._state == _state && other._taken.AsSpan().SequenceEqual(_taken);
+        public static Explored Of(ulong[] taken, int state)
+        {
+            int first = 0;
+            while (first < taken.Length && taken[first] == ulong.MaxValue)
+                first++;
+            int end = taken.Length;
+            while (end > first && taken[end - 1] == 0)
+                end--;
+            return new Explored(first, taken[first..end], state);
+        }
+
+        public bool Equals(Explored? other) =>
+            other is not null && other._state == _state && other._first == _first && other._taken.AsSpan().SequenceEqual(_taken);
 
         public override bool Equals(object? obj) => Equals(obj as Explored);
 
