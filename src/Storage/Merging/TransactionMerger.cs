@@ -11,7 +11,9 @@ namespace Folio.Storage.Merging;
 /// commits once — one journal write, one sync — and completes them all; operations queued during that sync go
 /// into the next turn's transaction. Callers await; no thread-pool thread ever waits on the sync, and no thread
 /// waits for an idle database's writes. An operation that throws fails alone: the transaction is rolled back and
-/// rerun without it.
+/// rerun without it. Its failure is reported only once that transaction has committed too, since it may rest on what
+/// the operations before it wrote: a compare-and-set refused because of a write not yet durable nor visible would
+/// tell its caller about a state readers cannot see yet, and that a kill before the commit would erase.
 /// </summary>
 public sealed class TransactionMerger : IDisposable
 {
@@ -19,6 +21,7 @@ public sealed class TransactionMerger : IDisposable
     private readonly ConcurrentQueue<Pending> _queue = new();
     private readonly Turns _turns;
     private readonly List<Pending> _batch = [];
+    private readonly List<(Pending Operation, Exception Error)> _refused = [];
     private volatile bool _stopping;
     private long _mergedTransactions;
     private long _completedOperations;
@@ -90,7 +93,7 @@ public sealed class TransactionMerger : IDisposable
             }
             catch (Exception e)
             {
-                pending.Completion.TrySetException(e);
+                _refused.Add((pending, e));
                 transaction = Rerun(transaction);
             }
         }
@@ -109,15 +112,21 @@ public sealed class TransactionMerger : IDisposable
             }
             foreach (var done in _batch)
                 done.Completion.TrySetResult();
+            foreach (var (refused, error) in _refused)
+                refused.Completion.TrySetException(error);
         }
         catch (Exception e)
         {
             foreach (var failed in _batch)
                 failed.Completion.TrySetException(e);
+            // A refusal judged against writes that are now rolled back no longer holds.
+            foreach (var (refused, _) in _refused)
+                refused.Completion.TrySetException(e);
         }
         finally
         {
             _batch.Clear();
+            _refused.Clear();
         }
     }
 
@@ -137,7 +146,7 @@ public sealed class TransactionMerger : IDisposable
                 }
                 catch (Exception e)
                 {
-                    _batch[i].Completion.TrySetException(e);
+                    _refused.Add((_batch[i], e));
                     _batch.RemoveAt(i);
                     clean = false;
                     break;
