@@ -15,9 +15,9 @@ namespace Folio.Benchmarks.Logging;
 /// <summary>
 /// What the request line costs the request's thread: Serilog.AspNetCore's middleware as the server configures it
 /// (<see cref="RequestLogging"/>) writing through a synchronous sink that formats with <see cref="CompactJsonFormatter"/>
-/// into a <see cref="StreamWriter"/> over <see cref="Stream.Null"/>; the formatter alone; and handing an event to the
-/// writer thread, Folio's <see cref="BackgroundLogSink"/> beside Serilog.Sinks.Async (both in front of the same
-/// formatting sink). Folio's hand-written line and JSON formatter, which these replaced, are in docs/benchmarks.md.
+/// into a <see cref="StreamWriter"/> over <see cref="Stream.Null"/>; the formatter alone; and handing an event to
+/// Serilog.Sinks.Async's writer thread (in front of the same formatting sink). Folio's hand-written line, JSON formatter
+/// and writer thread, which these replaced, are in docs/benchmarks.md.
 /// Run: <c>dotnet run -c Release --project tests/Benchmarks -- --filter '*RequestLogBenchmarks*' --inProcess</c>.
 /// </summary>
 [MemoryDiagnoser]
@@ -27,7 +27,6 @@ public class RequestLogBenchmarks
     private readonly ITextFormatter _compact = new CompactJsonFormatter();
     private readonly DefaultHttpContext _context = new();
     private Logger _requestLogger = null!;
-    private Logger _backgroundLogger = null!;
     private Logger _asyncLogger = null!;
     private RequestDelegate _requestLine = null!;
     private LogEvent _event = null!;
@@ -40,11 +39,8 @@ public class RequestLogBenchmarks
         _context.TraceIdentifier = "0HN8A1B2C3D4E:00000001";
         _requestLogger = new LoggerConfiguration().WriteTo.Sink(new FormattingSink(_compact)).CreateLogger();
         _requestLine = Pipeline(_requestLogger);
-        _backgroundLogger = new LoggerConfiguration()
-            .WriteTo.Sink(new BackgroundLogSink(new LoggerConfiguration().WriteTo.Sink(new FormattingSink(_compact)).CreateLogger()))
-            .CreateLogger();
         _asyncLogger = new LoggerConfiguration()
-            .WriteTo.Async(sinks => sinks.Sink(new FormattingSink(_compact)), bufferSize: BackgroundLogSink.Capacity)
+            .WriteTo.Async(sinks => sinks.Sink(new FormattingSink(_compact)), bufferSize: LoggingSetup.QueuedEventsLimit)
             .CreateLogger();
 
         var capture = new CapturingSink();
@@ -57,7 +53,6 @@ public class RequestLogBenchmarks
     public void Cleanup()
     {
         _requestLogger.Dispose();
-        _backgroundLogger.Dispose();
         _asyncLogger.Dispose();
     }
 
@@ -72,10 +67,6 @@ public class RequestLogBenchmarks
         _compact.Format(_event, _output);
         _output.Write('\n');
     }
-
-    /// <summary>Handing the request line's event to Folio's log writer thread.</summary>
-    [Benchmark]
-    public void Emit_BackgroundLogSink() => _backgroundLogger.Write(_event);
 
     /// <summary>Handing the request line's event to Serilog.Sinks.Async's writer thread.</summary>
     [Benchmark]
