@@ -45,6 +45,10 @@ internal sealed partial class QueryCompiler
             case RqlExact exact:
                 CollectCaseSensitive(exact.Inner, inExact: true, paths);
                 break;
+            case RqlIntersect intersect:
+                foreach (var part in intersect.Parts)
+                    CollectCaseSensitive(part, inExact, paths);
+                break;
             case RqlFunction { Name: "regex", Field.Path: { } regexPath }:
                 paths.Add(regexPath);
                 break;

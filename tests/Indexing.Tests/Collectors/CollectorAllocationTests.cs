@@ -27,9 +27,16 @@ public sealed class CollectorAllocationTests : IDisposable
     private static long AllocatedBy(IEngineSearcher searcher, Func<ICollector> collector)
     {
         searcher.Collect(MatchAllQuery.Instance, collector());
-        var before = GC.GetAllocatedBytesForCurrentThread();
-        searcher.Collect(MatchAllQuery.Instance, collector());
-        return GC.GetAllocatedBytesForCurrentThread() - before;
+        // The least of a few walks: a collection that other tests cause between two walks can trim the shared array
+        // pool, and the next walk then rents afresh what it would otherwise reuse.
+        var least = long.MaxValue;
+        for (var walk = 0; walk < 3; walk++)
+        {
+            var before = GC.GetAllocatedBytesForCurrentThread();
+            searcher.Collect(MatchAllQuery.Instance, collector());
+            least = Math.Min(least, GC.GetAllocatedBytesForCurrentThread() - before);
+        }
+        return least;
     }
 
     [Fact]

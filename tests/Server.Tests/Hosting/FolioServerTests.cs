@@ -58,7 +58,7 @@ public class FolioServerTests
 
         string[] files = Directory.GetFiles(Path.Combine(running.DataDir, "Logs"), "folio-*.log");
         string content = File.ReadAllText(Assert.Single(files));
-        Assert.Contains("\"Path\":\"/healthz\"", content, StringComparison.Ordinal);
+        Assert.Contains("\"RequestPath\":\"/healthz\"", content, StringComparison.Ordinal);
         Assert.Contains("\"StatusCode\":200", content, StringComparison.Ordinal);
         Assert.Contains("Folio stopped", content, StringComparison.Ordinal);
     }
