@@ -46,9 +46,21 @@ public sealed class WorkSchedulerTests
     {
         using var scheduler = new WorkScheduler("test scheduler", threads: 1);
         var gate = new ManualResetEventSlim(false);
-        var high = new ScriptedWork(scheduler, _ => gate.Wait(Timeout)) { Priority = WorkPriority.High };
-        var normal = new ScriptedWork(scheduler, _ => true) { Priority = WorkPriority.Normal };
-        var low = new ScriptedWork(scheduler, _ => true) { Priority = WorkPriority.Low };
+        // The shares are counted over the first turns only: the works keep running while the test reads and stops them.
+        const int Counted = 600;
+        var order = new List<WorkPriority>(Counted);
+        bool Record(WorkPriority priority)
+        {
+            lock (order)
+            {
+                if (order.Count < Counted)
+                    order.Add(priority);
+                return order.Count < Counted;
+            }
+        }
+        var high = new ScriptedWork(scheduler, _ => gate.Wait(Timeout) && Record(WorkPriority.High)) { Priority = WorkPriority.High };
+        var normal = new ScriptedWork(scheduler, _ => Record(WorkPriority.Normal)) { Priority = WorkPriority.Normal };
+        var low = new ScriptedWork(scheduler, _ => Record(WorkPriority.Low)) { Priority = WorkPriority.Low };
         try
         {
             // The first turn holds the only thread until all three are queued, so every turn after it chooses among all three.
@@ -57,15 +69,24 @@ public sealed class WorkSchedulerTests
             normal.Schedule();
             low.Schedule();
             gate.Set();
-            await WaitUntil(() => high.Turns + normal.Turns + low.Turns >= 601);
+            await WaitUntil(() => { lock (order) return order.Count == Counted; });
 
-            high.Stop();
-            normal.Stop();
-            low.Stop();
-            var total = (double)(high.Turns + normal.Turns + low.Turns);
-            Assert.InRange(high.Turns / total, 0.45, 0.55);
-            Assert.InRange(normal.Turns / total, 0.28, 0.39);
-            Assert.InRange(low.Turns / total, 0.12, 0.22);
+            int highTurns = 0, normalTurns = 0, lowTurns = 0;
+            lock (order)
+            {
+                foreach (var priority in order)
+                {
+                    if (priority == WorkPriority.High)
+                        highTurns++;
+                    else if (priority == WorkPriority.Normal)
+                        normalTurns++;
+                    else
+                        lowTurns++;
+                }
+            }
+            Assert.InRange(highTurns / (double)Counted, 0.45, 0.55);
+            Assert.InRange(normalTurns / (double)Counted, 0.28, 0.39);
+            Assert.InRange(lowTurns / (double)Counted, 0.12, 0.22);
         }
         finally
         {
