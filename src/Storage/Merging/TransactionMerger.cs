@@ -22,6 +22,8 @@ public sealed class TransactionMerger : IDisposable
     private readonly Turns _turns;
     private readonly List<Pending> _batch = [];
     private readonly List<(Pending Operation, Exception Error)> _refused = [];
+    // Held while a transaction runs: by the turns, and after a stop by whoever drains the queue.
+    private readonly Lock _running = new();
     private volatile bool _stopping;
     private long _mergedTransactions;
     private long _completedOperations;
@@ -46,6 +48,11 @@ public sealed class TransactionMerger : IDisposable
         var pending = new Pending(operation);
         _queue.Enqueue(pending);
         _turns.Schedule();
+        // A stop that began after the check above may have drained the queue before this operation reached it, and
+        // no turn runs after a stop: drain it here, or the caller would wait forever.
+        Interlocked.MemoryBarrier();
+        if (_stopping)
+            Drain();
         return pending.Completion.Task;
     }
 
@@ -60,8 +67,20 @@ public sealed class TransactionMerger : IDisposable
     private bool RunTurn()
     {
         if (!_queue.IsEmpty)
-            RunOneTransaction();
+        {
+            lock (_running)
+                RunOneTransaction();
+        }
         return !_queue.IsEmpty;
+    }
+
+    private void Drain()
+    {
+        lock (_running)
+        {
+            while (!_queue.IsEmpty)
+                RunOneTransaction();
+        }
     }
 
     private void RunOneTransaction()
@@ -81,21 +100,31 @@ public sealed class TransactionMerger : IDisposable
 
         var started = Stopwatch.GetTimestamp();
         long bytes = 0;
-        while (_batch.Count < options.MergerMaxOperations && bytes < options.MergerMaxBytes
-               && Stopwatch.GetElapsedTime(started) < options.MergerMaxDuration
-               && _queue.TryDequeue(out var pending))
+        try
         {
-            try
+            while (_batch.Count < options.MergerMaxOperations && bytes < options.MergerMaxBytes
+                   && Stopwatch.GetElapsedTime(started) < options.MergerMaxDuration
+                   && _queue.TryDequeue(out var pending))
             {
-                pending.Operation.Execute(transaction);
-                _batch.Add(pending);
-                bytes += pending.Operation.EstimatedBytes;
+                try
+                {
+                    pending.Operation.Execute(transaction);
+                    _batch.Add(pending);
+                    bytes += pending.Operation.EstimatedBytes;
+                }
+                catch (Exception e)
+                {
+                    _refused.Add((pending, e));
+                    transaction = Rerun(transaction);
+                }
             }
-            catch (Exception e)
-            {
-                _refused.Add((pending, e));
-                transaction = Rerun(transaction);
-            }
+        }
+        catch (Exception e)
+        {
+            // The rerun could not begin its transaction (the environment failed or began closing meanwhile): nothing
+            // of this batch committed, and the exception must not leave the turn, whose thread every database shares.
+            FailBatch(e);
+            return;
         }
 
         try
@@ -117,17 +146,25 @@ public sealed class TransactionMerger : IDisposable
         }
         catch (Exception e)
         {
-            foreach (var failed in _batch)
-                failed.Completion.TrySetException(e);
-            // A refusal judged against writes that are now rolled back no longer holds.
-            foreach (var (refused, _) in _refused)
-                refused.Completion.TrySetException(e);
+            FailBatch(e);
         }
         finally
         {
             _batch.Clear();
             _refused.Clear();
         }
+    }
+
+    /// <summary>Fails the batch's operations and its refusals with <paramref name="error"/>: none of it committed.</summary>
+    private void FailBatch(Exception error)
+    {
+        foreach (var failed in _batch)
+            failed.Completion.TrySetException(error);
+        // A refusal judged against writes that are now rolled back no longer holds.
+        foreach (var (refused, _) in _refused)
+            refused.Completion.TrySetException(error);
+        _batch.Clear();
+        _refused.Clear();
     }
 
     /// <summary>Rolls back the failed attempt and replays the operations that had succeeded, dropping any that now fail.</summary>
@@ -158,15 +195,18 @@ public sealed class TransactionMerger : IDisposable
         }
     }
 
-    /// <summary>Runs what is queued, then takes no more turns.</summary>
+    /// <summary>
+    /// Takes no more turns and runs what is queued (which fails at once when the environment is already closing);
+    /// an operation queued meanwhile is run or failed by its caller, never left waiting.
+    /// </summary>
     public void Dispose()
     {
         if (_stopping)
             return;
         _stopping = true;
+        Interlocked.MemoryBarrier();
         _turns.Stop();
-        while (!_queue.IsEmpty)
-            RunOneTransaction();
+        Drain();
     }
 
     /// <summary>The merger's turns on the scheduler (a nested type, so the merger's own API stays writes only).</summary>

@@ -75,7 +75,8 @@ public class CommittedChangesTests
     [Fact]
     public async Task Writes_MergedIntoOneTransaction_PublishOneCommit()
     {
-        using var store = DocumentStore.Open(StorageOptions.InMemory());
+        // The merger closes a transaction after MergerMaxDuration; the gate's wait must not count against it.
+        using var store = DocumentStore.Open(StorageOptions.InMemory() with { MergerMaxDuration = TimeSpan.FromMinutes(1) });
         var before = store.LastChanges;
         using var gate = new ManualResetEventSlim(false);
         // Holds the merger inside a transaction, so the writes queued meanwhile join it.
@@ -95,7 +96,8 @@ public class CommittedChangesTests
     [Fact]
     public async Task FailedOperation_InAMergedTransaction_IsNotPublished()
     {
-        using var store = DocumentStore.Open(StorageOptions.InMemory());
+        // The merger closes a transaction after MergerMaxDuration; the gate's wait must not count against it.
+        using var store = DocumentStore.Open(StorageOptions.InMemory() with { MergerMaxDuration = TimeSpan.FromMinutes(1) });
         await store.PutAsync("orders/1", Json("{}"));
         var before = store.LastChanges;
         using var gate = new ManualResetEventSlim(false);

@@ -49,6 +49,32 @@ public class MergerRefusalTests
         Assert.Equal(1, value[0]);
     }
 
+    [Fact]
+    public async Task Enqueue_RefusalWhileTheEnvironmentFails_FailsTheBatchAndKeepsTheSchedulerServing()
+    {
+        using var failing = StorageEnvironment.Open(StorageOptions.InMemory() with { MergerMaxDuration = TimeSpan.FromMinutes(1) });
+        var hold = new ManualResetEventSlim(false);
+        var blocker = failing.Merger.EnqueueAsync(_ => hold.Wait());
+        var write = failing.Merger.EnqueueAsync(tx => tx.CreateTree("t").Put(Keys.Of("a"), [1]));
+        // The refusal's rerun must begin a new transaction, which a failed environment refuses.
+        var refused = failing.Merger.EnqueueAsync(_ =>
+        {
+            failing.Fail(new IOException("simulated flush failure"));
+            throw new InvalidOperationException("refused");
+        });
+        hold.Set();
+
+        await Assert.ThrowsAnyAsync<Exception>(() => Task.WhenAll(blocker, write, refused).WaitAsync(TimeSpan.FromSeconds(30)));
+        Assert.True(blocker.IsFaulted && write.IsFaulted && refused.IsFaulted);
+        Assert.IsType<EnvironmentFailedException>(write.Exception!.InnerException);
+
+        // Regression: the exception left the turn and killed the shared commit thread (taking the process with it).
+        using var other = StorageEnvironment.Open(StorageOptions.InMemory());
+        await other.Merger.EnqueueAsync(tx => tx.CreateTree("t").Put(Keys.Of("b"), [2])).WaitAsync(TimeSpan.FromSeconds(30));
+        using var read = other.BeginRead();
+        Assert.True(read.OpenTree("t")!.Contains(Keys.Of("b")));
+    }
+
     private static async Task AssertRefusalWaitsAsync(StorageEnvironment env, Task refused, Task lastRunning)
     {
         // The refusal has run (operations run in order) but the transaction holding "a" is still open.

@@ -48,4 +48,41 @@ public class TransactionMergerTests
         Assert.False(tree.Contains(Keys.Of("poison")));
         env.Verify();
     }
+
+    [Fact]
+    public async Task Enqueue_RacingTheEnvironmentsDisposal_IsAnsweredEitherWay()
+    {
+        // Regression: an operation that passed the stop check before the disposal's drain, and reached the queue
+        // after it, was never run nor failed, and its caller waited forever.
+        for (var round = 0; round < 200; round++)
+        {
+            var env = StorageEnvironment.Open(StorageOptions.InMemory());
+            using var start = new Barrier(3);
+            var writes = new Task<Task>[2];
+            for (var w = 0; w < writes.Length; w++)
+            {
+                var writer = w;
+                writes[w] = Task.Factory.StartNew(() =>
+                {
+                    start.SignalAndWait();
+                    try
+                    {
+                        return env.Merger.EnqueueAsync(tx => tx.CreateTree("t").Put(Keys.Of(writer), [1]));
+                    }
+                    catch (ObjectDisposedException e)
+                    {
+                        return Task.FromException(e);
+                    }
+                }, TaskCreationOptions.LongRunning);
+            }
+            start.SignalAndWait();
+            env.Dispose();
+
+            foreach (var write in writes)
+            {
+                var answered = await (await write.WaitAsync(TimeSpan.FromSeconds(30))).ContinueWith(t => t.IsCompleted).WaitAsync(TimeSpan.FromSeconds(30));
+                Assert.True(answered);
+            }
+        }
+    }
 }
