@@ -31,7 +31,7 @@ internal static class MatchWalk
                 scores[count] = matches.Score;
             if (++count == BatchSize)
             {
-                searcher.Cancellation.ThrowIfCancellationRequested();
+                searcher.Guard.Check();
                 collector.Collect(ids.AsSpan(0, count), needsScores ? scores.AsSpan(0, count) : default);
                 count = 0;
             }
@@ -54,7 +54,7 @@ internal static class MatchWalk
             if (total >= skip && hits.Count < take)
                 hits.Add(new SearchHit(matches.Current, searcher.GetKey(matches.Current), matches.Score));
             if ((++total & CancellationStride) == 0)
-                searcher.Cancellation.ThrowIfCancellationRequested();
+                searcher.Guard.Check();
         }
         return new TopDocs(total, hits);
     }

@@ -17,10 +17,10 @@ public interface IEngineSearcher : IDisposable
 
     /// <summary>
     /// Stops this searcher's walks (<see cref="Search"/>, <see cref="Collect"/>, <see cref="Count"/>, term
-    /// expansions) with an <see cref="OperationCanceledException"/> once cancelled: a query's time budget or
-    /// its client going away. Checked every thousand or so entries or terms, never per entry.
+    /// expansions): a query's time budget, its client going away, its memory limit. Checked every thousand or so
+    /// entries or terms, never per entry.
     /// </summary>
-    CancellationToken Cancellation { get; set; }
+    QueryGuard Guard { get; set; }
 
     /// <summary>How many entries match, without materializing them.</summary>
     long Count(Query query);

@@ -15,10 +15,10 @@ internal sealed class MapReduceSearcher(IEngineSearcher engine, ReduceRows rows)
 {
     public long EntryCount => engine.EntryCount;
 
-    public CancellationToken Cancellation
+    public QueryGuard Guard
     {
-        get => engine.Cancellation;
-        set => engine.Cancellation = value;
+        get => engine.Guard;
+        set => engine.Guard = value;
     }
 
     public bool TryGetRow(string key, out ReadOnlySpan<byte> row) => rows.TryGet(key, out row);

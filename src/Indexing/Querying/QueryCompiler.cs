@@ -132,7 +132,7 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
                 Flatten(expression, must, mustNot);
                 return new AndQuery(must, mustNot);
             case RqlBinary or:
-                return new OrQuery([CompileExpression(or.Left), CompileExpression(or.Right)]);
+                return Disjunction(or);
             case RqlNot not:
                 return new NotQuery(CompileExpression(not.Inner));
             case RqlComparison comparison:

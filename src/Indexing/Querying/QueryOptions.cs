@@ -23,6 +23,12 @@ public sealed record QueryOptions
     /// </summary>
     public TimeSpan? Timeout { get; init; }
 
+    /// <summary>
+    /// How many bytes the query may allocate while it searches, counts, sorts, facets and builds its page (null: no
+    /// limit); past it the query stops with a <see cref="Engines.QueryMemoryLimitException"/>.
+    /// </summary>
+    public long? MaxMemoryBytes { get; init; }
+
     /// <summary>The most results one page may have.</summary>
     public int MaxPageSize { get; init; } = 1024;
 

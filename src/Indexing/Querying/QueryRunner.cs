@@ -65,7 +65,9 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
         var (index, searcher, indexedEtag) = await OpenIndexAsync(query, plan, options, cancellationToken).ConfigureAwait(false);
         using var opened = searcher;
         budget.Start();
-        searcher.Cancellation = budget.Token;
+        var guard = new QueryGuard(budget.Token, options.MaxMemoryBytes);
+        guard.Start();
+        searcher.Guard = guard;
         var compiler = new QueryCompiler(index.Definition, options.Parameters);
         var where = compiler.Compile(query.Where);
         var wholeMatches = NeedsAllMatches(query);
@@ -110,7 +112,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             for (var i = 0; i < hits.Count; i++)
             {
                 // A page is at most the page size, but a projection may take a while per result.
-                budget.Token.ThrowIfCancellationRequested();
+                guard.Check();
                 if (rows is not null)
                 {
                     var found = rows.TryGetRow(hits[i].Key, out var row);
@@ -168,7 +170,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
         if (query.Where is null && query.OrderBy.Count == 0 && query.From.Collection is not null)
             return new QueryStream(StreamCollection(query), owned: null);
         var (index, searcher, _) = await OpenIndexAsync(query, plan, options, cancellationToken).ConfigureAwait(false);
-        searcher.Cancellation = cancellationToken;
+        searcher.Guard = new QueryGuard(cancellationToken);
         try
         {
             var compiler = new QueryCompiler(index.Definition, options.Parameters);

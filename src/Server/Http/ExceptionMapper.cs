@@ -59,6 +59,8 @@ public static class ExceptionMapper
                 return new Problem(StatusCodes.Status400BadRequest, "Script error", script.Message, ProblemTypes.ScriptError);
             case QueryTimeoutException timeout:
                 return new Problem(StatusCodes.Status408RequestTimeout, "Query timeout", timeout.Message, ProblemTypes.QueryTimeout);
+            case Indexing.Engines.QueryMemoryLimitException memory:
+                return new Problem(StatusCodes.Status422UnprocessableEntity, "Query memory limit", memory.Message, ProblemTypes.QueryMemoryLimit);
             case QueryException query:
                 return new Problem(StatusCodes.Status400BadRequest, "Invalid query", query.Message, ProblemTypes.InvalidQuery);
             case IndexNotFoundException missing:

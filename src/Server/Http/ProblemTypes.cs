@@ -126,6 +126,9 @@ public static class ProblemTypes
     /// <summary>A query ran past its time budget (<c>Queries:Timeout</c>, or the request's <c>timeout</c>) and was stopped; nothing was written.</summary>
     public const string QueryTimeout = "urn:folio:problem:query-timeout";
 
+    /// <summary>A query allocated past its memory limit (<c>Queries:MaxMemory</c>) and was stopped; nothing was written.</summary>
+    public const string QueryMemoryLimit = "urn:folio:problem:query-memory-limit";
+
     /// <summary>A script ran past one of its limits (time, statements, memory, recursion) and was stopped; nothing was written.</summary>
     public const string ScriptLimitExceeded = "urn:folio:problem:script-limit-exceeded";
 }

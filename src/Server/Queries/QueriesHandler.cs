@@ -130,6 +130,7 @@ public sealed class QueriesHandler(DatabaseRegistry databases, ServerOptions opt
     private QueryOptions Options(bool wait, TimeSpan? timeout, JsonElement? parameters, TimeSpan? budget) => new()
     {
         Timeout = budget,
+        MaxMemoryBytes = options.Queries.MaxMemory > 0 ? options.Queries.MaxMemory : null,
         WaitForNonStaleResults = wait,
         WaitTimeout = timeout ?? TimeSpan.FromSeconds(15),
         Parameters = parameters,

@@ -146,7 +146,7 @@ internal static class TermSetCommand
     {
         using var searcher = index.OpenSearcher();
         using var stop = new CancellationTokenSource(limit);
-        searcher.Cancellation = stop.Token;
+        searcher.Guard = new Folio.Indexing.Engines.QueryGuard(stop.Token);
         var watch = Stopwatch.StartNew();
         try
         {

@@ -8,7 +8,8 @@ namespace Folio.Indexing.Tests.Engines;
 
 /// <summary>
 /// What both engines must do for query governance (issue 24): a term set of many values answers what a union of
-/// term queries answers, and a cancelled searcher stops its walks (search, sort, count, collect, term expansion).
+/// term queries answers, and a cancelled searcher stops its walks (search, sort, count, collect, term expansion), as
+/// does one whose query allocated past its memory limit.
 /// </summary>
 public sealed class EngineGovernanceTests : IDisposable
 {
@@ -61,13 +62,13 @@ public sealed class EngineGovernanceTests : IDisposable
     {
         using var index = Build(engine);
         using var searcher = index.OpenSearcher();
-        searcher.Cancellation = new CancellationToken(canceled: true);
+        searcher.Guard = new QueryGuard(new CancellationToken(canceled: true));
         var wildcard = new WildcardQuery("Name", "*9*");
         Assert.ThrowsAny<OperationCanceledException>(() => searcher.Search(MatchAllQuery.Instance, 0, 10));
         Assert.ThrowsAny<OperationCanceledException>(() => searcher.Search(MatchAllQuery.Instance, 0, 10, [new SortField("N")]));
         Assert.ThrowsAny<OperationCanceledException>(() => searcher.Count(wildcard));
         Assert.ThrowsAny<OperationCanceledException>(() => searcher.Search(new TermsInQuery("Name", Enumerable.Range(0, 2_000).Select(i => FieldValue.From("name-" + i)).ToList()), 0, 10));
-        searcher.Cancellation = CancellationToken.None;
+        searcher.Guard = QueryGuard.None;
         Assert.Equal(Entries, searcher.Count(MatchAllQuery.Instance));
     }
 
@@ -85,11 +86,31 @@ public sealed class EngineGovernanceTests : IDisposable
             new WildcardQuery("Name", "*zzz"),
             new RegexQuery("Name", new System.Text.RegularExpressions.Regex("zzz")),
         ];
-        searcher.Cancellation = new CancellationToken(canceled: true);
+        searcher.Guard = new QueryGuard(new CancellationToken(canceled: true));
         foreach (var query in expansions)
             Assert.ThrowsAny<OperationCanceledException>(() => searcher.Search(query, 0, 10));
-        searcher.Cancellation = CancellationToken.None;
+        searcher.Guard = QueryGuard.None;
         foreach (var query in expansions)
             Assert.Equal(0, searcher.Search(query, 0, 10).TotalHits);
+    }
+
+    [Theory]
+    [MemberData(nameof(Engines))]
+    public void Walks_PastTheQuerysMemoryLimit_StopWithQueryMemoryLimit(string engine)
+    {
+        using var index = Build(engine);
+        using var searcher = index.OpenSearcher();
+        // A page of every entry holds thousands of hits: far more than 64 KB, allocated as the walk goes.
+        var guard = new QueryGuard(CancellationToken.None, memoryLimitBytes: 64 * 1024);
+        guard.Start();
+        searcher.Guard = guard;
+        var error = Assert.Throws<QueryMemoryLimitException>(() => searcher.Search(new WildcardQuery("Name", "name-*"), 0, int.MaxValue, [new SortField("N")]));
+        Assert.Equal(64 * 1024, error.LimitBytes);
+        Assert.True(error.AllocatedBytes > error.LimitBytes);
+
+        var roomy = new QueryGuard(CancellationToken.None, memoryLimitBytes: 256L * 1024 * 1024);
+        roomy.Start();
+        searcher.Guard = roomy;
+        Assert.Equal(Entries, searcher.Search(new WildcardQuery("Name", "name-*"), 0, int.MaxValue, [new SortField("N")]).TotalHits);
     }
 }

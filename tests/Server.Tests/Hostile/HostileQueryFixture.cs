@@ -21,6 +21,9 @@ public abstract class PeopleFixture : IAsyncLifetime
 {
     protected abstract int DocumentCount { get; }
 
+    /// <summary>The server's command-line settings.</summary>
+    protected virtual string[] ServerArguments => [];
+
     public static readonly string[] Indexes = ["People/Folio", "People/Lucene"];
 
     private RunningServer? _server;
@@ -31,7 +34,7 @@ public abstract class PeopleFixture : IAsyncLifetime
 
     public async Task InitializeAsync()
     {
-        _server = await RunningServer.StartAsync();
+        _server = await RunningServer.StartAsync(ServerArguments);
         var client = _server.Client;
         Database = await FolioApi.CreateDatabaseAsync(client);
         const int batch = 2_000;

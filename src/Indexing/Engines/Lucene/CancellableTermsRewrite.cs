@@ -7,26 +7,26 @@ namespace Folio.Indexing.Engines.Lucene;
 
 /// <summary>
 /// Rewrites a multi-term query (wildcard, prefix, range, regular expression) into the set of documents of the terms
-/// it expands to, checking the query's cancellation as it walks: Lucene's own rewrites walk the whole term list
+/// it expands to, checking the query's guard (its budget, its client, its memory limit) as it walks: Lucene's own rewrites walk the whole term list
 /// without looking at anything, so a leading wildcard on a field of millions of terms would outlive the query's
 /// time budget and its client. The check comes every <see cref="Collectors.MatchWalk.CancellationStride"/> + 1 terms
 /// or documents, as in Folio's engine.
 /// </summary>
 internal sealed class CancellableTermsRewrite : MultiTermQuery.RewriteMethod
 {
-    private readonly CancellationToken _cancellation;
+    private readonly QueryGuard _guard;
 
-    private CancellableTermsRewrite(CancellationToken cancellation)
+    private CancellableTermsRewrite(QueryGuard guard)
     {
-        _cancellation = cancellation;
+        _guard = guard;
     }
 
-    /// <summary>Gives <paramref name="query"/> this rewrite when its searcher can be cancelled; returns it.</summary>
-    public static T Apply<T>(T query, CancellationToken cancellation)
+    /// <summary>Gives <paramref name="query"/> this rewrite when its searcher's guard can stop it; returns it.</summary>
+    public static T Apply<T>(T query, QueryGuard guard)
         where T : MultiTermQuery
     {
-        if (cancellation.CanBeCanceled)
-            query.MultiTermRewriteMethod = new CancellableTermsRewrite(cancellation);
+        if (guard.CanStop)
+            query.MultiTermRewriteMethod = new CancellableTermsRewrite(guard);
         return query;
     }
 
@@ -41,7 +41,7 @@ internal sealed class CancellableTermsRewrite : MultiTermQuery.RewriteMethod
                 return null;
             // The query filters a walk of the field's terms (seeking past the ones it cannot match): the walk itself is
             // what is watched, so terms it passes over count as much as the ones it keeps.
-            var walk = rewrite.GetTermsEnum(query, new WatchedTerms(terms, rewrite._cancellation), new AttributeSource());
+            var walk = rewrite.GetTermsEnum(query, new WatchedTerms(terms, rewrite._guard), new AttributeSource());
             FixedBitSet? matches = null;
             DocsEnum? docs = null;
             var walked = 0;
@@ -54,19 +54,19 @@ internal sealed class CancellableTermsRewrite : MultiTermQuery.RewriteMethod
                 {
                     matches.Set(doc);
                     if ((++walked & Collectors.MatchWalk.CancellationStride) == 0)
-                        rewrite._cancellation.ThrowIfCancellationRequested();
+                        rewrite._guard.Check();
                 }
             }
             return matches;
         }
     }
 
-    private sealed class WatchedTerms(Terms terms, CancellationToken cancellation) : FilterAtomicReader.FilterTerms(terms)
+    private sealed class WatchedTerms(Terms terms, QueryGuard guard) : FilterAtomicReader.FilterTerms(terms)
     {
-        public override TermsEnum GetEnumerator() => new WatchedTermsEnum(m_input.GetEnumerator(), cancellation);
+        public override TermsEnum GetEnumerator() => new WatchedTermsEnum(m_input.GetEnumerator(), guard);
     }
 
-    private sealed class WatchedTermsEnum(TermsEnum terms, CancellationToken cancellation) : FilterAtomicReader.FilterTermsEnum(terms)
+    private sealed class WatchedTermsEnum(TermsEnum terms, QueryGuard guard) : FilterAtomicReader.FilterTermsEnum(terms)
     {
         private int _steps;
 
@@ -85,7 +85,7 @@ internal sealed class CancellableTermsRewrite : MultiTermQuery.RewriteMethod
         private void Step()
         {
             if ((++_steps & Collectors.MatchWalk.CancellationStride) == 0)
-                cancellation.ThrowIfCancellationRequested();
+                guard.Check();
         }
     }
 }

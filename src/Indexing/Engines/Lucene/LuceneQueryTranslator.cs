@@ -209,9 +209,25 @@ internal sealed partial class LuceneQueryTranslator(IndexSchema schema, LuceneSe
             return Nothing();
         if (query.Should.Count == 1)
             return query.Should[0].Accept(this);
+        return Any(query.Should, 0, query.Should.Count);
+    }
+
+    /// <summary>Lucene takes at most 1,024 clauses in one boolean query (more throws): a longer disjunction nests in groups.</summary>
+    private const int ClausesPerGroup = 512;
+
+    private BooleanQuery Any(IReadOnlyList<Queries.Query> should, int start, int end)
+    {
         var or = new BooleanQuery();
-        foreach (var should in query.Should)
-            or.Add(should.Accept(this), Occur.SHOULD);
+        var count = end - start;
+        if (count <= ClausesPerGroup)
+        {
+            for (var i = start; i < end; i++)
+                or.Add(should[i].Accept(this), Occur.SHOULD);
+            return or;
+        }
+        var groupSize = Math.Max(ClausesPerGroup, (count + ClausesPerGroup - 1) / ClausesPerGroup);
+        for (var first = start; first < end; first += groupSize)
+            or.Add(Any(should, first, Math.Min(end, first + groupSize)), Occur.SHOULD);
         return or;
     }
 
@@ -247,7 +263,7 @@ internal sealed partial class LuceneQueryTranslator(IndexSchema schema, LuceneSe
 
     /// <summary>A query that walks a field's terms, made to stop when the searcher's query is cancelled (its budget or its client).</summary>
     private T Walked<T>(T query)
-        where T : MultiTermQuery => CancellableTermsRewrite.Apply(query, searcher?.Cancellation ?? default);
+        where T : MultiTermQuery => CancellableTermsRewrite.Apply(query, searcher?.Guard ?? QueryGuard.None);
 
     private bool HasTextTerms(string field) => schema.Get(field).Kind is FieldKind.Exact or FieldKind.FullText;
 

@@ -50,7 +50,7 @@ internal sealed class LuceneSearcher : IEngineSearcher
     public long EntryCount => Searcher.IndexReader.NumDocs;
 
     /// <inheritdoc/>
-    public CancellationToken Cancellation { get; set; }
+    public QueryGuard Guard { get; set; } = QueryGuard.None;
 
     /// <inheritdoc/>
     public long Count(FolioQuery query)
@@ -60,7 +60,7 @@ internal sealed class LuceneSearcher : IEngineSearcher
         while (matches.MoveNext())
         {
             if ((++count & MatchWalk.CancellationStride) == 0)
-                Cancellation.ThrowIfCancellationRequested();
+                Guard.Check();
         }
         return count;
     }
@@ -142,7 +142,7 @@ internal sealed class LuceneSearcher : IEngineSearcher
         while (walk.MoveNext())
         {
             if ((++walked & Collectors.MatchWalk.CancellationStride) == 0)
-                Cancellation.ThrowIfCancellationRequested();
+                Guard.Check();
             var term = walk.Term;
             var bytes = term.Bytes.AsSpan(term.Offset, term.Length);
             if (TermEncoding.IsShortened(bytes) || !System.Text.Unicode.Utf8.IsValid(bytes) || !walker.Wants(bytes))

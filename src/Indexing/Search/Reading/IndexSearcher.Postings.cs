@@ -128,7 +128,7 @@ public sealed partial class IndexSearcher
         {
             // A leading wildcard or a wide range walks every term of the field: the query's budget bounds it.
             if ((++walked & CancellationStride) == 0)
-                Cancellation.ThrowIfCancellationRequested();
+                Guard.Check();
             var key = cursor.Key;
             if (key.Length > term.Length)
             {
@@ -214,7 +214,7 @@ public sealed partial class IndexSearcher
         var value = 0UL;
         do
         {
-            Cancellation.ThrowIfCancellationRequested();
+            Guard.Check();
             var block = new PointBlock.Reader(cursor.Key, cursor.Value);
             while (block.MoveNext())
             {

@@ -51,7 +51,7 @@ public sealed partial class IndexSearcher
         for (var i = 0; i < terms.Count; i++)
         {
             if ((i & CancellationStride) == 0)
-                Cancellation.ThrowIfCancellationRequested();
+                Guard.Check();
             var term = terms[i];
             if (reader.Terms is not { } tree || (i > 0 && term.AsSpan().SequenceEqual(terms[i - 1])))
                 continue;

@@ -23,7 +23,7 @@ public sealed partial class IndexSearcher
         while (more)
         {
             if ((++walked & CancellationStride) == 0)
-                Cancellation.ThrowIfCancellationRequested();
+                Guard.Check();
             var key = cursor.Key;
             if (key.Length > term.Length)
                 term = new byte[key.Length];

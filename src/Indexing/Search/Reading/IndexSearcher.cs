@@ -49,7 +49,7 @@ public sealed partial class IndexSearcher : IEngineSearcher
     public long EntryCount { get; }
 
     /// <inheritdoc/>
-    public CancellationToken Cancellation { get; set; }
+    public QueryGuard Guard { get; set; } = QueryGuard.None;
 
     // Walks check for cancellation when their count of entries or terms has these low bits clear.
     private const int CancellationStride = MatchWalk.CancellationStride;
@@ -71,7 +71,7 @@ public sealed partial class IndexSearcher : IEngineSearcher
         while (matches.MoveNext())
         {
             if ((++count & CancellationStride) == 0)
-                Cancellation.ThrowIfCancellationRequested();
+                Guard.Check();
         }
         return count;
     }
@@ -84,7 +84,7 @@ public sealed partial class IndexSearcher : IEngineSearcher
         var matches = Iterate(query);
         if (sort is null || sort.Count == 0)
             return MatchWalk.FirstInIdOrder(this, matches, skip, take);
-        return new TopDocsCollector(this, sort, skip, take) { Cancellation = Cancellation }.Walk(matches);
+        return new TopDocsCollector(this, sort, skip, take) { Guard = Guard }.Walk(matches);
     }
 
     /// <inheritdoc/>
@@ -107,7 +107,7 @@ public sealed partial class IndexSearcher : IEngineSearcher
         var matches = Iterate(query);
         if (collector is TopDocsCollector top && top.Searcher == this)
         {
-            top.Cancellation = Cancellation;
+            top.Guard = Guard;
             top.Walk(matches);
             return;
         }

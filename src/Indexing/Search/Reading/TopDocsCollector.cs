@@ -61,8 +61,8 @@ internal sealed class TopDocsCollector : ITopDocsCollector
     /// <summary>The searcher whose snapshot the collector reads sort keys and keys from.</summary>
     public IndexSearcher Searcher => _searcher;
 
-    /// <summary>Stops <see cref="Walk"/> once cancelled (the searcher's <see cref="IndexSearcher.Cancellation"/>).</summary>
-    public CancellationToken Cancellation { get; set; }
+    /// <summary>Stops <see cref="Walk"/> (the searcher's <see cref="IndexSearcher.Guard"/>).</summary>
+    public QueryGuard Guard { get; set; } = QueryGuard.None;
 
     /// <inheritdoc/>
     public TopDocs TopDocs => _topDocs ?? throw new InvalidOperationException("The page is known once the walk has ended.");
@@ -81,7 +81,7 @@ internal sealed class TopDocsCollector : ITopDocsCollector
             while (matches.MoveNext())
             {
                 if ((++total & MatchWalk.CancellationStride) == 0)
-                    Cancellation.ThrowIfCancellationRequested();
+                    Guard.Check();
             }
         }
         else if (_keys.Length > 0 && _keys[0] is NumericSortValues { Column: { } column } primary)
@@ -98,7 +98,7 @@ internal sealed class TopDocsCollector : ITopDocsCollector
             while (matches.MoveNext())
             {
                 if ((++total & MatchWalk.CancellationStride) == 0)
-                    Cancellation.ThrowIfCancellationRequested();
+                    Guard.Check();
                 Judge(matches.Current, needsScore ? matches.Score : 0, 0, 0);
             }
         }
@@ -139,7 +139,7 @@ internal sealed class TopDocsCollector : ITopDocsCollector
         while (matches.MoveNext())
         {
             if ((++total & MatchWalk.CancellationStride) == 0)
-                Cancellation.ThrowIfCancellationRequested();
+                Guard.Check();
             var id = matches.Current;
             if (column.BlockOf(id) != blockNumber)
             {
@@ -174,7 +174,7 @@ internal sealed class TopDocsCollector : ITopDocsCollector
         var scoreOnly = _keys.Length == 1;
         while (windows.NextWindow())
         {
-            Cancellation.ThrowIfCancellationRequested();
+            Guard.Check();
             var present = windows.Present;
             var scores = windows.Scores;
             var start = windows.WindowBase;
