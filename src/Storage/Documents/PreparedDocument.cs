@@ -159,6 +159,7 @@ public sealed class PreparedDocument
                 collection = reader.GetString();
                 if (string.IsNullOrWhiteSpace(collection) || Encoding.UTF8.GetByteCount(collection) > 256)
                     throw new DocumentValidationException("@metadata.@collection must be a non-empty name of at most 256 bytes.");
+                ValidateCollectionCharacters(collection);
             }
             reader.Skip();
             if (reserved)
@@ -169,6 +170,22 @@ public sealed class PreparedDocument
             wrote = true;
         }
         return (wrote, collection);
+    }
+
+    /// <summary>
+    /// A collection's name ends up in auto index names, URLs, logs and the studio, none of which can show a control
+    /// character or half a surrogate pair: refused on write rather than stored and unqueryable.
+    /// </summary>
+    private static void ValidateCollectionCharacters(string collection)
+    {
+        for (var i = 0; i < collection.Length; i++)
+        {
+            var c = collection[i];
+            if (char.IsControl(c))
+                throw new DocumentValidationException($"@metadata.@collection must not contain control characters (U+{(int)c:X4} at position {i}).");
+            if (char.IsSurrogate(c) && (!char.IsHighSurrogate(c) || i + 1 >= collection.Length || !char.IsLowSurrogate(collection[++i])))
+                throw new DocumentValidationException("@metadata.@collection must be valid Unicode (it has an unpaired surrogate).");
+        }
     }
 
     /// <summary>Appends to a span; the caller sized it for the worst case.</summary>

@@ -45,6 +45,9 @@ public class BadInputTests : IClassFixture<BadInputFixture>
     [InlineData("{\"@metadata\":[]}")]
     [InlineData("{\"@metadata\":{\"@collection\":5}}")]
     [InlineData("{\"@metadata\":{\"@collection\":\"\"}}")]
+    [InlineData("{\"@metadata\":{\"@collection\":\"line\\nbreak\"}}")]
+    [InlineData("{\"@metadata\":{\"@collection\":\"nul\\u0000\"}}")]
+    [InlineData("{\"@metadata\":{\"@collection\":\"half\\udc00\"}}")]
     public Task Put_MalformedOrNonObjectJson_Returns400(string body) =>
         ExpectProblemAsync(() => PutBytesAsync("users/bad", Encoding.UTF8.GetBytes(body)), HttpStatusCode.BadRequest, ProblemTypes.InvalidDocument);
 

@@ -181,6 +181,10 @@ public class DocumentStoreTests
     [InlineData("{\"@metadata\":[]}")]
     [InlineData("{\"@metadata\":{\"@collection\":5}}")]
     [InlineData("{\"@metadata\":{},\"@metadata\":{}}")]
+    [InlineData("{\"@metadata\":{\"@collection\":\"line\\nbreak\"}}")]
+    [InlineData("{\"@metadata\":{\"@collection\":\"a\\u0001b\"}}")]
+    [InlineData("{\"@metadata\":{\"@collection\":\"del\\u007f\"}}")]
+    [InlineData("{\"@metadata\":{\"@collection\":\"half\\ud800\"}}")]
     public void Parse_BadDocuments_ThrowValidation(string json) =>
         Assert.Throws<DocumentValidationException>(() => Json(json));
 
