@@ -14,6 +14,10 @@ internal readonly record struct WatchCommand(long? CommandId, string Name, strin
     /// <summary>Parses a command; a <see cref="FormatException"/> says what is wrong with it.</summary>
     public static WatchCommand Parse(ReadOnlyMemory<byte> json)
     {
+        // The JSON reader checks escapes but not the UTF-8 of a string's raw bytes; reading such a string would throw
+        // past the command's error handling.
+        if (!System.Text.Unicode.Utf8.IsValid(json.Span))
+            throw new FormatException("A command must be valid UTF-8 JSON.");
         using JsonDocument document = JsonDocument.Parse(json);
         JsonElement root = document.RootElement;
         if (root.ValueKind != JsonValueKind.Object)

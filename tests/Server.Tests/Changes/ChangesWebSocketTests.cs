@@ -68,6 +68,56 @@ public class ChangesWebSocketTests : IClassFixture<ServerFixture>
     }
 
     [Fact]
+    public async Task Socket_EndsThatConnectionOnly_ForATextMessageOfInvalidUtf8()
+    {
+        string db = await FolioApi.CreateDatabaseAsync(_client);
+        using ClientWebSocket socket = await ConnectAsync(_fixture.Running, db);
+
+        // A text message must be UTF-8 (RFC 6455): .NET's WebSocket sends a 1007 close and aborts the connection, so
+        // the client sees that close or, when the abort's reset overtakes it, the connection reset. Either way the
+        // server goes on serving other sockets.
+        byte[] command = [.. "{\"Command\":\"WatchDocument\",\"Id\":\""u8.ToArray(), 0xFF, .. "\"}"u8.ToArray()];
+        await socket.SendAsync(command, WebSocketMessageType.Text, endOfMessage: true, CancellationToken.None).WaitAsync(TestTimeouts.Default);
+        try
+        {
+            WebSocketReceiveResult result = await socket.ReceiveAsync(new byte[1024], CancellationToken.None).WaitAsync(TestTimeouts.Default);
+            Assert.Equal(WebSocketMessageType.Close, result.MessageType);
+            Assert.Equal(WebSocketCloseStatus.InvalidPayloadData, result.CloseStatus);
+        }
+        catch (WebSocketException)
+        {
+            Assert.NotEqual(WebSocketState.Open, socket.State);
+        }
+
+        using ClientWebSocket next = await ConnectAsync(_fixture.Running, db);
+        await CommandAsync(next, """{"Command":"WatchPrefix","Prefix":"users/"}""");
+        await FolioApi.StoreAsync(_client, db, "users/1", "{}");
+        Assert.Equal("users/1", (await ReceiveAsync(next)).GetProperty("Id").GetString());
+    }
+
+    [Fact]
+    public async Task Socket_AnswersAnError_AndKeepsServing_ForABinaryCommandOfInvalidUtf8()
+    {
+        const WebSocketMessageType type = WebSocketMessageType.Binary;
+        string db = await FolioApi.CreateDatabaseAsync(_client);
+        using ClientWebSocket socket = await ConnectAsync(_fixture.Running, db);
+
+        // Regression: a string of invalid UTF-8 in a command threw past the command's error handling and ended the socket.
+        foreach (byte[] invalid in new[] { new byte[] { 0xFF }, [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xE2, 0x82] })
+        {
+            byte[] command = [.. "{\"Command\":\"WatchDocument\",\"Id\":\""u8.ToArray(), .. invalid, .. "\"}"u8.ToArray()];
+            await socket.SendAsync(command, type, endOfMessage: true, CancellationToken.None).WaitAsync(TestTimeouts.Default);
+            JsonElement error = await ReceiveAsync(socket);
+            Assert.Equal("Error", error.GetProperty("Type").GetString());
+            Assert.Contains("UTF-8", error.GetProperty("Detail").GetString(), StringComparison.Ordinal);
+        }
+
+        await CommandAsync(socket, """{"Command":"WatchPrefix","Prefix":"users/"}""");
+        await FolioApi.StoreAsync(_client, db, "users/1", "{}");
+        Assert.Equal("users/1", (await ReceiveAsync(socket)).GetProperty("Id").GetString());
+    }
+
+    [Fact]
     public async Task Socket_ReportsIndexCreatedIndexedAndDeleted_WhenWatchingIndexes()
     {
         string db = await FolioApi.CreateDatabaseAsync(_client);
