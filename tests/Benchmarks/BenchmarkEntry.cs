@@ -30,6 +30,8 @@ namespace Folio.Benchmarks;
 /// <c>patch-load</c> (a patch by query over every document vs bulk PUTs of them, and another writer's latency meanwhile) and
 /// <c>term-set</c> (an <c>in</c> list of 100,000 values on a million entries, before and after the term-set query, vs Lucene.Net) and
 /// <c>storage-cost</c> (bytes on disk for generated orders, live and after a clean stop, vs the raw JSON and PouchDB Server) and
+/// <c>id-fill</c> (the leaf fill of every tree for each id shape, written in-process) and
+/// <c>dictionary-cost</c> (the CPU of one dictionary training and of compressing a body with and without it) and
 /// <c>many-dbs</c> (threads, memory and descriptors with a database per tenant, first requests to unloaded databases and restart time, vs PouchDB Server) and
 /// <c>projection-load</c> (JavaScript projections of 10,000 results vs the plain projection of the same fields) and
 /// <c>script-map-load</c> (a map index built through Jint vs the same map as paths) and
@@ -59,6 +61,8 @@ public static class BenchmarkEntry
         [Patching.PatchLoadCommand.Command] = Patching.PatchLoadCommand.RunAsync,
         [TermSetCommand.Command] = args => Task.FromResult(TermSetCommand.Run(args)),
         [StorageCostCommand.Command] = StorageCostCommand.RunAsync,
+        [IdFillCommand.Command] = IdFillCommand.RunAsync,
+        [DictionaryCostCommand.Command] = args => Task.FromResult(DictionaryCostCommand.Run(args)),
         [ManyDatabases.ManyDatabasesCommand.Command] = ManyDatabases.ManyDatabasesCommand.RunAsync,
         [ManyDatabases.FairnessCommand.Command] = ManyDatabases.FairnessCommand.RunAsync,
         [Scripting.ScriptMapLoadCommand.Command] = Scripting.ScriptMapLoadCommand.RunAsync,

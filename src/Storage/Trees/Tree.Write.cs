@@ -44,9 +44,11 @@ public sealed partial class Tree
         var needed = TreePage.LeafEntrySize(key.Length, storedLength) + TreePage.SlotSize;
         if (TreePage.FreeSpace(leaf) < needed && TreePage.Capacity - TreePage.UsedSpace(leaf) >= needed)
             TreePage.Compact(leaf, _transaction.Scratch);
-        var stored = TreePage.FreeSpace(leaf) >= needed
-            ? TreePage.InsertLeaf(leaf, index, key, flags, storedLength)
-            : SplitLeaf(depth, leafPage, index, key, flags, storedLength);
+        Span<byte> stored;
+        if (TreePage.FreeSpace(leaf) >= needed)
+            stored = TreePage.InsertLeaf(leaf, index, key, flags, storedLength);
+        else if (!TryShiftToSibling(depth, leafPage, index, key, flags, storedLength, out stored))
+            stored = SplitLeaf(depth, leafPage, index, key, flags, storedLength);
         if (!overflow)
             return stored;
 
