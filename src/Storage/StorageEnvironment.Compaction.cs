@@ -45,7 +45,8 @@ public sealed partial class StorageEnvironment
         var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellation);
         Volatile.Write(ref _compactionStop, stop);
         var clock = Stopwatch.StartNew();
-        var sizeBefore = Pager.NumberOfPages * StorageLimits.PageSize;
+        // What the file holds once the journal is applied: commits not flushed yet count, as they will take that room.
+        var sizeBefore = Math.Max(Pager.NumberOfPages, _state.NextPage) * StorageLimits.PageSize;
         StorageEnvironment? target = null;
         var swapped = false;
         try

@@ -49,6 +49,20 @@ public sealed class DatabaseConformanceTests(WireFixture fixture) : WireTests(fi
     }
 
     [Fact]
+    [Exercises("POST /admin/databases/{db}/compact")]
+    public async Task CompactRoute_AnswersAsDocumented_ForAKnownAndAnUnknownDatabase()
+    {
+        const string Compact = "/admin/databases/{db}/compact";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        await FolioApi.StoreAsync(Server.Client, db, "orders/1", """{"Total":1}""");
+
+        Assert.Equal(202, (await Wire.SendAsync(HttpMethod.Post, Compact, $"/admin/databases/{db}/compact")).Status);
+        Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Post, Compact, "/admin/databases/no-such-db/compact")).Status);
+
+        AssertExercised();
+    }
+
+    [Fact]
     [Exercises("POST /admin/databases/{db}/backup", "POST /admin/databases/restore")]
     public async Task BackupRoutes_AnswerAsDocumented_ForGoodAndBadInput()
     {
