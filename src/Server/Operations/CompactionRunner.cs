@@ -32,7 +32,7 @@ internal sealed class CompactionRunner(Database database, DatabaseOperation oper
                 throw new OperationCanceledException(database.Closing);
             try
             {
-                result = database.Store.Environment.Compact(Report, cancellation: stop.Token);
+                result = database.Store.Compact(Report, stop.Token);
             }
             finally
             {

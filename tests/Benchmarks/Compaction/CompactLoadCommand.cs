@@ -53,7 +53,7 @@ internal static class CompactLoadCommand
 
             Latencies baseline = Read(store, docs, readers, () => Thread.Sleep(2_000));
             CompactionResult? result = null;
-            Latencies during = Read(store, docs, readers, () => result = store.Environment.Compact(p =>
+            Latencies during = Read(store, docs, readers, () => result = store.Compact(p =>
                 Console.WriteLine($"  {p.Phase} {p.Percent:F1}% {p.MegabytesPerSecond:F1} MB/s")));
             long after = new FileInfo(dataFile).Length;
 
