@@ -90,6 +90,10 @@ public sealed partial class StorageEnvironment
                     copier.Apply(snapshot.Pages, keys, resets);
             }
 
+            // The bulk of the new file is made durable now, so the sync while writes wait covers only the last changes.
+            copier.Commit();
+            target.FlushToDataFile();
+
             phase = CompactionPhase.Swapping;
             Report();
             var paused = Stopwatch.StartNew();

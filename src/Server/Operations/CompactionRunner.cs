@@ -6,11 +6,16 @@ using Folio.Storage.Compaction;
 namespace Folio.Server.Operations;
 
 /// <summary>
-/// Runs a database's compaction on a thread of its own (it blocks for the whole copy), as a tracked operation:
-/// <c>Processed</c>/<c>Total</c> count the entries copied of the snapshot's. The operation keeps the database from
-/// an idle unload; a lease held for the run keeps its store open, and the database closing cancels the copy.
+/// Runs a compaction of a database's documents or of one of its indexes on a thread of its own (it blocks for the
+/// whole copy), as a tracked operation: <c>Processed</c>/<c>Total</c> count the entries copied of the snapshot's. The
+/// operation keeps the database from an idle unload; a lease held for the run keeps its store open, and the database
+/// closing cancels the copy.
 /// </summary>
-internal sealed class CompactionRunner(Database database, DatabaseOperation operation, ILogger logger)
+/// <param name="database">The database; its compaction slot is taken by the caller and freed by the run.</param>
+/// <param name="operation">The registered operation the run reports to.</param>
+/// <param name="compact">Runs the compaction, reporting progress, stopping on the token.</param>
+/// <param name="logger">Where progress and the outcome go.</param>
+internal sealed class CompactionRunner(Database database, DatabaseOperation operation, Func<Action<CompactionProgress>, CancellationToken, CompactionResult> compact, ILogger logger)
 {
     private static readonly long LogEvery = Stopwatch.Frequency * 5;
 
@@ -32,7 +37,7 @@ internal sealed class CompactionRunner(Database database, DatabaseOperation oper
                 throw new OperationCanceledException(database.Closing);
             try
             {
-                result = database.Store.Compact(Report, stop.Token);
+                result = compact(Report, stop.Token);
             }
             finally
             {
@@ -51,6 +56,11 @@ internal sealed class CompactionRunner(Database database, DatabaseOperation oper
             status = OperationStatus.Interrupted;
             error = "The database closed while it was being compacted; it keeps its old file.";
         }
+        catch (ObjectDisposedException)
+        {
+            status = OperationStatus.Interrupted;
+            error = "The index was deleted or replaced while it was being compacted.";
+        }
         catch (Exception e)
         {
             status = OperationStatus.Faulted;
@@ -59,7 +69,7 @@ internal sealed class CompactionRunner(Database database, DatabaseOperation oper
         }
         finally
         {
-            database.EndCompaction(result);
+            database.EndCompaction(result, operation.Query);
         }
         operation.End(status, error);
         Save();

@@ -44,6 +44,32 @@ public sealed class CompactionRouteTests
     }
 
     [Fact]
+    public async Task CompactIndex_Answers202AndKeepsEveryQueryAnswer_AfterDeletes()
+    {
+        await using RunningServer server = await RunningServer.StartAsync();
+        string db = await CreateDatabaseAsync(server.Client);
+        await SeedAsync(server.Client, db, 3_000);
+        using (HttpResponseMessage put = await server.Client.PutAsync($"/databases/{db}/indexes",
+            FolioApi.Json("""{"Indexes":[{"Name":"Orders/ByNumber","Collections":["Orders"],"Fields":{"Number":{"Path":"Number","Type":"Long"}}}]}""")))
+            Assert.Equal(HttpStatusCode.Created, put.StatusCode);
+        await DeleteEvenAsync(server.Client, db, 3_000);
+        const string Query = "from index 'Orders/ByNumber' where Number between 100 and 199";
+        int before = await CountAsync(server.Client, db, Query);
+        Assert.Equal(50, before);
+
+        using var started = await server.Client.PostAsync($"/admin/databases/{db}/indexes/compact?name=Orders/ByNumber", null);
+        Assert.Equal(HttpStatusCode.Accepted, started.StatusCode);
+        long id = JsonDocument.Parse(await started.Content.ReadAsStringAsync()).RootElement.GetProperty("OperationId").GetInt64();
+        JsonElement state = await WaitForEndAsync(server.Client, db, id);
+
+        Assert.Equal("Completed", state.GetProperty("Status").GetString());
+        Assert.Equal("index:Orders/ByNumber", state.GetProperty("Query").GetString());
+        Assert.Equal(before, await CountAsync(server.Client, db, Query));
+        await StoreAsync(server.Client, db, "orders/100", """{"Number":100,"@metadata":{"@collection":"Orders"}}""");
+        Assert.Equal(before + 1, await CountAsync(server.Client, db, Query));
+    }
+
+    [Fact]
     public async Task Compact_Answers404_ForAnUnknownDatabase()
     {
         await using RunningServer server = await RunningServer.StartAsync();
@@ -94,6 +120,13 @@ public sealed class CompactionRouteTests
         Assert.True(registry.TryUnload(db));
     }
 
+    private static async Task<int> CountAsync(HttpClient client, string db, string query)
+    {
+        using var response = await client.PostAsync($"/databases/{db}/queries", FolioApi.Json(JsonSerializer.Serialize(new { Query = query, WaitForNonStaleResults = true })));
+        Assert.True(response.IsSuccessStatusCode, await response.Content.ReadAsStringAsync());
+        return JsonDocument.Parse(await response.Content.ReadAsStringAsync()).RootElement.GetProperty("TotalResults").GetInt32();
+    }
+
     private static DatabaseRegistry Registry(RunningServer server) => server.Server.Services.GetRequiredService<DatabaseRegistry>();
 
     private static async Task SeedAsync(HttpClient client, string db, int count)
@@ -101,7 +134,7 @@ public sealed class CompactionRouteTests
         for (int start = 1; start <= count; start += 1_000)
         {
             IEnumerable<string> commands = Enumerable.Range(start, Math.Min(1_000, count - start + 1)).Select(i =>
-                "{\"Type\":\"PUT\",\"Id\":\"orders/" + i + "\",\"Document\":{\"Number\":" + i + ",\"Notes\":\"" + new string((char)('a' + i % 26), 600) + "\"}}");
+                "{\"Type\":\"PUT\",\"Id\":\"orders/" + i + "\",\"Document\":{\"Number\":" + i + ",\"Notes\":\"" + new string((char)('a' + i % 26), 600) + "\",\"@metadata\":{\"@collection\":\"Orders\"}}}");
             using var bulk = await client.PostAsync($"/databases/{db}/bulk_docs", FolioApi.Json($$"""{"Commands":[{{string.Join(',', commands)}}]}"""));
             Assert.True(bulk.IsSuccessStatusCode, await bulk.Content.ReadAsStringAsync());
         }
