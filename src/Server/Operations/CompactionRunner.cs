@@ -56,10 +56,11 @@ internal sealed class CompactionRunner(Database database, DatabaseOperation oper
             status = OperationStatus.Interrupted;
             error = "The database closed while it was being compacted; it keeps its old file.";
         }
-        catch (ObjectDisposedException)
+        catch (Exception e) when (e is ObjectDisposedException or OperationCanceledException)
         {
+            // Neither a kill nor the database closing: the storage itself closed, which is an index deleted, reset or replaced.
             status = OperationStatus.Interrupted;
-            error = "The index was deleted or replaced while it was being compacted.";
+            error = "The index was deleted, reset or replaced while it was being compacted.";
         }
         catch (Exception e)
         {
