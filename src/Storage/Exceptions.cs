@@ -45,3 +45,6 @@ public sealed class DiskFullException(string message, Exception? inner = null) :
         return false;
     }
 }
+
+/// <summary>A compaction was asked for while another one runs on the same environment.</summary>
+public sealed class CompactionInProgressException(string message) : StorageException(message);

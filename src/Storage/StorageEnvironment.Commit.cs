@@ -63,6 +63,7 @@ public sealed partial class StorageEnvironment
         _state = new EnvironmentState
         {
             TransactionId = transactionId,
+            Pages = _pages,
             Root = transaction.Root,
             NextPage = transaction.NextPage,
             BitmapPages = transaction.BitmapPages,

@@ -70,6 +70,7 @@ public sealed partial class StorageEnvironment
                 return;
             Volatile.Write(ref _lastRoundTicks, Environment.TickCount64);
             PageBuffers.Trim();
+            DisposeUnreadRetiredPagers();
             long pending;
             lock (_unflushedLock)
                 pending = _unflushedBytes;

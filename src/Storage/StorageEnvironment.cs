@@ -25,6 +25,7 @@ public sealed partial class StorageEnvironment : IDisposable
     private readonly JournalWriter _journal;
     private readonly Lazy<TransactionMerger> _merger;
     private volatile EnvironmentState _state;
+    private volatile PageSource _pages;
     private volatile Exception? _failure;
     private readonly TaskCompletionSource _closed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private int _writerThread;
@@ -35,8 +36,7 @@ public sealed partial class StorageEnvironment : IDisposable
         Options = options;
         _fileSystem = fileSystem;
         _directoryLock = directoryLock;
-        Pager = pager;
-        PageTable = new PageTable();
+        _pages = new PageSource(pager, new PageTable());
         PageBuffers = new PageBufferPool(options.PageBufferPoolPages);
         _readers = new ReaderTable(this);
         _writer = new PageTransaction(this, write: true);
@@ -57,9 +57,10 @@ public sealed partial class StorageEnvironment : IDisposable
     /// <summary>Runs write operations from many callers together in merged transactions.</summary>
     public TransactionMerger Merger => _merger.Value;
 
-    internal Pager Pager { get; }
+    /// <summary>The data file new transactions read and the flusher writes (a compaction replaces it).</summary>
+    internal Pager Pager => _pages.Pager;
 
-    internal PageTable PageTable { get; }
+    internal PageTable PageTable => _pages.PageTable;
 
     /// <summary>Reused page buffers for the writer's copies; see <see cref="PageReclaimer"/> for when flushed versions come back.</summary>
     internal PageBufferPool PageBuffers { get; }
@@ -78,6 +79,7 @@ public sealed partial class StorageEnvironment : IDisposable
         Pager? pager = null;
         try
         {
+            Folio.Storage.Compaction.CompactionFileSystem.DiscardLeftovers(fileSystem);
             if (!fileSystem.Exists(DataFileName))
                 Create(fileSystem);
             pager = fileSystem.OpenPager(DataFileName, StorageLimits.PageSize);
@@ -215,6 +217,7 @@ public sealed partial class StorageEnvironment : IDisposable
         PooledPageBuffers = PageBuffers.Count,
         RetiredPageBuffers = _reclaimer.RetiredBuffers,
         ActiveReaders = _readers.ActiveCount(),
+        Compaction = _compaction,
     };
 
     private static long SumFree(int[] counts)
@@ -235,6 +238,7 @@ public sealed partial class StorageEnvironment : IDisposable
     {
         if (Interlocked.CompareExchange(ref _lifecycle, Lifecycle.Closing, Lifecycle.Open) != Lifecycle.Open)
             return;
+        CancelCompaction();
         if (_merger.IsValueCreated)
             _merger.Value.Dispose();
         _writeLock.Wait();
@@ -310,6 +314,7 @@ public sealed partial class StorageEnvironment : IDisposable
         Exception? failure = null;
         Release(_journal, ref failure);
         Release(Pager, ref failure);
+        ReleaseRetiredPagers(ref failure);
         Release(_directoryLock, ref failure);
         if (failure is null)
             _closed.TrySetResult();
@@ -397,6 +402,7 @@ public sealed partial class StorageEnvironment : IDisposable
         var bootstrap = new EnvironmentState
         {
             TransactionId = _lastFlushed,
+            Pages = _pages,
             Root = root,
             NextPage = nextPage,
             BitmapPages = bitmaps,
@@ -409,6 +415,7 @@ public sealed partial class StorageEnvironment : IDisposable
         return new EnvironmentState
         {
             TransactionId = _lastFlushed,
+            Pages = _pages,
             Root = root,
             NextPage = nextPage,
             BitmapPages = bitmaps,

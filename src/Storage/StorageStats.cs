@@ -38,4 +38,7 @@ public sealed record StorageStats
 
     /// <summary>Read transactions open right now.</summary>
     public int ActiveReaders { get; init; }
+
+    /// <summary>The compaction running now, or null.</summary>
+    public Folio.Storage.Compaction.CompactionProgress? Compaction { get; init; }
 }

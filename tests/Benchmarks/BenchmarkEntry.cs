@@ -44,6 +44,7 @@ public static class BenchmarkEntry
         [StorageLoad.Command] = args => Task.FromResult(StorageLoad.Run(args)),
         [JournalSync.Command] = args => Task.FromResult(JournalSync.Run(args)),
         [JournalCompression.Command] = args => Task.FromResult(JournalCompression.Run(args)),
+        [Compaction.CompactLoadCommand.Command] = Compaction.CompactLoadCommand.RunAsync,
         ["search-load"] = args => Task.FromResult(SearchLoadCommand.Run(args)),
         [Search.LuceneNet.DirectoryStressCommand.Command] = args => Task.FromResult(Search.LuceneNet.DirectoryStressCommand.Run(args)),
         ["bulk-load"] = BulkLoadDriver.RunAsync,

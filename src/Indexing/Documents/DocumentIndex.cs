@@ -219,6 +219,9 @@ public sealed class DocumentIndex : IDisposable
     /// <summary>The size of the index's data file.</summary>
     public long SizeOnDisk => _processor.SizeOnDisk;
 
+    /// <summary>The storage environments the index keeps its data in (none on the Lucene engine, whose segment files Lucene merges).</summary>
+    public IReadOnlyList<StorageEnvironment> StorageEnvironments => _processor.Environments;
+
     /// <summary>
     /// Stops the indexer and closes the index. Searchers already open keep reading their snapshot; the
     /// files are released when the last of them ends (<see cref="Closed"/>). Waiters for an etag wake and

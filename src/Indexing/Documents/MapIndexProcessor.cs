@@ -29,6 +29,8 @@ internal sealed class MapIndexProcessor : IIndexBatchProcessor
 
     public long SizeOnDisk => _index.SizeOnDisk;
 
+    public IReadOnlyList<StorageEnvironment> Environments => _index is SearchIndex search ? [search.Environment] : [];
+
     public Task Closed => _index.Closed;
 
     /// <summary>

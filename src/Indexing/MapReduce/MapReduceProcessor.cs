@@ -64,6 +64,8 @@ internal sealed partial class MapReduceProcessor : IIndexBatchProcessor
 
     public long SizeOnDisk => _store.SizeOnDisk + _index.SizeOnDisk;
 
+    public IReadOnlyList<StorageEnvironment> Environments => _index is SearchIndex search ? [_store.Environment, search.Environment] : [_store.Environment];
+
     public Task Closed => Task.WhenAll(_store.Closed, _index.Closed);
 
     /// <summary>How many map entries and groups the index holds, and how long the last batch's reduce took.</summary>

@@ -59,6 +59,9 @@ internal sealed class ReduceStore : IDisposable
 
     public Task Closed => _environment.Closed;
 
+    /// <summary>Where the map entries and reduce results live.</summary>
+    public StorageEnvironment Environment => _environment;
+
     public long SizeOnDisk => _environment.GetStats().DataFilePages * StorageLimits.PageSize;
 
     /// <summary>The etag the last committed batch reached.</summary>

@@ -19,6 +19,9 @@ public interface IIndexBatchProcessor : IDisposable
     /// <summary>How many bytes the index's files take.</summary>
     long SizeOnDisk { get; }
 
+    /// <summary>The storage environments the index keeps its data in (none for an engine with files of its own), for compaction.</summary>
+    IReadOnlyList<Folio.Storage.StorageEnvironment> Environments => [];
+
     /// <summary>Completes when the index's files are closed: at <see cref="IDisposable.Dispose"/>, or once the last searcher open then ends.</summary>
     Task Closed { get; }
 

@@ -43,6 +43,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(Transfer.ImportHandler),
         typeof(Security.CredentialsHandler),
         typeof(Backup.BackupHandler),
+        typeof(CompactionHandler),
         typeof(RavenProtocol.NodeTopologyHandler),
         typeof(RavenProtocol.OperationIdsHandler),
         typeof(RavenProtocol.StreamsHandler),

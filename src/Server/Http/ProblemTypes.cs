@@ -131,4 +131,7 @@ public static class ProblemTypes
 
     /// <summary>A script ran past one of its limits (time, statements, memory, recursion) and was stopped; nothing was written.</summary>
     public const string ScriptLimitExceeded = "urn:folio:problem:script-limit-exceeded";
+
+    /// <summary>A compaction of the database is already running.</summary>
+    public const string CompactionInProgress = "urn:folio:problem:compaction-in-progress";
 }

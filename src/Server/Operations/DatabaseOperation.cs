@@ -88,6 +88,12 @@ public sealed class DatabaseOperation
             _total = total;
     }
 
+    internal void SetProcessed(long processed)
+    {
+        lock (_gate)
+            _processed = processed;
+    }
+
     internal void AddProcessed(long count)
     {
         lock (_gate)

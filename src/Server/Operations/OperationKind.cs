@@ -8,4 +8,7 @@ public enum OperationKind
 
     /// <summary><c>DELETE /databases/{db}/queries</c>: deletes every document a query selects.</summary>
     DeleteByQuery,
+
+    /// <summary><c>POST /admin/databases/{db}/compact</c>: rewrites the database's data file without the space deletes freed.</summary>
+    Compaction,
 }

@@ -17,6 +17,9 @@ internal interface IStorageFileSystem
     /// <summary>Renames a closed file, replacing nothing.</summary>
     void Rename(string from, string to);
 
+    /// <summary>Renames a closed file over <paramref name="to"/> in one atomic step: a crash leaves one or the other under that name.</summary>
+    void Replace(string from, string to);
+
     /// <summary>Names of files ending in <paramref name="suffix"/>, in ordinal order.</summary>
     string[] List(string suffix);
 

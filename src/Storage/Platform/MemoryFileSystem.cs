@@ -25,6 +25,13 @@ internal sealed class MemoryFileSystem : IStorageFileSystem
             throw new IOException($"An in-memory file named '{to}' already exists.");
     }
 
+    public void Replace(string from, string to)
+    {
+        if (!_files.TryRemove(from, out var file))
+            throw new FileNotFoundException($"No in-memory file named '{from}'.");
+        _files[to] = file;
+    }
+
     public string[] List(string suffix)
     {
         var names = new List<string>();

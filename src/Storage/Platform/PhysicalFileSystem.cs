@@ -24,6 +24,8 @@ internal sealed class PhysicalFileSystem : IStorageFileSystem
 
     public void Rename(string from, string to) => File.Move(PathOf(from), PathOf(to), overwrite: false);
 
+    public void Replace(string from, string to) => File.Move(PathOf(from), PathOf(to), overwrite: true);
+
     public string[] List(string suffix)
     {
         var files = Directory.GetFiles(_directory, "*" + suffix);

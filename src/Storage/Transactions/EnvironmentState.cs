@@ -28,6 +28,9 @@ internal sealed class EnvironmentState
 
     public required long TransactionId { get; init; }
 
+    /// <summary>The data file (and its unapplied page versions) this state's page numbers refer to.</summary>
+    public required PageSource Pages { get; init; }
+
     public required TreeHeader Root { get; init; }
 
     public required long NextPage { get; init; }

@@ -57,6 +57,7 @@ internal sealed partial class PageTransaction
         var tree = OpenTree(name, kind: 0);
         if (tree is null)
             return false;
+        _environment.ChangeLog?.RecordTreeReset(name);
         FreeTreePages(tree.Header.RootPage);
         RootTree.Delete(Encoding.UTF8.GetBytes(name));
         OpenTrees.Remove(name);

@@ -107,14 +107,15 @@ internal sealed partial class PageTransaction
     {
         if (_dirty is not null && _dirty.TryGetValue(pageNumber, out var dirty))
             return dirty;
-        if (_environment.PageTable.TryGet(pageNumber, _state.TransactionId, out var version))
+        var source = _state.Pages;
+        if (source.PageTable.TryGet(pageNumber, _state.TransactionId, out var version))
             return version;
-        var page = _environment.Pager.Read(pageNumber, 1);
+        var page = source.Pager.Read(pageNumber, 1);
         if (PageHeader.Flags(page) == PageFlags.Overflow)
         {
             var count = PageHeader.OverflowPageCount(page);
             if (count > 1)
-                return _environment.Pager.Read(pageNumber, count);
+                return source.Pager.Read(pageNumber, count);
         }
         return page;
     }

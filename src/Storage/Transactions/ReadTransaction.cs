@@ -51,6 +51,16 @@ public readonly struct ReadTransaction : IDisposable
         return Transaction.OpenTree(name, TreeKind.FixedSize) is { } tree ? new FixedSizeTree(tree) : null;
     }
 
+    /// <summary>The page-level transaction behind the handle, for the engine's own walks (compaction).</summary>
+    internal PageTransaction Pages
+    {
+        get
+        {
+            Transaction.EnsureUsable(_generation);
+            return Transaction;
+        }
+    }
+
     internal void Verify()
     {
         Transaction.EnsureUsable(_generation);

@@ -82,6 +82,16 @@ public sealed class WriteTransaction : IDisposable
         return _transaction.DeleteTree(name);
     }
 
+    /// <summary>The page-level transaction behind the handle, for the engine's own writes (compaction).</summary>
+    internal PageTransaction Pages
+    {
+        get
+        {
+            _transaction.EnsureUsable(_generation);
+            return _transaction;
+        }
+    }
+
     /// <summary>
     /// Registers <paramref name="listener"/> to be told once this transaction has committed; a rollback
     /// forgets it. What a transaction wrote is known best while it is written, and this is how it is

@@ -8,6 +8,7 @@ public sealed partial class Tree
         EnsureWritable();
         if (key.Length == 0 || key.Length > StorageLimits.MaxKeySize)
             return false;
+        _transaction.Environment.ChangeLog?.Record(Name, key);
         var leafPage = FindLeaf(key, out var depth);
         var index = TreePage.SearchLeaf(_transaction.GetPage(leafPage), key, out var found);
         if (!found)

@@ -17,6 +17,7 @@ public sealed partial class Tree
     {
         EnsureWritable();
         ValidateKey(key);
+        _transaction.Environment.ChangeLog?.Record(Name, key);
         if (size < 0 || size > StorageLimits.MaxValueSize)
             throw new ArgumentOutOfRangeException(nameof(size), size, $"A value must be between 0 and {StorageLimits.MaxValueSize} bytes.");
 

@@ -49,6 +49,29 @@ public sealed class DatabaseConformanceTests(WireFixture fixture) : WireTests(fi
     }
 
     [Fact]
+    [Exercises("POST /admin/databases/{db}/compact", "POST /admin/databases/{db}/indexes/compact")]
+    public async Task CompactRoutes_AnswerAsDocumented_ForKnownAndUnknownTargets()
+    {
+        const string Compact = "/admin/databases/{db}/compact";
+        const string CompactIndex = "/admin/databases/{db}/indexes/compact";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        await FolioApi.StoreAsync(Server.Client, db, "orders/1", """{"Total":1}""");
+
+        Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Post, Compact, "/admin/databases/no-such-db/compact")).Status);
+        Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Post, CompactIndex, $"/admin/databases/{db}/indexes/compact?name=NoSuchIndex")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, CompactIndex, $"/admin/databases/{db}/indexes/compact")).Status);
+        Assert.Equal(202, (await Wire.SendAsync(HttpMethod.Post, Compact, $"/admin/databases/{db}/compact")).Status);
+
+        // Another database, since one compaction at a time runs per database and the first may still be running.
+        string indexed = await FolioApi.CreateDatabaseAsync(Server.Client);
+        using (HttpResponseMessage put = await Server.Client.PutAsync($"/databases/{indexed}/indexes", FolioApi.Json("""{"Indexes":[{"Name":"Orders/ByTotal","Collections":["Orders"],"Fields":{"Total":{"Path":"Total"}}}]}""")))
+            Assert.True(put.IsSuccessStatusCode);
+        Assert.Equal(202, (await Wire.SendAsync(HttpMethod.Post, CompactIndex, $"/admin/databases/{indexed}/indexes/compact?name=Orders/ByTotal")).Status);
+
+        AssertExercised();
+    }
+
+    [Fact]
     [Exercises("POST /admin/databases/{db}/backup", "POST /admin/databases/restore")]
     public async Task BackupRoutes_AnswerAsDocumented_ForGoodAndBadInput()
     {

@@ -43,6 +43,56 @@ public class DictionaryTrainingTests
     }
 
     [Fact]
+    public async Task Compact_RecompressesOlderBodiesWithTheCurrentDictionary_AndReadsThemBackTheSame()
+    {
+        using var directory = new TempDirectory("recompress");
+        var options = StorageOptions.ForPath(directory.Path);
+        List<(string Id, string Expected)> written;
+        Dictionary<string, long> etags = [];
+        long storedBefore, atCurrentBefore;
+        using (var store = DocumentStore.Open(options, QuickTraining))
+        {
+            written = await WriteAsync(store, 0, 600, "a");
+            written.AddRange(await WriteAsync(store, 600, 900, "b"));
+            var current = store.Compression.CurrentVersion("orders");
+            Assert.True(current >= 1);
+            (storedBefore, atCurrentBefore) = Census(store, current, etags);
+
+            store.Compact();
+
+            var (storedAfter, atCurrentAfter) = Census(store, current, []);
+            Assert.True(atCurrentAfter > atCurrentBefore, $"{atCurrentAfter} bodies at dictionary {current} after, {atCurrentBefore} before");
+            Assert.True(storedAfter < storedBefore, $"stored {storedAfter} bytes after, {storedBefore} before");
+            AssertAllReadBack(store, written);
+        }
+
+        using var reopened = DocumentStore.Open(options, QuickTraining);
+        AssertAllReadBack(reopened, written);
+        using var reader = reopened.OpenReader();
+        foreach (var (id, etag) in etags)
+        {
+            Assert.True(reader.TryGet(id, out var document));
+            Assert.Equal(etag, document.Etag);
+        }
+    }
+
+    /// <summary>Stored bytes of the orders and how many bodies are compressed with <paramref name="version"/>; fills each id's etag.</summary>
+    private static (long Stored, long AtVersion) Census(DocumentStore store, int version, Dictionary<string, long> etags)
+    {
+        using var reader = store.OpenReader();
+        long atVersion = 0;
+        for (var n = 0; n < 1500; n++)
+        {
+            Assert.True(reader.TryGet($"orders/{n}", out var document));
+            etags[$"orders/{n}"] = document.Etag;
+            if (document.DictionaryVersion == version)
+                atVersion++;
+        }
+        var stored = reader.CollectionStorage().Single(c => c.Name.Equals("orders", StringComparison.OrdinalIgnoreCase)).StoredBytes;
+        return (stored, atVersion);
+    }
+
+    [Fact]
     public async Task Put_CollectionWhoseShapeChanges_RetrainsAndKeepsOldBodiesReadable_AcrossReopen()
     {
         using var directory = new TempDirectory("retrain");

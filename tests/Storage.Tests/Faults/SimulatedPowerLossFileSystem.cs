@@ -148,6 +148,18 @@ internal sealed class SimulatedPowerLossFileSystem : IStorageFileSystem
         }
     }
 
+    public void Replace(string from, string to)
+    {
+        lock (_lock)
+        {
+            if (!_names.Remove(from, out var file))
+                throw new FileNotFoundException($"No simulated file named '{from}'.");
+            _names[to] = file;
+            file.Name = to;
+            Tick($"replace {to} with {from}");
+        }
+    }
+
     public string[] List(string suffix)
     {
         lock (_lock)

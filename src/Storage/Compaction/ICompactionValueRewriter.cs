@@ -1,0 +1,16 @@
+using System.Buffers;
+
+namespace Folio.Storage.Compaction;
+
+/// <summary>
+/// Lets the layer above rewrite values as a compaction copies them (document bodies recompressed with the
+/// current dictionary). Called on the compaction's thread, once per copied entry.
+/// </summary>
+public interface ICompactionValueRewriter
+{
+    /// <summary>
+    /// Writes the value to store instead of <paramref name="value"/> into <paramref name="output"/> and returns
+    /// true, or returns false to copy it as it is. The rewritten value must read back as the same data.
+    /// </summary>
+    bool TryRewrite(string tree, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, IBufferWriter<byte> output);
+}

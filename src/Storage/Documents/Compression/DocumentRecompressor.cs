@@ -1,0 +1,108 @@
+using System.Buffers;
+using System.Buffers.Binary;
+using Folio.Storage.Compaction;
+
+namespace Folio.Storage.Documents.Compression;
+
+/// <summary>
+/// Recompresses document bodies as a compaction copies them: a body stored as it is, or compressed with an older
+/// dictionary than its collection's current one, is compressed again with the current one and kept only when that
+/// comes out smaller. Etag, dates, id and JSON stay exactly as they were. Compresses with copies of the
+/// dictionaries of its own, since a dictionary's compressor belongs to the write thread.
+/// </summary>
+internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionValueRewriter, IDisposable
+{
+    private readonly Dictionary<string, CompressionDictionary?> _currentByCollection = new(StringComparer.Ordinal);
+    private byte[] _raw = [];
+    private byte[] _compressed = [];
+
+    /// <summary>Bodies written smaller than they were.</summary>
+    public long Recompressed { get; private set; }
+
+    public bool TryRewrite(string tree, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, IBufferWriter<byte> output)
+    {
+        if (tree != DocumentStore.DocsTree)
+            return false;
+        var stored = new Document(value);
+        var current = CurrentFor(stored.CollectionString);
+        if (current is null || current.Id == 0 || (stored.BodyFlags == Document.CompressedFlag && stored.DictionaryVersion == current.Id))
+            return false;
+        if (RawJson(stored) is not { } json)
+            return false;
+        var body = stored.StoredBody;
+        var limit = Math.Min(json.Length - 4, body.Length - 4);
+        if (limit <= 0)
+            return false;
+        if (_compressed.Length < json.Length)
+            _compressed = new byte[json.Length];
+        if (!current.TryCompress(json, _compressed, limit, out var written))
+            return false;
+
+        var id = stored.Id;
+        var collection = stored.Collection;
+        var headerLength = Document.HeaderSize + id.Length + collection.Length;
+        var record = output.GetSpan(headerLength + 4 + written)[..(headerLength + 4 + written)];
+        Document.WriteHeader(record, stored.Etag, stored.LastModified, id, collection, Document.CompressedFlag, current.Id);
+        BinaryPrimitives.WriteInt32LittleEndian(record[headerLength..], json.Length);
+        _compressed.AsSpan(0, written).CopyTo(record[(headerLength + 4)..]);
+        output.Advance(record.Length);
+        Recompressed++;
+        return true;
+    }
+
+    public void Dispose()
+    {
+        foreach (var (_, dictionary) in _currentByCollection)
+            dictionary?.Dispose();
+        _currentByCollection.Clear();
+    }
+
+    /// <summary>The body's JSON, decompressed when stored compressed; null when its dictionary cannot be found (the copy keeps it as it is).</summary>
+    private byte[]? RawJson(Document stored)
+    {
+        var body = stored.StoredBody;
+        if (stored.BodyFlags == 0)
+            return Fill(body);
+        if (stored.BodyFlags != Document.CompressedFlag || body.Length < 4)
+            return null;
+        var rawLength = BinaryPrimitives.ReadInt32LittleEndian(body);
+        if (rawLength < 0)
+            return null;
+        var dictionary = store.Compression.Find(stored.DictionaryVersion, null);
+        if (dictionary is null)
+        {
+            using var read = store.Environment.BeginRead();
+            dictionary = store.Compression.Find(stored.DictionaryVersion, read.OpenTree(DictionaryRecord.Tree));
+            if (dictionary is null)
+                return null;
+        }
+        if (_raw.Length != rawLength)
+            _raw = new byte[rawLength];
+        return dictionary.Decompress(body[4..], _raw) == rawLength ? _raw : null;
+    }
+
+    private byte[] Fill(ReadOnlySpan<byte> json)
+    {
+        if (_raw.Length != json.Length)
+            _raw = new byte[json.Length];
+        json.CopyTo(_raw);
+        return _raw;
+    }
+
+    private CompressionDictionary? CurrentFor(string collection)
+    {
+        if (_currentByCollection.TryGetValue(collection, out var known))
+            return known;
+        var options = store.Compression.Options;
+        CompressionDictionary? copy = null;
+        if (options.Enabled && !options.UncompressedCollections.Contains(collection))
+        {
+            var collectionKey = collection.ToLowerInvariant();
+            var version = store.Compression.CurrentVersion(collectionKey);
+            if (version != 0 && store.Compression.Find(version, null) is { } current)
+                copy = new CompressionDictionary(current.Id, collectionKey, current.Bytes.ToArray(), options.Level);
+        }
+        _currentByCollection[collection] = copy;
+        return copy;
+    }
+}
