@@ -13,7 +13,7 @@ namespace Folio.Indexing.Collectors;
 /// their values (<see cref="IDocValues.TryReadOrdinals"/>), an entry with one value is counted by its number, and the
 /// value's bytes are read once per number, not once per entry.
 /// </summary>
-public sealed class TermFacetCollector : ICollector
+public sealed class TermFacetCollector : ICollector, IEveryEntryCounter
 {
     // Each value's slot: where its tally (and its aggregator's numbers) is.
     private readonly Dictionary<byte[], int> _slots = new(ByteArrayComparer.Instance);
@@ -36,6 +36,7 @@ public sealed class TermFacetCollector : ICollector
     private long[] _readIds = [];
     private int[] _readPlaces = [];
     private IEngineSearcher? _searcher;
+    private Action<long, long>? _addOrdinalCount;
     private IDocValues? _docValues;
     private FacetTerm[]? _terms;
     private Dictionary<FieldValue, long>? _counts;
@@ -142,6 +143,35 @@ public sealed class TermFacetCollector : ICollector
         docValues.Read(_readIds.AsSpan(0, toRead), _values);
         for (var r = 0; r < toRead; r++)
             CountValues(_readIds[r], _values[r], _readPlaces[r]);
+    }
+
+    /// <inheritdoc/>
+    bool IEveryEntryCounter.TryCountEveryEntry(IEngineSearcher searcher)
+    {
+        // An aggregator needs each entry's numbers; an empty index reads no field, as an empty walk does.
+        if (_aggregator is not null || searcher.EntryCount == 0)
+            return false;
+        // Kept for the walk when this fails: it is what the walk's first batch opens.
+        var docValues = _docValues = searcher.OpenDocValues(Field);
+        if (!docValues.TryCountEveryOrdinal(_addOrdinalCount ??= AddOrdinalCount, out var counted))
+            return false;
+        _searcher = searcher;
+        _missing = searcher.EntryCount - counted;
+        Finish();
+        return true;
+    }
+
+    /// <summary>Counts <paramref name="count"/> entries under <paramref name="ordinal"/> (from <see cref="IDocValues.TryCountEveryOrdinal"/>).</summary>
+    private void AddOrdinalCount(long ordinal, long count)
+    {
+        if (ordinal >= MaxArrayOrdinal)
+        {
+            _tallies[SlotOfOrdinal(_docValues!, ordinal)].Count += count;
+            return;
+        }
+        if (ordinal >= _ordinalCounts.Length)
+            Array.Resize(ref _ordinalCounts, (int)Math.Min(MaxArrayOrdinal, Math.Max(ordinal + 1, _ordinalCounts.Length * 2L)));
+        _ordinalCounts[ordinal] += count;
     }
 
     /// <inheritdoc/>
