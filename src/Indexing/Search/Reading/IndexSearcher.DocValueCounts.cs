@@ -24,6 +24,7 @@ public sealed partial class IndexSearcher
             var ids = termIds.CreateCursor();
             var idsLeft = ids.First();
             var term = searcher._scratch.WalkTerm;
+            var cache = searcher._index.OrdinalTerms;
             var walked = 0;
             for (var more = cursor.First(); more; more = cursor.MoveNext())
             {
@@ -38,26 +39,35 @@ public sealed partial class IndexSearcher
                 if (termKeyLength != key.Length || SpellingVariant.IsVariant(term.AsSpan(0, termLength)))
                     continue;
                 var frequency = PostingStore.DocumentFrequency(cursor.Value);
+                counted += frequency;
                 // Both trees are keyed by the term key, so the ids cursor steps along with the terms.
                 while (idsLeft && ids.Key.SequenceCompareTo(key) < 0)
                     idsLeft = ids.MoveNext();
-                var stored = idsLeft && ids.Key.SequenceEqual(key) ? ids.Value : IdOf(termIds, key, term.AsSpan(0, termLength));
-                var position = 0;
-                add((long)Varint.Read(stored, ref position), frequency);
-                counted += frequency;
+                if (idsLeft && ids.Key.SequenceEqual(key))
+                {
+                    add(IdOf(ids.Value), frequency);
+                    continue;
+                }
+                // A term every entry spells otherwise has no id of its own: a spelling's id stands for it, found once
+                // in the dictionary and then kept with the values ordinals were read as.
+                var bytes = term.AsSpan(0, termLength);
+                if (!cache.TryGetOrdinal(field, bytes, out var ordinal))
+                    ordinal = IdOf(VariantOf(termIds, bytes));
+                add(ordinal, frequency);
             }
             searcher._scratch.WalkTerm = term;
             return true;
         }
 
-        /// <summary>
-        /// The term dictionary's value for a term: its own id's, or where every entry spells the term otherwise (so the
-        /// id column holds only its variants' ids), one of its variants', which stands for the term as well.
-        /// </summary>
-        private ReadOnlySpan<byte> IdOf(Tree termIds, ReadOnlySpan<byte> key, ReadOnlySpan<byte> term)
+        private static long IdOf(ReadOnlySpan<byte> stored)
         {
-            if (termIds.TryGet(key, out var stored))
-                return stored;
+            var position = 0;
+            return (long)Varint.Read(stored, ref position);
+        }
+
+        /// <summary>The term dictionary's value for one of the spellings of <paramref name="term"/>, which has no id of its own.</summary>
+        private ReadOnlySpan<byte> VariantOf(Tree termIds, ReadOnlySpan<byte> term)
+        {
             Span<byte> prefix = stackalloc byte[TermEncoding.MaxTermBytes + 8];
             prefix = prefix[..SpellingVariant.WritePrefix(term, prefix)];
             Span<byte> escaped = stackalloc byte[TermEncoding.MaxTermKeyLength(prefix.Length)];
