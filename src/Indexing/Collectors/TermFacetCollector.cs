@@ -177,6 +177,13 @@ public sealed class TermFacetCollector : ICollector, IEveryEntryCounter
     /// <inheritdoc/>
     public void Finish()
     {
+        // How many values the counted numbers bring is known before any is looked up: room for them all at once
+        // rather than by doubling (a facet of 5,000 values grew its tallies and slots a dozen times per query).
+        var met = 0;
+        foreach (var counted in _ordinalCounts)
+            met += counted != 0 ? 1 : 0;
+        if (met > 0)
+            MakeRoom(_slots.Count + met, _ordinalCounts.Length);
         for (var ordinal = 0; ordinal < _ordinalCounts.Length; ordinal++)
         {
             if (_ordinalCounts[ordinal] == 0)
@@ -290,6 +297,19 @@ public sealed class TermFacetCollector : ICollector, IEveryEntryCounter
         if (!exists)
             slot = NewSlot();
         return slot;
+    }
+
+    /// <summary>Room for <paramref name="values"/> slots and for the slots of ordinals below <paramref name="ordinals"/>.</summary>
+    private void MakeRoom(int values, int ordinals)
+    {
+        _slots.EnsureCapacity(values);
+        if (_tallies.Length < values)
+        {
+            Array.Resize(ref _tallies, values);
+            Array.Resize(ref _slotTerms, values);
+        }
+        if (_slotsByOrdinal.Length < ordinals)
+            Array.Resize(ref _slotsByOrdinal, ordinals);
     }
 
     /// <summary>Readies the tallies for the value just added to the slots, and gives its slot.</summary>
