@@ -130,7 +130,7 @@ public sealed class RangeFacetCollector : ICollector, IEveryEntryCounter
         // An aggregator needs each entry's numbers; an empty index reads no field, as an empty walk does.
         if (_aggregator is not null || searcher.EntryCount == 0)
             return false;
-        // Begin again by the walk when this fails changes nothing: it only reads the bounds.
+        // When this fails, the walk begins again, which only reads the bounds once more.
         Begin(searcher);
         if (_lowest is not { } lowest || _highest is not { } highest || !_docValues!.TryCountEveryNumber(lowest, highest, _counts))
             return false;

@@ -166,7 +166,9 @@ public sealed class TermFacetCollector : ICollector, IEveryEntryCounter
     {
         if (ordinal >= MaxArrayOrdinal)
         {
-            _tallies[SlotOfOrdinal(_docValues!, ordinal)].Count += count;
+            // The slot first: finding it may grow the tallies.
+            var slot = SlotOfOrdinal(_docValues!, ordinal);
+            _tallies[slot].Count += count;
             return;
         }
         if (ordinal >= _ordinalCounts.Length)
