@@ -62,4 +62,26 @@ public interface IDocValues
     /// the field keeps no such numbers: use <see cref="Read"/>.
     /// </summary>
     bool TryReadNumbers(ReadOnlySpan<long> entryIds, Span<ulong> numbers, Span<long> states) => false;
+
+    /// <summary>
+    /// Where the field can tell without reading its entries, counts every entry of the snapshot under its value, as
+    /// a term facet over all entries would: hands <paramref name="add"/> each ordinal (as <see cref="TryReadOrdinals"/>
+    /// numbers values) with how many entries have its value, and gives in <paramref name="counted"/> how many entries
+    /// have a value. Only a field whose every entry has at most one value and no null can answer so (an entry then
+    /// counts once, under its one value); false, with nothing handed on, otherwise: walk the entries.
+    /// </summary>
+    bool TryCountEveryOrdinal(Action<long, long> add, out long counted)
+    {
+        counted = 0;
+        return false;
+    }
+
+    /// <summary>
+    /// Where the field can tell without reading its entries, counts every entry of the snapshot in each range whose
+    /// inclusive bounds <paramref name="lowest"/>[r] and <paramref name="highest"/>[r] are numbers as
+    /// <see cref="TryReadNumbers"/> reads them (a range with its lowest above its highest holds nothing), into
+    /// <paramref name="counts"/>[r]. Only a numeric field whose every entry has at most one value and no null can
+    /// answer so (an entry then counts once per range its one number falls in); false, with nothing counted, otherwise.
+    /// </summary>
+    bool TryCountEveryNumber(ReadOnlySpan<ulong> lowest, ReadOnlySpan<ulong> highest, Span<long> counts) => false;
 }

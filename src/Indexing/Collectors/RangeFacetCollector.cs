@@ -13,7 +13,7 @@ namespace Folio.Indexing.Collectors;
 /// Where the doc values keep each entry's one number apart (<see cref="IDocValues.TryReadNumbers"/>), such an entry
 /// is compared as that number, an integer ordered as the bytes are, with the bounds read the same way once.
 /// </summary>
-public sealed class RangeFacetCollector : ICollector
+public sealed class RangeFacetCollector : ICollector, IEveryEntryCounter
 {
     private readonly IReadOnlyList<ValueRange> _ranges;
     private readonly long[] _counts;
@@ -122,6 +122,20 @@ public sealed class RangeFacetCollector : ICollector
         docValues.Read(entryIds, _values);
         for (var i = 0; i < entryIds.Length; i++)
             CountValues(_values[i], i);
+    }
+
+    /// <inheritdoc/>
+    bool IEveryEntryCounter.TryCountEveryEntry(IEngineSearcher searcher)
+    {
+        // An aggregator needs each entry's numbers; an empty index reads no field, as an empty walk does.
+        if (_aggregator is not null || searcher.EntryCount == 0)
+            return false;
+        // When this fails, the walk begins again, which only reads the bounds once more.
+        Begin(searcher);
+        if (_lowest is not { } lowest || _highest is not { } highest || !_docValues!.TryCountEveryNumber(lowest, highest, _counts))
+            return false;
+        Finish();
+        return true;
     }
 
     /// <inheritdoc/>

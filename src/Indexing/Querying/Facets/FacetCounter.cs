@@ -29,22 +29,47 @@ internal static class FacetCounter
             if (plan.Options.Sideways && !dimensions.Contains(plan.FieldKey) && conjuncts.Exists(c => IsOnlyAbout(c, plan.FieldKey)))
                 dimensions.Add(plan.FieldKey);
         }
-        if (dimensions.Count == 0)
+        if (dimensions.Count == 0 && where is MatchAllQuery)
+        {
+            result.TotalResults = CountEveryEntry(searcher, plans);
+        }
+        else if (dimensions.Count == 0)
         {
             var collectors = new ICollector[plans.Length + 1];
             collectors[0] = count;
             for (var f = 0; f < plans.Length; f++)
                 collectors[f + 1] = plans[f].Collector;
             searcher.Collect(where, new CompositeCollector(collectors));
+            result.TotalResults = count.Count;
         }
         else
         {
             searcher.Collect(BaseQuery(compiler, conjuncts, dimensions), Sideways(compiler, plans, conjuncts, dimensions, count));
+            result.TotalResults = count.Count;
         }
 
-        result.TotalResults = count.Count;
         foreach (var plan in plans)
             result.AddFacet(plan.Answer());
+    }
+
+    /// <summary>
+    /// Counts every entry into the facets: those whose doc values can tell without a walk count so (see
+    /// <see cref="IEveryEntryCounter"/>), the others in one walk over all entries; returns how many entries there are.
+    /// </summary>
+    private static long CountEveryEntry(IEngineSearcher searcher, FacetPlan[] plans)
+    {
+        var walked = new List<ICollector>(plans.Length + 1);
+        foreach (var plan in plans)
+        {
+            if (plan.Collector is not IEveryEntryCounter counter || !counter.TryCountEveryEntry(searcher))
+                walked.Add(plan.Collector);
+        }
+        if (walked.Count == 0)
+            return searcher.EntryCount;
+        var count = new CountCollector();
+        walked.Add(count);
+        searcher.Collect(MatchAllQuery.Instance, new CompositeCollector(walked));
+        return count.Count;
     }
 
     /// <summary>The query without the conditions of any sideways dimension: what the walk goes over.</summary>

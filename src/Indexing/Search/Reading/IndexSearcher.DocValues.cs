@@ -170,7 +170,7 @@ public sealed partial class IndexSearcher
     private const int SingleValueSize = 4 + TermEncoding.MaxTermBytes;
 
     /// <summary>A field's doc values for collectors: each entry's stored encoding less its count, which is a block's own.</summary>
-    private sealed class FieldDocValues(IndexSearcher searcher, FieldReader reader, string field) : IDocValues
+    private sealed partial class FieldDocValues(IndexSearcher searcher, FieldReader reader, string field) : IDocValues
     {
         public void Read(ReadOnlySpan<long> entryIds, DocValuesBlock values)
         {

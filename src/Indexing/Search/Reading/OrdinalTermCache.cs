@@ -32,7 +32,21 @@ internal sealed class OrdinalTermCache
         if (Volatile.Read(ref terms.Count) >= MaxPerField)
             return;
         if (terms.Terms.TryAdd(ordinal, term))
+        {
             Interlocked.Increment(ref terms.Count);
+            terms.Ordinals.TryAdd(term.Bytes, ordinal);
+        }
+    }
+
+    /// <summary>
+    /// An ordinal kept for the value whose bytes are <paramref name="bytes"/> (its term's own id or one of its
+    /// spellings'): it stands for that value in every snapshot, as <see cref="TryGet"/> answers it whatever the
+    /// dictionary holds by then. Lets a count by term find each term's ordinal without a lookup in the dictionary.
+    /// </summary>
+    public bool TryGetOrdinal(string field, ReadOnlySpan<byte> bytes, out long ordinal)
+    {
+        ordinal = -1;
+        return _fields.TryGetValue(field, out var terms) && terms.OrdinalsBySpan.TryGetValue(bytes, out ordinal);
     }
 
     private sealed class FieldTerms
@@ -40,6 +54,13 @@ internal sealed class OrdinalTermCache
         // Counted apart: a concurrent dictionary's Count takes every lock.
         public int Count;
 
+        public FieldTerms() => OrdinalsBySpan = Ordinals.GetAlternateLookup<ReadOnlySpan<byte>>();
+
         public ConcurrentDictionary<long, OrdinalTerm> Terms { get; } = new();
+
+        // The first ordinal kept for each value, by the value's bytes: only ordinals Terms keeps, so each resolves.
+        public ConcurrentDictionary<byte[], long> Ordinals { get; } = new(ByteArrayComparer.Instance);
+
+        public ConcurrentDictionary<byte[], long>.AlternateLookup<ReadOnlySpan<byte>> OrdinalsBySpan { get; }
     }
 }
