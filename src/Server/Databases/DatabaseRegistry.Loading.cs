@@ -10,6 +10,9 @@ public sealed partial class DatabaseRegistry
     private readonly Task _unloader;
     private int _loadedCount;
 
+    // Closes of databases the idle check unloaded since it last returned memory; only the idle check touches it.
+    private List<Task>? _closingSinceCollect;
+
     /// <summary>How many databases the catalog holds, loaded or not.</summary>
     public int Count => _databases.Count;
 
@@ -189,26 +192,37 @@ public sealed partial class DatabaseRegistry
     private void UnloadIdle(TimeSpan idleFor)
     {
         long now = Stopwatch.GetTimestamp();
-        List<Task>? closing = null;
+        bool unloaded = false;
         foreach (KeyValuePair<string, DatabaseEntry> pair in _databases)
         {
             if (pair.Value.Instance is { } database && Stopwatch.GetElapsedTime(database.LastUsed, now) >= idleFor
                 && TryUnload(pair.Value, $"idle for {idleFor} (Databases:IdleUnloadAfter)", out Task closed))
-                (closing ??= []).Add(closed);
+            {
+                (_closingSinceCollect ??= []).Add(closed);
+                unloaded = true;
+            }
         }
 
-        if (closing is not null)
+        // One collection per wave of unloads rather than one per check: databases going idle one after another (a
+        // thousand tenants read once each) would otherwise have a blocking compacting collection every check, each
+        // walking the heap of every database still loaded. The wave has ended when a check unloads nothing more, or
+        // at once when none is left loaded.
+        if (_closingSinceCollect is { } closing && (!unloaded || LoadedCount == 0))
+        {
+            _closingSinceCollect = null;
             _ = ReturnMemoryAsync(closing);
+        }
     }
 
     /// <summary>
     /// Once unloaded databases have closed, collects and compacts the heap so their caches' memory goes back to the
     /// system: a server gone quiet allocates too little for the GC to run on its own, and would keep it resident.
-    /// At most once per idle check that unloaded something.
     /// </summary>
     private static async Task ReturnMemoryAsync(List<Task> closing)
     {
-        await Task.WhenAll(closing).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+        // Yielding first: the last close completes on a thread still inside that database's close, whose frames
+        // reference it; collecting there would keep that database for the next collection, and the server has none.
+        await Task.WhenAll(closing).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing | ConfigureAwaitOptions.ForceYielding);
         GC.Collect(GC.MaxGeneration, GCCollectionMode.Aggressive, blocking: true, compacting: true);
     }
 }

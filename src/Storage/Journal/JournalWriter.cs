@@ -1,3 +1,4 @@
+using System.Buffers;
 using Folio.Storage.Platform;
 
 namespace Folio.Storage.Journal;
@@ -20,7 +21,6 @@ internal sealed class JournalWriter : IDisposable
     private readonly Lock _filesLock = new();
     private readonly List<JournalFile> _files = [];
     private readonly Queue<string> _spares = new();
-    private byte[] _buffer = new byte[1 << 20];
     private JournalFile? _current;
     private long _nextNumber;
     private bool _appending;
@@ -59,10 +59,22 @@ internal sealed class JournalWriter : IDisposable
         var recordSize = TransactionRecord.Align(TransactionRecord.HeaderSize + payloadSize);
         if (recordSize > int.MaxValue)
             throw new StorageException($"A transaction of {recordSize} bytes is larger than a journal record can hold.");
-        if (_buffer.Length < recordSize)
-            _buffer = new byte[Math.Max(recordSize, _buffer.Length * 2L)];
+        // Rented for the one append rather than kept per writer: a process with thousands of environments (a database
+        // and its indexes each) would otherwise hold a buffer each, a megabyte or more, whether or not they write.
+        var rented = ArrayPool<byte>.Shared.Rent((int)recordSize);
+        try
+        {
+            AppendRecord(transactionId, pages, rented.AsSpan(0, (int)recordSize));
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
 
-        var buffer = _buffer.AsSpan(0, (int)recordSize);
+    private void AppendRecord(long transactionId, Dictionary<long, byte[]> pages, Span<byte> buffer)
+    {
+        var recordSize = buffer.Length;
         var offset = TransactionRecord.HeaderSize;
         foreach (var (pageNumber, page) in pages)
             offset += TransactionRecord.WriteEntry(buffer[offset..], pageNumber, page);
