@@ -27,8 +27,97 @@ public sealed partial class DatabaseRegistry
     public bool TryUnload(string name) => _databases.TryGetValue(name, out DatabaseEntry? entry) && TryUnload(entry, "asked to");
 
     /// <summary>
+    /// Opens the database named <paramref name="name"/> if it is in the catalog and not loaded, without blocking a
+    /// thread on an unload still closing its files: what the request dispatcher does before a handler takes its lease,
+    /// so that lease finds the database open. Concurrent callers for one database share one open; nothing is leased.
+    /// </summary>
+    /// <param name="name">The name, in any casing; one not in the catalog is left for the handler to answer.</param>
+    /// <returns>Completes once the database is open, or is known to be missing or removed.</returns>
+    public ValueTask EnsureLoadedAsync(ReadOnlySpan<char> name) =>
+        _bySpan.TryGetValue(name, out DatabaseEntry? entry) && entry.Instance is null ? LoadAsync(entry) : ValueTask.CompletedTask;
+
+    private async ValueTask LoadAsync(DatabaseEntry entry)
+    {
+        while (true)
+        {
+            Task waitFor;
+            TaskCompletionSource? mine = null;
+            lock (entry.Gate)
+            {
+                if (entry.Removed || entry.Instance is not null)
+                    return;
+                if (entry.Loading is { } loading)
+                {
+                    waitFor = loading;
+                }
+                else if (!entry.Unloaded.IsCompleted)
+                {
+                    waitFor = entry.Unloaded;
+                }
+                else
+                {
+                    mine = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+                    entry.Loading = mine.Task;
+                    waitFor = mine.Task;
+                }
+            }
+
+            if (mine is null)
+            {
+                // Another request is opening it, or its last instance is still closing its files (and their locks):
+                // wait without a thread, then look again, since an unload may have come in between.
+                await waitFor.ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+                continue;
+            }
+
+            bool opened;
+            try
+            {
+                opened = TryOpen(entry);
+            }
+            catch (Exception e)
+            {
+                lock (entry.Gate)
+                    entry.Loading = null;
+                mine.SetException(e);
+                throw;
+            }
+
+            lock (entry.Gate)
+                entry.Loading = null;
+            mine.SetResult();
+            if (opened)
+                return;
+        }
+    }
+
+    /// <summary>
+    /// Opens the database unless it is open or removed; false when an unload came in since the caller looked and its
+    /// instance is still closing, for the caller to wait for without holding the gate.
+    /// </summary>
+    private bool TryOpen(DatabaseEntry entry)
+    {
+        long started = Stopwatch.GetTimestamp();
+        lock (entry.Gate)
+        {
+            if (entry.Removed || entry.Instance is not null)
+                return true;
+            if (!entry.Unloaded.IsCompleted)
+                return false;
+            entry.Instance = Open(entry);
+            Interlocked.Increment(ref _loadedCount);
+        }
+
+        DatabaseLog.Loaded(_logger, entry.Name, entry.Directory, Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+        EvictOverCap();
+        return true;
+    }
+
+    /// <summary>
     /// The slow path of <see cref="Enter"/>: the database is unloaded, or was being unloaded when the request came.
     /// One request opens it while the others for the same database wait, then all get leases on the one instance.
+    /// HTTP requests reach it only when an unload comes between the dispatcher's <see cref="EnsureLoadedAsync"/> and
+    /// the handler's lease; the wait for a closing instance is then the one thread that blocks on it.
     /// </summary>
     private bool TryLoadAndEnter(DatabaseEntry entry, [NotNullWhen(true)] out Database? database)
     {
@@ -63,10 +152,10 @@ public sealed partial class DatabaseRegistry
         return true;
     }
 
-    private void WaitForUnload(DatabaseEntry entry)
+    private static void WaitForUnload(DatabaseEntry entry)
     {
-        // The previous instance must have released its files (and their locks) before they open again. This
-        // blocks a request only when it races an unload, for as long as the store takes to close.
+        // The previous instance must have released its files (and their locks) before they open again. The async
+        // path has waited for it already; the sync one blocks here only when it races an unload.
         try
         {
             entry.Unloaded.Wait();
