@@ -16,6 +16,10 @@ internal sealed class JournalWriter : IDisposable
     private const int MaxSpareFiles = 2;
     private const long InitialAllocation = 1 << 20;
 
+    // One zero buffer for every journal of the process, only ever read: a megabyte allocated per new journal went to
+    // the large object heap, and thousands of databases starting journals made every collection a full one.
+    private static readonly byte[] s_zeros = new byte[1 << 20];
+
     private readonly IStorageFileSystem _fileSystem;
     private readonly long _fileSize;
     private readonly Lock _filesLock = new();
@@ -262,9 +266,9 @@ internal sealed class JournalWriter : IDisposable
     /// <summary>Writes zeros over a range once, so later record syncs only carry data, not block allocation.</summary>
     private static void ZeroFill(IStorageFile file, long from, long to)
     {
-        var zeros = new byte[Math.Min(to - from, 1 << 20)];
+        ReadOnlySpan<byte> zeros = s_zeros;
         for (var offset = from; offset < to; offset += zeros.Length)
-            file.Write(offset, zeros.AsSpan(0, (int)Math.Min(zeros.Length, to - offset)));
+            file.Write(offset, zeros[..(int)Math.Min(zeros.Length, to - offset)]);
         file.Flush();
     }
 
