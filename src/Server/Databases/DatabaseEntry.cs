@@ -86,6 +86,9 @@ public sealed class DatabaseEntry
     /// <summary>Completes when the last unloaded instance has closed its files; set under <see cref="Gate"/>.</summary>
     internal Task Unloaded { get; set; } = Task.CompletedTask;
 
+    /// <summary>An open in progress that other requests for the database wait for (<see cref="DatabaseRegistry.EnsureLoadedAsync"/>); set under <see cref="Gate"/>.</summary>
+    internal Task? Loading { get; set; }
+
     /// <summary>Set under <see cref="Gate"/> when the database is deleted or the server stops: it is not opened again.</summary>
     internal bool Removed { get; set; }
 }

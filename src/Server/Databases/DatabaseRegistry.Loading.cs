@@ -10,6 +10,9 @@ public sealed partial class DatabaseRegistry
     private readonly Task _unloader;
     private int _loadedCount;
 
+    // Closes of databases the idle check unloaded since it last returned memory; only the idle check touches it.
+    private List<Task>? _closingSinceCollect;
+
     /// <summary>How many databases the catalog holds, loaded or not.</summary>
     public int Count => _databases.Count;
 
@@ -24,8 +27,97 @@ public sealed partial class DatabaseRegistry
     public bool TryUnload(string name) => _databases.TryGetValue(name, out DatabaseEntry? entry) && TryUnload(entry, "asked to");
 
     /// <summary>
+    /// Opens the database named <paramref name="name"/> if it is in the catalog and not loaded, without blocking a
+    /// thread on an unload still closing its files: what the request dispatcher does before a handler takes its lease,
+    /// so that lease finds the database open. Concurrent callers for one database share one open; nothing is leased.
+    /// </summary>
+    /// <param name="name">The name, in any casing; one not in the catalog is left for the handler to answer.</param>
+    /// <returns>Completes once the database is open, or is known to be missing or removed.</returns>
+    public ValueTask EnsureLoadedAsync(ReadOnlySpan<char> name) =>
+        _bySpan.TryGetValue(name, out DatabaseEntry? entry) && entry.Instance is null ? LoadAsync(entry) : ValueTask.CompletedTask;
+
+    private async ValueTask LoadAsync(DatabaseEntry entry)
+    {
+        while (true)
+        {
+            Task waitFor;
+            TaskCompletionSource? mine = null;
+            lock (entry.Gate)
+            {
+                if (entry.Removed || entry.Instance is not null)
+                    return;
+                if (entry.Loading is { } loading)
+                {
+                    waitFor = loading;
+                }
+                else if (!entry.Unloaded.IsCompleted)
+                {
+                    waitFor = entry.Unloaded;
+                }
+                else
+                {
+                    mine = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+                    entry.Loading = mine.Task;
+                    waitFor = mine.Task;
+                }
+            }
+
+            if (mine is null)
+            {
+                // Another request is opening it, or its last instance is still closing its files (and their locks):
+                // wait without a thread, then look again, since an unload may have come in between.
+                await waitFor.ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+                continue;
+            }
+
+            bool opened;
+            try
+            {
+                opened = TryOpen(entry);
+            }
+            catch (Exception e)
+            {
+                lock (entry.Gate)
+                    entry.Loading = null;
+                mine.SetException(e);
+                throw;
+            }
+
+            lock (entry.Gate)
+                entry.Loading = null;
+            mine.SetResult();
+            if (opened)
+                return;
+        }
+    }
+
+    /// <summary>
+    /// Opens the database unless it is open or removed; false when an unload came in since the caller looked and its
+    /// instance is still closing, for the caller to wait for without holding the gate.
+    /// </summary>
+    private bool TryOpen(DatabaseEntry entry)
+    {
+        long started = Stopwatch.GetTimestamp();
+        lock (entry.Gate)
+        {
+            if (entry.Removed || entry.Instance is not null)
+                return true;
+            if (!entry.Unloaded.IsCompleted)
+                return false;
+            entry.Instance = Open(entry);
+            Interlocked.Increment(ref _loadedCount);
+        }
+
+        DatabaseLog.Loaded(_logger, entry.Name, entry.Directory, Stopwatch.GetElapsedTime(started).TotalMilliseconds);
+        EvictOverCap();
+        return true;
+    }
+
+    /// <summary>
     /// The slow path of <see cref="Enter"/>: the database is unloaded, or was being unloaded when the request came.
     /// One request opens it while the others for the same database wait, then all get leases on the one instance.
+    /// HTTP requests reach it only when an unload comes between the dispatcher's <see cref="EnsureLoadedAsync"/> and
+    /// the handler's lease; the wait for a closing instance is then the one thread that blocks on it.
     /// </summary>
     private bool TryLoadAndEnter(DatabaseEntry entry, [NotNullWhen(true)] out Database? database)
     {
@@ -60,10 +152,10 @@ public sealed partial class DatabaseRegistry
         return true;
     }
 
-    private void WaitForUnload(DatabaseEntry entry)
+    private static void WaitForUnload(DatabaseEntry entry)
     {
-        // The previous instance must have released its files (and their locks) before they open again. This
-        // blocks a request only when it races an unload, for as long as the store takes to close.
+        // The previous instance must have released its files (and their locks) before they open again. The async
+        // path has waited for it already; the sync one blocks here only when it races an unload.
         try
         {
             entry.Unloaded.Wait();
@@ -189,26 +281,37 @@ public sealed partial class DatabaseRegistry
     private void UnloadIdle(TimeSpan idleFor)
     {
         long now = Stopwatch.GetTimestamp();
-        List<Task>? closing = null;
+        bool unloaded = false;
         foreach (KeyValuePair<string, DatabaseEntry> pair in _databases)
         {
             if (pair.Value.Instance is { } database && Stopwatch.GetElapsedTime(database.LastUsed, now) >= idleFor
                 && TryUnload(pair.Value, $"idle for {idleFor} (Databases:IdleUnloadAfter)", out Task closed))
-                (closing ??= []).Add(closed);
+            {
+                (_closingSinceCollect ??= []).Add(closed);
+                unloaded = true;
+            }
         }
 
-        if (closing is not null)
+        // One collection per wave of unloads rather than one per check: databases going idle one after another (a
+        // thousand tenants read once each) would otherwise have a blocking compacting collection every check, each
+        // walking the heap of every database still loaded. The wave has ended when a check unloads nothing more, or
+        // at once when none is left loaded.
+        if (_closingSinceCollect is { } closing && (!unloaded || LoadedCount == 0))
+        {
+            _closingSinceCollect = null;
             _ = ReturnMemoryAsync(closing);
+        }
     }
 
     /// <summary>
     /// Once unloaded databases have closed, collects and compacts the heap so their caches' memory goes back to the
     /// system: a server gone quiet allocates too little for the GC to run on its own, and would keep it resident.
-    /// At most once per idle check that unloaded something.
     /// </summary>
     private static async Task ReturnMemoryAsync(List<Task> closing)
     {
-        await Task.WhenAll(closing).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+        // Yielding first: the last close completes on a thread still inside that database's close, whose frames
+        // reference it; collecting there would keep that database for the next collection, and the server has none.
+        await Task.WhenAll(closing).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing | ConfigureAwaitOptions.ForceYielding);
         GC.Collect(GC.MaxGeneration, GCCollectionMode.Aggressive, blocking: true, compacting: true);
     }
 }

@@ -163,7 +163,7 @@ public sealed class FolioServer : IAsyncDisposable
             throw;
         }
 
-        var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>(), app.Services.GetRequiredService<Monitoring.ServerMetrics>(), app.Services.GetRequiredService<Monitoring.PrometheusMetrics>(), app.Services.GetRequiredService<Security.Authenticator>(), options);
+        var dispatcher = new RequestDispatcher(router, app.Services.GetRequiredService<ILogger<RequestDispatcher>>(), app.Services.GetRequiredService<Monitoring.ServerMetrics>(), app.Services.GetRequiredService<Monitoring.PrometheusMetrics>(), app.Services.GetRequiredService<Security.Authenticator>(), options, app.Services.GetRequiredService<DatabaseRegistry>());
         app.UseSerilogRequestLogging(requestLogging => RequestLogging.Configure(requestLogging, serilog));
         // Only changes requests pass the WebSocket middleware: it would add a feature object to every other request.
         app.UseWhen(

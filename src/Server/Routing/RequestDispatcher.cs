@@ -22,9 +22,11 @@ internal sealed class RequestDispatcher
     private readonly PrometheusMetrics _prometheus;
     private readonly Authenticator _authenticator;
     private readonly Configuration.ServerOptions _options;
+    private readonly Databases.DatabaseRegistry _databases;
 
-    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger, ServerMetrics metrics, PrometheusMetrics prometheus, Authenticator authenticator, Configuration.ServerOptions options)
+    public RequestDispatcher(FolioRouter router, ILogger<RequestDispatcher> logger, ServerMetrics metrics, PrometheusMetrics prometheus, Authenticator authenticator, Configuration.ServerOptions options, Databases.DatabaseRegistry databases)
     {
+        _databases = databases;
         _options = options;
         _authenticator = authenticator;
         _prometheus = prometheus;
@@ -56,6 +58,10 @@ internal sealed class RequestDispatcher
                         break;
                     }
 
+                    // An unloaded database opens here, where waiting for its last instance to close holds no thread;
+                    // the handler's lease then finds it open. A loaded one costs a lookup.
+                    if (match.DatabaseLength > 0)
+                        await _databases.EnsureLoadedAsync(path.AsSpan(match.DatabaseStart, match.DatabaseLength));
                     await match.Handler!(new FolioRequest(context, path, match));
                     break;
                 case RouteMatchKind.MethodNotAllowed:

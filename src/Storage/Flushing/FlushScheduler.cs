@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Runtime.CompilerServices;
 
 namespace Folio.Storage.Flushing;
 
@@ -92,7 +93,12 @@ internal sealed class FlushScheduler
 
     private void Work()
     {
-        foreach (StorageEnvironment environment in _queue.GetConsumingEnumerable())
-            environment.RunFlushRound();
+        // Taken one at a time rather than through the consuming enumerable, whose Current would hold the last
+        // environment flushed (and so a closed database's whole store) while the thread waits for the next.
+        while (true)
+            RunNext();
     }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void RunNext() => _queue.Take().RunFlushRound();
 }

@@ -1,3 +1,4 @@
+using System.Buffers;
 using Folio.Storage.Platform;
 
 namespace Folio.Storage.Journal;
@@ -15,12 +16,15 @@ internal sealed class JournalWriter : IDisposable
     private const int MaxSpareFiles = 2;
     private const long InitialAllocation = 1 << 20;
 
+    // One zero buffer for every journal of the process, only ever read: a megabyte allocated per new journal went to
+    // the large object heap, and thousands of databases starting journals made every collection a full one.
+    private static readonly byte[] s_zeros = new byte[1 << 20];
+
     private readonly IStorageFileSystem _fileSystem;
     private readonly long _fileSize;
     private readonly Lock _filesLock = new();
     private readonly List<JournalFile> _files = [];
     private readonly Queue<string> _spares = new();
-    private byte[] _buffer = new byte[1 << 20];
     private JournalFile? _current;
     private long _nextNumber;
     private bool _appending;
@@ -59,10 +63,22 @@ internal sealed class JournalWriter : IDisposable
         var recordSize = TransactionRecord.Align(TransactionRecord.HeaderSize + payloadSize);
         if (recordSize > int.MaxValue)
             throw new StorageException($"A transaction of {recordSize} bytes is larger than a journal record can hold.");
-        if (_buffer.Length < recordSize)
-            _buffer = new byte[Math.Max(recordSize, _buffer.Length * 2L)];
+        // Rented for the one append rather than kept per writer: a process with thousands of environments (a database
+        // and its indexes each) would otherwise hold a buffer each, a megabyte or more, whether or not they write.
+        var rented = ArrayPool<byte>.Shared.Rent((int)recordSize);
+        try
+        {
+            AppendRecord(transactionId, pages, rented.AsSpan(0, (int)recordSize));
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
 
-        var buffer = _buffer.AsSpan(0, (int)recordSize);
+    private void AppendRecord(long transactionId, Dictionary<long, byte[]> pages, Span<byte> buffer)
+    {
+        var recordSize = buffer.Length;
         var offset = TransactionRecord.HeaderSize;
         foreach (var (pageNumber, page) in pages)
             offset += TransactionRecord.WriteEntry(buffer[offset..], pageNumber, page);
@@ -250,9 +266,9 @@ internal sealed class JournalWriter : IDisposable
     /// <summary>Writes zeros over a range once, so later record syncs only carry data, not block allocation.</summary>
     private static void ZeroFill(IStorageFile file, long from, long to)
     {
-        var zeros = new byte[Math.Min(to - from, 1 << 20)];
+        ReadOnlySpan<byte> zeros = s_zeros;
         for (var offset = from; offset < to; offset += zeros.Length)
-            file.Write(offset, zeros.AsSpan(0, (int)Math.Min(zeros.Length, to - offset)));
+            file.Write(offset, zeros[..(int)Math.Min(zeros.Length, to - offset)]);
         file.Flush();
     }
 

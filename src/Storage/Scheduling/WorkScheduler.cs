@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Runtime.CompilerServices;
 
 namespace Folio.Storage.Scheduling;
 
@@ -119,7 +120,7 @@ public sealed class WorkScheduler : IDisposable
                 return;
             if (TryDecrement(ref _promised))
             {
-                Take().Run();
+                RunNext();
                 continue;
             }
             wake.Reset();
@@ -135,6 +136,11 @@ public sealed class WorkScheduler : IDisposable
             wake.Wait();
         }
     }
+
+    // Not inlined: the work taken lives in this frame only, not in a slot of Work's, which would keep it (and the
+    // database or index it belongs to, unloaded or not) reachable while the thread sleeps until the next one.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void RunNext() => Take().Run();
 
     private static bool TryDecrement(ref int count)
     {

@@ -10,17 +10,18 @@ namespace Folio.Storage.Transactions;
 internal sealed class PageBufferPool
 {
     private readonly Lock _lock = new();
-    private readonly byte[]?[] _buffers;
+    private readonly int _capacity;
+    private byte[]?[] _buffers = [];
     private int _count;
     private int _lowWater;
 
     public PageBufferPool(int capacity)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(capacity);
-        _buffers = new byte[]?[capacity];
+        _capacity = capacity;
     }
 
-    public int Capacity => _buffers.Length;
+    public int Capacity => _capacity;
 
     public int Count => Volatile.Read(ref _count);
 
@@ -55,8 +56,8 @@ internal sealed class PageBufferPool
             return;
         lock (_lock)
         {
-            if (_count < _buffers.Length)
-                _buffers[_count++] = buffer;
+            if (_count < _capacity)
+                Slots(_count + 1)[_count++] = buffer;
         }
     }
 
@@ -66,12 +67,13 @@ internal sealed class PageBufferPool
             return;
         lock (_lock)
         {
+            var slots = Slots(Math.Min(_capacity, _count + buffers.Count));
             foreach (var buffer in buffers)
             {
-                if (_count == _buffers.Length)
+                if (_count == slots.Length)
                     break;
                 if (buffer.Length == StorageLimits.PageSize)
-                    _buffers[_count++] = buffer;
+                    slots[_count++] = buffer;
             }
         }
     }
@@ -88,6 +90,25 @@ internal sealed class PageBufferPool
             Array.Clear(_buffers, _count - unused, unused);
             _count -= unused;
             _lowWater = _count;
+            if (_count == 0)
+                _buffers = [];
         }
+    }
+
+    /// <summary>
+    /// The slots, grown to hold at least <paramref name="needed"/> (never past the capacity); under the lock. They grow
+    /// as buffers come back instead of being allocated at the full capacity, and go once the pool empties: a process
+    /// with thousands of environments that rarely write would otherwise hold a capacity's worth of slots for each.
+    /// </summary>
+    private byte[]?[] Slots(int needed)
+    {
+        if (needed > _buffers.Length)
+        {
+            var grown = new byte[]?[Math.Min(_capacity, Math.Max(needed, Math.Max(64, _buffers.Length * 2)))];
+            Array.Copy(_buffers, grown, _count);
+            _buffers = grown;
+        }
+
+        return _buffers;
     }
 }

@@ -18,6 +18,7 @@ internal sealed partial class PageTransaction
     private EnvironmentState _state = null!;
     private int _generation;
     private bool _active;
+    private byte[]? _scratch;
 
     public PageTransaction(StorageEnvironment environment, bool write)
     {
@@ -44,8 +45,12 @@ internal sealed partial class PageTransaction
     /// <summary>The root tree's header as this transaction sees (and, when writing, changes) it.</summary>
     public TreeHeader Root;
 
-    /// <summary>A page-sized buffer for compaction and splits; one per transaction object, reused.</summary>
-    public byte[] Scratch { get; } = new byte[StorageLimits.PageSize];
+    /// <summary>
+    /// A page-sized buffer for compaction and splits; one per transaction object, reused. Made on first use: only
+    /// writers change trees, and every environment keeps a pooled read transaction per reader seat, a few dozen per
+    /// database with its indexes, which would otherwise each hold a page of memory they never touch.
+    /// </summary>
+    public byte[] Scratch => _scratch ??= new byte[StorageLimits.PageSize];
 
     internal Dictionary<long, byte[]> DirtyPages => _dirty ?? throw new InvalidOperationException("A read transaction has no dirty pages.");
 

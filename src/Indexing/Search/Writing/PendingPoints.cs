@@ -10,8 +10,12 @@ internal sealed class PendingPoints
     // Past this many changes a returned log gives its arrays up rather than keep a huge batch's size.
     private const int RetainedCapacity = 1 << 20;
 
-    private Point[] _additions = new Point[1024];
-    private Point[] _removals = new Point[256];
+    // Small to start, as for PendingPostings: every numeric field of every loaded index keeps its logs.
+    private const int InitialAdditions = 64;
+    private const int InitialRemovals = 16;
+
+    private Point[] _additions = new Point[InitialAdditions];
+    private Point[] _removals = new Point[InitialRemovals];
     private int _added;
     private int _removed;
     // Ids of entries this batch added and took back; each id is added once, so its points go by id.
@@ -54,9 +58,9 @@ internal sealed class PendingPoints
         else
             _takenBack.Clear();
         if (_additions.Length > RetainedCapacity)
-            _additions = new Point[1024];
+            _additions = new Point[InitialAdditions];
         if (_removals.Length > RetainedCapacity)
-            _removals = new Point[256];
+            _removals = new Point[InitialRemovals];
     }
 
     private static void Append(ref Point[] points, ref int count, Point point)

@@ -11,10 +11,10 @@ internal sealed class PendingPostings
     private readonly Dictionary<byte[], int> _slots = new(ByteArrayComparer.Instance);
     private readonly List<byte[]> _terms = [];
     private readonly Dictionary<int, List<long>> _removals = [];
-    private long[] _ids = new long[1024];
-    private int[] _frequencies = new int[1024];
+    private long[] _ids = new long[InitialCapacity];
+    private int[] _frequencies = new int[InitialCapacity];
     // The term slot of each addition; -1 once the addition is taken back.
-    private int[] _additionSlots = new int[1024];
+    private int[] _additionSlots = new int[InitialCapacity];
     private int _count;
     // Flush scratch: the additions grouped by term, where each term's group starts, and the terms in key order.
     private long[] _groupedIds = [];
@@ -26,6 +26,10 @@ internal sealed class PendingPostings
     // Past this many additions a returned log gives its arrays up rather than keep a huge batch's size.
     private const int RetainedCapacity = 1 << 20;
 
+    // Small to start: every field of every index of every loaded database keeps its logs, and most batches are small;
+    // a large one doubles its way up once and the log keeps that size.
+    private const int InitialCapacity = 64;
+
     /// <summary>Forgets everything gathered, for the next batch; a log that grew very large starts small again.</summary>
     public void Release()
     {
@@ -35,9 +39,9 @@ internal sealed class PendingPostings
         _count = 0;
         if (_ids.Length > RetainedCapacity)
         {
-            _ids = new long[1024];
-            _frequencies = new int[1024];
-            _additionSlots = new int[1024];
+            _ids = new long[InitialCapacity];
+            _frequencies = new int[InitialCapacity];
+            _additionSlots = new int[InitialCapacity];
         }
         if (_groupedIds.Length > RetainedCapacity)
         {

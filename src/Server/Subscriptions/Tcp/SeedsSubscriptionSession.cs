@@ -102,6 +102,8 @@ internal sealed partial class SeedsSubscriptionSession
 
     private async Task ServeAsync(string databaseName, SeedsWorkerOptions options, CancellationToken closed)
     {
+        // Opened here if unloaded, without a thread waiting on an unload still closing it; the lease then finds it open.
+        await _databases.EnsureLoadedAsync(databaseName);
         Database database;
         DatabaseListener listening;
         try

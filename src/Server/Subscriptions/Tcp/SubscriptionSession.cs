@@ -75,6 +75,8 @@ internal sealed partial class SubscriptionSession
             return;
         }
 
+        // Opened here if unloaded, without a thread waiting on an unload still closing it; the lease then finds it open.
+        await _databases.EnsureLoadedAsync(request.Database);
         Database database;
         DatabaseListener listening;
         try
