@@ -29,7 +29,7 @@ public sealed partial class IndexSearcher
             for (var more = cursor.First(); more; more = cursor.MoveNext())
             {
                 if ((++walked & CancellationStride) == 0)
-                    searcher.Cancellation.ThrowIfCancellationRequested();
+                    searcher.Guard.Check();
                 var key = cursor.Key;
                 if (key.Length > term.Length)
                     term = new byte[key.Length];
