@@ -29,7 +29,7 @@ internal sealed class MapIndexProcessor : IIndexBatchProcessor
 
     public long SizeOnDisk => _index.SizeOnDisk;
 
-    public IReadOnlyList<StorageEnvironment> Environments => _index is SearchIndex search ? [search.Environment] : [];
+    public IReadOnlyList<StorageEnvironment> Environments => _index.StorageEnvironments;
 
     public Task Closed => _index.Closed;
 

@@ -19,6 +19,12 @@ public interface IEngineIndex : IDisposable
     /// <summary>How many bytes the index's files take.</summary>
     long SizeOnDisk { get; }
 
+    /// <summary>
+    /// The storage environments the index keeps its files in, for what works on them whole (compaction); none for
+    /// an engine that keeps its own files.
+    /// </summary>
+    IReadOnlyList<Folio.Storage.StorageEnvironment> StorageEnvironments => [];
+
     /// <summary>The etag the last committed batch recorded (<see cref="IEngineBatch.Commit"/>); 0 before the first.</summary>
     long ReadProcessedEtag();
 

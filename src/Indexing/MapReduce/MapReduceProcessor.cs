@@ -64,7 +64,7 @@ internal sealed partial class MapReduceProcessor : IIndexBatchProcessor
 
     public long SizeOnDisk => _store.SizeOnDisk + _index.SizeOnDisk;
 
-    public IReadOnlyList<StorageEnvironment> Environments => _index is SearchIndex search ? [_store.Environment, search.Environment] : [_store.Environment];
+    public IReadOnlyList<StorageEnvironment> Environments => [_store.Environment, .. _index.StorageEnvironments];
 
     public Task Closed => Task.WhenAll(_store.Closed, _index.Closed);
 

@@ -115,6 +115,9 @@ public sealed class SearchIndex : IEngineIndex
     /// <summary>The environment holding the index (also open to the caller's own state, written in the same batches).</summary>
     public StorageEnvironment Environment { get; }
 
+    /// <inheritdoc/>
+    public IReadOnlyList<StorageEnvironment> StorageEnvironments => [Environment];
+
     /// <summary>The index's fields.</summary>
     public IndexSchema Schema { get; }
 
