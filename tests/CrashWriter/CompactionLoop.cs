@@ -19,7 +19,7 @@ namespace Folio.CrashWriter;
 /// so an id has at most one write in flight. Before a batch is enqueued, one line per command says what it will
 /// leave: "TRY id crc" (the CRC-32C of the JSON sent) or "TRY id -" (deleted); once the batch has committed,
 /// "PUT id crc" or "DEL id". The compaction loop prints "PHASE name" whenever a compaction's phase changes and
-/// "COMPACTED" when one returns.
+/// "COMPACTED pause total" when one returns (how long writes waited and the whole compaction took, in ms).
 /// </summary>
 internal static class CompactionLoop
 {
@@ -88,7 +88,7 @@ internal static class CompactionLoop
         var last = (CompactionPhase)(-1);
         while (true)
         {
-            store.Compact(progress =>
+            var result = store.Compact(progress =>
             {
                 if (progress.Phase == last)
                     return;
@@ -96,7 +96,7 @@ internal static class CompactionLoop
                 print($"PHASE {progress.Phase}");
             });
             last = (CompactionPhase)(-1);
-            print("COMPACTED");
+            print(FormattableString.Invariant($"COMPACTED {result.WritesPaused.TotalMilliseconds:F0} {result.Elapsed.TotalMilliseconds:F0}"));
         }
     }
 

@@ -54,7 +54,7 @@ internal sealed class CompactionLedger
                 case ["PHASE", var name]:
                     phase = name;
                     break;
-                case ["COMPACTED"]:
+                case ["COMPACTED", _, _]:
                     phase = "between compactions";
                     break;
             }
