@@ -20,7 +20,7 @@ public class CompactionKillTests(ITestOutputHelper output)
     private const string LeftoverPattern = "compacting.*";
 
     [Fact]
-    public Task Kill_DuringRepeatedCompactions_KeepsEveryAcknowledgedWrite() => RunCyclesAsync(cycles: 8, seed: 5);
+    public Task Kill_DuringRepeatedCompactions_KeepsEveryAcknowledgedWrite() => RunCyclesAsync(cycles: 6, seed: 5);
 
     [Fact]
     [Trait("Category", "Slow")]
