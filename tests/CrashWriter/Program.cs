@@ -14,7 +14,8 @@ namespace Folio.CrashWriter;
 /// one write. Numbering continues after the highest number an earlier run committed. Lines
 /// "OPENING" and "OPENED" frame the open (and recovery). Any error goes to stderr, exit code 1.
 /// With a third argument <c>documents</c> it writes compressed documents instead (<see cref="DocumentLoop"/>), with
-/// <c>cmpxchg</c> compare-exchange entries (<see cref="CompareExchangeLoop"/>).
+/// <c>cmpxchg</c> compare-exchange entries (<see cref="CompareExchangeLoop"/>), with <c>compact-seed</c>, <c>compact</c> or
+/// <c>compact-plain</c> documents while the store compacts itself over and over (<see cref="CompactionLoop"/>).
 /// </summary>
 public static class Program
 {
@@ -29,14 +30,16 @@ public static class Program
 
     public static async Task<int> Main(string[] args)
     {
-        if (args.Length is not (2 or 3) || !int.TryParse(args[1], out var seed) || (args.Length == 3 && args[2] is not ("documents" or "cmpxchg")))
+        if (args.Length is not (2 or 3) || !int.TryParse(args[1], out var seed) || (args.Length == 3 && args[2] is not ("documents" or "cmpxchg" or "compact-seed" or "compact" or "compact-plain")))
         {
-            await Console.Error.WriteLineAsync("usage: Folio.CrashWriter <directory> <seed> [documents|cmpxchg]");
+            await Console.Error.WriteLineAsync("usage: Folio.CrashWriter <directory> <seed> [documents|cmpxchg|compact-seed|compact|compact-plain]");
             return 2;
         }
         try
         {
             Print("OPENING");
+            if (args.Length == 3 && args[2].StartsWith("compact", StringComparison.Ordinal))
+                return await CompactionLoop.RunAsync(args[0], seed, args[2], Print);
             if (args.Length == 3)
             {
                 await (args[2] == "documents" ? DocumentLoop.RunAsync(args[0], seed, Print) : CompareExchangeLoop.RunAsync(args[0], seed, Print));

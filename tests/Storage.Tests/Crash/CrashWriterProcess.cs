@@ -46,6 +46,9 @@ internal sealed class CrashWriterProcess : IDisposable
     public static string WriterPath { get; } =
         typeof(CrashWriterProcess).Assembly.GetCustomAttributes<AssemblyMetadataAttribute>().Single(a => a.Key == "CrashWriterPath").Value!;
 
+    /// <summary>Every line read so far that is not an "ACK n crc" line, in the order the child wrote them.</summary>
+    public List<string> Lines { get; } = [];
+
     public static byte[] Key(long number) => Encoding.UTF8.GetBytes($"{number:D12}");
 
     public static CrashWriterProcess Start(string directory, int seed) => new(directory, seed, mode: null);
@@ -55,6 +58,21 @@ internal sealed class CrashWriterProcess : IDisposable
 
     /// <summary>Starts the child in its compare-exchange mode: entries <c>crash/n</c>, every other one in a cluster-wide batch with a document.</summary>
     public static CrashWriterProcess StartCompareExchange(string directory, int seed) => new(directory, seed, mode: "cmpxchg");
+
+    /// <summary>Starts the child in one of its compaction modes (<c>compact-seed</c>, <c>compact</c>, <c>compact-plain</c>; tests/CrashWriter/CompactionLoop.cs).</summary>
+    public static CrashWriterProcess StartCompaction(string directory, int seed, string mode) => new(directory, seed, mode);
+
+    /// <summary>Collects every line until the child exits by itself; throws unless it exits with code 0.</summary>
+    public async Task WaitForSuccessAsync()
+    {
+        using var timeout = new CancellationTokenSource(Patience);
+        await _process.WaitForExitAsync(timeout.Token);
+        await _pump.WaitAsync(timeout.Token);
+        while (_lines.Reader.TryRead(out var line))
+            Take(line);
+        if (_process.ExitCode != 0)
+            throw await DiedAsync("instead of 0");
+    }
 
     /// <summary>Reads lines until one starts with <paramref name="prefix"/>; throws if the child ends first or takes too long.</summary>
     public async Task WaitForLineAsync(string prefix)
@@ -109,6 +127,8 @@ internal sealed class CrashWriterProcess : IDisposable
         // An ACK line is written in one write, so a kill cannot cut it; the exact shape is checked all the same.
         if (parts is ["ACK", var number, var checksum] && checksum.Length == 8)
             Acknowledged.Add((long.Parse(number, CultureInfo.InvariantCulture), uint.Parse(checksum, NumberStyles.HexNumber, CultureInfo.InvariantCulture)));
+        else
+            Lines.Add(line);
         return line;
     }
 
