@@ -116,7 +116,9 @@ public class PageBufferReuseTests
 
         var rounds = 0;
         var deadline = Environment.TickCount64 + 60_000;
-        while (rounds < 400 || (Volatile.Read(ref reads) < 1000 && Environment.TickCount64 < deadline))
+        // The flusher is shared by every environment of the process (other tests' too): writing goes on until it has
+        // flushed here at least once, so the readers always overlap retired versions.
+        while ((rounds < 400 || Volatile.Read(ref reads) < 1000 || env.GetStats().LastFlushedTransactionId <= 1) && Environment.TickCount64 < deadline)
         {
             rounds++;
             using var tx = env.BeginWrite();
