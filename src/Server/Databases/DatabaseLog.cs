@@ -34,4 +34,8 @@ internal static partial class DatabaseLog
     /// <summary>The idle check itself failed; it runs again at its next tick.</summary>
     [LoggerMessage(EventId = 2007, Level = LogLevel.Error, Message = "Checking for idle databases failed")]
     public static partial void IdleCheckFailed(ILogger logger, Exception exception);
+
+    /// <summary>An administrator chose which collections of a database are compressed.</summary>
+    [LoggerMessage(EventId = 2008, Level = LogLevel.Information, Message = "Documents compression of {Database} set: all collections {CompressAllCollections}, {CollectionCount} named")]
+    public static partial void DocumentsCompressionSet(ILogger logger, string database, bool compressAllCollections, int collectionCount);
 }

@@ -231,7 +231,7 @@ public sealed partial class DatabaseRegistry : IAsyncDisposable
     private Database Open(DatabaseEntry entry)
     {
         string directory = entry.Directory;
-        DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(directory) with { JournalFileSize = _journalFileSize, MetricsName = entry.Name }, _compression);
+        DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(directory) with { JournalFileSize = _journalFileSize, MetricsName = entry.Name }, CompressionFor(entry));
         try
         {
             return new Database(entry.Name, directory, store, new IndexStore(store, Path.Combine(directory, IndexesFolder), _loggers, _indexOptions));

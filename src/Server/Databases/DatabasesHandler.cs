@@ -52,7 +52,8 @@ public sealed class DatabasesHandler
 
     /// <summary>
     /// <c>PUT /admin/databases</c> with <c>{"Name":"…"}</c>, or the seeds' system's database record
-    /// <c>{"DatabaseName":"…","Settings":{…},…}</c> (its other fields are accepted and not used): 201 <c>{"Name"}</c>
+    /// <c>{"DatabaseName":"…","DocumentsCompression":{…},"Settings":{…},…}</c> (its <c>DocumentsCompression</c> becomes the
+    /// database's own compression setting; its other fields are accepted and not used): 201 <c>{"Name"}</c>
     /// (with <c>RaftCommandIndex</c> and <c>NodesAddedTo</c> for a database record); 409 when it exists; 400 for a bad name.
     /// </summary>
     /// <param name="request">The request.</param>
@@ -61,10 +62,17 @@ public sealed class DatabasesHandler
     public async ValueTask Create(FolioRequest request)
     {
         (string Name, bool IsRecord) named;
+        DocumentsCompressionSetting? compression = null;
         using (RequestBody body = await RequestBody.ReadAsync(request.Request, MaxCreateBodyBytes, request.Aborted))
+        {
             named = ReadName(body.Span, _options.MaxJsonDepth);
+            if (named.IsRecord)
+                compression = ReadCompression(body.Span, _options.MaxJsonDepth);
+        }
 
         Database database = await _databases.CreateAsync(named.Name, request.Aborted);
+        if (compression is not null)
+            _databases.SetDocumentsCompression(database.Name, compression);
         request.Response.StatusCode = StatusCodes.Status201Created;
         await JsonResponse.WriteAsync(request.Response, (database, named.IsRecord), WriteCreated, request.Aborted);
     }
@@ -219,6 +227,16 @@ public sealed class DatabasesHandler
         }
 
         writer.WriteEndObject();
+    }
+
+    /// <summary>A database record's <c>DocumentsCompression</c>, checked before anything is created; null when it has none.</summary>
+    private static DocumentsCompressionSetting? ReadCompression(ReadOnlySpan<byte> json, int maxDepth)
+    {
+        using JsonDocument record = JsonDocument.Parse(json.ToArray(), new JsonDocumentOptions { MaxDepth = maxDepth });
+        if (!record.RootElement.TryGetProperty("DocumentsCompression", out JsonElement compression) || compression.ValueKind == JsonValueKind.Null)
+            return null;
+        var (setting, error) = DocumentsCompressionSetting.Read(compression);
+        return setting ?? throw QueryParameters.Invalid("DocumentsCompression: " + error);
     }
 
     private static (string Name, bool IsRecord) ReadName(ReadOnlySpan<byte> json, int maxDepth)

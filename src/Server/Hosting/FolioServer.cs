@@ -44,6 +44,7 @@ public sealed class FolioServer : IAsyncDisposable
         typeof(Security.CredentialsHandler),
         typeof(Backup.BackupHandler),
         typeof(CompactionHandler),
+        typeof(DocumentsCompressionHandler),
         typeof(RavenProtocol.NodeTopologyHandler),
         typeof(RavenProtocol.OperationIdsHandler),
         typeof(RavenProtocol.StreamsHandler),

@@ -40,6 +40,9 @@ public static class ExceptionMapper
                 // The JSON reader checks a body's structure as it parses, but the UTF-8 inside a string only when a
                 // handler reads that string: it is still the client's malformed JSON, wherever the handler noticed.
                 return new Problem(StatusCodes.Status400BadRequest, "Malformed JSON", "The body holds a string that is not valid UTF-8.", ProblemTypes.MalformedJson);
+            case InvalidOperationException unreadable when IsReadingAString(unreadable):
+                // Likewise an escaped half of a surrogate pair ("\ud800"): well-formed JSON, but no string can hold it.
+                return new Problem(StatusCodes.Status400BadRequest, "Malformed JSON", "The body holds a string that is not valid Unicode (an escaped unpaired surrogate).", ProblemTypes.MalformedJson);
             case BadHttpRequestException bad when bad.StatusCode == StatusCodes.Status413PayloadTooLarge:
                 return new Problem(bad.StatusCode, "Request too large", bad.Message, ProblemTypes.TooLarge);
             case BadHttpRequestException bad:
@@ -98,6 +101,18 @@ public static class ExceptionMapper
                     $"The server failed to process the request; its log has the details under trace id {traceId}.",
                     ProblemTypes.InternalError);
         }
+    }
+
+    /// <summary>Whether the exception came from reading a parsed body's string, rather than from a server bug in writing JSON.</summary>
+    private static bool IsReadingAString(InvalidOperationException exception)
+    {
+        foreach (System.Diagnostics.StackFrame frame in new System.Diagnostics.StackTrace(exception).GetFrames())
+        {
+            // The reader's unescaping is internal: known by name, as it shows in the trace (the public getters above it may be inlined).
+            if (frame.GetMethod() is { DeclaringType.FullName: "System.Text.Json.JsonReaderHelper" } method && method.Name.Contains("Unescape", StringComparison.Ordinal))
+                return true;
+        }
+        return false;
     }
 
     /// <summary>Whether the failure is the server's fault and so belongs in the log as an error.</summary>

@@ -7,7 +7,8 @@ namespace Folio.Server.RavenProtocol;
 
 /// <summary>
 /// <c>GET /admin/databases?name=</c>: a database's record as the seeds' system's clients read it, for what Folio's
-/// databases have of it: that the database exists, on this node, and its lock mode (<c>POST /admin/databases/set-lock</c>).
+/// databases have of it: that the database exists, on this node, its lock mode (<c>POST /admin/databases/set-lock</c>) and
+/// which collections it compresses (<c>POST /databases/{db}/admin/documents-compression/config</c>).
 /// </summary>
 public sealed class DatabaseRecordHandler
 {
@@ -23,7 +24,7 @@ public sealed class DatabaseRecordHandler
         _options = options;
     }
 
-    /// <summary>Answers <c>{"DatabaseName","LockMode","DatabaseState":"Normal","Disabled","Encrypted","Settings":{},"Topology":{"Members":["A"],…},"Etag"}</c>; 404 when there is none.</summary>
+    /// <summary>Answers <c>{"DatabaseName","LockMode","DatabaseState":"Normal","Disabled","Encrypted","Settings":{},"DocumentsCompression","Topology":{"Members":["A"],…},"Etag"}</c>; 404 when there is none.</summary>
     /// <param name="request">The request.</param>
     /// <returns>Completes when the answer is written.</returns>
     [FolioRoute("GET", "/admin/databases", Access = RouteAccess.Admin)]
@@ -40,7 +41,9 @@ public sealed class DatabaseRecordHandler
                 ProblemTypes.DatabaseNotFound);
         }
 
-        await JsonResponse.WriteAsync(request.Response, (database.Name, database.LockMode), WriteRecord, request.Aborted);
+        DocumentsCompressionSetting compression = _databases.GetDocumentsCompression(database.Name)
+            ?? new DocumentsCompressionSetting(_databases.ServerCompression.Enabled, [], false, [.. _databases.ServerCompression.UncompressedCollections]);
+        await JsonResponse.WriteAsync(request.Response, (database.Name, database.LockMode, compression), WriteRecord, request.Aborted);
     }
 
     /// <summary>
@@ -81,7 +84,7 @@ public sealed class DatabaseRecordHandler
         $"There is no database named '{name}'.",
         ProblemTypes.DatabaseNotFound);
 
-    private static void WriteRecord(Utf8JsonWriter writer, (string Name, DatabaseLockMode LockMode) record)
+    private static void WriteRecord(Utf8JsonWriter writer, (string Name, DatabaseLockMode LockMode, DocumentsCompressionSetting Compression) record)
     {
         writer.WriteStartObject();
         writer.WriteString("DatabaseName"u8, record.Name);
@@ -91,6 +94,8 @@ public sealed class DatabaseRecordHandler
         writer.WriteBoolean("Encrypted"u8, false);
         writer.WriteStartObject("Settings"u8);
         writer.WriteEndObject();
+        writer.WritePropertyName("DocumentsCompression"u8);
+        record.Compression.Write(writer);
         writer.WriteStartObject("Topology"u8);
         writer.WriteStartArray("Members"u8);
         writer.WriteStringValue(NodeTopologyHandler.NodeTag);

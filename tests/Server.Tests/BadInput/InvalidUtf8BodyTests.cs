@@ -42,6 +42,28 @@ public class InvalidUtf8BodyTests : IClassFixture<BadInputFixture>
         Assert.Equal(before, await FolioApi.StatsAsync(_fixture.Client, db));
     }
 
+    [Theory]
+    [InlineData("POST", "/databases/{db}/queries", "{\"Query\":\"from Users where Name = $p\",\"QueryParameters\":{\"p\":\"\\ud800\"}}")]
+    [InlineData("PUT", "/databases/{db}/indexes", "{\"Indexes\":[{\"Name\":\"a\\udc00\",\"Collections\":[\"Users\"],\"Fields\":{\"Name\":{\"Path\":\"Name\"}}}]}")]
+    [InlineData("PUT", "/databases/{db}/subscriptions", "{\"Name\":\"\\ud800x\",\"Query\":\"from Users\"}")]
+    [InlineData("POST", "/databases/{db}/admin/documents-compression/config", "{\"Collections\":[\"\\ud800\"]}")]
+    [InlineData("POST", "/admin/databases/set-lock", "{\"DatabaseNames\":[\"\\ud800\"],\"Mode\":\"Unlock\"}")]
+    public async Task Send_EscapedUnpairedSurrogate_Returns400AndChangesNothing(string method, string path, string body)
+    {
+        string db = _fixture.Database;
+        DatabaseStats before = await FolioApi.StatsAsync(_fixture.Client, db);
+
+        using var request = new HttpRequestMessage(new HttpMethod(method), path.Replace("{db}", db, StringComparison.Ordinal))
+        {
+            Content = new StringContent(body, Encoding.UTF8, "application/json"),
+        };
+        using HttpResponseMessage response = await _fixture.Client.SendAsync(request);
+
+        await ProblemAssert.IsProblemAsync(response, HttpStatusCode.BadRequest, ProblemTypes.MalformedJson);
+        await FolioApi.AssertServingAsync(_fixture.Client);
+        Assert.Equal(before, await FolioApi.StatsAsync(_fixture.Client, db));
+    }
+
     /// <summary>The template's UTF-8 with each <c>\xFF</c> written in it replaced by the single byte 0xFF, which no UTF-8 text holds.</summary>
     private static byte[] Invalid(string template)
     {

@@ -21,17 +21,32 @@ public sealed class DocumentCompression : IDisposable
     private readonly List<Task> _trainings = [];
     private byte[] _rawScratch = [];
     private byte[] _compressedScratch = [];
+    private volatile DocumentCompressionOptions _options;
     private volatile bool _disposed;
 
     internal DocumentCompression(DocumentStore store, DocumentCompressionOptions options)
     {
         _store = store;
-        Options = options;
+        _options = options;
         _dictionaries[0] = new CompressionDictionary(0, string.Empty, [], options.Level);
     }
 
     /// <summary>The settings new bodies are written with.</summary>
-    public DocumentCompressionOptions Options { get; }
+    public DocumentCompressionOptions Options => _options;
+
+    /// <summary>
+    /// Changes which collections new bodies are compressed for, from the next write on. The level, training and
+    /// retraining settings stay the store's: dictionaries already trained keep working as they are. Bodies stored
+    /// either way stay readable.
+    /// </summary>
+    /// <param name="enabled">Whether compression is on.</param>
+    /// <param name="compressed">Only these collections are compressed; null for every collection not left out.</param>
+    /// <param name="uncompressed">Collections left out.</param>
+    public void Choose(bool enabled, IReadOnlySet<string>? compressed, IReadOnlySet<string> uncompressed)
+    {
+        ArgumentNullException.ThrowIfNull(uncompressed);
+        _options = _options with { Enabled = enabled, CompressedCollections = compressed, UncompressedCollections = uncompressed };
+    }
 
     /// <summary>The dictionary version new bodies of <paramref name="collection"/> are compressed with (0: none yet).</summary>
     public int CurrentVersion(string collection)
@@ -90,7 +105,7 @@ public sealed class DocumentCompression : IDisposable
     /// <summary>The writing state of a collection whose bodies are compressed, or null when they are stored as they are.</summary>
     internal CollectionCompression? ForWriting(string collectionKey, string collection)
     {
-        if (!Options.Enabled || Options.UncompressedCollections.Contains(collection))
+        if (!Options.Compresses(collection))
             return null;
         lock (_collections)
         {

@@ -13,6 +13,12 @@ public sealed record DocumentCompressionOptions
     public IReadOnlySet<string> UncompressedCollections { get; init; } = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
 
     /// <summary>
+    /// When set, only these collections (case-insensitive) are compressed, as a database that names the collections it
+    /// compresses asks; null compresses every collection not in <see cref="UncompressedCollections"/>.
+    /// </summary>
+    public IReadOnlySet<string>? CompressedCollections { get; init; }
+
+    /// <summary>
     /// The Zstd level. Bodies are compressed on the write transaction's thread, so the default is the fastest
     /// level; with a trained dictionary it gives up little against level 3 on small documents.
     /// </summary>
@@ -33,6 +39,12 @@ public sealed record DocumentCompressionOptions
 
     /// <summary>The factor by which a window's stored ÷ raw ratio must exceed the baseline to retrain.</summary>
     public double RetrainWhenWorseBy { get; init; } = 1.25;
+
+    /// <summary>Whether new bodies of <paramref name="collection"/> are compressed.</summary>
+    /// <param name="collection">The collection's name, in any casing.</param>
+    /// <returns>True when compression is on and the collection is neither left out nor missing from the named ones.</returns>
+    public bool Compresses(string collection) =>
+        Enabled && (CompressedCollections is null || CompressedCollections.Contains(collection)) && !UncompressedCollections.Contains(collection);
 
     /// <summary>Compression off: what stores opened without options use for nothing but reading.</summary>
     public static DocumentCompressionOptions Disabled { get; } = new() { Enabled = false };

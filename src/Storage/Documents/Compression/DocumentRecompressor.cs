@@ -95,7 +95,7 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
             return known;
         var options = store.Compression.Options;
         CompressionDictionary? copy = null;
-        if (options.Enabled && !options.UncompressedCollections.Contains(collection))
+        if (options.Compresses(collection))
         {
             var collectionKey = collection.ToLowerInvariant();
             var version = store.Compression.CurrentVersion(collectionKey);
