@@ -102,6 +102,12 @@ export const deleteDatabase = (name) => request('DELETE', '/admin/databases', { 
 export const serverStats = async (signal) => (await request('GET', '/admin/stats', { signal })).body;
 export const databaseStats = async (name, signal) => (await request('GET', `${db(name)}/stats`, { signal })).body;
 export const collectionStats = async (name, signal) => (await request('GET', `${db(name)}/collections/stats`, { signal })).body;
+export const storageReport = async (name, signal) => (await request('GET', `${db(name)}/storage`, { signal })).body;
+export const compactDatabase = async (name) => (await request('POST', `/admin/databases/${encodeURIComponent(name)}/compact`)).body;
+export const operationState = async (name, id, signal) => (await request('GET', `${db(name)}/operations/state`, { query: { id }, signal })).body;
+export const documentsCompression = async (name, signal) => (await request('GET', `${db(name)}/admin/documents-compression/config`, { signal })).body;
+export const setDocumentsCompression = async (name, setting) =>
+  (await request('POST', `${db(name)}/admin/documents-compression/config`, { body: setting })).body;
 
 // Documents
 /** A page of a collection in write order: { Results, Start, PageSize, … }. */

@@ -12,6 +12,7 @@ const views = {
   documents: () => import('./views/documents.js'),
   query: () => import('./views/query.js'),
   indexes: () => import('./views/indexes.js'),
+  storage: () => import('./views/storage.js'),
   import: () => import('./views/import.js'),
   databases: () => import('./views/databases.js'),
 };
