@@ -104,7 +104,8 @@ internal sealed class OrdinalTermCache
                 Volatile.Write(ref _dense, grown);
                 return;
             }
-            dense[ordinal] = term;
+            // Published after its number was set: a reader without the lock sees the term whole.
+            Volatile.Write(ref dense[ordinal], term);
         }
     }
 }
