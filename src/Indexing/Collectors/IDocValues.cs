@@ -38,6 +38,9 @@ public interface IDocValues
     /// </summary>
     string? Spelling(ReadOnlySpan<byte> value);
 
+    /// <summary><see cref="Spelling(ReadOnlySpan{byte})"/> of a value read by its ordinal, which doc values may find by its number.</summary>
+    string? Spelling(OrdinalTerm term) => Spelling(term.Bytes);
+
     /// <summary>
     /// Where the field numbers its values (an exact field's term ids), reads each of <paramref name="entryIds"/> as
     /// the number of its one value, so a collector counts a batch by numbers and reads each value's bytes once
@@ -48,6 +51,25 @@ public interface IDocValues
     /// <see cref="Read"/>.
     /// </summary>
     bool TryReadOrdinals(ReadOnlySpan<long> entryIds, Span<long> ordinals) => false;
+
+    /// <summary>
+    /// Where the field numbers its values and every entry has at most one (no null), counts <paramref name="entryIds"/>
+    /// (increasing) by those numbers as <see cref="TryReadOrdinals"/> reads them, without handing them out: one more in
+    /// <paramref name="counts"/>[ordinal] per entry (the array grown as needed, up to <paramref name="maxOrdinals"/>
+    /// long), one more in <paramref name="missing"/> per entry without a value. May stop early (an ordinal that would
+    /// reach <paramref name="maxOrdinals"/>); returns how many of the first entries it counted, 0 where the field
+    /// cannot count so: count the rest another way.
+    /// </summary>
+    int CountOrdinals(ReadOnlySpan<long> entryIds, ref long[] counts, int maxOrdinals, ref long missing) => 0;
+
+    /// <summary>
+    /// Where a numeric field keeps each entry's one number apart and no entry has several or a null, counts
+    /// <paramref name="entryIds"/> (increasing) into ranges without handing the numbers out: one more in
+    /// <paramref name="counts"/>[r] per entry whose number n, read as <see cref="TryReadNumbers"/> reads it, has
+    /// <c>n - lowest[r] &lt;= widths[r]</c> (unsigned); an entry without a number counts nowhere. May stop early;
+    /// returns how many of the first entries it counted, 0 where the field cannot count so: count the rest another way.
+    /// </summary>
+    int CountNumbersInRanges(ReadOnlySpan<long> entryIds, ReadOnlySpan<ulong> lowest, ReadOnlySpan<ulong> widths, Span<long> counts) => 0;
 
     /// <summary>The value <paramref name="ordinal"/> (from <see cref="TryReadOrdinals"/>) stands for, as <see cref="Read"/> gives it.</summary>
     OrdinalTerm ReadOrdinal(long ordinal) =>

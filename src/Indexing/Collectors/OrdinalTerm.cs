@@ -29,4 +29,11 @@ public sealed class OrdinalTerm
 
     /// <summary>The value, decoded.</summary>
     public FieldValue Value { get; }
+
+    /// <summary>
+    /// The value's number among the values of its field the index has read so far, shared by every ordinal that
+    /// stands for it (its spellings): a facet merges ordinals and finds spellings by it without hashing the bytes.
+    /// -1 for a value not kept (see <c>OrdinalTermCache</c>).
+    /// </summary>
+    public int Number { get; internal set; } = -1;
 }

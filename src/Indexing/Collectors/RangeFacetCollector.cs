@@ -87,6 +87,14 @@ public sealed class RangeFacetCollector : ICollector, IEveryEntryCounter
         _aggregator?.Read(entryIds);
         if (_lowest is { } lowest && _highest is { } highest)
         {
+            if (_aggregator is null)
+            {
+                // Without an aggregator only the counts matter, and the doc values may count in place.
+                var counted = docValues.CountNumbersInRanges(entryIds, _countedLowest, _countedWidths, _countedCounts);
+                if (counted == entryIds.Length)
+                    return;
+                entryIds = entryIds[counted..];
+            }
             if (_numbers.Length < entryIds.Length)
                 (_numbers, _states) = (new ulong[entryIds.Length], new long[entryIds.Length]);
             if (docValues.TryReadNumbers(entryIds, _numbers.AsSpan(0, entryIds.Length), _states.AsSpan(0, entryIds.Length)))

@@ -102,6 +102,14 @@ public sealed class TermFacetCollector : ICollector, IEveryEntryCounter
         // on a field the index lacks answers empty then, as counting always has.
         var docValues = _docValues ??= (_searcher ?? throw new InvalidOperationException("Begin was not called.")).OpenDocValues(Field);
         _aggregator?.Read(entryIds);
+        if (_aggregator is null)
+        {
+            // Without an aggregator an entry's number is all that is needed, and the doc values may count by it in place.
+            var counted = docValues.CountOrdinals(entryIds, ref _ordinalCounts, (int)MaxArrayOrdinal, ref _missing);
+            if (counted == entryIds.Length)
+                return;
+            entryIds = entryIds[counted..];
+        }
         if (_ordinals.Length < entryIds.Length)
             _ordinals = new long[entryIds.Length];
         var ordinals = _ordinals.AsSpan(0, entryIds.Length);
@@ -184,19 +192,27 @@ public sealed class TermFacetCollector : ICollector, IEveryEntryCounter
         var met = 0;
         foreach (var counted in _ordinalCounts)
             met += counted != 0 ? 1 : 0;
-        if (met > 0)
-            MakeRoom(_slots.Count + met, _ordinalCounts.Length);
-        for (var ordinal = 0; ordinal < _ordinalCounts.Length; ordinal++)
+        var numbered = met > 0 && _slots.Count == 0 ? FoldByNumber(met) : 0;
+        if (met > 0 && numbered == 0)
         {
-            if (_ordinalCounts[ordinal] == 0)
-                continue;
-            // The slot first: finding it may grow the tallies.
-            var slot = SlotOfOrdinal(_docValues!, ordinal);
-            _tallies[slot].Count += _ordinalCounts[ordinal];
+            MakeRoom(_slots.Count + met, _ordinalCounts.Length);
+            for (var ordinal = 0; ordinal < _ordinalCounts.Length; ordinal++)
+            {
+                if (_ordinalCounts[ordinal] == 0)
+                    continue;
+                // The slot first: finding it may grow the tallies.
+                var slot = SlotOfOrdinal(_docValues!, ordinal);
+                _tallies[slot].Count += _ordinalCounts[ordinal];
+            }
         }
         // A slot holds one value; the array is made to size so the answer orders it where it is.
-        var terms = new FacetTerm[_slots.Count];
+        var terms = new FacetTerm[numbered + _slots.Count];
         var count = 0;
+        for (var slot = 0; slot < numbered; slot++)
+        {
+            var known = _slotTerms[slot]!;
+            terms[count++] = new FacetTerm(known.Value, known.Kind, known.Bytes, _tallies[slot].Count, slot);
+        }
         foreach (var (encoded, slot) in _slots)
         {
             if (_slotTerms[slot] is { } known)
@@ -212,6 +228,50 @@ public sealed class TermFacetCollector : ICollector, IEveryEntryCounter
         _terms = terms;
     }
 
+    /// <summary>
+    /// Folds the counts by ordinal into one slot per value by the values' numbers (<see cref="OrdinalTerm.Number"/>),
+    /// where every ordinal counted has one and no slot was made by the walk: ordinals merge without hashing their
+    /// values' bytes. Returns how many slots it made, the first ones; 0, having changed nothing, when it cannot.
+    /// </summary>
+    private int FoldByNumber(int met)
+    {
+        var docValues = _docValues!;
+        var largest = -1;
+        for (var ordinal = 0; ordinal < _ordinalCounts.Length; ordinal++)
+        {
+            if (_ordinalCounts[ordinal] == 0)
+                continue;
+            var number = docValues.ReadOrdinal(ordinal).Number;
+            if (number < 0)
+                return 0;
+            largest = Math.Max(largest, number);
+        }
+        if (_tallies.Length < met)
+        {
+            _tallies = new Tally[met];
+            _slotTerms = new OrdinalTerm?[met];
+        }
+        // The slot of each number met, plus one (0: not met yet).
+        var slotsByNumber = new int[largest + 1];
+        var slots = 0;
+        for (var ordinal = 0; ordinal < _ordinalCounts.Length; ordinal++)
+        {
+            var counted = _ordinalCounts[ordinal];
+            if (counted == 0)
+                continue;
+            var term = docValues.ReadOrdinal(ordinal);
+            ref var slot = ref slotsByNumber[term.Number];
+            if (slot == 0)
+            {
+                slot = ++slots;
+                _slotTerms[slots - 1] = term;
+                _tallies[slots - 1] = default;
+            }
+            _tallies[slot - 1].Count += counted;
+        }
+        return slots;
+    }
+
     private static void Add(ref FacetTerm[] terms, ref int count, in FacetTerm term)
     {
         if (count == terms.Length)
@@ -221,10 +281,18 @@ public sealed class TermFacetCollector : ICollector, IEveryEntryCounter
 
     /// <summary>
     /// <paramref name="term"/>'s text as the data spells it most often where the field folds case
-    /// (<see cref="IDocValues.Spelling"/>); null for a value spelled as counted, or one that is not text. Asks the
+    /// (<see cref="IDocValues.Spelling(ReadOnlySpan{byte})"/>); null for a value spelled as counted, or one that is not text. Asks the
     /// searcher the walk ran on, so call it while that is open.
     /// </summary>
-    public string? Spelling(in FacetTerm term) => term.Kind == DocValueKind.Text && _docValues is { } docValues ? docValues.Spelling(term.Bytes) : null;
+    public string? Spelling(in FacetTerm term)
+    {
+        if (term.Kind != DocValueKind.Text || _docValues is not { } docValues)
+            return null;
+        // A value read by its ordinal has a number, by which its spelling is found without hashing its bytes.
+        return (uint)term.Slot < (uint)_slotTerms.Length && _slotTerms[term.Slot] is { } known && known.Kind == DocValueKind.Text
+            ? docValues.Spelling(known)
+            : docValues.Spelling(term.Bytes);
+    }
 
     /// <summary>Counts an entry whose values were read (the <paramref name="place"/>-th match of its batch).</summary>
     private void CountValues(long entry, DocValueList values, int place)

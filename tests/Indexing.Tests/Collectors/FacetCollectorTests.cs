@@ -183,4 +183,49 @@ public sealed class FacetCollectorTests : IDisposable
         ])).Counts;
         Assert.Equal([1L, 3L, 0L, 0L, 2L], counts);
     }
+
+    [Fact]
+    public void RangeFacet_CountsDecimalPricesOnTheirBounds_AsTheirDoublesCompare()
+    {
+        // Prices of two decimals are stored scaled (cents) per block; ranges are compared in cents, which must
+        // count a price lying on a bound as the double comparison does, whichever side is inclusive.
+        var prices = new double[10_000];
+        var entries = new IndexEntry[prices.Length];
+        for (var i = 0; i < prices.Length; i++)
+        {
+            prices[i] = Math.Round(((i * 7919) % 20_000 - 3_000) / 100.0, 2);
+            if (i < OnBounds.Length * 3 && i % 3 == 1)
+                prices[i] = OnBounds[i / 3];
+            entries[i] = new IndexEntry($"k{i}").Add("Num", i % 3).Add("Price", prices[i]);
+        }
+        Index(entries);
+        ValueRange[] ranges =
+        [
+            new(null, false, FieldValue.From(10.0), false),
+            new(FieldValue.From(10.0), true, FieldValue.From(24.99), true),
+            new(FieldValue.From(-0.01), false, FieldValue.From(0.1), false),
+            new(FieldValue.From(24.99), false, FieldValue.From(100L), true),
+            new(FieldValue.From(-30.0), true, FieldValue.From(-29.99), true),
+            new(FieldValue.From(169.99), true, null, false),
+            new(FieldValue.From(1e300), true, null, false),
+            new(FieldValue.From(5.005), true, FieldValue.From(5.015), false),
+        ];
+        var counts = Collect(new RangeFacetCollector("Price", ranges), new TermQuery("Num", FieldValue.From(1L))).Counts;
+        var expected = new long[ranges.Length];
+        for (var i = 1; i < prices.Length; i += 3)
+        {
+            for (var r = 0; r < ranges.Length; r++)
+            {
+                var (lower, upper) = (ranges[r].Lower?.Double, ranges[r].Upper?.Double);
+                var above = lower is not { } l || prices[i] > l || (ranges[r].LowerInclusive && prices[i] == l);
+                var below = upper is not { } u || prices[i] < u || (ranges[r].UpperInclusive && prices[i] == u);
+                expected[r] += above && below ? 1 : 0;
+            }
+        }
+        Assert.Equal(expected, counts);
+        Assert.All(expected[..6], count => Assert.True(count > 0));
+    }
+
+    // Prices that lie on the bounds of RangeFacet_CountsDecimalPricesOnTheirBounds_AsTheirDoublesCompare's ranges.
+    private static readonly double[] OnBounds = [-30.0, -29.99, -0.01, 0.1, 5.01, 10.0, 24.99, 100.0, 169.99];
 }

@@ -23,7 +23,7 @@ internal static class LuceneFields
 
     /// <summary>
     /// A case-folding exact field's spellings: per entry and distinct value spelled otherwise than its normalized form,
-    /// the term <c>normalized \0 spelling</c> (<see cref="Collectors.IDocValues.Spelling"/> counts them).
+    /// the term <c>normalized \0 spelling</c> (<see cref="Collectors.IDocValues.Spelling(ReadOnlySpan{byte})"/> counts them).
     /// </summary>
     public static string Spellings(string field) => "\u0001s:" + field;
 

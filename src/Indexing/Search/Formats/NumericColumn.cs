@@ -28,7 +28,7 @@ namespace Folio.Indexing.Search;
 /// smallest scaled value as a long, and a read divides back, which gives the same double. Prices in cents up
 /// to 2,980.00 take 19 bits instead of the 56 their doubles' order-preserving bits span.</para>
 /// </remarks>
-internal sealed class NumericColumn
+internal sealed partial class NumericColumn
 {
     /// <summary>
     /// The entries per block of a column of sort keys (<see cref="ForSortKeys"/>). Such a block is past a leaf's

@@ -1,5 +1,4 @@
 using System.Buffers.Binary;
-using System.Collections.Concurrent;
 using System.Runtime.InteropServices;
 using System.Text;
 using Folio.Indexing.Collectors;
@@ -209,6 +208,17 @@ public sealed partial class IndexSearcher
             return true;
         }
 
+        // Where no entry is in the doc-value tree, the id column alone says each entry's one value (or none).
+        public int CountOrdinals(ReadOnlySpan<long> entryIds, ref long[] counts, int maxOrdinals, ref long missing) =>
+            reader.IsNumeric || reader.IdColumnValues is not { } ids || reader.Values is { Count: > 0 }
+                ? 0
+                : ids.CountIds(entryIds, ref counts, maxOrdinals, ref missing);
+
+        public int CountNumbersInRanges(ReadOnlySpan<long> entryIds, ReadOnlySpan<ulong> lowest, ReadOnlySpan<ulong> widths, Span<long> counts) =>
+            !reader.IsNumeric || reader.ColumnValues is not { } column || reader.Values is { Count: > 0 }
+                ? 0
+                : column.CountInRanges(entryIds, lowest, widths, counts);
+
         // A numeric field's one non-null value per entry is in its sort column, as the big-endian bytes of the key.
         public bool TryReadNumbers(ReadOnlySpan<long> entryIds, Span<ulong> numbers, Span<long> states)
         {
@@ -245,10 +255,13 @@ public sealed partial class IndexSearcher
         // Made when first needed: only a term facet's first meeting with an id reads it.
         private DocValuesBlock? _ordinalValue;
 
+        // The ids of this field kept by the index, asked for once: a facet reads thousands of them per query.
+        private OrdinalTermCache.FieldTerms? _ordinalTerms;
+
         public OrdinalTerm ReadOrdinal(long ordinal)
         {
-            var cache = searcher._index.OrdinalTerms;
-            if (cache.TryGet(field, ordinal, out var known))
+            var cache = _ordinalTerms ??= searcher._index.OrdinalTerms.For(field);
+            if (cache.TryGet(ordinal, out var known))
                 return known;
             Span<byte> key = stackalloc byte[SearchIndex.MaxEntryKeySize];
             // A spelling variant's id stands for its term, as the doc values hold it.
@@ -259,28 +272,43 @@ public sealed partial class IndexSearcher
             values.EndEntry();
             var enumerator = values[0].GetEnumerator();
             enumerator.MoveNext();
-            var read = new OrdinalTerm(enumerator.Current);
-            cache.Add(field, ordinal, read);
-            return read;
+            return cache.Add(ordinal, new OrdinalTerm(enumerator.Current));
         }
 
         public byte[]? Encode(FieldValue value) => searcher.DocValueBound(field, value);
 
         // The cache's spellings of this field at the searcher's snapshot, asked for once.
-        private ConcurrentDictionary<byte[], string?>.AlternateLookup<ReadOnlySpan<byte>>? _spellings;
+        private SpellingCache.FieldSpellings? _spellings;
         private bool _spellingsAsked;
 
-        public string? Spelling(ReadOnlySpan<byte> value)
+        private SpellingCache.FieldSpellings? Spellings()
         {
             if (!_spellingsAsked)
             {
                 _spellings = searcher._index.Spellings.For(searcher._transaction.Id, field);
                 _spellingsAsked = true;
             }
-            if (_spellings is { } spellings && spellings.TryGetValue(value, out var spelling))
+            return _spellings;
+        }
+
+        public string? Spelling(ReadOnlySpan<byte> value)
+        {
+            var spellings = Spellings();
+            if (spellings is not null && spellings.ByBytes.TryGetValue(value, out var spelling))
                 return spelling;
             spelling = searcher.MostFrequentSpelling(reader, value);
-            _spellings?.TryAdd(value, spelling);
+            spellings?.ByBytes.TryAdd(value, spelling);
+            return spelling;
+        }
+
+        public string? Spelling(OrdinalTerm term)
+        {
+            if (term.Number < 0 || Spellings() is not { } spellings)
+                return Spelling(term.Bytes);
+            if (spellings.TryGet(term.Number, out var spelling))
+                return spelling;
+            spelling = Spelling(term.Bytes);
+            spellings.Set(term.Number, spelling);
             return spelling;
         }
     }

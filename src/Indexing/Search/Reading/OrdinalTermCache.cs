@@ -9,7 +9,8 @@ namespace Folio.Indexing.Search;
 /// index's lifetime: a term dictionary never gives an id to another term (<see cref="TermDictionary"/>), so what an
 /// id was read as stays true in every later snapshot, and a facet over 5,000 brands need not descend the id tree
 /// 5,000 times per query. At most <see cref="MaxPerField"/> ids per field are kept, so a facet over a field of
-/// millions of distinct values costs memory only for the ones first met.
+/// millions of distinct values costs memory only for the ones first met. Each value kept gets a number
+/// (<see cref="OrdinalTerm.Number"/>).
 /// </summary>
 internal sealed class OrdinalTermCache
 {
@@ -18,25 +19,18 @@ internal sealed class OrdinalTermCache
 
     private readonly ConcurrentDictionary<string, FieldTerms> _fields = new(StringComparer.Ordinal);
 
+    /// <summary>What is kept for <paramref name="field"/>: a reader asks once, then per id.</summary>
+    public FieldTerms For(string field) => _fields.GetOrAdd(field, static _ => new FieldTerms());
+
     /// <summary>The value <paramref name="ordinal"/> of <paramref name="field"/> was read as, if kept.</summary>
     public bool TryGet(string field, long ordinal, [NotNullWhen(true)] out OrdinalTerm? term)
     {
         term = null;
-        return _fields.TryGetValue(field, out var terms) && terms.Terms.TryGetValue(ordinal, out term);
+        return _fields.TryGetValue(field, out var terms) && terms.TryGet(ordinal, out term);
     }
 
-    /// <summary>Keeps what <paramref name="ordinal"/> of <paramref name="field"/> was read as, while the field has room.</summary>
-    public void Add(string field, long ordinal, OrdinalTerm term)
-    {
-        var terms = _fields.GetOrAdd(field, static _ => new FieldTerms());
-        if (Volatile.Read(ref terms.Count) >= MaxPerField)
-            return;
-        if (terms.Terms.TryAdd(ordinal, term))
-        {
-            Interlocked.Increment(ref terms.Count);
-            terms.Ordinals.TryAdd(term.Bytes, ordinal);
-        }
-    }
+    /// <summary>Keeps what <paramref name="ordinal"/> of <paramref name="field"/> was read as, while the field has room; gives the term kept.</summary>
+    public OrdinalTerm Add(string field, long ordinal, OrdinalTerm term) => For(field).Add(ordinal, term);
 
     /// <summary>
     /// An ordinal kept for the value whose bytes are <paramref name="bytes"/> (its term's own id or one of its
@@ -49,18 +43,69 @@ internal sealed class OrdinalTermCache
         return _fields.TryGetValue(field, out var terms) && terms.OrdinalsBySpan.TryGetValue(bytes, out ordinal);
     }
 
-    private sealed class FieldTerms
+    /// <summary>The ids of one field kept, and the numbers of their values.</summary>
+    internal sealed class FieldTerms
     {
+        // Ids below this are also kept in an array, read without hashing: a facet looks up thousands per query.
+        private const int MaxDenseOrdinal = MaxPerField;
+
+        private readonly ConcurrentDictionary<long, OrdinalTerm> _terms = new();
+        private OrdinalTerm?[] _dense = [];
         // Counted apart: a concurrent dictionary's Count takes every lock.
-        public int Count;
+        private int _count;
+        private int _numbers;
 
         public FieldTerms() => OrdinalsBySpan = Ordinals.GetAlternateLookup<ReadOnlySpan<byte>>();
 
-        public ConcurrentDictionary<long, OrdinalTerm> Terms { get; } = new();
-
-        // The first ordinal kept for each value, by the value's bytes: only ordinals Terms keeps, so each resolves.
-        public ConcurrentDictionary<byte[], long> Ordinals { get; } = new(ByteArrayComparer.Instance);
+        // The first ordinal kept for each value, by the value's bytes: only ordinals the field keeps, so each resolves.
+        private ConcurrentDictionary<byte[], long> Ordinals { get; } = new(ByteArrayComparer.Instance);
 
         public ConcurrentDictionary<byte[], long>.AlternateLookup<ReadOnlySpan<byte>> OrdinalsBySpan { get; }
+
+        public bool TryGet(long ordinal, [NotNullWhen(true)] out OrdinalTerm? term)
+        {
+            var dense = Volatile.Read(ref _dense);
+            if ((ulong)ordinal < (ulong)dense.Length && dense[ordinal] is { } known)
+            {
+                term = known;
+                return true;
+            }
+            return _terms.TryGetValue(ordinal, out term);
+        }
+
+        public OrdinalTerm Add(long ordinal, OrdinalTerm term)
+        {
+            // Rare (once per id for the index's lifetime), so one lock keeps a value's number the same for all its ids.
+            lock (_terms)
+            {
+                if (_terms.TryGetValue(ordinal, out var kept))
+                    return kept;
+                if (_count >= MaxPerField)
+                    return term;
+                term.Number = Ordinals.TryGetValue(term.Bytes, out var first) ? _terms[first].Number : _numbers++;
+                Ordinals.TryAdd(term.Bytes, ordinal);
+                _terms[ordinal] = term;
+                _count++;
+                if (ordinal < MaxDenseOrdinal)
+                    KeepDense(ordinal, term);
+                return term;
+            }
+        }
+
+        private void KeepDense(long ordinal, OrdinalTerm term)
+        {
+            var dense = _dense;
+            if (ordinal >= dense.Length)
+            {
+                // A copy, published whole: readers holding the old array find what it had, and the rest in the dictionary.
+                var grown = new OrdinalTerm?[Math.Min(MaxDenseOrdinal, Math.Max(ordinal + 1, dense.Length * 2L))];
+                dense.CopyTo(grown, 0);
+                grown[ordinal] = term;
+                Volatile.Write(ref _dense, grown);
+                return;
+            }
+            // Published after its number was set: a reader without the lock sees the term whole.
+            Volatile.Write(ref dense[ordinal], term);
+        }
     }
 }
