@@ -31,25 +31,29 @@ public sealed class DocumentIndex : IDisposable
     /// Opens (creating if needed) the map or map/reduce index of <paramref name="definition"/> in <paramref name="directory"/>
     /// and starts its runner. A map/reduce index with an output collection writes there only once
     /// <paramref name="outputFreed"/> (the removal of an earlier index's documents there) is over. With
-    /// <paramref name="startPaused"/> its runner indexes nothing until <see cref="ApplyRunState"/> lets it.
+    /// <paramref name="startPaused"/> its runner indexes nothing until <see cref="ApplyRunState"/> lets it. Its batches
+    /// share <paramref name="group"/>'s turns (its database's) when given.
     /// </summary>
-    public DocumentIndex(IndexDefinition definition, DocumentStore store, string directory, ILogger logger, StorageOptions? storage = null, Task? outputFreed = null, bool startPaused = false)
-        : this(definition, store, directory, OpenProcessor(definition, storage ?? StorageOptions.ForPath(directory), store, outputFreed), logger, startPaused)
+    public DocumentIndex(IndexDefinition definition, DocumentStore store, string directory, ILogger logger, StorageOptions? storage = null, Task? outputFreed = null,
+        bool startPaused = false, WorkGroup? group = null)
+        : this(definition, store, directory, OpenProcessor(definition, storage ?? StorageOptions.ForPath(directory), store, outputFreed), logger, startPaused, group)
     {
     }
 
     /// <summary>
     /// An index whose work <paramref name="processor"/> does (the index owns it from here on), kept up to date
-    /// with the changes of the definition's collections (from the start only once <paramref name="startPaused"/> is lifted).
+    /// with the changes of the definition's collections (from the start only once <paramref name="startPaused"/> is lifted),
+    /// its batches sharing <paramref name="group"/>'s turns when given.
     /// </summary>
-    public DocumentIndex(IndexDefinition definition, DocumentStore store, string directory, IIndexBatchProcessor processor, ILogger logger, bool startPaused = false)
+    public DocumentIndex(IndexDefinition definition, DocumentStore store, string directory, IIndexBatchProcessor processor, ILogger logger, bool startPaused = false,
+        WorkGroup? group = null)
     {
         Definition = definition;
         Directory = directory;
         _processor = processor;
         try
         {
-            _runner = new IndexRunner(definition.Name, definition.Collections, store, processor, logger, startPaused);
+            _runner = new IndexRunner(definition.Name, definition.Collections, store, processor, logger, startPaused, group: group);
         }
         catch
         {

@@ -4,6 +4,7 @@ using Folio.Indexing.Definitions;
 using Folio.Indexing.Engines;
 using Folio.Storage;
 using Folio.Storage.Documents;
+using Folio.Storage.Scheduling;
 using Microsoft.Extensions.Logging;
 
 namespace Folio.Indexing.Documents;
@@ -31,6 +32,9 @@ public sealed partial class IndexStore : IDisposable
     private readonly Timer _maintenance;
     private readonly Lock _maintaining = new();
     private readonly OutputPurges _purges;
+    // The database's share of the background threads: its indexes take turns within it, so a database with many
+    // indexes gets no more of the threads than one with a single index when all are busy.
+    private readonly WorkGroup _turns = new(WorkScheduler.Background);
     private long _generation;
     private bool _indexingPaused;
 
@@ -401,7 +405,7 @@ public sealed partial class IndexStore : IDisposable
     private DocumentIndex Open(IndexDefinition definition, string directory, IndexSettings settings, bool paused)
     {
         var index = new DocumentIndex(definition, _store, directory, _loggers.CreateLogger<DocumentIndex>(), _options.InMemory ? StorageOptions.InMemory() : null,
-            _purges.Before(definition.OutputCollection), startPaused: settings.Disabled || paused || _indexingPaused);
+            _purges.Before(definition.OutputCollection), startPaused: settings.Disabled || paused || _indexingPaused, group: _turns);
         index.ApplyRunState(settings, paused, _indexingPaused);
         return index;
     }

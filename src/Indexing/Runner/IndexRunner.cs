@@ -52,11 +52,12 @@ public sealed class IndexRunner : ScheduledWork, IDisposable
     /// <paramref name="collections"/> in <paramref name="store"/>, from the etag the processor last committed.
     /// The runner owns the processor from here on and disposes it with itself. With <paramref name="startPaused"/> it
     /// indexes nothing until <see cref="Paused"/> is cleared. Its turns run on <paramref name="scheduler"/>
-    /// (<see cref="WorkScheduler.Background"/> unless given).
+    /// (<see cref="WorkScheduler.Background"/> unless given), sharing <paramref name="group"/>'s turns (its database's
+    /// other indexes') when given, in which case they run on the group's scheduler.
     /// </summary>
     public IndexRunner(string name, IReadOnlyList<string> collections, DocumentStore store, IIndexBatchProcessor processor, ILogger logger,
-        bool startPaused = false, WorkScheduler? scheduler = null)
-        : base(scheduler ?? WorkScheduler.Background)
+        bool startPaused = false, WorkScheduler? scheduler = null, WorkGroup? group = null)
+        : base(group?.Scheduler ?? scheduler ?? WorkScheduler.Background, group)
     {
         _paused = startPaused;
         _committed = Schedule;

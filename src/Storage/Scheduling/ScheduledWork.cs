@@ -5,9 +5,10 @@ namespace Folio.Storage.Scheduling;
 /// <see cref="WorkScheduler"/>'s threads instead of on a thread of its own. Whoever learns there is work calls
 /// <see cref="Schedule"/>; a turn does a bounded amount of it and says whether more is ready, in which case the work
 /// goes to the back of the queue so that every other ready stream gets a turn first. At most one turn of a stream
-/// runs at a time, so a stream's own state needs no locking between turns.
+/// runs at a time, so a stream's own state needs no locking between turns. Works of a <see cref="WorkGroup"/> share
+/// the group's place in the queue.
 /// </summary>
-public abstract class ScheduledWork
+public abstract class ScheduledWork : IQueuedTurn
 {
     private const int Idle = 0;
     private const int Queued = 1;
@@ -15,6 +16,7 @@ public abstract class ScheduledWork
     private const int RunningAndScheduled = 3;
 
     private readonly WorkScheduler _scheduler;
+    private readonly WorkGroup? _group;
     // Held for the length of a turn: stopping takes it to wait for the turn in progress.
     private readonly Lock _turn = new();
     private int _state;
@@ -25,6 +27,18 @@ public abstract class ScheduledWork
     {
         ArgumentNullException.ThrowIfNull(scheduler);
         _scheduler = scheduler;
+    }
+
+    /// <summary>
+    /// Work whose turns <paramref name="scheduler"/> runs, sharing <paramref name="group"/>'s place in its queue when
+    /// there is a group (which must be of that scheduler).
+    /// </summary>
+    protected ScheduledWork(WorkScheduler scheduler, WorkGroup? group)
+        : this(scheduler)
+    {
+        if (group is not null && group.Scheduler != scheduler)
+            throw new ArgumentException("The group's works run on another scheduler.", nameof(group));
+        _group = group;
     }
 
     /// <summary>How large a share of the threads the work gets when they are all busy.</summary>
@@ -48,7 +62,7 @@ public abstract class ScheduledWork
                 case Idle:
                     if (Interlocked.CompareExchange(ref _state, Queued, Idle) == Idle)
                     {
-                        _scheduler.Enqueue(this);
+                        Enqueue(byTakingThread: false);
                         return;
                     }
                     break;
@@ -83,7 +97,7 @@ public abstract class ScheduledWork
     }
 
     /// <summary>Runs one turn on the calling scheduler thread and queues the work again if it asks to be.</summary>
-    internal void Run()
+    void IQueuedTurn.Run()
     {
         Volatile.Write(ref _state, Running);
         bool more;
@@ -92,7 +106,15 @@ public abstract class ScheduledWork
         if (more || Interlocked.CompareExchange(ref _state, Idle, Running) != Running)
         {
             Volatile.Write(ref _state, Queued);
-            _scheduler.Enqueue(this, byTakingThread: true);
+            Enqueue(byTakingThread: true);
         }
+    }
+
+    private void Enqueue(bool byTakingThread)
+    {
+        if (_group is null)
+            _scheduler.Enqueue(this, Priority, byTakingThread);
+        else
+            _group.Enqueue(this, byTakingThread);
     }
 }

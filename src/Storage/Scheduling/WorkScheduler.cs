@@ -9,6 +9,7 @@ namespace Folio.Storage.Scheduling;
 /// the back, so a database bulk-inserting or an index rebuilding holds one thread for one turn at a time while the
 /// others serve everyone else. The thread count depends on the cores and the settings, never on how much work
 /// there is. The threads are the scheduler's own rather than the thread pool's because turns block in syncs.
+/// Fairness is per queued place: a <see cref="WorkGroup"/> (a database's indexes) holds one place for all its works.
 /// </summary>
 public sealed class WorkScheduler : IDisposable
 {
@@ -16,7 +17,7 @@ public sealed class WorkScheduler : IDisposable
     private static readonly WorkPriority[] s_rotation =
         [WorkPriority.High, WorkPriority.Normal, WorkPriority.High, WorkPriority.Low, WorkPriority.High, WorkPriority.Normal];
 
-    private readonly ConcurrentQueue<ScheduledWork>[] _queues = [new(), new(), new()];
+    private readonly ConcurrentQueue<IQueuedTurn>[] _queues = [new(), new(), new()];
     // The idle threads' wake-up events, the most recently idle last: work wakes the thread whose cache is warmest.
     // An event of its own per thread, without spinning, wakes exactly one thread at once: whoever would hand an
     // idle thread work needs the same few cores. (A shared monitor or semaphore, measured, cost a single writer's
@@ -72,12 +73,12 @@ public sealed class WorkScheduler : IDisposable
     public void Dispose() => Resize(0);
 
     /// <summary>
-    /// Queues <paramref name="work"/> and promises it to a thread: an idle one is woken, unless the caller is a
-    /// scheduler thread about to take its next work itself (<paramref name="byTakingThread"/>).
+    /// Queues <paramref name="work"/> at <paramref name="priority"/> and promises it to a thread: an idle one is woken,
+    /// unless the caller is a scheduler thread about to take its next work itself (<paramref name="byTakingThread"/>).
     /// </summary>
-    internal void Enqueue(ScheduledWork work, bool byTakingThread = false)
+    internal void Enqueue(IQueuedTurn work, WorkPriority priority, bool byTakingThread)
     {
-        _queues[(int)work.Priority].Enqueue(work);
+        _queues[(int)priority].Enqueue(work);
         Interlocked.Increment(ref _promised);
         if (!byTakingThread)
             WakeOne();
@@ -159,7 +160,7 @@ public sealed class WorkScheduler : IDisposable
     /// The next work to run, once this thread was promised one is queued: from the queue whose turn it is in the
     /// rotation, else from the highest priority queue that has any.
     /// </summary>
-    private ScheduledWork Take()
+    private IQueuedTurn Take()
     {
         var preferred = _queues[(int)s_rotation[Interlocked.Increment(ref _taken) % (uint)s_rotation.Length]];
         var spin = new SpinWait();

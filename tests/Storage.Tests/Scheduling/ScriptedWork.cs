@@ -3,7 +3,7 @@ using Folio.Storage.Scheduling;
 namespace Folio.Storage.Tests.Scheduling;
 
 /// <summary>Work whose turns run a script given by the test and are counted; it can stop itself like a disposed owner would.</summary>
-internal sealed class ScriptedWork(WorkScheduler scheduler, Func<ScriptedWork, bool> turn) : ScheduledWork(scheduler)
+internal sealed class ScriptedWork(WorkScheduler scheduler, Func<ScriptedWork, bool> turn, WorkGroup? group = null) : ScheduledWork(scheduler, group)
 {
     private int _turns;
 

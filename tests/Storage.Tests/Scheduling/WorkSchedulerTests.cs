@@ -97,6 +97,96 @@ public sealed class WorkSchedulerTests
     }
 
     [Fact]
+    public async Task Run_GroupOfThreeBusyWorksAndASingleBusyWork_ShareTurnsEvenly()
+    {
+        using var scheduler = new WorkScheduler("test scheduler", threads: 1);
+        var gate = new ManualResetEventSlim(false);
+        // Counted over the first turns only, as above; the group's works must also take its turns in rotation.
+        const int Counted = 600;
+        var order = new List<ScriptedWork>(Counted);
+        bool Record(ScriptedWork work)
+        {
+            lock (order)
+            {
+                if (order.Count < Counted)
+                    order.Add(work);
+                return order.Count < Counted;
+            }
+        }
+        var database = new WorkGroup(scheduler);
+        var first = new ScriptedWork(scheduler, self => gate.Wait(Timeout) && Record(self), database);
+        var grouped = new[] { first, new ScriptedWork(scheduler, Record, database), new ScriptedWork(scheduler, Record, database) };
+        var single = new ScriptedWork(scheduler, Record, new WorkGroup(scheduler));
+        try
+        {
+            // The first turn holds the only thread until every work is queued, so every turn after it chooses among all.
+            first.Schedule();
+            await WaitUntil(() => first.Turns == 1);
+            grouped[1].Schedule();
+            grouped[2].Schedule();
+            single.Schedule();
+            gate.Set();
+            await WaitUntil(() => { lock (order) return order.Count == Counted; });
+
+            int singleTurns = 0;
+            var groupedTurns = new int[grouped.Length];
+            lock (order)
+            {
+                foreach (var work in order)
+                {
+                    if (work == single)
+                        singleTurns++;
+                    else
+                        groupedTurns[Array.IndexOf(grouped, work)]++;
+                }
+            }
+            Assert.InRange(singleTurns / (double)Counted, 0.45, 0.55);
+            foreach (var turns in groupedTurns)
+                Assert.InRange(turns / (double)Counted, 0.13, 0.20);
+        }
+        finally
+        {
+            foreach (var work in grouped)
+                work.Stop();
+            single.Stop();
+        }
+    }
+
+    [Fact]
+    public async Task Run_GroupedWorks_RunAtOnceOnIdleThreads()
+    {
+        // Sharing a place in the queue is about who goes first when threads are short, not a lock: with threads free,
+        // a database's indexes still run side by side.
+        using var scheduler = new WorkScheduler("test scheduler", threads: 3);
+        var release = new ManualResetEventSlim(false);
+        var running = 0;
+        var database = new WorkGroup(scheduler);
+        var works = new ScriptedWork[3];
+        for (var i = 0; i < works.Length; i++)
+        {
+            works[i] = new ScriptedWork(scheduler, _ =>
+            {
+                Interlocked.Increment(ref running);
+                release.Wait(Timeout);
+                return false;
+            }, database);
+        }
+        try
+        {
+            foreach (var work in works)
+                work.Schedule();
+
+            await WaitUntil(() => Volatile.Read(ref running) == 3);
+        }
+        finally
+        {
+            release.Set();
+            foreach (var work in works)
+                work.Stop();
+        }
+    }
+
+    [Fact]
     public async Task Schedule_DuringATurnThatFindsNothingMore_RunsAnotherTurn()
     {
         using var scheduler = new WorkScheduler("test scheduler", threads: 2);
