@@ -23,33 +23,35 @@ public static class JsToJson
     private const int MaxStringLength = 166_666_666;
 
     /// <summary>
-    /// Writes <paramref name="value"/>, refusing it past <paramref name="maxBytes"/> bytes of JSON, and stopping with an
-    /// <see cref="OperationCanceledException"/> when <paramref name="cancellation"/> is cancelled (a large value takes a while).
+    /// Writes <paramref name="value"/>, refusing it past <paramref name="maxBytes"/> bytes of JSON or
+    /// <paramref name="maxValues"/> values (each read from the engine), and stopping with an
+    /// <see cref="OperationCanceledException"/> when <paramref name="cancellation"/> is cancelled.
     /// </summary>
-    public static void Write(Utf8JsonWriter writer, JsValue value, int maxDepth = 64, long maxBytes = long.MaxValue, CancellationToken cancellation = default)
+    public static void Write(Utf8JsonWriter writer, JsValue value, int maxDepth = 64, long maxBytes = long.MaxValue, CancellationToken cancellation = default, long maxValues = long.MaxValue)
     {
         ArgumentNullException.ThrowIfNull(writer);
         // The writer may already hold what came before (the other results of a page): only this value's bytes count.
-        var limit = new Limit(maxDepth, writer.BytesCommitted + writer.BytesPending, maxBytes, cancellation);
+        var limit = new Limit(maxDepth, writer.BytesCommitted + writer.BytesPending, maxBytes, maxValues, cancellation);
         WriteValue(writer, value, 0, ref limit);
     }
 
-    /// <summary><paramref name="value"/> as UTF-8 JSON, refused past <paramref name="maxBytes"/> bytes.</summary>
-    public static byte[] ToUtf8(JsValue value, int maxDepth = 64, long maxBytes = long.MaxValue)
+    /// <summary><paramref name="value"/> as UTF-8 JSON, refused past <paramref name="maxBytes"/> bytes or <paramref name="maxValues"/> values.</summary>
+    public static byte[] ToUtf8(JsValue value, int maxDepth = 64, long maxBytes = long.MaxValue, long maxValues = long.MaxValue)
     {
         var buffer = new System.Buffers.ArrayBufferWriter<byte>(256);
         using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { SkipValidation = true }))
-            Write(writer, value, maxDepth, maxBytes);
+            Write(writer, value, maxDepth, maxBytes, maxValues: maxValues);
         return buffer.WrittenSpan.ToArray();
     }
 
-    private struct Limit(int maxDepth, long start, long maxBytes, CancellationToken cancellation)
+    private struct Limit(int maxDepth, long start, long maxBytes, long maxValues, CancellationToken cancellation)
     {
         public readonly int MaxDepth = maxDepth;
         public readonly long Start = start;
         public readonly long MaxBytes = maxBytes;
+        public readonly long MaxValues = maxValues;
         public readonly CancellationToken Cancellation = cancellation;
-        public int Values;
+        public long Values;
     }
 
     private static void CheckSize(Utf8JsonWriter writer, in Limit limit, long adding)
@@ -75,7 +77,10 @@ public static class JsToJson
         if (depth > limit.MaxDepth)
             throw new ScriptException($"The script's result nests deeper than {limit.MaxDepth} levels (or refers to itself).", ScriptFailure.Result);
         CheckSize(writer, limit, 0);
-        if ((++limit.Values & Collectors.MatchWalk.CancellationStride) == 0)
+        // Reading a value through the engine is what makes a large result slow to write, more than its bytes.
+        if (++limit.Values > limit.MaxValues)
+            throw new ScriptException($"The script's result is larger than {limit.MaxValues} values.", ScriptFailure.Result);
+        if ((limit.Values & Collectors.MatchWalk.CancellationStride) == 0)
             limit.Cancellation.ThrowIfCancellationRequested();
         switch (value)
         {

@@ -80,13 +80,13 @@ public sealed class ScriptSandbox : IDisposable
     /// <summary>
     /// Writes <paramref name="value"/> (what a call returned) as JSON within the same run's limits: its getters and
     /// proxy traps are the script's code and may loop, recurse or throw. Past <see cref="ScriptLimits.MaxMemoryBytes"/>
-    /// bytes of JSON the result is refused.
+    /// bytes of JSON, or past <see cref="ScriptLimits.MaxArraySize"/> values, the result is refused.
     /// </summary>
     public void WriteJson(System.Text.Json.Utf8JsonWriter writer, JsValue value, int maxDepth = 64)
     {
         try
         {
-            JsToJson.Write(writer, value, maxDepth, _limits.MaxMemoryBytes, _cancellation);
+            JsToJson.Write(writer, value, maxDepth, _limits.MaxMemoryBytes, _cancellation, _limits.MaxArraySize);
         }
         catch (Exception e) when (Translate(e) is { } failure)
         {

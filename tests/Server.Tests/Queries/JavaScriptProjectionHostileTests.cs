@@ -25,7 +25,7 @@ public sealed class JavaScriptProjectionHostileTests : IAsyncLifetime
         _server = await RunningServer.StartAsync(["--Scripting:TimeoutMs=60000", "--Scripting:MaxStatements=2000000000"]);
         _db = await CreateDatabaseAsync(Client);
         for (var i = 1; i <= 3; i++)
-            await StoreAsync(Client, _db, $"orders/{i}", $$"""{"Freight":{{i * 10}},"@metadata":{"@collection":"Orders"}}""");
+            await StoreAsync(Client, _db, $"orders/{i}", $$$"""{"Freight":{{{i * 10}}},"@metadata":{"@collection":"Orders"}}""");
     }
 
     public async Task DisposeAsync() => await _server.DisposeAsync();
@@ -34,7 +34,7 @@ public sealed class JavaScriptProjectionHostileTests : IAsyncLifetime
     {
         var clock = Stopwatch.StartNew();
         var body = JsonSerializer.Serialize(new { Query = query, WaitForNonStaleResults = true });
-        using var response = await Client.PostAsync($"/databases/{_db}/queries{(timeout is null ? "" : "?timeout=" + timeout)}", Json(body));
+        using var response = await Client.PostAsync($"/databases/{_db}/queries{(timeout is null ? "" : "?timeout=" + timeout)}", FolioApi.Json(body));
         var text = await response.Content.ReadAsStringAsync();
         using var document = JsonDocument.Parse(text);
         return (response.StatusCode, document.RootElement.Clone(), clock.Elapsed);

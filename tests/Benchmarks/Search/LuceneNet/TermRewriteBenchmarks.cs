@@ -19,10 +19,9 @@ namespace Folio.Benchmarks.Search.LuceneNet;
 /// <c>Default</c> is Lucene's <c>CONSTANT_SCORE_AUTO_REWRITE_DEFAULT</c> (what the queries had before Folio's rewrite),
 /// <c>Filter</c> its <c>CONSTANT_SCORE_FILTER_REWRITE</c> (the same shape as Folio's, without the checks) and
 /// <c>Guarded</c> Folio's, with a budget that does not run out and a 1 GiB memory limit as the server's default:
-/// <c>dotnet tests/Benchmarks/bin/Release/net10.0/Folio.Benchmarks.dll --filter '*TermRewrite*' --inProcess</c>.
+/// <c>dotnet tests/Benchmarks/bin/Release/net10.0/Folio.Benchmarks.dll --filter '*TermRewrite*' --inProcess --warmupCount 3 --iterationCount 12</c>.
 /// </summary>
 [MemoryDiagnoser]
-[SimpleJob(launchCount: 1, warmupCount: 3, iterationCount: 12)]
 public class TermRewriteBenchmarks
 {
     private const int Documents = 500_000;
