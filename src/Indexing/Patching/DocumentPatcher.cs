@@ -99,7 +99,7 @@ public sealed class DocumentPatcher : IDisposable
                 throw new ScriptException("The stored document is not a JSON object.", ScriptFailure.Result);
             _arguments[0] = document;
             _sandbox.Call(PatchFunction, document, _arguments);
-            return JsToJson.ToUtf8(document, _maxDepth);
+            return _sandbox.Run((document, _maxDepth), static state => JsToJson.ToUtf8(state.document, state._maxDepth));
         }
         finally
         {

@@ -30,11 +30,8 @@ public sealed partial class QueryRunner
     }
 
     /// <summary>A collection read directly (no where, or id() lookups) with <c>distinct</c> or <c>random()</c>.</summary>
-    private bool TryDirectAllMatches(RqlQuery query, string collection, RqlExpression? where, QueryOptions options, int skip, int take, QueryResult result)
+    private void AnswerDirectAllMatches(RqlQuery query, string collection, List<string>? ids, QueryOptions options, int skip, int take, QueryResult result)
     {
-        List<string>? ids = null;
-        if (where is not null && (ids = IdLookups(where, options.Parameters)) is null)
-            return false;
         using var reader = store.OpenReader();
         result.IndexName = ids is null ? "collection/" + collection : "document";
         result.IndexEtag = reader.LastEtag;
@@ -55,7 +52,6 @@ public sealed partial class QueryRunner
         }
         result.Timings?.PlanDone();
         Answer(query, new MatchSource(reader, null, null, null, options.Parameters), matches, skip, take, result);
-        return true;
     }
 
     /// <summary>Every match of <paramref name="source"/>'s condition, ordered, made distinct when asked, and paged.</summary>

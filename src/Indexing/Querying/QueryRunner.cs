@@ -38,6 +38,11 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
         {
             throw budget.Exceeded();
         }
+        catch (Scripting.ScriptException e) when (e.Failure == Scripting.ScriptFailure.Canceled && budget.RanOut)
+        {
+            // A projection stopped by the budget says it was cancelled; the client asked for nothing of the kind.
+            throw budget.Exceeded();
+        }
     }
 
     private async Task<QueryResult> RunWithinAsync(string text, QueryOptions options, QueryBudget budget, CancellationToken cancellationToken)
@@ -57,14 +62,19 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             query = plan.Query;
         var result = new QueryResult { Timings = timings, Explanations = query.IncludeExplanations ? new(StringComparer.OrdinalIgnoreCase) : null };
         var (skip, take) = Paging(query, options, result);
-        using var projector = ScriptProjector.Create(query, options, cancellationToken);
-
-        if (TryDirect(query, options, skip, take, result, projector))
+        if (IsDirect(query, options.Parameters, out var ids))
+        {
+            // A collection read waits for no index: its budget, which stops its projections too, starts now.
+            budget.Start();
+            using var direct = ScriptProjector.Create(query, options, budget.Token);
+            AnswerDirect(query, ids, options, skip, take, result, direct);
             return Finished(result, started);
+        }
 
         var (index, searcher, indexedEtag) = await OpenIndexAsync(query, plan, options, cancellationToken).ConfigureAwait(false);
         using var opened = searcher;
         budget.Start();
+        using var projector = ScriptProjector.Create(query, options, budget.Token);
         var guard = new QueryGuard(budget.Token, options.MaxMemoryBytes);
         guard.Start();
         searcher.Guard = guard;
@@ -253,17 +263,31 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
         value.Type == FieldValueType.Long && value.Long >= 0 ? value.Long : throw new QueryException($"The {what} must be a whole number of zero or more.");
 
     /// <summary>Answers <c>from Collection</c> without conditions or order, and pure <c>id()</c> lookups, from the documents themselves.</summary>
-    private bool TryDirect(RqlQuery query, QueryOptions options, int skip, int take, QueryResult result, ScriptProjector? projector)
+    /// <summary>
+    /// Whether <paramref name="query"/> reads its collection (or documents by id) without an index; <paramref name="ids"/>
+    /// are the ids its condition looks up (null: it has none and reads the whole collection).
+    /// </summary>
+    private static bool IsDirect(RqlQuery query, JsonElement? parameters, out List<string>? ids)
     {
+        ids = null;
         var shuffled = query.OrderBy is [{ Type: RqlOrderType.Random }];
-        if (query.From.Collection is not { } collection || (query.OrderBy.Count > 0 && !shuffled) || query.Facets.Count > 0 || query.Suggestions.Count > 0)
+        if (query.From.Collection is null || (query.OrderBy.Count > 0 && !shuffled) || query.Facets.Count > 0 || query.Suggestions.Count > 0)
             return false;
         // A bare true asks for the whole collection, as no where does.
-        var where = query.Where is RqlTrue ? null : query.Where;
-        if (shuffled || query.Distinct)
-            return TryDirectAllMatches(query, collection, where, options, skip, take, result);
+        return query.Where is null or RqlTrue || (ids = IdLookups(query.Where, parameters)) is not null;
+    }
+
+    /// <summary>Answers a query <see cref="IsDirect"/> found needs no index.</summary>
+    private void AnswerDirect(RqlQuery query, List<string>? ids, QueryOptions options, int skip, int take, QueryResult result, ScriptProjector? projector)
+    {
+        var collection = query.From.Collection!;
+        if (query.OrderBy is [{ Type: RqlOrderType.Random }] || query.Distinct)
+        {
+            AnswerDirectAllMatches(query, collection, ids, options, skip, take, result);
+            return;
+        }
         result.Timings?.PlanDone();
-        if (where is null)
+        if (ids is null)
         {
             using var reader = store.OpenReader();
             result.IndexName = "collection/" + collection;
@@ -273,11 +297,8 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             cursor.Skip(skip);
             while (result.Results.Count < take && cursor.MoveNext())
                 AddResult(query, reader, cursor.Current.Json, cursor.Current.IdString, result, projector);
-            return true;
+            return;
         }
-        var ids = IdLookups(where, options.Parameters);
-        if (ids is null)
-            return false;
         using (var reader = store.OpenReader())
         {
             result.IndexName = "document";
@@ -292,7 +313,6 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             }
             result.TotalResults = matched;
         }
-        return true;
     }
 
     private static List<string>? IdLookups(RqlExpression where, JsonElement? parameters)

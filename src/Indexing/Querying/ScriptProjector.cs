@@ -33,7 +33,7 @@ internal sealed class ScriptProjector : IDisposable
     private ScriptProjector(RqlQuery query, QueryOptions options, CancellationToken cancellation)
     {
         _query = query;
-        _sandbox = new ScriptSandbox(options.ScriptLimits, cancellation);
+        _sandbox = new ScriptSandbox(Limits(options), cancellation);
         _arguments = new JsValue[1 + query.Loads.Count];
         _writer = new Utf8JsonWriter(_buffer, new JsonWriterOptions { SkipValidation = true });
         try
@@ -52,6 +52,15 @@ internal sealed class ScriptProjector : IDisposable
             throw;
         }
     }
+
+    /// <summary>
+    /// The limits of one projection: the server's script limits, within the query's memory cap. Its time budget needs no
+    /// limit here: the budget's cancellation stops the script, and the query answers that the budget ran out.
+    /// </summary>
+    internal static ScriptLimits Limits(QueryOptions options) =>
+        options.MaxMemoryBytes is { } memory && memory < options.ScriptLimits.MaxMemoryBytes
+            ? options.ScriptLimits with { MaxMemoryBytes = memory }
+            : options.ScriptLimits;
 
     /// <summary>A projector for <paramref name="query"/>, or null when it has no JavaScript projection.</summary>
     public static ScriptProjector? Create(RqlQuery query, QueryOptions options, CancellationToken cancellation = default) =>
@@ -85,7 +94,7 @@ internal sealed class ScriptProjector : IDisposable
         }
         _buffer.ResetWrittenCount();
         _writer.Reset(_buffer);
-        JsToJson.Write(_writer, projected);
+        _sandbox.WriteJson(_writer, projected);
         _writer.Flush();
         return _buffer.WrittenSpan.ToArray();
     }

@@ -82,11 +82,15 @@ internal sealed class ScriptMapRunner : IDisposable
         return _outputs;
     }
 
+    // One entry's JSON: the size of a large document.
+    private const long MaxOutputBytes = 16L * 1024 * 1024;
+
     private byte[] Output(JsValue output)
     {
         if (output is not ObjectInstance obj || output is JsArray)
             throw new ScriptException($"The map returned {output.Type.ToString().ToLowerInvariant()} '{output}'; it must return an object, an array of objects, or null.", ScriptFailure.Result);
-        return JsToJson.ToUtf8(DynamicFields.Expand(obj, _sandbox.Engine));
+        // Expanding and writing read the output's properties, which may be the map's getters or proxy traps.
+        return _sandbox.Run((obj, _sandbox.Engine), static state => JsToJson.ToUtf8(DynamicFields.Expand(state.obj, state.Engine), maxBytes: MaxOutputBytes, maxValues: ScriptLimits.Default.MaxArraySize));
     }
 
     // The seeds' maps read a document's id and collection from its metadata.

@@ -9,34 +9,83 @@ namespace Folio.Indexing.Scripting;
 /// <summary>
 /// Writes what a script returned, or the document it changed, as JSON the way <c>JSON.stringify</c> would:
 /// functions and <c>undefined</c> properties are left out, <c>NaN</c> and infinities become null, dates their
-/// ISO text; a cycle or nesting deeper than the document limit is a <see cref="ScriptException"/>.
+/// ISO text; a cycle or nesting deeper than the document limit is a <see cref="ScriptException"/>, and so is a result
+/// past a size in bytes (a result that shares one subtree many times over is small to build and huge to write).
+/// Getters and proxies in the value run while it is written: callers that hold a sandbox write through
+/// <see cref="ScriptSandbox.WriteJson"/>, which keeps them within the script's limits.
 /// </summary>
 public static class JsToJson
 {
-    /// <summary>Writes <paramref name="value"/>.</summary>
-    public static void Write(Utf8JsonWriter writer, JsValue value, int maxDepth = 64)
+    private const double MinDateMilliseconds = -62_135_596_800_000d + 86_400_000d;
+    private const double MaxDateMilliseconds = 253_402_300_799_999d - 86_400_000d;
+
+    /// <summary>The longest string <see cref="Utf8JsonWriter"/> accepts, in characters.</summary>
+    private const int MaxStringLength = 166_666_666;
+
+    /// <summary>
+    /// Writes <paramref name="value"/>, refusing it past <paramref name="maxBytes"/> bytes of JSON or
+    /// <paramref name="maxValues"/> values (each read from the engine), and stopping with an
+    /// <see cref="OperationCanceledException"/> when <paramref name="cancellation"/> is cancelled.
+    /// </summary>
+    public static void Write(Utf8JsonWriter writer, JsValue value, int maxDepth = 64, long maxBytes = long.MaxValue, CancellationToken cancellation = default, long maxValues = long.MaxValue)
     {
         ArgumentNullException.ThrowIfNull(writer);
-        WriteValue(writer, value, 0, maxDepth);
+        // The writer may already hold what came before (the other results of a page): only this value's bytes count.
+        var limit = new Limit(maxDepth, writer.BytesCommitted + writer.BytesPending, maxBytes, maxValues, cancellation);
+        WriteValue(writer, value, 0, ref limit);
     }
 
-    /// <summary><paramref name="value"/> as UTF-8 JSON.</summary>
-    public static byte[] ToUtf8(JsValue value, int maxDepth = 64)
+    /// <summary><paramref name="value"/> as UTF-8 JSON, refused past <paramref name="maxBytes"/> bytes or <paramref name="maxValues"/> values.</summary>
+    public static byte[] ToUtf8(JsValue value, int maxDepth = 64, long maxBytes = long.MaxValue, long maxValues = long.MaxValue)
     {
         var buffer = new System.Buffers.ArrayBufferWriter<byte>(256);
         using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { SkipValidation = true }))
-            Write(writer, value, maxDepth);
+            Write(writer, value, maxDepth, maxBytes, maxValues: maxValues);
         return buffer.WrittenSpan.ToArray();
     }
 
-    private static void WriteValue(Utf8JsonWriter writer, JsValue value, int depth, int maxDepth)
+    private struct Limit(int maxDepth, long start, long maxBytes, long maxValues, CancellationToken cancellation)
     {
-        if (depth > maxDepth)
-            throw new ScriptException($"The script's result nests deeper than {maxDepth} levels (or refers to itself).", ScriptFailure.Result);
+        public readonly int MaxDepth = maxDepth;
+        public readonly long Start = start;
+        public readonly long MaxBytes = maxBytes;
+        public readonly long MaxValues = maxValues;
+        public readonly CancellationToken Cancellation = cancellation;
+        public long Values;
+    }
+
+    private static void CheckSize(Utf8JsonWriter writer, in Limit limit, long adding)
+    {
+        if (writer.BytesCommitted + writer.BytesPending - limit.Start + adding > limit.MaxBytes)
+            throw new ScriptException($"The script's result is larger than {limit.MaxBytes} bytes of JSON.", ScriptFailure.Result);
+    }
+
+    private static void WriteString(Utf8JsonWriter writer, string text, in Limit limit, bool propertyName = false)
+    {
+        // Each character is at least one byte; past the writer's own maximum it would throw an ArgumentException.
+        CheckSize(writer, limit, text.Length);
+        if (text.Length > MaxStringLength)
+            throw new ScriptException($"The script's result holds a string of {text.Length} characters, more than {MaxStringLength}.", ScriptFailure.Result);
+        if (propertyName)
+            writer.WritePropertyName(text);
+        else
+            writer.WriteStringValue(text);
+    }
+
+    private static void WriteValue(Utf8JsonWriter writer, JsValue value, int depth, ref Limit limit)
+    {
+        if (depth > limit.MaxDepth)
+            throw new ScriptException($"The script's result nests deeper than {limit.MaxDepth} levels (or refers to itself).", ScriptFailure.Result);
+        CheckSize(writer, limit, 0);
+        // Reading a value through the engine is what makes a large result slow to write, more than its bytes.
+        if (++limit.Values > limit.MaxValues)
+            throw new ScriptException($"The script's result is larger than {limit.MaxValues} values.", ScriptFailure.Result);
+        if ((limit.Values & Collectors.MatchWalk.CancellationStride) == 0)
+            limit.Cancellation.ThrowIfCancellationRequested();
         switch (value)
         {
             case JsString:
-                writer.WriteStringValue(value.ToString());
+                WriteString(writer, value.ToString(), limit);
                 return;
             case JsNumber:
                 WriteNumber(writer, value.AsNumber());
@@ -45,7 +94,9 @@ public static class JsToJson
                 writer.WriteBooleanValue(value.AsBoolean());
                 return;
             case JsDate date:
-                if (!double.IsNaN(date.DateValue))
+                // A JavaScript date may lie 275,000 years either side of 1970; .NET's end at years 1 and 9999 (a day
+                // inside, so converting through local time stays in range), and past them the date is written as null.
+                if (date.DateValue is >= MinDateMilliseconds and <= MaxDateMilliseconds)
                     writer.WriteStringValue(date.ToDateTime().ToUniversalTime().ToString("yyyy-MM-dd'T'HH:mm:ss.fffffff'Z'", CultureInfo.InvariantCulture));
                 else
                     writer.WriteNullValue();
@@ -59,7 +110,7 @@ public static class JsToJson
                     if (item.IsUndefined() || item is Jint.Native.Function.Function)
                         writer.WriteNullValue();
                     else
-                        WriteValue(writer, item, depth + 1, maxDepth);
+                        WriteValue(writer, item, depth + 1, ref limit);
                 }
                 writer.WriteEndArray();
                 return;
@@ -76,8 +127,8 @@ public static class JsToJson
                     var item = obj.Get(key);
                     if (item.IsUndefined() || item is Jint.Native.Function.Function)
                         continue;
-                    writer.WritePropertyName(key.ToString());
-                    WriteValue(writer, item, depth + 1, maxDepth);
+                    WriteString(writer, key.ToString(), limit, propertyName: true);
+                    WriteValue(writer, item, depth + 1, ref limit);
                 }
                 writer.WriteEndObject();
                 return;
@@ -85,7 +136,7 @@ public static class JsToJson
                 if (value.IsNumber())
                     WriteNumber(writer, value.AsNumber());
                 else if (value.IsString())
-                    writer.WriteStringValue(value.ToString());
+                    WriteString(writer, value.ToString(), limit);
                 else if (value.IsBoolean())
                     writer.WriteBooleanValue(value.AsBoolean());
                 else

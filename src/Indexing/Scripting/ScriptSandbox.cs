@@ -15,6 +15,7 @@ namespace Folio.Indexing.Scripting;
 public sealed class ScriptSandbox : IDisposable
 {
     private readonly ScriptLimits _limits;
+    private readonly CancellationToken _cancellation;
     private ScriptSource? _source;
 
     /// <summary>Creates an engine under <paramref name="limits"/>; <paramref name="cancellation"/> stops a running script.</summary>
@@ -22,6 +23,7 @@ public sealed class ScriptSandbox : IDisposable
     {
         ArgumentNullException.ThrowIfNull(limits);
         _limits = limits;
+        _cancellation = cancellation;
         Engine = new Engine(options =>
         {
             options.TimeoutInterval(limits.Timeout);
@@ -68,6 +70,37 @@ public sealed class ScriptSandbox : IDisposable
         try
         {
             return Engine.Call(callable, thisValue, arguments);
+        }
+        catch (Exception e) when (Translate(e) is { } failure)
+        {
+            throw failure;
+        }
+    }
+
+    /// <summary>
+    /// Writes <paramref name="value"/> (what a call returned) as JSON within the same run's limits: its getters and
+    /// proxy traps are the script's code and may loop, recurse or throw. Past <see cref="ScriptLimits.MaxMemoryBytes"/>
+    /// bytes of JSON, or past <see cref="ScriptLimits.MaxArraySize"/> values, the result is refused.
+    /// </summary>
+    public void WriteJson(System.Text.Json.Utf8JsonWriter writer, JsValue value, int maxDepth = 64)
+    {
+        try
+        {
+            JsToJson.Write(writer, value, maxDepth, _limits.MaxMemoryBytes, _cancellation, _limits.MaxArraySize);
+        }
+        catch (Exception e) when (Translate(e) is { } failure)
+        {
+            throw failure;
+        }
+    }
+
+    /// <summary>Runs <paramref name="work"/> on a value the script handed over, within the same run's limits (see <see cref="WriteJson"/>).</summary>
+    public TResult Run<TState, TResult>(TState state, Func<TState, TResult> work)
+    {
+        ArgumentNullException.ThrowIfNull(work);
+        try
+        {
+            return work(state);
         }
         catch (Exception e) when (Translate(e) is { } failure)
         {

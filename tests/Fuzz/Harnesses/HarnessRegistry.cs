@@ -15,6 +15,8 @@ public static class HarnessRegistry
         ["bulk-docs"] = BulkDocsHarness.Run,
         ["bulk-insert"] = BulkInsertHarness.Run,
         ["rql"] = RqlHarness.Run,
+        ["rql-script"] = ScriptQueryHarness.Run,
+        ["map-script"] = MapScriptHarness.Run,
         ["query-parameters"] = QueryParametersHarness.Run,
         ["index-definition"] = IndexDefinitionHarness.Run,
         ["tcp-folio"] = TcpFolioHarness.Run,
