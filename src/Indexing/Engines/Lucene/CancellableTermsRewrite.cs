@@ -1,7 +1,6 @@
 using Lucene.Net.Index;
 using Lucene.Net.Search;
 using Lucene.Net.Util;
-using Lucene.Net.Util.Automaton;
 using LuceneQuery = Lucene.Net.Search.Query;
 
 namespace Folio.Indexing.Engines.Lucene;
@@ -65,12 +64,6 @@ internal sealed class CancellableTermsRewrite : MultiTermQuery.RewriteMethod
     private sealed class WatchedTerms(Terms terms, QueryGuard guard) : FilterAtomicReader.FilterTerms(terms)
     {
         public override TermsEnum GetEnumerator() => new WatchedTermsEnum(m_input.GetEnumerator(), guard);
-
-        // Wildcards and regular expressions intersect their automaton with the terms: left to the base class, that
-        // would be a walk of every term through the enumerator above instead of the codec's own intersection, which
-        // skips whole blocks of terms the automaton cannot match.
-        public override TermsEnum Intersect(CompiledAutomaton compiled, BytesRef startTerm) =>
-            new WatchedTermsEnum(m_input.Intersect(compiled, startTerm), guard);
     }
 
     private sealed class WatchedTermsEnum(TermsEnum terms, QueryGuard guard) : FilterAtomicReader.FilterTermsEnum(terms)
