@@ -132,6 +132,30 @@ public sealed class DatabaseConformanceTests(WireFixture fixture) : WireTests(fi
     }
 
     [Fact]
+    [Exercises("GET /databases/{db}/admin/documents-compression/config", "POST /databases/{db}/admin/documents-compression/config")]
+    public async Task DocumentsCompressionRoutes_AnswerAsDocumented_ForGoodAndBadInput()
+    {
+        const string Config = "/databases/{db}/admin/documents-compression/config";
+        string db = await FolioApi.CreateDatabaseAsync(Server.Client);
+        string path = $"/databases/{db}/admin/documents-compression/config";
+
+        WireAnswer followed = await Wire.GetAsync(Config, path);
+        Assert.Equal(200, followed.Status);
+        Assert.Equal("Server", followed.Body.GetProperty("Source").GetString());
+        Assert.Equal(200, (await Wire.SendAsync(HttpMethod.Post, Config, path, """{"Collections":["Orders"],"CompressRevisions":false}""")).Status);
+        WireAnswer own = await Wire.GetAsync(Config, path);
+        Assert.Equal("Database", own.Body.GetProperty("Source").GetString());
+
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Config, path, """{"Collections":"Orders"}""")).Status);
+        Assert.Equal(400, (await Wire.SendAsync(HttpMethod.Post, Config, path, """{"Collections":""")).Status);
+        Assert.Equal(404, (await Wire.SendAsync(HttpMethod.Post, Config, "/databases/no-such-db/admin/documents-compression/config", "{}")).Status);
+        Assert.Equal(404, (await Wire.GetAsync(Config, "/databases/no-such-db/admin/documents-compression/config")).Status);
+        Assert.Equal(400, (await Wire.GetAsync(Config, "/databases/a..b/admin/documents-compression/config")).Status);
+
+        AssertExercised();
+    }
+
+    [Fact]
     [Exercises("GET /databases/{db}/storage")]
     public async Task StorageReport_AnswersAsDocumented_ForGoodAndBadInput()
     {
