@@ -4,7 +4,7 @@ namespace Folio.Benchmarks.Soak;
 /// <param name="Minutes">Minutes since the load started.</param>
 /// <param name="RssBytes">Resident set size.</param>
 /// <param name="ManagedHeapBytes">The server's managed heap, as its stats report it.</param>
-/// <param name="GcCommittedBytes">Memory the server's collector holds committed (its gen0 budget and free regions included): the managed share of the RSS.</param>
+/// <param name="GcCommittedBytes">Memory the server's collector held committed as its last collection ended; gen0 allocation since comes on top.</param>
 /// <param name="LiveBytes">What survived the server's last full blocking collection: its live managed data, which grows with a leak.</param>
 /// <param name="Threads">The process's threads.</param>
 /// <param name="Handles">The process's open file descriptors.</param>
