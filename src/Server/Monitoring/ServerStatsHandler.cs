@@ -31,7 +31,8 @@ public sealed class ServerStatsHandler
     /// <summary>
     /// Answers <c>{"StartedAt","UptimeSeconds","Databases","LoadedDatabases","Requests":{"Total","Failed"},"Latency":{"P50Ms","P90Ms","P99Ms",
     /// "P999Ms","MaxMs"},"Cpu":{"Cores","ProcessSeconds"},"Memory":{"WorkingSetBytes","ManagedHeapBytes","Gen0Collections",
-    /// "Gen1Collections","Gen2Collections","PauseTimePercent"},"Threads":{"Process","ThreadPool"},"Disk":{"DataDirectory",
+    /// "Gen1Collections","Gen2Collections","PauseTimePercent","HeapAfterLastCollectionBytes","CommittedBytes","FragmentedBytes",
+    /// "LiveAfterLastFullCollectionBytes"},"Threads":{"Process","ThreadPool"},"Disk":{"DataDirectory",
     /// "UsedBytes","FreeBytes","TotalBytes"},"History":[{"At","Requests","Failed","P50Ms","P99Ms","MaxMs","CpuPercent","Writes","Indexed"}]}</c>.
     /// Latency counts questions only: feeds, WebSockets and bulk inserts are counted as requests but not timed.
     /// </summary>
@@ -84,6 +85,10 @@ public sealed class ServerStatsHandler
         writer.WriteNumber("Gen1Collections"u8, GC.CollectionCount(1));
         writer.WriteNumber("Gen2Collections"u8, GC.CollectionCount(2));
         writer.WriteNumber("PauseTimePercent"u8, gc.PauseTimePercentage);
+        writer.WriteNumber("HeapAfterLastCollectionBytes"u8, gc.HeapSizeBytes);
+        writer.WriteNumber("CommittedBytes"u8, gc.TotalCommittedBytes);
+        writer.WriteNumber("FragmentedBytes"u8, gc.FragmentedBytes);
+        writer.WriteNumber("LiveAfterLastFullCollectionBytes"u8, GC.GetGCMemoryInfo(GCKind.FullBlocking).PromotedBytes);
         writer.WriteEndObject();
 
         writer.WriteStartObject("Threads"u8);

@@ -10,7 +10,7 @@ namespace Folio.Benchmarks.Soak;
 /// <param name="Output">Where the report, the samples and the plots are written.</param>
 public sealed record SoakOptions(TimeSpan Duration, TimeSpan Warmup, TimeSpan SampleInterval, int Tenants, string Output)
 {
-    /// <summary>RSS may grow by this much from the first sample after the warm-up to the last.</summary>
+    /// <summary>RSS, and the live managed data, may grow by this much from the first third of the samples after the warm-up to the last (medians).</summary>
     public const double MaxRssGrowth = 0.10;
 
     /// <summary>An operation's p99 over the last third of the samples after the warm-up may exceed the first third's by this much.</summary>

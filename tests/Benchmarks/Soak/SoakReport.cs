@@ -18,13 +18,13 @@ public static class SoakReport
     {
         Directory.CreateDirectory(options.Output);
         SoakOperation[] operations = Enum.GetValues<SoakOperation>();
-        var csv = new StringBuilder("minutes,rss_mb,managed_heap_mb,threads,handles,loaded_databases,errors");
+        var csv = new StringBuilder("minutes,rss_mb,managed_heap_mb,gc_committed_mb,live_mb,threads,handles,loaded_databases,errors");
         foreach (SoakOperation operation in operations)
             csv.Append(CultureInfo.InvariantCulture, $",{operation}_count,{operation}_p99_ms");
         csv.AppendLine();
         foreach (SoakSample s in samples)
         {
-            csv.Append(CultureInfo.InvariantCulture, $"{s.Minutes:0.00},{Mb(s.RssBytes):0.0},{Mb(s.ManagedHeapBytes):0.0},{s.Threads},{s.Handles},{s.LoadedDatabases},{s.Errors}");
+            csv.Append(CultureInfo.InvariantCulture, $"{s.Minutes:0.00},{Mb(s.RssBytes):0.0},{Mb(s.ManagedHeapBytes):0.0},{Mb(s.GcCommittedBytes):0.0},{Mb(s.LiveBytes):0.0},{s.Threads},{s.Handles},{s.LoadedDatabases},{s.Errors}");
             foreach ((long count, double p99) in s.Operations)
                 csv.Append(CultureInfo.InvariantCulture, $",{count},{p99:0.###}");
             csv.AppendLine();
@@ -34,7 +34,8 @@ public static class SoakReport
         var minutes = new List<double>();
         foreach (SoakSample s in samples)
             minutes.Add(s.Minutes);
-        Plot(options, "soak-memory", "Memory", "MB", minutes, [("RSS", Series(samples, s => Mb(s.RssBytes))), ("managed heap", Series(samples, s => Mb(s.ManagedHeapBytes)))]);
+        Plot(options, "soak-memory", "Memory", "MB", minutes, [("RSS", Series(samples, s => Mb(s.RssBytes))), ("managed heap", Series(samples, s => Mb(s.ManagedHeapBytes))),
+            ("GC committed", Series(samples, s => Mb(s.GcCommittedBytes))), ("live after full GC", Series(samples, s => Mb(s.LiveBytes)))]);
         Plot(options, "soak-resources", "Threads, handles and loaded databases", "count", minutes, [("threads", Series(samples, s => s.Threads)), ("file descriptors", Series(samples, s => s.Handles)), ("loaded databases", Series(samples, s => s.LoadedDatabases))]);
         var p99s = new List<(string, double[])>();
         foreach (SoakOperation operation in operations)
@@ -50,17 +51,17 @@ public static class SoakReport
         foreach (string error in latencies.FirstErrors)
             report.AppendLine("- error: " + error);
         report.AppendLine();
-        report.Append("| minute | RSS MB | heap MB | threads | fds | loaded dbs | errors |");
+        report.Append("| minute | RSS MB | heap MB | committed MB | live MB | threads | fds | loaded dbs | errors |");
         foreach (SoakOperation operation in operations)
             report.Append(CultureInfo.InvariantCulture, $" {operation} n / p99 ms |");
         report.AppendLine();
-        report.Append("|---:|---:|---:|---:|---:|---:|---:|");
+        report.Append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         foreach (SoakOperation _ in operations)
             report.Append("---:|");
         report.AppendLine();
         foreach (SoakSample s in samples)
         {
-            report.Append(CultureInfo.InvariantCulture, $"| {s.Minutes:0.0} | {Mb(s.RssBytes):0} | {Mb(s.ManagedHeapBytes):0} | {s.Threads} | {s.Handles} | {s.LoadedDatabases} | {s.Errors} |");
+            report.Append(CultureInfo.InvariantCulture, $"| {s.Minutes:0.0} | {Mb(s.RssBytes):0} | {Mb(s.ManagedHeapBytes):0} | {Mb(s.GcCommittedBytes):0} | {Mb(s.LiveBytes):0} | {s.Threads} | {s.Handles} | {s.LoadedDatabases} | {s.Errors} |");
             foreach ((long count, double p99) in s.Operations)
                 report.Append(CultureInfo.InvariantCulture, $" {count:N0} / {p99:0.#} |");
             report.AppendLine();

@@ -4,9 +4,11 @@ namespace Folio.Benchmarks.Soak;
 /// <param name="Minutes">Minutes since the load started.</param>
 /// <param name="RssBytes">Resident set size.</param>
 /// <param name="ManagedHeapBytes">The server's managed heap, as its stats report it.</param>
+/// <param name="GcCommittedBytes">Memory the server's collector held committed as its last collection ended; gen0 allocation since comes on top.</param>
+/// <param name="LiveBytes">What survived the server's last full blocking collection: its live managed data, which grows with a leak.</param>
 /// <param name="Threads">The process's threads.</param>
 /// <param name="Handles">The process's open file descriptors.</param>
 /// <param name="LoadedDatabases">Databases open at the time.</param>
 /// <param name="Operations">Per <see cref="SoakOperation"/>: how many completed in the interval, and their p99 in ms.</param>
 /// <param name="Errors">Errors so far.</param>
-public sealed record SoakSample(double Minutes, long RssBytes, long ManagedHeapBytes, int Threads, int Handles, int LoadedDatabases, (long Count, double P99Ms)[] Operations, long Errors);
+public sealed record SoakSample(double Minutes, long RssBytes, long ManagedHeapBytes, long GcCommittedBytes, long LiveBytes, int Threads, int Handles, int LoadedDatabases, (long Count, double P99Ms)[] Operations, long Errors);

@@ -16,9 +16,12 @@ public sealed class SoakSampler(int processId, HttpClient http, SoakLatencies la
         (long rss, int threads) = ReadStatus();
         int handles = Directory.GetFiles($"/proc/{processId}/fd").Length;
         using JsonDocument stats = JsonDocument.Parse(await http.GetStringAsync("/admin/stats"));
-        long heap = stats.RootElement.GetProperty("Memory").GetProperty("ManagedHeapBytes").GetInt64();
+        JsonElement memory = stats.RootElement.GetProperty("Memory");
+        long heap = memory.GetProperty("ManagedHeapBytes").GetInt64();
+        long committed = memory.GetProperty("CommittedBytes").GetInt64();
+        long live = memory.GetProperty("LiveAfterLastFullCollectionBytes").GetInt64();
         int loaded = stats.RootElement.GetProperty("LoadedDatabases").GetInt32();
-        return new SoakSample(Stopwatch.GetElapsedTime(_started).TotalMinutes, rss, heap, threads, handles, loaded, latencies.TakeInterval(), latencies.Errors);
+        return new SoakSample(Stopwatch.GetElapsedTime(_started).TotalMinutes, rss, heap, committed, live, threads, handles, loaded, latencies.TakeInterval(), latencies.Errors);
     }
 
     private (long RssBytes, int Threads) ReadStatus()

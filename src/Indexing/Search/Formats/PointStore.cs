@@ -19,7 +19,7 @@ namespace Folio.Indexing.Search;
 /// room for the points later batches add; one that lost points and is left smaller than <see cref="MinBlockBytes"/>
 /// takes in the blocks after it, and an emptied block is deleted.
 /// </remarks>
-internal sealed class PointStore(Tree tree)
+internal sealed class PointStore(Tree tree, StoreBuffers? buffers = null)
 {
     /// <summary>
     /// The largest block value, about four pages of an overflow run: past it a block is cut in two pieces of about
@@ -46,9 +46,11 @@ internal sealed class PointStore(Tree tree)
     private readonly byte[] _key = new byte[PointBlock.KeySize];
     // The keys of the blocks one step of Apply merges: the block a change falls in and those a small result takes in.
     private readonly byte[] _blockKeys = new byte[MaxMergedBlocks * PointBlock.KeySize];
-    private byte[] _encoded = new byte[MaxBlockBytes + PointBlock.MaxPointBytes + PointBlock.MaxHeaderBytes];
-    private Point[] _stored = new Point[256];
-    private Point[] _merged = new Point[256];
+    // Borrowed from the batch (StoreBuffers) and given back grown at the end of Apply, so the next field starts from them.
+    private readonly StoreBuffers _buffers = buffers ?? new StoreBuffers();
+    private byte[] _encoded = null!;
+    private Point[] _stored = null!;
+    private Point[] _merged = null!;
     private TreeCursor? _cursor;
 
     /// <summary>
@@ -56,6 +58,26 @@ internal sealed class PointStore(Tree tree)
     /// without repeats. A removal of a point the store does not hold changes nothing.
     /// </summary>
     public void Apply(ReadOnlySpan<Point> additions, ReadOnlySpan<Point> removals)
+    {
+        _encoded = _buffers.EncodedPoints;
+        _stored = _buffers.StoredPoints;
+        _merged = _buffers.MergedPoints;
+        try
+        {
+            ApplyChanges(additions, removals);
+        }
+        finally
+        {
+            _buffers.EncodedPoints = _encoded;
+            _buffers.StoredPoints = _stored;
+            _buffers.MergedPoints = _merged;
+        }
+    }
+
+    /// <summary>The bytes a point block may take encoded, its last point and header included.</summary>
+    internal const int EncodedBlockBytes = MaxBlockBytes + PointBlock.MaxPointBytes + PointBlock.MaxHeaderBytes;
+
+    private void ApplyChanges(ReadOnlySpan<Point> additions, ReadOnlySpan<Point> removals)
     {
         var cursor = _cursor ??= tree.CreateCursor();
         int a = 0, r = 0;

@@ -60,9 +60,11 @@ internal sealed class PostingStore
     private readonly byte[] _sealKey = new byte[8];
     // The sequence number the next sealed chunk gets; read from the sealed tree when the first chunk is sealed.
     private long _nextSeal = -1;
-    private long[] _ids = new long[ChunkSize * 2];
-    private int[] _frequencies = new int[ChunkSize * 2];
-    private byte[] _encoded = new byte[PostingsEncoder.GetMaxEncodedLength(ChunkSize * 2, withFrequencies: true)];
+    // Borrowed from the batch (StoreBuffers), whose other stores may grow them: each store reads them again when it needs more.
+    private readonly StoreBuffers _buffers;
+    private long[] _ids;
+    private int[] _frequencies;
+    private byte[] _encoded;
     private byte[] _termKey = new byte[TermEncoding.MaxTermKeyLength(TermEncoding.MaxTermBytes)];
     // One cursor for every term of a batch; each use positions it again (Seek) after the tree changed.
     private TreeCursor? _cursor;
@@ -70,13 +72,17 @@ internal sealed class PostingStore
     /// <summary>
     /// Changes the postings in <paramref name="terms"/>, sealing full chunks into the tree <paramref name="openSealedChunks"/>
     /// opens (or creates) when first needed (or, without one, keeping every chunk in the terms tree: the marks
-    /// have few terms, each growing at its end).
+    /// have few terms, each growing at its end). <paramref name="buffers"/> are the batch's (its own without).
     /// </summary>
-    public PostingStore(Tree terms, Func<Tree>? openSealedChunks, bool withFrequencies)
+    public PostingStore(Tree terms, Func<Tree>? openSealedChunks, bool withFrequencies, StoreBuffers? buffers = null)
     {
         _terms = terms;
         _openSealed = openSealedChunks;
         _withFrequencies = withFrequencies;
+        _buffers = buffers ?? new StoreBuffers();
+        _ids = _buffers.Ids;
+        _frequencies = _buffers.Frequencies;
+        _encoded = _buffers.Encoded;
     }
 
     // The sealed chunks' tree; null for a store that does not seal.
@@ -416,10 +422,14 @@ internal sealed class PostingStore
     {
         if (count <= _ids.Length)
             return;
-        _ids = new long[count];
-        _frequencies = new int[count];
-        _encoded = new byte[PostingsEncoder.GetMaxEncodedLength(count, withFrequencies: true)];
+        _buffers.EnsurePostings(count);
+        _ids = _buffers.Ids;
+        _frequencies = _buffers.Frequencies;
+        _encoded = _buffers.Encoded;
     }
+
+    /// <summary>The bytes <paramref name="count"/> postings with frequencies may take encoded.</summary>
+    internal static int EncodedLength(int count) => PostingsEncoder.GetMaxEncodedLength(count, withFrequencies: true);
 
     internal static bool IsChunkOf(ReadOnlySpan<byte> key, ReadOnlySpan<byte> termKey) =>
         key.Length == termKey.Length + 8 && key.StartsWith(termKey);

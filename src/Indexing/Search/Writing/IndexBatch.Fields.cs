@@ -12,7 +12,7 @@ public sealed partial class IndexBatch
     {
         if (!_fields.TryGetValue(name, out var writer))
         {
-            writer = new FieldWriter(_transaction, name, OrdinalOf(name), _index.Schema.Get(name), _meta, RentLog(), RentLog(), RentPointLog);
+            writer = new FieldWriter(_transaction, name, OrdinalOf(name), _index.Schema.Get(name), _meta, RentLog(), RentLog(), RentPointLog, _index.StoreBuffers);
             _fields.Add(name, writer);
             _fieldsByOrdinal.Add(writer.Ordinal, writer);
         }
@@ -49,6 +49,7 @@ public sealed partial class IndexBatch
         private readonly Tree _meta;
         private readonly PostingStore _markPostings;
         private readonly Func<PendingPoints> _rentPoints;
+        private readonly StoreBuffers _buffers;
         private readonly bool _fullText;
         // The batch's changes to the count of entries per spelling variant (SpellingVariant), written at Flush. A variant
         // added and taken back in the batch stays with a change of 0, so Flush drops the id it was given.
@@ -57,8 +58,9 @@ public sealed partial class IndexBatch
         private PendingPoints? _points;
 
         public FieldWriter(WriteTransaction transaction, string name, int ordinal, FieldOptions options, Tree meta, PendingPostings postings, PendingPostings marks,
-            Func<PendingPoints> rentPoints)
+            Func<PendingPoints> rentPoints, StoreBuffers buffers)
         {
+            _buffers = buffers;
             _transaction = transaction;
             _meta = meta;
             _rentPoints = rentPoints;
@@ -68,7 +70,7 @@ public sealed partial class IndexBatch
             IsNumeric = options.IsNumeric;
             var fullText = options.Kind == FieldKind.FullText;
             _fullText = fullText;
-            _markPostings = new PostingStore(transaction.CreateTree(SearchIndex.MarksTree(name)), null, withFrequencies: false);
+            _markPostings = new PostingStore(transaction.CreateTree(SearchIndex.MarksTree(name)), null, withFrequencies: false, buffers);
             Postings = postings;
             Marks = marks;
             Values = transaction.CreateTree(SearchIndex.ValuesTree(name));
@@ -142,8 +144,8 @@ public sealed partial class IndexBatch
             // A numeric field has no terms tree unless it held text terms once, whose deletes still change it.
             if (!Postings.IsEmpty)
                 Postings.Apply(new PostingStore(_transaction.CreateTree(SearchIndex.TermsTree(Name)), () => _transaction.CreateTree(SearchIndex.SealedTree(Name)),
-                    withFrequencies: _fullText), _dictionary);
-            _points?.Apply(new PointStore(_transaction.CreateTree(SearchIndex.PointsTree(Name))));
+                    withFrequencies: _fullText, _buffers), _dictionary);
+            _points?.Apply(new PointStore(_transaction.CreateTree(SearchIndex.PointsTree(Name)), _buffers));
             Marks.Apply(_markPostings, null);
             FlushSpellings();
             _dictionary?.Flush();

@@ -253,7 +253,7 @@ public sealed partial class IndexBatch : IEngineBatch
         return log;
     }
 
-    /// <summary>Gives the logs back while the batch still holds the write transaction, so no other batch can be using the pool.</summary>
+    /// <summary>Gives the logs (and the stores' arrays) back while the batch still holds the write transaction, so no other batch can be using the pool.</summary>
     private void ReturnLogs()
     {
         foreach (var log in _logs)
@@ -262,6 +262,7 @@ public sealed partial class IndexBatch : IEngineBatch
         foreach (var log in _pointLogs)
             _index.ReturnPoints(log);
         _pointLogs.Clear();
+        _index.StoreBuffers.Release();
     }
 
     private void ThrowIfDone() => ObjectDisposedException.ThrowIf(_done, this);
