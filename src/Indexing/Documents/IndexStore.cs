@@ -549,8 +549,12 @@ public sealed partial class IndexStore : IDisposable
             // Started first: an index writing to one of these collections waits for its removal.
             if (catalog.RootElement.TryGetProperty("PurgingOutputs", out var purging))
             {
-                foreach (var collection in purging.EnumerateArray())
-                    _purges.Start(collection.GetString()!);
+                // Under the lock the removals take to clear their entries, as every other start is.
+                lock (_lock)
+                {
+                    foreach (var collection in purging.EnumerateArray())
+                        _purges.Start(collection.GetString()!);
+                }
             }
             foreach (var entry in catalog.RootElement.GetProperty("Indexes").EnumerateArray())
             {

@@ -27,11 +27,16 @@ internal sealed class OutputPurges(DocumentStore store, Lock gate, Action saveCa
     {
         var before = Before(collection) ?? Task.CompletedTask;
         var id = ++_lastId;
-        _running[collection] = (Purge(before, collection, id), id);
+        // The removal waits until it is registered: one that finished first would find no entry of its own to clear,
+        // and the catalog would go on naming the collection until the next start.
+        var registered = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        _running[collection] = (Purge(registered.Task, before, collection, id), id);
+        registered.SetResult();
     }
 
-    private async Task Purge(Task before, string collection, long id)
+    private async Task Purge(Task registered, Task before, string collection, long id)
     {
+        await registered.ConfigureAwait(false);
         // Whether the earlier removal finished or failed, this one removes the same documents.
         await before.ContinueWith(static _ => { }, TaskScheduler.Default).ConfigureAwait(false);
         try
