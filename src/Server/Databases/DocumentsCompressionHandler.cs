@@ -50,23 +50,9 @@ public sealed class DocumentsCompressionHandler(DatabaseRegistry databases, Conf
     private static void WriteSetting(Utf8JsonWriter writer, (DocumentsCompressionSetting? Own, DatabaseRegistry Databases) state)
     {
         if (state.Own is { } own)
-        {
             own.Write(writer, "Database");
-            return;
-        }
-
-        var server = state.Databases.ServerCompression;
-        writer.WriteStartObject();
-        writer.WriteStartArray("Collections"u8);
-        writer.WriteEndArray();
-        writer.WriteBoolean("CompressAllCollections"u8, server.Enabled);
-        writer.WriteBoolean("CompressRevisions"u8, false);
-        writer.WriteStartArray("UncompressedCollections"u8);
-        foreach (string collection in server.UncompressedCollections)
-            writer.WriteStringValue(collection);
-        writer.WriteEndArray();
-        writer.WriteString("Source"u8, "Server");
-        writer.WriteEndObject();
+        else
+            DocumentsCompressionSetting.OfServer(state.Databases.ServerCompression).Write(writer, "Server");
     }
 
     private static void WriteIndex(Utf8JsonWriter writer, long index)

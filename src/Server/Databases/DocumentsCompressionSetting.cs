@@ -40,6 +40,12 @@ public sealed record DocumentsCompressionSetting(bool CompressAllCollections, IR
     internal IReadOnlySet<string>? CompressedSet() =>
         CompressAllCollections ? null : new HashSet<string>(Collections, StringComparer.OrdinalIgnoreCase);
 
+    /// <summary>What a database without its own setting follows: the server's choice in this shape.</summary>
+    /// <param name="server">The server-wide options.</param>
+    /// <returns>Every collection compressed when the server compresses, less the ones it leaves out.</returns>
+    internal static DocumentsCompressionSetting OfServer(DocumentCompressionOptions server) =>
+        new(server.Enabled, [], false, [.. server.UncompressedCollections]);
+
     /// <summary>The collections left out.</summary>
     internal IReadOnlySet<string> UncompressedSet() => new HashSet<string>(UncompressedCollections, StringComparer.OrdinalIgnoreCase);
 

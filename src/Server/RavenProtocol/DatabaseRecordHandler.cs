@@ -42,7 +42,7 @@ public sealed class DatabaseRecordHandler
         }
 
         DocumentsCompressionSetting compression = _databases.GetDocumentsCompression(database.Name)
-            ?? new DocumentsCompressionSetting(_databases.ServerCompression.Enabled, [], false, [.. _databases.ServerCompression.UncompressedCollections]);
+            ?? DocumentsCompressionSetting.OfServer(_databases.ServerCompression);
         await JsonResponse.WriteAsync(request.Response, (database.Name, database.LockMode, compression), WriteRecord, request.Aborted);
     }
 

@@ -23,9 +23,7 @@ internal sealed partial class NumericColumn
         while (start < entryIds.Length)
         {
             var number = BlockOf(entryIds[start]);
-            var end = start + 1;
-            while (end < entryIds.Length && BlockOf(entryIds[end]) == number)
-                end++;
+            var end = EndOfBlockRun(entryIds, start, number);
             var block = StoredBlock(number);
             if (block.IsEmpty)
             {
@@ -77,9 +75,7 @@ internal sealed partial class NumericColumn
         while (start < entryIds.Length)
         {
             var number = BlockOf(entryIds[start]);
-            var end = start + 1;
-            while (end < entryIds.Length && BlockOf(entryIds[end]) == number)
-                end++;
+            var end = EndOfBlockRun(entryIds, start, number);
             var block = StoredBlock(number);
             if (block.IsEmpty)
             {

@@ -133,9 +133,7 @@ internal sealed partial class NumericColumn
         while (start < entryIds.Length)
         {
             var number = BlockOf(entryIds[start]);
-            var end = start + 1;
-            while (end < entryIds.Length && BlockOf(entryIds[end]) == number)
-                end++;
+            var end = EndOfBlockRun(entryIds, start, number);
             ReadBlock(StoredBlock(number), entryIds[start..end], values[start..end], present[start..end]);
             start = end;
         }
@@ -482,5 +480,14 @@ internal sealed partial class NumericColumn
                 WriteCode(block, i, width, _values[i] - smallest + 1);
             }
         }
+    }
+
+    /// <summary>The end of the run of sorted entry ids from <paramref name="start"/> that lie in block <paramref name="number"/>.</summary>
+    private int EndOfBlockRun(ReadOnlySpan<long> entryIds, int start, long number)
+    {
+        var end = start + 1;
+        while (end < entryIds.Length && BlockOf(entryIds[end]) == number)
+            end++;
+        return end;
     }
 }
