@@ -71,6 +71,12 @@ public interface IDocValues
     /// </summary>
     int CountNumbersInRanges(ReadOnlySpan<long> entryIds, ReadOnlySpan<ulong> lowest, ReadOnlySpan<ulong> widths, Span<long> counts) => 0;
 
+    /// <summary>
+    /// Where the doc values number the values their ordinals stand for (<see cref="OrdinalTerm.Number"/>), each number's
+    /// place in value order, indexed by number; numbers past its end have none. Null where values have no numbers.
+    /// </summary>
+    int[]? ValueRanks() => null;
+
     /// <summary>The value <paramref name="ordinal"/> (from <see cref="TryReadOrdinals"/>) stands for, as <see cref="Read"/> gives it.</summary>
     OrdinalTerm ReadOrdinal(long ordinal) =>
         throw new NotSupportedException("These doc values have no ordinals.");

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Runtime.InteropServices;
 using Folio.Indexing.Engines;
 using Folio.Indexing.Search;
@@ -38,7 +39,10 @@ public sealed class TermFacetCollector : ICollector, IEveryEntryCounter
     private IEngineSearcher? _searcher;
     private Action<long, long>? _addOrdinalCount;
     private IDocValues? _docValues;
+    // Rented for the one query: a facet over 5,000 brands made a 300 KB array of them on every query. Its first _termCount are the values.
     private FacetTerm[]? _terms;
+    private int _termCount;
+    private bool _released;
     private Dictionary<FieldValue, long>? _counts;
     private long _missing;
 
@@ -62,8 +66,45 @@ public sealed class TermFacetCollector : ICollector, IEveryEntryCounter
     public IReadOnlyList<FacetTerm> Terms => CountedTerms;
 
     /// <summary><see cref="Terms"/> as the array the answer orders by position, without copying the values.</summary>
-    internal FacetTerm[] CountedTerms =>
-        _terms ?? throw new InvalidOperationException("The counts of a term facet are known once the walk has ended.");
+    internal ArraySegment<FacetTerm> CountedTerms => _terms is not null
+        ? new ArraySegment<FacetTerm>(_terms, 0, _termCount)
+        : throw new InvalidOperationException(_released
+            ? "The counts of a term facet are gone once its answer was made."
+            : "The counts of a term facet are known once the walk has ended.");
+
+    /// <summary>
+    /// Gives back what the counted values took, once the answer was made from them (<see cref="CountedTerms"/> is gone
+    /// then): a query makes a collector per facet and drops it after its answer.
+    /// </summary>
+    internal void Release()
+    {
+        if (_terms is null)
+            return;
+        // Cleared so the pool does not keep the values of one query alive.
+        Array.Clear(_terms, 0, _termCount);
+        ArrayPool<FacetTerm>.Shared.Return(_terms);
+        (_terms, _termCount, _released) = (null, 0, true);
+    }
+
+    /// <summary>
+    /// Each counted value's place in value order (<see cref="IDocValues.ValueRanks"/>), by its position in
+    /// <see cref="CountedTerms"/>, into <paramref name="ranks"/>; false, with <paramref name="ranks"/> unfinished, when some
+    /// value has no place (it was read rather than numbered, or met since the places were made).
+    /// </summary>
+    internal bool TryRankValues(Span<int> ranks)
+    {
+        var terms = CountedTerms.AsSpan();
+        if (_docValues?.ValueRanks() is not { } byNumber)
+            return false;
+        for (var i = 0; i < terms.Length; i++)
+        {
+            var slot = terms[i].Slot;
+            if ((uint)slot >= (uint)_slotTerms.Length || _slotTerms[slot] is not { } known || (uint)known.Number >= (uint)byNumber.Length)
+                return false;
+            ranks[i] = byNumber[known.Number];
+        }
+        return true;
+    }
 
     /// <summary>How many matches have each value; read after the walk ended.</summary>
     /// <exception cref="InvalidOperationException">The walk has not ended.</exception>
@@ -83,7 +124,7 @@ public sealed class TermFacetCollector : ICollector, IEveryEntryCounter
     }
 
     /// <summary>How many matches have no value in the field (missing, an empty array, or values that are not kept, like objects).</summary>
-    public long Missing => _terms is not null ? _missing : throw new InvalidOperationException("The counts of a term facet are known once the walk has ended.");
+    public long Missing => _terms is not null || _released ? _missing : throw new InvalidOperationException("The counts of a term facet are known once the walk has ended.");
 
     /// <inheritdoc/>
     public bool NeedsScores => false;
@@ -205,8 +246,8 @@ public sealed class TermFacetCollector : ICollector, IEveryEntryCounter
                 _tallies[slot].Count += _ordinalCounts[ordinal];
             }
         }
-        // A slot holds one value; the array is made to size so the answer orders it where it is.
-        var terms = new FacetTerm[numbered + _slots.Count];
+        // A slot holds one value; the answer orders the values' positions where they are.
+        var terms = ArrayPool<FacetTerm>.Shared.Rent(Math.Max(1, numbered + _slots.Count));
         var count = 0;
         for (var slot = 0; slot < numbered; slot++)
         {
@@ -223,9 +264,7 @@ public sealed class TermFacetCollector : ICollector, IEveryEntryCounter
             foreach (var value in new DocValueList(encoded))
                 Add(ref terms, ref count, new FacetTerm(value.ToFieldValue(), value.Kind, value.Bytes.ToArray(), _tallies[slot].Count, slot));
         }
-        if (count != terms.Length)
-            Array.Resize(ref terms, count);
-        _terms = terms;
+        (_terms, _termCount) = (terms, count);
     }
 
     /// <summary>
@@ -275,7 +314,13 @@ public sealed class TermFacetCollector : ICollector, IEveryEntryCounter
     private static void Add(ref FacetTerm[] terms, ref int count, in FacetTerm term)
     {
         if (count == terms.Length)
-            Array.Resize(ref terms, Math.Max(4, count * 2));
+        {
+            var grown = ArrayPool<FacetTerm>.Shared.Rent(Math.Max(4, count * 2));
+            terms.AsSpan(0, count).CopyTo(grown);
+            Array.Clear(terms, 0, count);
+            ArrayPool<FacetTerm>.Shared.Return(terms);
+            terms = grown;
+        }
         terms[count++] = term;
     }
 

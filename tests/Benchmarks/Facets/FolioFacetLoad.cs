@@ -111,11 +111,12 @@ internal sealed class FolioFacetLoad : IDisposable
                 (await _runner.RunAsync(text, options)).Dispose();
             var latencies = new double[runs.Count];
             var cpu = new double[runs.Count];
+            var allocated = new double[runs.Count];
             for (var i = 0; i < runs.Count; i++)
             {
                 var clock = RequestClock.Start();
                 using var result = await _runner.RunAsync(runs[i].Text, runs[i].Options);
-                (latencies[i], cpu[i]) = clock.Stop();
+                (latencies[i], cpu[i], allocated[i]) = clock.Stop();
                 if (i > 0 && runs[i].Query == runs[i - 1].Query)
                     continue;
                 counts.Add(set, runs[i].Query, FacetCounts.Total, "", result.TotalResults);
@@ -128,7 +129,7 @@ internal sealed class FolioFacetLoad : IDisposable
             timings.Latencies[set] = latencies;
             timings.Latencies[set + CpuSuffix] = cpu;
             // The fastest run beside the median: on a shared machine the least disturbed run says most about a change.
-            log.WriteLine($"  folio: {set} p50 {EngineResult.Percentile(latencies, 50):N0} µs (CPU {EngineResult.Percentile(cpu, 50):N0} µs, fastest {Fastest(cpu):N0} µs) over {latencies.Length} runs");
+            log.WriteLine($"  folio: {set} p50 {EngineResult.Percentile(latencies, 50):N0} µs (CPU {EngineResult.Percentile(cpu, 50):N0} µs, fastest {Fastest(cpu):N0} µs) over {latencies.Length} runs, {EngineResult.Percentile(allocated, 50) / 1024:N0} KB allocated per request (p50)");
         }
         return (timings, counts);
     }
@@ -156,7 +157,7 @@ internal sealed class FolioFacetLoad : IDisposable
                     using var result = await _runner.RunAsync(text, options);
                     counts.Add(set, query, facet, value, result.TotalResults);
                 }
-                (latencies[run], cpu[run]) = clock.Stop();
+                (latencies[run], cpu[run], _) = clock.Stop();
             }
             timings.Latencies[set] = latencies;
             timings.Latencies[set + CpuSuffix] = cpu;
@@ -240,16 +241,25 @@ internal sealed class FolioFacetLoad : IDisposable
         return fastest;
     }
 
-    /// <summary>One timed request's clocks: wall time, and the thread's CPU time, which both sides compare on.</summary>
-    private readonly record struct RequestClock(int Thread, double CpuStarted, long Started)
+    /// <summary>
+    /// One timed request's clocks: wall time, the thread's CPU time, which both sides compare on, and the bytes the
+    /// thread allocated, which the collections that CPU time leaves out (they run on their own threads) grow with.
+    /// </summary>
+    private readonly record struct RequestClock(int Thread, double CpuStarted, long Started, long AllocatedBefore)
     {
-        public static RequestClock Start() => new(Environment.CurrentManagedThreadId, ThreadCpu.Microseconds(), Stopwatch.GetTimestamp());
+        public static RequestClock Start() =>
+            new(Environment.CurrentManagedThreadId, ThreadCpu.Microseconds(), Stopwatch.GetTimestamp(), GC.GetAllocatedBytesForCurrentThread());
 
-        /// <summary>Microseconds of wall time, then of CPU time; a request that finished on another thread than it started on has no CPU time of its own to read (NaN).</summary>
-        public (double Wall, double Cpu) Stop()
+        /// <summary>
+        /// Microseconds of wall time, then of CPU time, then bytes allocated; a request that finished on another thread
+        /// than it started on has no CPU time or allocations of its own to read (NaN).
+        /// </summary>
+        public (double Wall, double Cpu, double Allocated) Stop()
         {
             var wall = Stopwatch.GetElapsedTime(Started).TotalMicroseconds;
-            return (wall, Environment.CurrentManagedThreadId == Thread ? ThreadCpu.Microseconds() - CpuStarted : double.NaN);
+            return Environment.CurrentManagedThreadId == Thread
+                ? (wall, ThreadCpu.Microseconds() - CpuStarted, GC.GetAllocatedBytesForCurrentThread() - AllocatedBefore)
+                : (wall, double.NaN, double.NaN);
         }
     }
 }

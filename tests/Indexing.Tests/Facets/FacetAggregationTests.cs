@@ -28,10 +28,10 @@ public sealed class FacetAggregationTests : IDisposable
         var values = facets[0].Values;
         Assert.Equal(["Acme:2", "Zeta:2", "Nova:1"], FacetTestStore.Counts(facets[0]));
         var ops = RqlFacetAggregationOp.Sum | RqlFacetAggregationOp.Min | RqlFacetAggregationOp.Max | RqlFacetAggregationOp.Average;
-        Assert.Equal(new FacetValue("Acme", 2) { Name = "Price", Aggregations = ops, Sum = 40.5, Min = 10, Max = 30.5, Average = 20.25 }, values[0]);
+        Assert.Equal(new FacetValue("Acme", 2) { Aggregates = new("Price", ops, Sum: 40.5, Min: 10, Max: 30.5, Average: 20.25) }, values[0]);
         // Text and null are not numbers: the sum is 0 and the rest have nothing to answer.
-        Assert.Equal(new FacetValue("Zeta", 2) { Name = "Price", Aggregations = ops, Sum = 0 }, values[1]);
-        Assert.Equal(new FacetValue("Nova", 1) { Name = "Price", Aggregations = ops, Sum = 200, Min = 200, Max = 200, Average = 200 }, values[2]);
+        Assert.Equal(new FacetValue("Zeta", 2) { Aggregates = new("Price", ops, Sum: 0) }, values[1]);
+        Assert.Equal(new FacetValue("Nova", 1) { Aggregates = new("Price", ops, Sum: 200, Min: 200, Max: 200, Average: 200) }, values[2]);
     }
 
     [Fact]
@@ -41,10 +41,10 @@ public sealed class FacetAggregationTests : IDisposable
         var (_, facets) = await _db.FacetsAsync("from Products where Brand = 'Acme' select facet(Brand, sum(Price), max(Stock) as MostInStock, avg(Sizes), min(Price))");
         var values = facets[0].Values;
         Assert.Equal(3, values.Count);
-        Assert.Equal(new FacetValue("Acme", 2) { Name = "Price", Aggregations = RqlFacetAggregationOp.Sum | RqlFacetAggregationOp.Min, Sum = 40.5, Min = 10 }, values[0]);
-        Assert.Equal(new FacetValue("Acme", 2) { Name = "MostInStock", Aggregations = RqlFacetAggregationOp.Max, Max = 5 }, values[1]);
+        Assert.Equal(new FacetValue("Acme", 2) { Aggregates = new("Price", RqlFacetAggregationOp.Sum | RqlFacetAggregationOp.Min, Sum: 40.5, Min: 10) }, values[0]);
+        Assert.Equal(new FacetValue("Acme", 2) { Aggregates = new("MostInStock", RqlFacetAggregationOp.Max, Max: 5) }, values[1]);
         // An array gives every number it holds: 1, 2 and 3 average 2.
-        Assert.Equal(new FacetValue("Acme", 2) { Name = "Sizes", Aggregations = RqlFacetAggregationOp.Average, Average = 2 }, values[2]);
+        Assert.Equal(new FacetValue("Acme", 2) { Aggregates = new("Sizes", RqlFacetAggregationOp.Average, Average: 2) }, values[2]);
     }
 
     [Fact]
@@ -55,8 +55,8 @@ public sealed class FacetAggregationTests : IDisposable
         var values = facets[0].Values;
         Assert.Equal(["Price < 100:2", "Price >= 100:1"], FacetTestStore.Counts(facets[0]));
         var ops = RqlFacetAggregationOp.Sum | RqlFacetAggregationOp.Max;
-        Assert.Equal(new FacetValue("Price < 100", 2) { Name = "Stock", Aggregations = ops, Sum = 6, Max = 5 }, values[0]);
-        Assert.Equal(new FacetValue("Price >= 100", 1) { Name = "Stock", Aggregations = ops, Sum = 0, Max = 0 }, values[1]);
+        Assert.Equal(new FacetValue("Price < 100", 2) { Aggregates = new("Stock", ops, Sum: 6, Max: 5) }, values[0]);
+        Assert.Equal(new FacetValue("Price >= 100", 1) { Aggregates = new("Stock", ops, Sum: 0, Max: 0) }, values[1]);
     }
 
     [Fact]

@@ -36,8 +36,8 @@ public sealed class FacetSetupTests : IDisposable
 
         var brands = facets[0];
         Assert.Equal(["Acme:2", "Acme:2", "Nova:1", "Nova:1"], FacetTestStore.Counts(brands));
-        Assert.Equal(new FacetValue("Acme", 2) { Name = "Revenue", Aggregations = RqlFacetAggregationOp.Sum, Sum = 400 }, brands.Values[0]);
-        Assert.Equal(new FacetValue("Acme", 2) { Name = "Price", Aggregations = RqlFacetAggregationOp.Max, Max = 300 }, brands.Values[1]);
+        Assert.Equal(new FacetValue("Acme", 2) { Aggregates = new("Revenue", RqlFacetAggregationOp.Sum, Sum: 400) }, brands.Values[0]);
+        Assert.Equal(new FacetValue("Acme", 2) { Aggregates = new("Price", RqlFacetAggregationOp.Max, Max: 300) }, brands.Values[1]);
         Assert.Equal(["Zeta"], brands.RemainingTerms);
 
         Assert.Equal(["Toys:2", "Tools:1"], FacetTestStore.Counts(facets[1]));

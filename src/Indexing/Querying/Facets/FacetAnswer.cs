@@ -13,8 +13,8 @@ internal static class FacetAnswer
     public static FacetResult Terms(FacetPlan plan, TermFacetCollector collector)
     {
         var options = plan.Options;
-        var terms = collector.CountedTerms;
-        var order = FacetTermOrder.Order(terms, options.SortMode);
+        var terms = collector.CountedTerms.AsSpan();
+        var order = FacetTermOrder.Order(collector, options.SortMode);
         var start = Math.Min(options.Start, terms.Length);
         var end = start + Math.Min(options.PageSize, terms.Length - start);
         var values = new List<FacetValue>((end - start) * Math.Max(1, plan.Groups.Count));
@@ -31,13 +31,15 @@ internal static class FacetAnswer
             remainingHits += term.Count;
             remainingTerms?.Add(Display(plan, collector, term));
         }
-        return new FacetResult(plan.Facet.Name, values)
+        var answer = new FacetResult(plan.Facet.Name, values)
         {
             RemainingTerms = remainingTerms ?? [],
             RemainingTermsCount = terms.Length - end,
             RemainingHits = remainingHits,
             MissingCount = collector.Missing,
         };
+        collector.Release();
+        return answer;
     }
 
     public static FacetResult Ranges(FacetPlan plan, RangeFacetCollector collector)
@@ -75,12 +77,13 @@ internal static class FacetAnswer
             var any = stats.Count > 0;
             values.Add(new FacetValue(range, count)
             {
-                Name = group.Name,
-                Aggregations = group.Ops,
-                Sum = (group.Ops & RqlFacetAggregationOp.Sum) != 0 ? stats.Sum : null,
-                Min = (group.Ops & RqlFacetAggregationOp.Min) != 0 && any ? stats.Min : null,
-                Max = (group.Ops & RqlFacetAggregationOp.Max) != 0 && any ? stats.Max : null,
-                Average = (group.Ops & RqlFacetAggregationOp.Average) != 0 && any ? stats.Sum / stats.Count : null,
+                Aggregates = new FacetAggregates(
+                    group.Name,
+                    group.Ops,
+                    (group.Ops & RqlFacetAggregationOp.Sum) != 0 ? stats.Sum : null,
+                    (group.Ops & RqlFacetAggregationOp.Min) != 0 && any ? stats.Min : null,
+                    (group.Ops & RqlFacetAggregationOp.Max) != 0 && any ? stats.Max : null,
+                    (group.Ops & RqlFacetAggregationOp.Average) != 0 && any ? stats.Sum / stats.Count : null),
             });
         }
     }

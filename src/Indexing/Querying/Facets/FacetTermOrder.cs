@@ -1,3 +1,4 @@
+using System.Buffers;
 using Folio.Indexing.Collectors;
 
 namespace Folio.Indexing.Querying;
@@ -11,29 +12,46 @@ namespace Folio.Indexing.Querying;
 internal static class FacetTermOrder
 {
     /// <summary>
-    /// The positions of <paramref name="terms"/> in <paramref name="mode"/>'s order; values with equal counts by value.
+    /// The positions of the <paramref name="collector"/>'s values in <paramref name="mode"/>'s order; values with equal
+    /// counts by value. By the values' places in value order where the doc values keep them, else by their bytes.
     /// </summary>
-    public static int[] Order(FacetTerm[] terms, FacetTermSortMode mode)
+    public static int[] Order(TermFacetCollector collector, FacetTermSortMode mode)
     {
-        var order = new int[terms.Length];
+        var terms = collector.CountedTerms;
+        if (terms.Count >= 2 && terms.Count <= MaxRankedTerms)
+        {
+            var order = new int[terms.Count];
+            if (TryOrderByRanks(collector, terms, mode, order))
+                return order;
+        }
+        return Order(terms, mode);
+    }
+
+    /// <summary>
+    /// The positions of <paramref name="terms"/> in <paramref name="mode"/>'s order, values compared by their bytes; values
+    /// with equal counts by value.
+    /// </summary>
+    public static int[] Order(ArraySegment<FacetTerm> terms, FacetTermSortMode mode)
+    {
+        var order = new int[terms.Count];
         for (var i = 0; i < order.Length; i++)
             order[i] = i;
-        if (terms.Length < 2)
+        if (terms.Count < 2)
             return order;
-        var keys = new ulong[terms.Length];
+        var keys = new ulong[terms.Count];
         if (mode is FacetTermSortMode.ValueAsc or FacetTermSortMode.ValueDesc)
         {
             SortByValue(terms, order.AsSpan(), keys.AsSpan(), mode == FacetTermSortMode.ValueDesc);
             return order;
         }
         // Counts are never negative, so their complement orders them from the largest.
-        for (var i = 0; i < terms.Length; i++)
+        for (var i = 0; i < terms.Count; i++)
             keys[i] = mode == FacetTermSortMode.CountAsc ? (ulong)terms[i].Count : ~(ulong)terms[i].Count;
         keys.AsSpan().Sort(order.AsSpan());
         var start = 0;
-        for (var i = 1; i <= terms.Length; i++)
+        for (var i = 1; i <= terms.Count; i++)
         {
-            if (i < terms.Length && keys[i] == keys[start])
+            if (i < terms.Count && keys[i] == keys[start])
                 continue;
             // The run's own keys are no longer needed once its end is known, so its value sort may reuse them.
             if (i - start > 1)
@@ -43,12 +61,59 @@ internal static class FacetTermOrder
         return order;
     }
 
+    // A key packs a count (32 bits), a rank (16) and a position (16).
+    private const int MaxRankedTerms = 1 << 16;
+    private const int RankBits = 16;
+
+    /// <summary>
+    /// Orders by the values' places in value order kept by the doc values (<see cref="TermFacetCollector.TryRankValues"/>):
+    /// each value's count, place and position packed in one integer, so a single sort of plain integers orders them all,
+    /// ties in value order without a value compared. False, ordering nothing, when some value has no place or a count
+    /// does not fit.
+    /// </summary>
+    private static bool TryOrderByRanks(TermFacetCollector collector, ArraySegment<FacetTerm> counted, FacetTermSortMode mode, int[] order)
+    {
+        var terms = counted.AsSpan();
+        var ranks = ArrayPool<int>.Shared.Rent(terms.Length);
+        var keys = ArrayPool<ulong>.Shared.Rent(terms.Length);
+        try
+        {
+            if (!collector.TryRankValues(ranks.AsSpan(0, terms.Length)))
+                return false;
+            for (var i = 0; i < terms.Length; i++)
+            {
+                var count = terms[i].Count;
+                var rank = ranks[i];
+                if ((ulong)count > uint.MaxValue || rank >= MaxRankedTerms)
+                    return false;
+                var byValue = mode == FacetTermSortMode.ValueDesc ? (ulong)(MaxRankedTerms - 1 - rank) : (ulong)rank;
+                var byCount = mode switch
+                {
+                    FacetTermSortMode.CountDesc => uint.MaxValue - (ulong)count,
+                    FacetTermSortMode.CountAsc => (ulong)count,
+                    _ => 0UL,
+                };
+                keys[i] = (byCount << (2 * RankBits)) | (byValue << RankBits) | (uint)i;
+            }
+            var sorted = keys.AsSpan(0, terms.Length);
+            sorted.Sort();
+            for (var i = 0; i < sorted.Length; i++)
+                order[i] = (int)(sorted[i] & (MaxRankedTerms - 1));
+            return true;
+        }
+        finally
+        {
+            ArrayPool<int>.Shared.Return(ranks);
+            ArrayPool<ulong>.Shared.Return(keys);
+        }
+    }
+
     /// <summary>
     /// Sorts the positions <paramref name="run"/> by their values: first by the values' first bytes read as one integer
     /// (which order as the values do, a shorter value padded with zeros), then those that share them by comparing the
     /// values whole. A facet's values with equal counts run into the hundreds, and so compare mostly as integers.
     /// </summary>
-    private static void SortByValue(FacetTerm[] terms, Span<int> run, Span<ulong> keys, bool descending)
+    private static void SortByValue(ArraySegment<FacetTerm> terms, Span<int> run, Span<ulong> keys, bool descending)
     {
         for (var i = 0; i < run.Length; i++)
             keys[i] = descending ? ~Prefix(terms[run[i]]) : Prefix(terms[run[i]]);
@@ -77,7 +142,7 @@ internal static class FacetTermOrder
     }
 
     /// <summary>Compares two positions by their values whole.</summary>
-    private sealed class ValueOrder(FacetTerm[] terms, bool descending) : IComparer<int>
+    private sealed class ValueOrder(ArraySegment<FacetTerm> terms, bool descending) : IComparer<int>
     {
         public int Compare(int x, int y) => descending ? FacetTerm.CompareValues(terms[y], terms[x]) : FacetTerm.CompareValues(terms[x], terms[y]);
     }

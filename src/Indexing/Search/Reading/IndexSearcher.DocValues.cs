@@ -258,6 +258,8 @@ public sealed partial class IndexSearcher
         // The ids of this field kept by the index, asked for once: a facet reads thousands of them per query.
         private OrdinalTermCache.FieldTerms? _ordinalTerms;
 
+        public int[]? ValueRanks() => (_ordinalTerms ??= searcher._index.OrdinalTerms.For(field)).Ranks();
+
         public OrdinalTerm ReadOrdinal(long ordinal)
         {
             var cache = _ordinalTerms ??= searcher._index.OrdinalTerms.For(field);

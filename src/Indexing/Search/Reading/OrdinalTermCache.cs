@@ -17,6 +17,12 @@ internal sealed class OrdinalTermCache
     /// <summary>The most ids kept per field.</summary>
     public const int MaxPerField = 1 << 18;
 
+    /// <summary>The most values of a field <see cref="FieldTerms.Ranks"/> places in value order.</summary>
+    public const int MaxRankedNumbers = 1 << 16;
+
+    /// <summary>How long made ranks serve before values met since are ranked too.</summary>
+    public const int RanksRemakeMilliseconds = 1_000;
+
     private readonly ConcurrentDictionary<string, FieldTerms> _fields = new(StringComparer.Ordinal);
 
     /// <summary>What is kept for <paramref name="field"/>: a reader asks once, then per id.</summary>
@@ -54,6 +60,9 @@ internal sealed class OrdinalTermCache
         // Counted apart: a concurrent dictionary's Count takes every lock.
         private int _count;
         private int _numbers;
+        // Each number's place among the values in value order (see Ranks), for the numbers there were when it was made.
+        private int[] _ranks = [];
+        private long _ranksMadeAt = long.MinValue;
 
         public FieldTerms() => OrdinalsBySpan = Ordinals.GetAlternateLookup<ReadOnlySpan<byte>>();
 
@@ -91,6 +100,47 @@ internal sealed class OrdinalTermCache
                 return term;
             }
         }
+
+        /// <summary>
+        /// Each value number's place in value order (kind, then bytes), indexed by <see cref="OrdinalTerm.Number"/>: a
+        /// facet ordered by count puts values with equal counts in value order, and with their places it sorts plain
+        /// integers once instead of comparing values' bytes. Covers the numbers given when it was made (a value met
+        /// since has none: check the length); remade when numbers were added, at most once per
+        /// <see cref="RanksRemakeMilliseconds"/> once made, and only for fields of up to <see cref="MaxRankedNumbers"/>
+        /// values, so a field gaining values under writes does not sort them all on every query.
+        /// </summary>
+        public int[] Ranks()
+        {
+            var ranks = Volatile.Read(ref _ranks);
+            var numbers = Volatile.Read(ref _numbers);
+            if (ranks.Length == numbers || numbers > MaxRankedNumbers
+                || (ranks.Length > 0 && Environment.TickCount64 - Volatile.Read(ref _ranksMadeAt) < RanksRemakeMilliseconds))
+                return ranks;
+            lock (_terms)
+            {
+                if (_ranks.Length == _numbers)
+                    return _ranks;
+                var byNumber = new OrdinalTerm[_numbers];
+                foreach (var (_, ordinal) in Ordinals)
+                {
+                    var term = _terms[ordinal];
+                    byNumber[term.Number] = term;
+                }
+                var order = new int[byNumber.Length];
+                for (var number = 0; number < order.Length; number++)
+                    order[number] = number;
+                order.AsSpan().Sort((x, y) => CompareValues(byNumber[x], byNumber[y]));
+                var made = new int[order.Length];
+                for (var rank = 0; rank < order.Length; rank++)
+                    made[order[rank]] = rank;
+                Volatile.Write(ref _ranksMadeAt, Environment.TickCount64);
+                Volatile.Write(ref _ranks, made);
+                return made;
+            }
+        }
+
+        private static int CompareValues(OrdinalTerm x, OrdinalTerm y) =>
+            x.Kind != y.Kind ? x.Kind.CompareTo(y.Kind) : x.Bytes.AsSpan().SequenceCompareTo(y.Bytes);
 
         private void KeepDense(long ordinal, OrdinalTerm term)
         {
