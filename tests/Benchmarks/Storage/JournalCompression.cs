@@ -70,7 +70,7 @@ internal static class JournalCompression
     private static List<byte[]> Records(Action<StorageEnvironment> workload)
     {
         var files = new MemoryFileSystem();
-        using (var environment = StorageEnvironment.Open(new StorageOptions { FileSystem = files, BackgroundFlush = false, JournalFileSize = 1L << 30 }))
+        using (var environment = StorageEnvironment.Open(new StorageOptions { FileSystem = files, BackgroundFlush = false, JournalFileSize = 1L << 30, JournalCompression = false }))
             workload(environment);
         var records = new List<byte[]>();
         foreach (var name in files.List(JournalWriter.Suffix))
@@ -80,9 +80,9 @@ internal static class JournalCompression
             for (long position = 0; position + header.Length <= file.Length;)
             {
                 file.Read(position, header);
-                if (!TransactionRecord.TryReadHeader(header, out _, out _, out var payload, out _))
+                if (!TransactionRecord.TryReadHeader(header, out var recordHeader))
                     break;
-                var record = new byte[TransactionRecord.Align(TransactionRecord.HeaderSize + payload)];
+                var record = new byte[TransactionRecord.Align(TransactionRecord.HeaderSize + recordHeader.StoredLength)];
                 file.Read(position, record);
                 records.Add(record);
                 position += record.Length;
