@@ -10,7 +10,7 @@ namespace Folio.Benchmarks.Storage;
 /// <c>du</c> counts them), and the data file's pages as the server sees them (in the file, below the high-water
 /// mark, free), so the live footprint can be split into used pages, free pages, growth slack and journals.
 /// </summary>
-internal sealed record LiveBreakdown(IReadOnlyList<LiveFile> Files, long DataFilePages, long AllocatedPages, long FreePages, int JournalFiles, long JournalBytesWritten)
+internal sealed record LiveBreakdown(IReadOnlyList<LiveFile> Files, int PageSize, long DataFilePages, long AllocatedPages, long FreePages, int JournalFiles, long JournalBytesWritten)
 {
     public static async Task<LiveBreakdown> MeasureAsync(HttpClient client, string databaseDirectory)
     {
@@ -20,6 +20,7 @@ internal sealed record LiveBreakdown(IReadOnlyList<LiveFile> Files, long DataFil
         JsonElement space = storage.RootElement;
         return new LiveBreakdown(
             ListFiles(databaseDirectory),
+            space.GetProperty("PageSize").GetInt32(),
             space.GetProperty("DataFilePages").GetInt64(),
             space.GetProperty("AllocatedPages").GetInt64(),
             space.GetProperty("FreePages").GetInt64(),
@@ -32,7 +33,7 @@ internal sealed record LiveBreakdown(IReadOnlyList<LiveFile> Files, long DataFil
         var text = new StringBuilder();
         const double mb = 1e6;
         text.AppendLine(CultureInfo.InvariantCulture,
-            $"{system} live: data file {DataFilePages:N0} pages, {AllocatedPages:N0} below the high-water mark ({(AllocatedPages - FreePages) * 4096 / mb:F1} MB in use, {FreePages * 4096 / mb:F1} MB free), {JournalFiles} journal file(s) open, {JournalBytesWritten / mb:F1} MB journaled since open.");
+            $"{system} live: data file {DataFilePages:N0} pages of {PageSize / 1024} KB, {AllocatedPages:N0} below the high-water mark ({(AllocatedPages - FreePages) * (double)PageSize / mb:F1} MB in use, {FreePages * (double)PageSize / mb:F1} MB free), {JournalFiles} journal file(s) open, {JournalBytesWritten / mb:F1} MB journaled since open.");
         text.AppendLine();
         text.AppendLine("| file | length MB | on disk MB |");
         text.AppendLine("|---|---:|---:|");
