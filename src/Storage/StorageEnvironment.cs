@@ -213,6 +213,7 @@ public sealed partial class StorageEnvironment : IDisposable
         JournalFiles = _journal.FileCount,
         JournalBytesWritten = _journal.BytesWritten,
         JournalSyncs = _journal.Syncs,
+        JournalCompressionAcceleration = _journal.CompressionAcceleration,
         UnflushedPageVersions = PageTable.Count,
         PooledPageBuffers = PageBuffers.Count,
         RetiredPageBuffers = _reclaimer.RetiredBuffers,

@@ -65,6 +65,9 @@ internal sealed class JournalWriter : IDisposable
     /// <summary>Bytes of the records' payloads as written (compressed or not).</summary>
     public long StoredPayloadBytes { get; private set; }
 
+    /// <summary>The LZ4 acceleration the next record is compressed with (0 when records are not compressed).</summary>
+    public int CompressionAcceleration => _compressor?.Acceleration ?? 0;
+
     /// <summary>Journal syncs since open: one per committed transaction.</summary>
     public long Syncs { get; private set; }
 
@@ -168,8 +171,10 @@ internal sealed class JournalWriter : IDisposable
             // Nothing of the record was written: the room for it is zero-filled first, so the journal is as it was.
             throw new DiskFullException($"The disk has no room for the journal record of transaction {transactionId} ({recordSize} bytes).", e);
         }
+        var started = Stopwatch.GetTimestamp();
         file.File.Write(file.Position, buffer);
         file.File.Flush();
+        _compressor?.Adjust(Stopwatch.GetTimestamp() - started);
         Syncs++;
         file.Position += recordSize;
         file.LastTransaction = transactionId;
