@@ -143,7 +143,7 @@ internal sealed class JournalWriter : IDisposable
             _appending = true;
         try
         {
-            WriteRecord(transactionId, record, recordSize);
+            WriteRecord(transactionId, record, recordSize, TransactionRecord.Align(TransactionRecord.HeaderSize + (long)payloadLength));
         }
         finally
         {
@@ -157,7 +157,7 @@ internal sealed class JournalWriter : IDisposable
         StoredPayloadBytes += storedLength;
     }
 
-    private void WriteRecord(long transactionId, ReadOnlySpan<byte> buffer, long recordSize)
+    private void WriteRecord(long transactionId, ReadOnlySpan<byte> buffer, long recordSize, long rawRecordSize)
     {
         JournalFile file;
         try
@@ -174,7 +174,7 @@ internal sealed class JournalWriter : IDisposable
         var started = Stopwatch.GetTimestamp();
         file.File.Write(file.Position, buffer);
         file.File.Flush();
-        _compressor?.Adjust(Stopwatch.GetTimestamp() - started);
+        _compressor?.Adjust(Stopwatch.GetTimestamp() - started, recordSize, rawRecordSize);
         Syncs++;
         file.Position += recordSize;
         file.LastTransaction = transactionId;

@@ -8,8 +8,9 @@ namespace Folio.Storage.Journal;
 /// <summary>
 /// LZ4 for journal record payloads. A record is padded to a disk block, so compression only pays when it saves at
 /// least one block; otherwise the record stays raw and recovery has nothing to decompress. The effort follows what
-/// each record cost: compressing runs inside the commit, so when it takes longer than writing and syncing the record,
-/// the acceleration doubles (faster, less saved), and when it takes under a quarter of that, it halves back towards 1.
+/// each record cost: compressing runs inside the commit, so when it takes longer than writing and syncing the record
+/// raw would have (the measured write of the stored bytes, scaled to the raw length), the acceleration doubles (faster,
+/// less saved), and when it takes under a quarter of that, it halves back towards 1.
 /// </summary>
 internal sealed class RecordCompressor
 {
@@ -49,18 +50,20 @@ internal sealed class RecordCompressor
     public int Acceleration { get; private set; } = 1;
 
     /// <summary>
-    /// Sets the effort from the record just compressed: what compressing it took against <paramref name="writeTicks"/>
-    /// (<see cref="Stopwatch"/> ticks to write and sync it).
+    /// Sets the effort from the record just compressed: what compressing it took against what writing it raw would have,
+    /// from <paramref name="writeTicks"/> (<see cref="Stopwatch"/> ticks to write and sync the <paramref name="storedBytes"/>
+    /// written) scaled to its <paramref name="rawBytes"/>.
     /// </summary>
-    public void Adjust(long writeTicks)
+    public void Adjust(long writeTicks, long storedBytes, long rawBytes)
     {
         var compress = _lastCompressTicks;
         _lastCompressTicks = 0;
         if (compress == 0)
             return;
-        if (compress > writeTicks)
+        var rawWrite = storedBytes <= 0 ? writeTicks : (long)(writeTicks * ((double)rawBytes / storedBytes));
+        if (compress > rawWrite)
             Acceleration = Math.Min(MaxAcceleration, Acceleration * 2);
-        else if (compress * 4 < writeTicks)
+        else if (compress * 4 < rawWrite)
             Acceleration = Math.Max(1, Acceleration / 2);
     }
 

@@ -31,17 +31,17 @@ public class RecordCompressorTests
         for (var i = 0; i < 10; i++)
         {
             CompressOnce(compressor, payload);
-            compressor.Adjust(writeTicks: 0);
+            compressor.Adjust(writeTicks: 0, storedBytes: 4096, rawBytes: 8192);
         }
         Assert.Equal(RecordCompressor.MaxAcceleration, compressor.Acceleration);
 
         CompressOnce(compressor, payload);
-        compressor.Adjust(writeTicks: long.MaxValue);
+        compressor.Adjust(writeTicks: long.MaxValue / 4, storedBytes: 4096, rawBytes: 8192);
         Assert.Equal(RecordCompressor.MaxAcceleration / 2, compressor.Acceleration);
 
         // A record not compressed (too small to save a block) leaves the effort as it is.
         Assert.Null(compressor.TryCompress(payload.AsSpan(0, 1000), out _));
-        compressor.Adjust(writeTicks: 0);
+        compressor.Adjust(writeTicks: 0, storedBytes: 4096, rawBytes: 8192);
         Assert.Equal(RecordCompressor.MaxAcceleration / 2, compressor.Acceleration);
     }
 
@@ -55,7 +55,7 @@ public class RecordCompressorTests
         while (compressor.Acceleration < acceleration)
         {
             CompressOnce(compressor, Text(0, 20_000));
-            compressor.Adjust(writeTicks: 0);
+            compressor.Adjust(writeTicks: 0, storedBytes: 4096, rawBytes: 8192);
         }
         Assert.Equal(acceleration, compressor.Acceleration);
 
