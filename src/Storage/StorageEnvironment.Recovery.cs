@@ -7,7 +7,8 @@ public sealed partial class StorageEnvironment
 {
     /// <summary>
     /// Replays the journals into the data file: every record after the last applied transaction, in
-    /// order, while each record's checksum holds and its id follows the previous one. The first record
+    /// order, while each record's checksum holds and its id follows the previous one. Records of either
+    /// format (raw only, or LZ4 compressed where that saved a block) are read. The first record
     /// that fails ends the replay: it is a commit that never returned, so nothing after it counts.
     /// Records at or before the applied transaction are skipped (recycled files still hold old ones).
     /// Returns the number the next journal file takes.
@@ -23,7 +24,8 @@ public sealed partial class StorageEnvironment
         var highestNumber = 0L;
         var recordHeader = new byte[TransactionRecord.HeaderSize];
         var pageBuffer = new byte[StorageLimits.PageSize];
-        byte[] payload = [];
+        byte[] stored = [];
+        byte[] raw = [];
         foreach (var name in names)
         {
             if (long.TryParse(name.AsSpan(0, name.Length - JournalWriter.Suffix.Length), out var number))
@@ -33,22 +35,35 @@ public sealed partial class StorageEnvironment
             for (long position = 0; position + TransactionRecord.HeaderSize <= length;)
             {
                 if (file.Read(position, recordHeader) != recordHeader.Length
-                    || !TransactionRecord.TryReadHeader(recordHeader, out var transactionId, out var entries, out var payloadLength, out var payloadCrc)
-                    || payloadLength > length - position - TransactionRecord.HeaderSize)
+                    || !TransactionRecord.TryReadHeader(recordHeader, out var record)
+                    || record.StoredLength > length - position - TransactionRecord.HeaderSize)
                     break;
-                if (transactionId > lastApplied && transactionId != lastApplied + 1)
+                if (record.TransactionId > lastApplied && record.TransactionId != lastApplied + 1)
                     break;
-                if (payload.Length < payloadLength)
-                    payload = new byte[payloadLength];
-                var body = payload.AsSpan(0, (int)payloadLength);
-                if (file.Read(position + TransactionRecord.HeaderSize, body) != body.Length || Platform.Crc32C.Compute(body) != payloadCrc)
+                if (stored.Length < record.StoredLength)
+                    stored = new byte[record.StoredLength];
+                var body = stored.AsSpan(0, (int)record.StoredLength);
+                if (file.Read(position + TransactionRecord.HeaderSize, body) != body.Length || Platform.Crc32C.Compute(body) != record.PayloadCrc)
                     break;
-                if (transactionId > lastApplied)
+                if (record.TransactionId > lastApplied)
                 {
-                    TransactionRecord.ReadEntries(body, entries, pageBuffer, ApplyRecoveredPage);
-                    lastApplied = transactionId;
+                    if (record.Compressed)
+                    {
+                        if (raw.Length < record.RawLength)
+                            raw = new byte[record.RawLength];
+                        var payload = raw.AsSpan(0, (int)record.RawLength);
+                        // The checksum held, so this is what was written: a block that does not decode is a bug, not a tear.
+                        if (!RecordCompressor.TryDecompress(body, payload))
+                            throw new CorruptionException($"Journal {name} holds transaction {record.TransactionId} compressed, and it does not decompress to its {record.RawLength} bytes.");
+                        TransactionRecord.ReadEntries(payload, record.Entries, pageBuffer, ApplyRecoveredPage);
+                    }
+                    else
+                    {
+                        TransactionRecord.ReadEntries(body, record.Entries, pageBuffer, ApplyRecoveredPage);
+                    }
+                    lastApplied = record.TransactionId;
                 }
-                position += TransactionRecord.Align(TransactionRecord.HeaderSize + payloadLength);
+                position += TransactionRecord.Align(TransactionRecord.HeaderSize + record.StoredLength);
             }
         }
 

@@ -43,7 +43,7 @@ public sealed partial class StorageEnvironment : IDisposable
 
         var firstJournal = Recover();
         _state = LoadState();
-        _journal = new JournalWriter(fileSystem, options.JournalFileSize, firstJournal);
+        _journal = new JournalWriter(fileSystem, options.JournalFileSize, firstJournal, options.FlushInterval, options.JournalCompression);
         _merger = new Lazy<TransactionMerger>(() => new TransactionMerger(this), LazyThreadSafetyMode.ExecutionAndPublication);
         StartFlusher();
     }
@@ -213,6 +213,7 @@ public sealed partial class StorageEnvironment : IDisposable
         JournalFiles = _journal.FileCount,
         JournalBytesWritten = _journal.BytesWritten,
         JournalSyncs = _journal.Syncs,
+        JournalCompressionAcceleration = _journal.CompressionAcceleration,
         UnflushedPageVersions = PageTable.Count,
         PooledPageBuffers = PageBuffers.Count,
         RetiredPageBuffers = _reclaimer.RetiredBuffers,

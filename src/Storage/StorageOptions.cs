@@ -8,8 +8,17 @@ public sealed record StorageOptions
     /// <summary>The environment's directory; null for an environment held in memory.</summary>
     public string? Path { get; init; }
 
-    /// <summary>Size of each preallocated journal file. A larger transaction gets a file of its own size.</summary>
+    /// <summary>
+    /// The largest a journal file gets. Each new file is sized from the write rate (about one <see cref="FlushInterval"/>
+    /// of writing, from 1 MB up to this); a larger transaction gets a file of its own size.
+    /// </summary>
     public long JournalFileSize { get; init; } = 64L << 20;
+
+    /// <summary>
+    /// Whether journal records are LZ4 compressed (each one only when that saves a disk block). Journals of either kind
+    /// recover whatever this is set to.
+    /// </summary>
+    public bool JournalCompression { get; init; } = true;
 
     /// <summary>
     /// After this long without a commit, once the data file holds every journaled transaction, the journal files and

@@ -24,6 +24,9 @@ public sealed record StorageStats
     /// <summary>Bytes written to journals since open.</summary>
     public long JournalBytesWritten { get; init; }
 
+    /// <summary>The LZ4 acceleration the journal compresses the next record with (0 when it does not compress).</summary>
+    public int JournalCompressionAcceleration { get; init; }
+
     /// <summary>Journal syncs since open (one per committed transaction).</summary>
     public long JournalSyncs { get; init; }
 

@@ -31,8 +31,8 @@ public sealed class ServerOptions
     public int MaxJsonDepth { get; set; } = 64;
 
     /// <summary>
-    /// Size of each database's journal files, in bytes. Each is written in full when it is created (so
-    /// commits only sync data), so a new database costs this much disk and write time at once.
+    /// The largest a database's journal file gets, in bytes. Each new file is sized from the write rate (about one
+    /// flush interval of writing, from 1 MB up to this) and zero-filled ahead of the records, so commits only sync data.
     /// </summary>
     public long JournalFileSizeBytes { get; set; } = 64L * 1024 * 1024;
 

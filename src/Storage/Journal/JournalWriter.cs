@@ -1,5 +1,7 @@
 using System.Buffers;
+using System.Diagnostics;
 using Folio.Storage.Platform;
+using K4os.Compression.LZ4;
 
 namespace Folio.Storage.Journal;
 
@@ -9,6 +11,9 @@ namespace Folio.Storage.Journal;
 /// the next journal) rather than deleted, so the next file is already allocated on disk and its
 /// syncs do not pay for block allocation. Once nothing has been appended for a while and every transaction is in the
 /// data file, <see cref="ReleaseIdle"/> deletes them all, so the bytes a burst of writes journaled do not stay on disk.
+/// Each new file is sized from the rate the last one filled at, about what is written in one flush interval (a power
+/// of two from 1 MB up to the configured size): the flusher retires a file only once all of it is in the data file,
+/// so a file much larger than what one flush applies keeps that many journaled bytes on disk for nothing.
 /// </summary>
 internal sealed class JournalWriter : IDisposable
 {
@@ -22,25 +27,46 @@ internal sealed class JournalWriter : IDisposable
 
     private readonly IStorageFileSystem _fileSystem;
     private readonly long _fileSize;
+    private readonly long _fileSpanMilliseconds;
+    private readonly RecordCompressor? _compressor;
     private readonly Lock _filesLock = new();
     private readonly List<JournalFile> _files = [];
-    private readonly Queue<string> _spares = new();
+    private readonly Queue<(string Name, long Length)> _spares = new();
     private JournalFile? _current;
+    private long _windowStart = Stopwatch.GetTimestamp();
+    private long _windowBytes;
+    private long _lastWindowBytes;
     private long _nextNumber;
     private bool _appending;
     private long _lastAppendTicks = Environment.TickCount64;
 
-    public JournalWriter(IStorageFileSystem fileSystem, long fileSize, long firstNumber)
+    /// <param name="fileSystem">Where the journal files live.</param>
+    /// <param name="fileSize">The largest a journal file gets (a larger record gets a file of its own size).</param>
+    /// <param name="firstNumber">The number of the first file.</param>
+    /// <param name="fileSpan">About how long of writing each file should hold: the flush interval.</param>
+    /// <param name="compress">Whether records are LZ4 compressed when that saves a disk block.</param>
+    public JournalWriter(IStorageFileSystem fileSystem, long fileSize, long firstNumber, TimeSpan fileSpan, bool compress)
     {
         _fileSystem = fileSystem;
         _fileSize = fileSize;
+        _fileSpanMilliseconds = Math.Max(1, (long)fileSpan.TotalMilliseconds);
         _nextNumber = firstNumber;
+        _compressor = compress ? new RecordCompressor() : null;
     }
 
     public static string NameOf(long number) => $"{number:D16}{Suffix}";
 
     /// <summary>Bytes written to journals since the environment opened (records with their padding).</summary>
     public long BytesWritten { get; private set; }
+
+    /// <summary>Bytes the records' payloads held before compression, for the ratio compression gets.</summary>
+    public long PayloadBytes { get; private set; }
+
+    /// <summary>Bytes of the records' payloads as written (compressed or not).</summary>
+    public long StoredPayloadBytes { get; private set; }
+
+    /// <summary>The LZ4 acceleration the next record is compressed with (0 when records are not compressed).</summary>
+    public int CompressionAcceleration => _compressor?.Acceleration ?? 0;
 
     /// <summary>Journal syncs since open: one per committed transaction.</summary>
     public long Syncs { get; private set; }
@@ -78,19 +104,46 @@ internal sealed class JournalWriter : IDisposable
 
     private void AppendRecord(long transactionId, Dictionary<long, byte[]> pages, Span<byte> buffer)
     {
-        var recordSize = buffer.Length;
         var offset = TransactionRecord.HeaderSize;
         foreach (var (pageNumber, page) in pages)
             offset += TransactionRecord.WriteEntry(buffer[offset..], pageNumber, page);
-        buffer[offset..].Clear();
-        TransactionRecord.WriteHeader(buffer, transactionId, pages.Count, buffer[TransactionRecord.HeaderSize..offset]);
+        var payloadLength = offset - TransactionRecord.HeaderSize;
+        byte[]? packed = _compressor?.TryCompress(buffer.Slice(TransactionRecord.HeaderSize, payloadLength), out offset);
+        try
+        {
+            if (packed is null)
+            {
+                offset = TransactionRecord.HeaderSize + payloadLength;
+                var raw = buffer[..(int)TransactionRecord.Align(offset)];
+                raw[offset..].Clear();
+                TransactionRecord.WriteHeader(raw, transactionId, pages.Count, raw[TransactionRecord.HeaderSize..offset], payloadLength, compressed: false);
+                Write(transactionId, raw, payloadLength, offset - TransactionRecord.HeaderSize);
+            }
+            else
+            {
+                var record = packed.AsSpan(0, (int)TransactionRecord.Align(offset));
+                record[offset..].Clear();
+                TransactionRecord.WriteHeader(record, transactionId, pages.Count, record[TransactionRecord.HeaderSize..offset], payloadLength, compressed: true);
+                Write(transactionId, record, payloadLength, offset - TransactionRecord.HeaderSize);
+            }
+        }
+        finally
+        {
+            if (packed is not null)
+                ArrayPool<byte>.Shared.Return(packed);
+        }
+    }
+
+    private void Write(long transactionId, ReadOnlySpan<byte> record, int payloadLength, int storedLength)
+    {
+        var recordSize = record.Length;
 
         // Marked under the files' lock so that ReleaseIdle never deletes the file this record is going into.
         lock (_filesLock)
             _appending = true;
         try
         {
-            WriteRecord(transactionId, buffer, recordSize);
+            WriteRecord(transactionId, record, recordSize, TransactionRecord.Align(TransactionRecord.HeaderSize + (long)payloadLength));
         }
         finally
         {
@@ -100,9 +153,11 @@ internal sealed class JournalWriter : IDisposable
                 _lastAppendTicks = Environment.TickCount64;
             }
         }
+        PayloadBytes += payloadLength;
+        StoredPayloadBytes += storedLength;
     }
 
-    private void WriteRecord(long transactionId, ReadOnlySpan<byte> buffer, long recordSize)
+    private void WriteRecord(long transactionId, ReadOnlySpan<byte> buffer, long recordSize, long rawRecordSize)
     {
         JournalFile file;
         try
@@ -116,12 +171,28 @@ internal sealed class JournalWriter : IDisposable
             // Nothing of the record was written: the room for it is zero-filled first, so the journal is as it was.
             throw new DiskFullException($"The disk has no room for the journal record of transaction {transactionId} ({recordSize} bytes).", e);
         }
+        var started = Stopwatch.GetTimestamp();
         file.File.Write(file.Position, buffer);
         file.File.Flush();
+        _compressor?.Adjust(Stopwatch.GetTimestamp() - started, recordSize, rawRecordSize);
         Syncs++;
         file.Position += recordSize;
         file.LastTransaction = transactionId;
         BytesWritten += recordSize;
+        MeasureRate(recordSize);
+    }
+
+    /// <summary>Counts the bytes of each file span (one flush interval) of writing, for <see cref="NextFileSize"/>.</summary>
+    private void MeasureRate(long recordSize)
+    {
+        _windowBytes += recordSize;
+        var elapsed = (long)Stopwatch.GetElapsedTime(_windowStart).TotalMilliseconds;
+        if (elapsed < _fileSpanMilliseconds)
+            return;
+        // Scaled to one span: a window that closes late, after a pause, holds that pause too.
+        _lastWindowBytes = _windowBytes * _fileSpanMilliseconds / elapsed;
+        _windowBytes = 0;
+        _windowStart = Stopwatch.GetTimestamp();
     }
 
     /// <summary>Retires the files (other than the one being written) that hold only applied transactions.</summary>
@@ -134,8 +205,8 @@ internal sealed class JournalWriter : IDisposable
                 var retired = _files[0];
                 _files.RemoveAt(0);
                 retired.File.Dispose();
-                if (_spares.Count < MaxSpareFiles && retired.Length == _fileSize && retired.Allocated == _fileSize)
-                    _spares.Enqueue(retired.Name);
+                if (_spares.Count < MaxSpareFiles && retired.Allocated == retired.Length)
+                    _spares.Enqueue((retired.Name, retired.Length));
                 else
                     _fileSystem.Delete(retired.Name);
             }
@@ -169,8 +240,9 @@ internal sealed class JournalWriter : IDisposable
             }
             _files.Clear();
             _current = null;
+            _lastWindowBytes = 0;
             while (_spares.TryDequeue(out var spare))
-                names.Add(spare);
+                names.Add(spare.Name);
             foreach (var name in names)
             {
                 try
@@ -207,7 +279,7 @@ internal sealed class JournalWriter : IDisposable
             _files.Clear();
             _current = null;
             while (_spares.TryDequeue(out var spare))
-                _fileSystem.Delete(spare);
+                _fileSystem.Delete(spare.Name);
             _fileSystem.FlushDirectory();
         }
     }
@@ -216,13 +288,13 @@ internal sealed class JournalWriter : IDisposable
     {
         if (_current is not null && _current.Position + recordSize <= _current.Length)
             return _current;
-        var size = Math.Max(_fileSize, recordSize);
+        var size = Math.Max(NextFileSize(), recordSize);
         var name = NameOf(_nextNumber++);
         IStorageFile file;
         lock (_filesLock)
         {
             long allocated;
-            if (size == _fileSize && _spares.TryDequeue(out var spare))
+            if (TakeSpare(size) is { } spare)
             {
                 _fileSystem.Rename(spare, name);
                 file = _fileSystem.Open(name);
@@ -250,6 +322,32 @@ internal sealed class JournalWriter : IDisposable
             _files.Add(_current);
         }
         return _current;
+    }
+
+    /// <summary>
+    /// What one flush interval of writing takes at the rate of the last whole interval (or of the one under way, when
+    /// more), as a power of two between the initial allocation and the configured size, so spares of one size keep
+    /// being reused.
+    /// </summary>
+    private long NextFileSize()
+    {
+        var wanted = Math.Max(_lastWindowBytes, _windowBytes);
+        var size = Math.Min(InitialAllocation, _fileSize);
+        while (size < wanted && size < _fileSize)
+            size = Math.Min(size * 2, _fileSize);
+        return size;
+    }
+
+    /// <summary>A spare of exactly <paramref name="size"/>, deleting those of other sizes (the rate moved on).</summary>
+    private string? TakeSpare(long size)
+    {
+        while (_spares.TryDequeue(out var spare))
+        {
+            if (spare.Length == size)
+                return spare.Name;
+            _fileSystem.Delete(spare.Name);
+        }
+        return null;
     }
 
     /// <summary>
@@ -286,7 +384,7 @@ internal sealed class JournalWriter : IDisposable
             {
                 try
                 {
-                    _fileSystem.Delete(spare);
+                    _fileSystem.Delete(spare.Name);
                 }
                 catch (IOException e)
                 {

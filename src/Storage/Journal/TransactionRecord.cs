@@ -5,22 +5,30 @@ using Folio.Storage.Platform;
 namespace Folio.Storage.Journal;
 
 /// <summary>
-/// One committed transaction in a journal file: a 64-byte header, then each page it changed, then
-/// padding to the next 4 KB so a record never shares a disk block with the next one.
+/// One committed transaction in a journal file: a 64-byte header, then the payload (each page it changed, LZ4
+/// compressed when that saves a disk block), then padding to the next 4 KB so a record never shares a disk block
+/// with the next one.
 /// <code>
-/// header:  0 ulong magic   8 long transaction id   16 int page entries
-///         24 long payload length   32 uint payload CRC-32C   36 uint header CRC-32C (of 0..36)
+/// header:  0 ulong magic   8 long transaction id   16 int page entries   20 int flags (bit 0: payload is LZ4)
+///         24 long stored payload length   32 uint CRC-32C of the stored payload   36 int payload length once
+///         decompressed   40 uint header CRC-32C (of 0..40)
 /// entry:   long page number, int page count, ushort lower end, ushort upper start, page bytes
 /// </code>
-/// For tree pages only the used parts are written (the header and slots below "lower end", the
-/// entries from "upper start"); the free gap between them is not worth journaling.
+/// Journals written before compression carry the magic "FOLIOJ01", no flags or decompressed length, and the header
+/// CRC at 36 (of 0..36); recovery still reads them. The payload CRC is of the stored bytes, so a torn compressed
+/// record fails it before anything is decompressed. For tree pages only the used parts are written (the header and
+/// slots below "lower end", the entries from "upper start"); the free gap between them is not worth journaling.
 /// </summary>
 internal static class TransactionRecord
 {
-    public const ulong Magic = 0x31304A4F494C4F46; // "FOLIOJ01"
+    /// <summary>The magic of records written before compression: always raw, header CRC at 36.</summary>
+    public const ulong RawOnlyMagic = 0x31304A4F494C4F46; // "FOLIOJ01"
+
+    public const ulong Magic = 0x32304A4F494C4F46; // "FOLIOJ02"
     public const int HeaderSize = 64;
     public const int EntryHeaderSize = 16;
     public const int Alignment = 4096;
+    private const int CompressedFlag = 1;
 
     public static long Align(long size) => (size + Alignment - 1) & ~(long)(Alignment - 1);
 
@@ -57,27 +65,41 @@ internal static class TransactionRecord
         return EntryHeaderSize + lower + page.Length - upper;
     }
 
-    public static void WriteHeader(Span<byte> destination, long transactionId, int entries, ReadOnlySpan<byte> payload)
+    /// <summary>Writes the header of a record whose stored payload is <paramref name="stored"/>.</summary>
+    public static void WriteHeader(Span<byte> destination, long transactionId, int entries, ReadOnlySpan<byte> stored, int rawLength, bool compressed)
     {
         destination[..HeaderSize].Clear();
         BinaryPrimitives.WriteUInt64LittleEndian(destination, Magic);
         BinaryPrimitives.WriteInt64LittleEndian(destination[8..], transactionId);
         BinaryPrimitives.WriteInt32LittleEndian(destination[16..], entries);
-        BinaryPrimitives.WriteInt64LittleEndian(destination[24..], payload.Length);
-        BinaryPrimitives.WriteUInt32LittleEndian(destination[32..], Crc32C.Compute(payload));
-        BinaryPrimitives.WriteUInt32LittleEndian(destination[36..], Crc32C.Compute(destination[..36]));
+        BinaryPrimitives.WriteInt32LittleEndian(destination[20..], compressed ? CompressedFlag : 0);
+        BinaryPrimitives.WriteInt64LittleEndian(destination[24..], stored.Length);
+        BinaryPrimitives.WriteUInt32LittleEndian(destination[32..], Crc32C.Compute(stored));
+        BinaryPrimitives.WriteInt32LittleEndian(destination[36..], rawLength);
+        BinaryPrimitives.WriteUInt32LittleEndian(destination[40..], Crc32C.Compute(destination[..40]));
     }
 
-    /// <summary>Reads a record header; false when it is not one (torn, stale or never written).</summary>
-    public static bool TryReadHeader(ReadOnlySpan<byte> header, out long transactionId, out int entries, out long payloadLength, out uint payloadCrc)
+    /// <summary>Reads a record header of either format; false when it is not one (torn, stale or never written).</summary>
+    public static bool TryReadHeader(ReadOnlySpan<byte> header, out RecordHeader record)
     {
-        transactionId = BinaryPrimitives.ReadInt64LittleEndian(header[8..]);
-        entries = BinaryPrimitives.ReadInt32LittleEndian(header[16..]);
-        payloadLength = BinaryPrimitives.ReadInt64LittleEndian(header[24..]);
-        payloadCrc = BinaryPrimitives.ReadUInt32LittleEndian(header[32..]);
-        return BinaryPrimitives.ReadUInt64LittleEndian(header) == Magic
-            && BinaryPrimitives.ReadUInt32LittleEndian(header[36..]) == Crc32C.Compute(header[..36])
-            && entries >= 0 && payloadLength >= 0;
+        var magic = BinaryPrimitives.ReadUInt64LittleEndian(header);
+        var transactionId = BinaryPrimitives.ReadInt64LittleEndian(header[8..]);
+        var entries = BinaryPrimitives.ReadInt32LittleEndian(header[16..]);
+        var storedLength = BinaryPrimitives.ReadInt64LittleEndian(header[24..]);
+        var payloadCrc = BinaryPrimitives.ReadUInt32LittleEndian(header[32..]);
+        if (magic == RawOnlyMagic)
+        {
+            record = new RecordHeader(transactionId, entries, storedLength, payloadCrc, storedLength, Compressed: false);
+            return BinaryPrimitives.ReadUInt32LittleEndian(header[36..]) == Crc32C.Compute(header[..36])
+                && entries >= 0 && storedLength is >= 0 and <= int.MaxValue;
+        }
+        var flags = BinaryPrimitives.ReadInt32LittleEndian(header[20..]);
+        var rawLength = BinaryPrimitives.ReadInt32LittleEndian(header[36..]);
+        record = new RecordHeader(transactionId, entries, storedLength, payloadCrc, rawLength, (flags & CompressedFlag) != 0);
+        return magic == Magic
+            && BinaryPrimitives.ReadUInt32LittleEndian(header[40..]) == Crc32C.Compute(header[..40])
+            && entries >= 0 && storedLength is >= 0 and <= int.MaxValue && rawLength >= 0
+            && (flags & ~CompressedFlag) == 0 && (record.Compressed || rawLength == storedLength);
     }
 
     /// <summary>Rebuilds the pages of a verified payload and hands each to <paramref name="apply"/>.</summary>

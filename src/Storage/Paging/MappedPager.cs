@@ -9,7 +9,8 @@ namespace Folio.Storage.Paging;
 /// </summary>
 internal sealed unsafe class MappedPager : Pager
 {
-    // Blocks taken ahead of what a flush needs inside a released tail, so small flushes do not each call fallocate.
+    // Blocks taken ahead of what a flush needs beyond the reserved part (the file's growth step, a released tail), so
+    // small flushes do not each call fallocate.
     private const long ReserveAhead = 4L << 20;
 
     private readonly PhysicalFile _file;
@@ -52,30 +53,37 @@ internal sealed unsafe class MappedPager : Pager
             var current = _current?.Length ?? 0;
             if (required <= current)
             {
-                ReserveUpTo(Math.Min(current, required + ReserveAhead), required);
+                ReserveFor(required, current);
                 return;
             }
             ReserveUpTo(current, required);
+            // The length runs ahead of use (each growth remaps), but the blocks only a little ahead of what flushes
+            // need: the rest of the step would be disk the database holds for nothing until it is used.
             var size = NextSize(current, required);
             try
             {
-                try
-                {
-                    _file.SetLength(size);
-                }
-                catch (IOException e) when (size > required && Platform.Pal.IsDiskFull(e))
-                {
-                    // The usual step ahead does not fit; what is needed now may.
-                    size = required;
-                    _file.SetLength(size);
-                }
+                _file.Extend(size);
             }
             catch (IOException e) when (Platform.Pal.IsDiskFull(e))
             {
                 throw new DiskFullException($"The disk has no room to grow the data file to {required} bytes; the journal keeps the committed transactions until it does.", e);
             }
             Map(size);
-            _reserved = size;
+            ReserveFor(required, size);
+        }
+    }
+
+    /// <summary>Blocks up to <paramref name="required"/> and a step ahead (within <paramref name="length"/>) when the disk has them.</summary>
+    private void ReserveFor(long required, long length)
+    {
+        try
+        {
+            ReserveUpTo(Math.Min(length, required + ReserveAhead), required);
+        }
+        catch (DiskFullException)
+        {
+            // The step ahead does not fit; what is needed now may.
+            ReserveUpTo(required, required);
         }
     }
 

@@ -39,6 +39,16 @@ internal sealed class PhysicalFile : IStorageFile
         }
     }
 
+    /// <summary>
+    /// Grows the file's length without giving it blocks (a hole reads as zeros); <see cref="Reserve"/> takes them before
+    /// anything is written there. Never shrinks.
+    /// </summary>
+    public void Extend(long length)
+    {
+        if (length > RandomAccess.GetLength(_handle))
+            RandomAccess.SetLength(_handle, length);
+    }
+
     /// <summary>Gives real blocks to a range inside the file's length (after <see cref="ReleaseRange"/> made it a hole).</summary>
     /// <exception cref="IOException">The blocks could not be had (ENOSPC for a full disk).</exception>
     public void Reserve(long from, long length) => Pal.Allocate(_handle, from, length);

@@ -79,13 +79,17 @@ public static class StorageCostCommand
         Console.WriteLine($"  {load.DocumentsPerSecond:N0} docs/s");
         string databases = Path.Combine(dataDir, "Databases");
         long live = DirectoryBytes(databases);
+        LiveBreakdown breakdown;
+        using (var client = new HttpClient(new SocketsHttpHandler { UseProxy = false }) { BaseAddress = server.Url })
+            breakdown = await LiveBreakdown.MeasureAsync(client, Directory.GetDirectories(databases)[0]);
+        Console.WriteLine(breakdown.ToMarkdown(system));
         long liveIdle = await IdleBytesAsync(databases);
         await server.StopAsync(TimeSpan.FromSeconds(60));
         long stopped = DirectoryBytes(databases);
         string database = Directory.GetDirectories(databases)[0];
         using DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(database));
         SpaceReport report = store.Environment.ReportSpace();
-        return (new Footprint(system, live, liveIdle, stopped, load.DocumentsPerSecond), report);
+        return (new Footprint(system, live, liveIdle, stopped, load.DocumentsPerSecond, load.JournalBytes / (raw / 1024.0), breakdown), report);
     }
 
     private static async Task<Footprint> MeasurePouchAsync(string work, byte[][] records, long raw)
@@ -136,7 +140,7 @@ public static class StorageCostCommand
         Console.WriteLine($"  {perSecond:N0} docs/s");
         long live = DirectoryBytes(dataDir);
         await server.StopAsync(TimeSpan.FromSeconds(60));
-        return new Footprint("PouchDB Server (LevelDB)", live, live, DirectoryBytes(dataDir), perSecond);
+        return new Footprint("PouchDB Server (LevelDB)", live, live, DirectoryBytes(dataDir), perSecond, 0, null);
     }
 
     private static string Report(List<Footprint> rows, List<(string System, SpaceReport Report)> reports, int docs, long raw, string[] args)
@@ -146,13 +150,21 @@ public static class StorageCostCommand
         text.AppendLine(CultureInfo.InvariantCulture, $"Command: `dotnet run -c Release --project tests/Benchmarks -- {Command} {string.Join(' ', args)}`");
         text.AppendLine(CultureInfo.InvariantCulture, $"Orders: {docs:N0}, {raw / (double)docs:F0} B of JSON each, {raw / 1e6:F1} MB raw. Bytes are allocated on disk (du).");
         text.AppendLine();
-        text.AppendLine("| system | load docs/s | live MB | live × raw | live, idle MB | live, idle × raw | after stop MB | after stop × raw | after stop ÷ PouchDB |");
-        text.AppendLine("|---|---|---|---|---|---|---|---|---|");
+        text.AppendLine("| system | load docs/s | journal B per committed KB of JSON | live MB | live × raw | live, idle MB | live, idle × raw | after stop MB | after stop × raw | after stop ÷ PouchDB |");
+        text.AppendLine("|---|---|---|---|---|---|---|---|---|---|");
         foreach (Footprint r in rows)
         {
             string vsPouch = pouch is null ? "" : (r.Stopped / (double)pouch.Stopped).ToString("F2", CultureInfo.InvariantCulture) + "×";
             text.AppendLine(CultureInfo.InvariantCulture,
-                $"| {r.System} | {r.DocumentsPerSecond:N0} | {r.Live / 1e6:F1} | {r.Live / (double)raw:F2}× | {r.LiveIdle / 1e6:F1} | {r.LiveIdle / (double)raw:F2}× | {r.Stopped / 1e6:F1} | {r.Stopped / (double)raw:F2}× | {vsPouch} |");
+                $"| {r.System} | {r.DocumentsPerSecond:N0} | {(r.Breakdown is null ? "" : r.JournalBytesPerKilobyte.ToString("F0", CultureInfo.InvariantCulture))} | {r.Live / 1e6:F1} | {r.Live / (double)raw:F2}× | {r.LiveIdle / 1e6:F1} | {r.LiveIdle / (double)raw:F2}× | {r.Stopped / 1e6:F1} | {r.Stopped / (double)raw:F2}× | {vsPouch} |");
+        }
+
+        foreach (Footprint r in rows)
+        {
+            if (r.Breakdown is null)
+                continue;
+            text.AppendLine();
+            text.Append(r.Breakdown.ToMarkdown(r.System));
         }
 
         foreach ((string system, SpaceReport report) in reports)
@@ -203,5 +215,5 @@ public static class StorageCostCommand
         return DirectoryBytes(databases);
     }
 
-    private sealed record Footprint(string System, long Live, long LiveIdle, long Stopped, double DocumentsPerSecond);
+    private sealed record Footprint(string System, long Live, long LiveIdle, long Stopped, double DocumentsPerSecond, double JournalBytesPerKilobyte, LiveBreakdown? Breakdown);
 }

@@ -112,6 +112,12 @@ internal sealed class PowerLossWorkload
                 _ => _random.Next(500),
             }];
             _random.NextBytes(value);
+            // Half the values repeat a short run, as text does, so journal records are compressed as well as raw.
+            if (_random.Next(2) == 0)
+            {
+                for (var i = 16; i < value.Length; i++)
+                    value[i] = value[i % 16];
+            }
             tx.CreateTree(StorageModel.DocsName).Put(key, value);
             docs[key] = value;
         }
