@@ -248,13 +248,16 @@ public sealed partial class DatabaseRegistry
     private async Task UnloadIdleAsync(CancellationToken stop)
     {
         TimeSpan idleFor = _options.IdleUnloadAfter;
-        if (idleFor <= TimeSpan.Zero && _options.MaxLoaded <= 0)
+        TimeSpan quietFor = _options.ReleasePagesAfter;
+        if (idleFor <= TimeSpan.Zero && quietFor <= TimeSpan.Zero && _options.MaxLoaded <= 0)
             return;
-        // Checked a few times per idle period, so a database unloads at most a quarter period late; never busier than
-        // 20 a second. The cap is checked too: a database still busy when another opened is unloaded once it is idle.
-        TimeSpan every = idleFor <= TimeSpan.Zero
+        // Checked a few times per idle period (the shorter of the unload's and the page release's), so a database
+        // unloads at most a quarter period late; never busier than 20 a second. The cap is checked too: a database
+        // still busy when another opened is unloaded once it is idle.
+        TimeSpan shortest = idleFor <= TimeSpan.Zero ? quietFor : quietFor <= TimeSpan.Zero ? idleFor : TimeSpan.FromTicks(Math.Min(idleFor.Ticks, quietFor.Ticks));
+        TimeSpan every = shortest <= TimeSpan.Zero
             ? TimeSpan.FromSeconds(1)
-            : TimeSpan.FromTicks(Math.Clamp(idleFor.Ticks / 4, TimeSpan.FromMilliseconds(50).Ticks, TimeSpan.FromSeconds(30).Ticks));
+            : TimeSpan.FromTicks(Math.Clamp(shortest.Ticks / 4, TimeSpan.FromMilliseconds(50).Ticks, TimeSpan.FromSeconds(30).Ticks));
         using var timer = new PeriodicTimer(every);
         try
         {
@@ -265,6 +268,8 @@ public sealed partial class DatabaseRegistry
                     if (idleFor > TimeSpan.Zero)
                         UnloadIdle(idleFor);
                     EvictOverCap();
+                    if (quietFor > TimeSpan.Zero)
+                        ReleaseQuietPages(quietFor);
                 }
                 catch (Exception e) when (e is not OperationCanceledException)
                 {
@@ -300,6 +305,16 @@ public sealed partial class DatabaseRegistry
         {
             _closingSinceCollect = null;
             _ = ReturnMemoryAsync(closing);
+        }
+    }
+
+    private void ReleaseQuietPages(TimeSpan quietFor)
+    {
+        long now = Stopwatch.GetTimestamp();
+        foreach (KeyValuePair<string, DatabaseEntry> pair in _databases)
+        {
+            if (pair.Value.Instance is { } database && Stopwatch.GetElapsedTime(database.LastUsed, now) >= quietFor)
+                database.ReleaseResidentPages();
         }
     }
 

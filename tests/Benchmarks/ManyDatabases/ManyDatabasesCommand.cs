@@ -55,16 +55,18 @@ public static class ManyDatabasesCommand
         report.AppendLine($"| server | moment | databases | {ProcessSample.Header} | load avg |");
         report.AppendLine("|---|---|---:|---:|---:|---:|---:|---:|---:|");
         var timings = new StringBuilder();
+        var mappings = new StringBuilder();
         timings.AppendLine("| server | what | p50 ms | p99 ms | max ms | seconds |");
         timings.AppendLine("|---|---|---:|---:|---:|---:|");
         try
         {
-            await RunFolioAsync(settings, work, report, timings);
+            await RunFolioAsync(settings, work, report, timings, mappings);
             if (!settings.SkipPouchDb)
                 await RunPouchDbAsync(settings, work, report, timings);
             Console.WriteLine();
             Console.WriteLine(report);
             Console.WriteLine(timings);
+            Console.WriteLine(mappings);
             return 0;
         }
         finally
@@ -73,7 +75,7 @@ public static class ManyDatabasesCommand
         }
     }
 
-    private static async Task RunFolioAsync(Settings settings, string work, StringBuilder report, StringBuilder timings)
+    private static async Task RunFolioAsync(Settings settings, string work, StringBuilder report, StringBuilder timings, StringBuilder mappings)
     {
         string dataDir = Path.Combine(work, "folio");
         string[] common = [$"--JournalFileSizeBytes={settings.JournalMegabytes * 1024L * 1024}", $"--Databases:MaxLoaded={settings.MaxLoaded}"];
@@ -83,6 +85,7 @@ public static class ManyDatabasesCommand
             Row(report, "Folio", "idle server", 0, ProcessSample.Of(folio.Id));
             using HttpClient client = BenchServers.CreateClient(folio.Url);
             created = await CreateAllAsync(settings, report, "Folio", folio.Id, i => CreateFolioDatabaseAsync(client, Name(i)));
+            mappings.AppendLine(MappingBreakdown.Of(folio.Id, dataDir).Table($"{settings.Databases} databases created"));
             await folio.StopAsync();
         }
 
@@ -94,6 +97,7 @@ public static class ManyDatabasesCommand
         Row(report, "Folio", "just restarted", settings.Databases, ProcessSample.Of(restarted.Id));
         using HttpClient again = BenchServers.CreateClient(restarted.Url);
         await TimeRequestsAsync(settings, timings, "Folio", report, restarted.Id, i => again.GetAsync($"/databases/{Name(i)}/docs?id=users/1"));
+        mappings.AppendLine(MappingBreakdown.Of(restarted.Id, dataDir).Table("every database used after the restart"));
 
         var unloading = Stopwatch.StartNew();
         while (await LoadedAsync(again) > 0)
