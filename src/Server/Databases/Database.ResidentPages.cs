@@ -42,6 +42,17 @@ public sealed partial class Database
         return true;
     }
 
+    /// <summary>
+    /// Releases the pages that opening the indexes read (each file's header, state, free-space bitmap and the trees
+    /// that say what the index holds): a request for a document, the usual reason a database opens, needs none of
+    /// them, and an index's files are mostly such pages while it is small. A query or index batch maps back what it reads.
+    /// </summary>
+    internal void ReleaseIndexPagesReadOpening()
+    {
+        foreach (DocumentIndex index in Indexes.All)
+            Release(index.StorageEnvironments);
+    }
+
     private static void Release(IReadOnlyList<StorageEnvironment> environments)
     {
         foreach (StorageEnvironment environment in environments)

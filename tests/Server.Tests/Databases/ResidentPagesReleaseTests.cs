@@ -35,7 +35,6 @@ public sealed class ResidentPagesReleaseTests
         Assert.Same(loaded, entry.Loaded);
         JsonElement? document = await LoadAsync(server.Client, db, "users/7");
         Assert.Equal("n7", document!.Value.GetProperty("Name").GetString());
-        Assert.True(ResidentKilobytes(entry.Directory) > 0, "reading a document maps its pages back");
         Assert.Equal(1, await CountAsync(server.Client, db, "from index 'Users/ByAge' where Age = 3"));
         Assert.Equal(1, await CountAsync(server.Client, db, "from index 'Users/ByName' where Name = 'n7'"));
 
@@ -45,6 +44,32 @@ public sealed class ResidentPagesReleaseTests
         Assert.Equal(1, await CountAsync(server.Client, db, "from index 'Users/ByAge' where Age = 50"));
         Assert.Equal(51, await CountAsync(server.Client, db, "from Users"));
         Assert.Same(loaded, entry.Loaded);
+    }
+
+    [LinuxFact]
+    public async Task Open_LeavesNoIndexPageResident_UntilAQueryReadsTheIndex()
+    {
+        await using RunningServer server = await RunningServer.StartAsync("--Databases:IdleUnloadAfter=00:00:00", "--Databases:ReleasePagesAfter=00:00:00");
+        string db = await CreateDatabaseAsync(server.Client);
+        using (HttpResponseMessage put = await server.Client.PutAsync($"/databases/{db}/indexes",
+            FolioApi.Json("""{"Indexes":[{"Name":"Users/ByAge","Collections":["Users"],"Fields":{"Age":{"Path":"Age","Type":"Long"}}}]}""")))
+            Assert.Equal(HttpStatusCode.Created, put.StatusCode);
+        for (int i = 0; i < 20; i++)
+            await StoreAsync(server.Client, db, $"users/{i}", $$$"""{"Name":"n{{{i}}}","Age":{{{i}}},"@metadata":{"@collection":"Users"}}""");
+        Assert.Equal(1, await CountAsync(server.Client, db, "from index 'Users/ByAge' where Age = 3"));
+        DatabaseRegistry registry = server.Server.Services.GetRequiredService<DatabaseRegistry>();
+        Assert.True(registry.TryGet(db, out DatabaseEntry? entry));
+        string indexes = Path.Combine(entry.Directory, DatabaseRegistry.IndexesFolder);
+        await WaitUntilAsync(() => registry.TryUnload(db), () => "the database unloads");
+        // Closing applied every commit to the data files, so the reopened indexes read all of their pages from them.
+        await entry.Unloaded.WaitAsync(TestTimeouts.Default);
+
+        JsonElement? document = await LoadAsync(server.Client, db, "users/7");
+
+        Assert.Equal("n7", document!.Value.GetProperty("Name").GetString());
+        Assert.Equal(0, ResidentKilobytes(indexes));
+        Assert.Equal(1, await CountAsync(server.Client, db, "from index 'Users/ByAge' where Age = 3"));
+        Assert.True(ResidentKilobytes(indexes) > 0, "the query maps the index's pages back");
     }
 
     private static async Task<int> CountAsync(HttpClient client, string db, string query)
