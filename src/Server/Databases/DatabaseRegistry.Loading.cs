@@ -13,6 +13,9 @@ public sealed partial class DatabaseRegistry
     // Closes of databases the idle check unloaded since it last returned memory; only the idle check touches it.
     private List<Task>? _closingSinceCollect;
 
+    // Whether the idle check released a quiet database's pages since it last returned memory; only the idle check touches it.
+    private bool _releasedSinceCollect;
+
     /// <summary>How many databases the catalog holds, loaded or not.</summary>
     public int Count => _databases.Count;
 
@@ -311,10 +314,24 @@ public sealed partial class DatabaseRegistry
     private void ReleaseQuietPages(TimeSpan quietFor)
     {
         long now = Stopwatch.GetTimestamp();
+        bool released = false;
         foreach (KeyValuePair<string, DatabaseEntry> pair in _databases)
         {
             if (pair.Value.Instance is { } database && Stopwatch.GetElapsedTime(database.LastUsed, now) >= quietFor)
-                database.ReleaseResidentPages();
+                released |= database.ReleaseResidentPages();
+        }
+
+        // Databases gone quiet leave the garbage of their last requests (and of their opening) on a heap that a quiet
+        // server does not collect; one compacting collection once a wave of them has gone quiet returns it, as after
+        // a wave of unloads.
+        if (released)
+        {
+            _releasedSinceCollect = true;
+        }
+        else if (_releasedSinceCollect)
+        {
+            _releasedSinceCollect = false;
+            _ = ReturnMemoryAsync([]);
         }
     }
 
