@@ -83,8 +83,6 @@ public sealed class SearchIndex : IEngineIndex
     private readonly Stack<PendingPostings> _pending = new();
     private readonly Stack<PendingPoints> _pendingPoints = new();
     private const int MaxPooledLogs = 64;
-    // Lent to the batch holding the write transaction, like the logs above (StoreBuffers).
-    private readonly StoreBuffers _storeBuffers = new();
 
     private SearchIndex(StorageEnvironment environment, IndexSchema schema, bool ownsEnvironment)
     {
@@ -179,9 +177,6 @@ public sealed class SearchIndex : IEngineIndex
         if (_pending.Count < MaxPooledLogs)
             _pending.Push(log);
     }
-
-    /// <summary>The posting and point stores' arrays, for the batch that holds the write transaction (<see cref="StoreBuffers"/>).</summary>
-    internal StoreBuffers StoreBuffers => _storeBuffers;
 
     /// <summary>An empty point-change log for a batch's numeric field, one a finished batch gave back when there is one.</summary>
     internal PendingPoints RentPoints() => _pendingPoints.Count > 0 ? _pendingPoints.Pop() : new PendingPoints();

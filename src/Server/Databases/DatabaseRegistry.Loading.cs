@@ -13,6 +13,9 @@ public sealed partial class DatabaseRegistry
     // Closes of databases the idle check unloaded since it last returned memory; only the idle check touches it.
     private List<Task>? _closingSinceCollect;
 
+    // Whether the idle check released a quiet database's pages since it last returned memory; only the idle check touches it.
+    private bool _releasedSinceCollect;
+
     /// <summary>How many databases the catalog holds, loaded or not.</summary>
     public int Count => _databases.Count;
 
@@ -248,13 +251,16 @@ public sealed partial class DatabaseRegistry
     private async Task UnloadIdleAsync(CancellationToken stop)
     {
         TimeSpan idleFor = _options.IdleUnloadAfter;
-        if (idleFor <= TimeSpan.Zero && _options.MaxLoaded <= 0)
+        TimeSpan quietFor = _options.ReleasePagesAfter;
+        if (idleFor <= TimeSpan.Zero && quietFor <= TimeSpan.Zero && _options.MaxLoaded <= 0)
             return;
-        // Checked a few times per idle period, so a database unloads at most a quarter period late; never busier than
-        // 20 a second. The cap is checked too: a database still busy when another opened is unloaded once it is idle.
-        TimeSpan every = idleFor <= TimeSpan.Zero
+        // Checked a few times per idle period (the shorter of the unload's and the page release's), so a database
+        // unloads at most a quarter period late; never busier than 20 a second. The cap is checked too: a database
+        // still busy when another opened is unloaded once it is idle.
+        TimeSpan shortest = idleFor <= TimeSpan.Zero ? quietFor : quietFor <= TimeSpan.Zero ? idleFor : TimeSpan.FromTicks(Math.Min(idleFor.Ticks, quietFor.Ticks));
+        TimeSpan every = shortest <= TimeSpan.Zero
             ? TimeSpan.FromSeconds(1)
-            : TimeSpan.FromTicks(Math.Clamp(idleFor.Ticks / 4, TimeSpan.FromMilliseconds(50).Ticks, TimeSpan.FromSeconds(30).Ticks));
+            : TimeSpan.FromTicks(Math.Clamp(shortest.Ticks / 4, TimeSpan.FromMilliseconds(50).Ticks, TimeSpan.FromSeconds(30).Ticks));
         using var timer = new PeriodicTimer(every);
         try
         {
@@ -265,6 +271,8 @@ public sealed partial class DatabaseRegistry
                     if (idleFor > TimeSpan.Zero)
                         UnloadIdle(idleFor);
                     EvictOverCap();
+                    if (quietFor > TimeSpan.Zero)
+                        ReleaseQuietPages(quietFor);
                 }
                 catch (Exception e) when (e is not OperationCanceledException)
                 {
@@ -300,6 +308,30 @@ public sealed partial class DatabaseRegistry
         {
             _closingSinceCollect = null;
             _ = ReturnMemoryAsync(closing);
+        }
+    }
+
+    private void ReleaseQuietPages(TimeSpan quietFor)
+    {
+        long now = Stopwatch.GetTimestamp();
+        bool released = false;
+        foreach (KeyValuePair<string, DatabaseEntry> pair in _databases)
+        {
+            if (pair.Value.Instance is { } database && Stopwatch.GetElapsedTime(database.LastUsed, now) >= quietFor)
+                released |= database.ReleaseResidentPages();
+        }
+
+        // Databases gone quiet leave the garbage of their last requests (and of their opening) on a heap that a quiet
+        // server does not collect; one compacting collection once a wave of them has gone quiet returns it, as after
+        // a wave of unloads.
+        if (released)
+        {
+            _releasedSinceCollect = true;
+        }
+        else if (_releasedSinceCollect)
+        {
+            _releasedSinceCollect = false;
+            _ = ReturnMemoryAsync([]);
         }
     }
 

@@ -234,7 +234,9 @@ public sealed partial class DatabaseRegistry : IAsyncDisposable
         DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(directory) with { JournalFileSize = _journalFileSize, MetricsName = entry.Name }, CompressionFor(entry));
         try
         {
-            return new Database(entry.Name, directory, store, new IndexStore(store, Path.Combine(directory, IndexesFolder), _loggers, _indexOptions));
+            var database = new Database(entry.Name, directory, store, new IndexStore(store, Path.Combine(directory, IndexesFolder), _loggers, _indexOptions));
+            database.ReleaseIndexPagesReadOpening();
+            return database;
         }
         catch
         {

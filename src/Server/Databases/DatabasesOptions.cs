@@ -14,6 +14,14 @@ public sealed class DatabasesOptions
     public TimeSpan IdleUnloadAfter { get; set; } = TimeSpan.FromMinutes(15);
 
     /// <summary>
+    /// How long a loaded database goes without a request, and with nothing connected or pending, before the pages of
+    /// its data files stop counting against the server's memory (<c>Databases:ReleasePagesAfter</c>, default 30
+    /// seconds). They stay in the operating system's file cache, so its next request maps them back without a disk
+    /// read; what stays loaded is the rest (caches, indexes' state). <see cref="TimeSpan.Zero"/> keeps them mapped.
+    /// </summary>
+    public TimeSpan ReleasePagesAfter { get; set; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>
     /// The most databases loaded at once (<c>Databases:MaxLoaded</c>, default 0: no cap). Opening one more unloads
     /// the least recently used databases that have no work pending and nothing connected; when every loaded
     /// database is busy the count goes over the cap until one becomes idle.
@@ -39,6 +47,8 @@ public sealed class DatabasesOptions
         var errors = new List<string>();
         if (IdleUnloadAfter < TimeSpan.Zero)
             errors.Add("Databases:IdleUnloadAfter must not be negative.");
+        if (ReleasePagesAfter < TimeSpan.Zero)
+            errors.Add("Databases:ReleasePagesAfter must not be negative.");
         if (MaxLoaded < 0)
             errors.Add("Databases:MaxLoaded must not be negative (0 means no cap).");
         if (IndexingThreads is < 0 or > MaxThreads)

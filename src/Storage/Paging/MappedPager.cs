@@ -100,6 +100,17 @@ internal sealed unsafe class MappedPager : Pager
         }
     }
 
+    public override void ReleaseResidentPages()
+    {
+        // Under the lock that disposal takes: a region unmapped meanwhile could have its addresses reused by another
+        // mapping, whose anonymous pages MADV_DONTNEED would zero.
+        lock (_growLock)
+        {
+            foreach (var region in _regions)
+                Pal.ReleaseResidentPages(region.Pointer, region.Length);
+        }
+    }
+
     /// <summary>Gives blocks back to a released tail before pages are written there, so a full disk fails here and not mid-flush.</summary>
     private void ReserveUpTo(long target, long required)
     {

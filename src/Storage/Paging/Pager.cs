@@ -28,6 +28,15 @@ internal abstract class Pager : IDisposable
     {
     }
 
+    /// <summary>
+    /// Gives the process's resident copies of the file's pages back to the operating system without changing what any
+    /// read returns: for a file nobody has read for a while, whose pages would otherwise count against the process
+    /// until it closes. Spans handed out stay valid; reading them again brings the pages back.
+    /// </summary>
+    public virtual void ReleaseResidentPages()
+    {
+    }
+
     /// <summary>Makes every write so far durable.</summary>
     public abstract void Sync();
 

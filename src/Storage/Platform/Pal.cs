@@ -124,6 +124,27 @@ internal static partial class Pal
         }
     }
 
+    /// <summary>
+    /// Takes the pages of a read-only shared file mapping out of the process's resident set. Their contents stay in the
+    /// page cache and on disk, so the next read of an address maps the same bytes again (a minor fault): nothing is lost
+    /// and spans into the range stay valid. False where this is not supported or the range is not page-aligned.
+    /// </summary>
+    /// <param name="address">The start of the mapping, aligned to the system page size.</param>
+    /// <param name="length">Bytes from <paramref name="address"/>, all inside one mapping the caller keeps mapped during the call.</param>
+    public static unsafe bool ReleaseResidentPages(byte* address, long length)
+    {
+        if (!OperatingSystem.IsLinux() || length <= 0 || (nuint)address % (nuint)Environment.SystemPageSize != 0)
+            return false;
+        // MADV_DONTNEED drops anonymous memory's contents, but a shared file mapping's pages are the file's: only the
+        // page-table entries go (MADV_PAGEOUT would evict them from the cache too, making the next read a disk read).
+        return madvise(address, (nuint)length, MadviseDontNeed) == 0;
+    }
+
+    private const int MadviseDontNeed = 4;
+
+    [LibraryImport("libc", SetLastError = true)]
+    private static unsafe partial int madvise(byte* address, nuint length, int advice);
+
     [LibraryImport("libc", SetLastError = true)]
     private static partial int fallocate(int fd, int mode, long offset, long len);
 

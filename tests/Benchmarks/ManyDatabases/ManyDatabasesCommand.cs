@@ -9,13 +9,14 @@ namespace Folio.Benchmarks.ManyDatabases;
 
 /// <summary>
 /// <c>dotnet run -c Release --project tests/Benchmarks -- many-dbs [--databases 1000] [--connections 8] [--idle 00:01:00]
-/// [--max-loaded 0] [--journal-mb 4] [--skip-pouchdb]</c>: a database per tenant, as a new user would set it up over HTTP,
+/// [--release-after 00:00:30] [--max-loaded 0] [--journal-mb 4] [--skip-pouchdb]</c>: a database per tenant, as a new user would set it up over HTTP,
 /// on Folio.Server.dll and on PouchDB Server, one after the other in the same run. Each gets N databases with three
 /// indexes (Folio static indexes; PouchDB one design document with three views) and three documents, each index queried
 /// once so it is built. Samples threads, RSS and open descriptors of each server as the databases are created; restarts
 /// each and times it until it answers (Folio <c>/healthz/ready</c>, PouchDB <c>/</c>); then times the first request to
 /// every database after the restart (Folio: an unloaded database it opens) and a second one (loaded), and samples again;
-/// Folio finally waits for the idle unload of every database and samples once more.
+/// Folio samples once more when the last database used has been quiet for <c>Databases:ReleasePagesAfter</c> (every one
+/// still loaded when the idle unload is longer), then waits for the idle unload of every database and samples again.
 /// </summary>
 public static class ManyDatabasesCommand
 {
@@ -40,9 +41,10 @@ public static class ManyDatabasesCommand
                 case "--idle": settings.Idle = TimeSpan.Parse(args[++i], CultureInfo.InvariantCulture); break;
                 case "--max-loaded": settings.MaxLoaded = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
                 case "--journal-mb": settings.JournalMegabytes = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
+                case "--release-after": settings.ReleaseAfter = TimeSpan.Parse(args[++i], CultureInfo.InvariantCulture); break;
                 case "--skip-pouchdb": settings.SkipPouchDb = true; break;
                 default:
-                    Console.Error.WriteLine($"Unknown option '{args[i]}'. Options: --databases N --connections N --idle hh:mm:ss --max-loaded N --journal-mb N --skip-pouchdb");
+                    Console.Error.WriteLine($"Unknown option '{args[i]}'. Options: --databases N --connections N --idle hh:mm:ss --release-after hh:mm:ss --max-loaded N --journal-mb N --skip-pouchdb");
                     return 2;
             }
         }
@@ -50,21 +52,23 @@ public static class ManyDatabasesCommand
         string work = Path.Combine(Path.GetTempPath(), "folio-many-dbs-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
         Directory.CreateDirectory(work);
         var report = new StringBuilder();
-        report.AppendLine(CultureInfo.InvariantCulture, $"many-dbs: {settings.Databases} databases × 3 indexes × 3 documents, {settings.Connections} connections, Folio Databases:IdleUnloadAfter={settings.Idle} (after the restart), MaxLoaded={settings.MaxLoaded}, journals {settings.JournalMegabytes} MB; load average at start {BenchServers.LoadAverage()}");
+        report.AppendLine(CultureInfo.InvariantCulture, $"many-dbs: {settings.Databases} databases × 3 indexes × 3 documents, {settings.Connections} connections, Folio Databases:IdleUnloadAfter={settings.Idle} and ReleasePagesAfter={settings.ReleaseAfter} (after the restart), MaxLoaded={settings.MaxLoaded}, journals {settings.JournalMegabytes} MB; load average at start {BenchServers.LoadAverage()}");
         report.AppendLine();
         report.AppendLine($"| server | moment | databases | {ProcessSample.Header} | load avg |");
         report.AppendLine("|---|---|---:|---:|---:|---:|---:|---:|---:|");
         var timings = new StringBuilder();
+        var mappings = new StringBuilder();
         timings.AppendLine("| server | what | p50 ms | p99 ms | max ms | seconds |");
         timings.AppendLine("|---|---|---:|---:|---:|---:|");
         try
         {
-            await RunFolioAsync(settings, work, report, timings);
+            await RunFolioAsync(settings, work, report, timings, mappings);
             if (!settings.SkipPouchDb)
                 await RunPouchDbAsync(settings, work, report, timings);
             Console.WriteLine();
             Console.WriteLine(report);
             Console.WriteLine(timings);
+            Console.WriteLine(mappings);
             return 0;
         }
         finally
@@ -73,7 +77,7 @@ public static class ManyDatabasesCommand
         }
     }
 
-    private static async Task RunFolioAsync(Settings settings, string work, StringBuilder report, StringBuilder timings)
+    private static async Task RunFolioAsync(Settings settings, string work, StringBuilder report, StringBuilder timings, StringBuilder mappings)
     {
         string dataDir = Path.Combine(work, "folio");
         string[] common = [$"--JournalFileSizeBytes={settings.JournalMegabytes * 1024L * 1024}", $"--Databases:MaxLoaded={settings.MaxLoaded}"];
@@ -83,17 +87,32 @@ public static class ManyDatabasesCommand
             Row(report, "Folio", "idle server", 0, ProcessSample.Of(folio.Id));
             using HttpClient client = BenchServers.CreateClient(folio.Url);
             created = await CreateAllAsync(settings, report, "Folio", folio.Id, i => CreateFolioDatabaseAsync(client, Name(i)));
+            mappings.AppendLine(MappingBreakdown.Of(folio.Id, dataDir).Table($"{settings.Databases} databases created"));
             await folio.StopAsync();
         }
 
         Time(timings, "Folio", $"create {settings.Databases} databases with indexes and documents", null, created);
         var restart = Stopwatch.StartNew();
-        using HttpServerProcess restarted = await StartFolioAsync(dataDir, Path.Combine(work, "folio-2.log"), [.. common, $"--Databases:IdleUnloadAfter={settings.Idle}"]);
+        using HttpServerProcess restarted = await StartFolioAsync(dataDir, Path.Combine(work, "folio-2.log"), [.. common, $"--Databases:IdleUnloadAfter={settings.Idle}", $"--Databases:ReleasePagesAfter={settings.ReleaseAfter}"]);
         restart.Stop();
         Time(timings, "Folio", "restart until /healthz/ready answers (process start included)", null, restart.Elapsed);
         Row(report, "Folio", "just restarted", settings.Databases, ProcessSample.Of(restarted.Id));
         using HttpClient again = BenchServers.CreateClient(restarted.Url);
         await TimeRequestsAsync(settings, timings, "Folio", report, restarted.Id, i => again.GetAsync($"/databases/{Name(i)}/docs?id=users/1"));
+        mappings.AppendLine(MappingBreakdown.Of(restarted.Id, dataDir).Table("every database used after the restart"));
+        if (settings.ReleaseAfter > TimeSpan.Zero)
+        {
+            // The server looks for quiet databases a quarter of the shorter of its two periods apart; two seconds more
+            // for the look itself over every loaded database.
+            TimeSpan shortest = settings.Idle > TimeSpan.Zero && settings.Idle < settings.ReleaseAfter ? settings.Idle : settings.ReleaseAfter;
+            TimeSpan check = TimeSpan.FromTicks(Math.Clamp(shortest.Ticks / 4, TimeSpan.FromMilliseconds(50).Ticks, TimeSpan.FromSeconds(30).Ticks));
+            await Task.Delay(settings.ReleaseAfter + check + TimeSpan.FromSeconds(2));
+            int loaded = await LoadedAsync(again);
+            string moment = $"every database used, then quiet {(settings.ReleaseAfter + check).TotalSeconds:F0} s+ ({loaded} loaded)";
+            Row(report, "Folio", moment, settings.Databases, ProcessSample.Of(restarted.Id));
+            mappings.AppendLine(MappingBreakdown.Of(restarted.Id, dataDir).Table(moment));
+        }
+
 
         var unloading = Stopwatch.StartNew();
         while (await LoadedAsync(again) > 0)
@@ -279,6 +298,8 @@ public static class ManyDatabasesCommand
         public int Connections { get; set; } = 8;
 
         public TimeSpan Idle { get; set; } = TimeSpan.FromMinutes(1);
+
+        public TimeSpan ReleaseAfter { get; set; } = TimeSpan.FromSeconds(30);
 
         public int MaxLoaded { get; set; }
 

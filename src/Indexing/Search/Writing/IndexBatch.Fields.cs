@@ -12,7 +12,7 @@ public sealed partial class IndexBatch
     {
         if (!_fields.TryGetValue(name, out var writer))
         {
-            writer = new FieldWriter(_transaction, name, OrdinalOf(name), _index.Schema.Get(name), _meta, RentLog(), RentLog(), RentPointLog, _index.StoreBuffers);
+            writer = new FieldWriter(_transaction, name, OrdinalOf(name), _index.Schema.Get(name), _meta, RentLog(), RentLog(), RentPointLog, _buffers ??= StoreBuffers.Rent());
             _fields.Add(name, writer);
             _fieldsByOrdinal.Add(writer.Ordinal, writer);
         }

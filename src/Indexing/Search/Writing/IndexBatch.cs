@@ -38,6 +38,8 @@ public sealed partial class IndexBatch : IEngineBatch
     // The posting-change logs this batch's fields borrowed from the index; given back when the batch ends.
     private readonly List<PendingPostings> _logs = [];
     private readonly List<PendingPoints> _pointLogs = [];
+    // The posting and point stores' arrays, rented from the shared pool by the first field written and returned at the end.
+    private StoreBuffers? _buffers;
     // One entry's analysis, reused for the next: an entry of a few dozen words would otherwise allocate
     // several kilobytes of dictionaries, lists and records that die at once.
     private readonly Dictionary<string, AnalyzedField> _analysis = new(StringComparer.Ordinal);
@@ -253,7 +255,7 @@ public sealed partial class IndexBatch : IEngineBatch
         return log;
     }
 
-    /// <summary>Gives the logs (and the stores' arrays) back while the batch still holds the write transaction, so no other batch can be using the pool.</summary>
+    /// <summary>Gives the logs back while the batch still holds the write transaction, so no other batch can be using the index's pool; and the stores' arrays to the shared one.</summary>
     private void ReturnLogs()
     {
         foreach (var log in _logs)
@@ -262,7 +264,11 @@ public sealed partial class IndexBatch : IEngineBatch
         foreach (var log in _pointLogs)
             _index.ReturnPoints(log);
         _pointLogs.Clear();
-        _index.StoreBuffers.Release();
+        if (_buffers is { } buffers)
+        {
+            _buffers = null;
+            StoreBuffers.Return(buffers);
+        }
     }
 
     private void ThrowIfDone() => ObjectDisposedException.ThrowIf(_done, this);

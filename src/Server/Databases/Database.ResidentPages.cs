@@ -1,0 +1,61 @@
+using Folio.Indexing.Documents;
+using Folio.Storage;
+
+namespace Folio.Server.Databases;
+
+public sealed partial class Database
+{
+    // The LastUsed of the last release: a database not used since keeps its pages released, so it is not done again.
+    private long _pagesReleasedAt = long.MinValue;
+
+    /// <summary>
+    /// Takes the pages of the database's data files (documents and every index) out of the server's resident memory
+    /// once it has gone quiet: no lease, listener or pending work, and not used since the last release. A small
+    /// database's files are a few dozen pages each, all of them resident once read until the files close, which across
+    /// a thousand loaded tenants is most of the server's memory. The pages stay in the operating system's cache, so
+    /// the next request maps them back without reading the disk.
+    /// </summary>
+    /// <returns>True when the pages were released now.</returns>
+    internal bool ReleaseResidentPages()
+    {
+        long lastUsed = LastUsed;
+        if (Volatile.Read(ref _pagesReleasedAt) == lastUsed || WorkPending() is not null)
+            return false;
+        // A lease of its own keeps a concurrent close from disposing the index list under the walk; returning it does
+        // not count as use (see WorkPending).
+        if (!TryEnter())
+            return false;
+        try
+        {
+            Store.Environment.ReleaseResidentPages();
+            foreach (DocumentIndex index in Indexes.All)
+                Release(index.StorageEnvironments);
+            foreach (KeyValuePair<string, DocumentIndex> replacement in Indexes.Replacements)
+                Release(replacement.Value.StorageEnvironments);
+        }
+        finally
+        {
+            Release();
+        }
+
+        Volatile.Write(ref _pagesReleasedAt, lastUsed);
+        return true;
+    }
+
+    /// <summary>
+    /// Releases the pages that opening the indexes read (each file's header, state, free-space bitmap and the trees
+    /// that say what the index holds): a request for a document, the usual reason a database opens, needs none of
+    /// them, and an index's files are mostly such pages while it is small. A query or index batch maps back what it reads.
+    /// </summary>
+    internal void ReleaseIndexPagesReadOpening()
+    {
+        foreach (DocumentIndex index in Indexes.All)
+            Release(index.StorageEnvironments);
+    }
+
+    private static void Release(IReadOnlyList<StorageEnvironment> environments)
+    {
+        foreach (StorageEnvironment environment in environments)
+            environment.ReleaseResidentPages();
+    }
+}

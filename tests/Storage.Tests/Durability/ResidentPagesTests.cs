@@ -1,0 +1,157 @@
+using System.Globalization;
+using System.Buffers.Binary;
+using Folio.Storage.Tests.Support;
+
+namespace Folio.Storage.Tests.Durability;
+
+public class ResidentPagesTests
+{
+    private const int Values = 600;
+    private const int ValueSize = 3000;
+
+    [Fact]
+    public void ReleaseResidentPages_DropsTheDataFilesPagesFromTheProcess_AndReadsReturnTheSameBytes()
+    {
+        if (!OperatingSystem.IsLinux())
+            return;
+        using var directory = new TempDirectory("resident");
+        var options = StorageOptions.ForPath(directory.Path);
+        var expected = Fill(options);
+        var dataFile = Path.Combine(directory.Path, StorageEnvironment.DataFileName);
+
+        using var env = StorageEnvironment.Open(options);
+        AssertValues(env, expected);
+        var before = ResidentKilobytes(dataFile);
+        Assert.True(before >= Values * ValueSize / 1024 / 2, $"reading every value should make most of the data file resident; {before} KB were");
+
+        env.ReleaseResidentPages();
+
+        var after = ResidentKilobytes(dataFile);
+        Assert.True(after <= 64, $"the data file kept {after} KB resident after the release (before: {before} KB)");
+        AssertValues(env, expected);
+        env.Verify();
+    }
+
+    [Fact]
+    public async Task ReleaseResidentPages_UnderOpenReadersAndCommits_ChangesNothingAnyReaderSees()
+    {
+        if (!OperatingSystem.IsLinux())
+            return;
+        using var directory = new TempDirectory("resident");
+        var options = StorageOptions.ForPath(directory.Path) with { FlushInterval = TimeSpan.FromMilliseconds(5) };
+        var expected = Fill(options);
+
+        using var env = StorageEnvironment.Open(options);
+        using (var held = env.BeginRead())
+        {
+            // A span taken before the release points into the mapping the release empties.
+            Assert.True(held.OpenTree("values")!.TryGet(Key(7), out var value));
+            env.ReleaseResidentPages();
+            AssertWhole(7, value, generation: 0);
+        }
+
+        using var stop = new CancellationTokenSource(TimeSpan.FromSeconds(2));
+        var releases = 0;
+        var releaser = Task.Run(() =>
+        {
+            while (!stop.IsCancellationRequested)
+            {
+                env.ReleaseResidentPages();
+                releases++;
+            }
+        });
+        var reader = Task.Run(() =>
+        {
+            var rounds = 0;
+            while (!stop.IsCancellationRequested || rounds == 0)
+            {
+                AssertValues(env, generations: null);
+                rounds++;
+            }
+            return rounds;
+        });
+        // Commits rewrite the pages the flusher then applies to the data file while the releases go on.
+        var updates = 0;
+        while (!stop.IsCancellationRequested)
+        {
+            var i = updates++ % Values;
+            using var tx = env.BeginWrite();
+            tx.OpenTree("values")!.Put(Key(i), ValueOf(i, updates));
+            tx.Commit();
+            expected[i] = updates;
+        }
+
+        await releaser;
+        var rounds = await reader;
+        Assert.True(releases > 0 && rounds > 0 && updates > 0, $"releases {releases}, read rounds {rounds}, updates {updates}");
+        env.FlushToDataFile();
+        env.ReleaseResidentPages();
+        AssertValues(env, expected);
+        env.Verify();
+    }
+
+    private static int[] Fill(StorageOptions options)
+    {
+        using var env = StorageEnvironment.Open(options);
+        using (var tx = env.BeginWrite())
+        {
+            var tree = tx.CreateTree("values");
+            for (var i = 0; i < Values; i++)
+                tree.Put(Key(i), ValueOf(i, generation: 0));
+            tx.Commit();
+        }
+        // Closing applies the journal to the data file, so the reopened environment reads every page from its mapping.
+        return new int[Values];
+    }
+
+    /// <summary>
+    /// Checks every value is whole: the one written for its key at some generation. With <paramref name="generations"/>
+    /// given (no writer running), the generation must be the one written last.
+    /// </summary>
+    private static void AssertValues(StorageEnvironment env, int[]? generations)
+    {
+        using var read = env.BeginRead();
+        var tree = read.OpenTree("values")!;
+        for (var i = 0; i < Values; i++)
+        {
+            Assert.True(tree.TryGet(Key(i), out var value), $"value {i} is missing");
+            AssertWhole(i, value, generations?[i]);
+        }
+    }
+
+    private static void AssertWhole(int i, ReadOnlySpan<byte> value, int? generation)
+    {
+        Assert.Equal(ValueSize, value.Length);
+        Assert.Equal(i, BinaryPrimitives.ReadInt32LittleEndian(value));
+        var written = BinaryPrimitives.ReadInt32LittleEndian(value[4..]);
+        if (generation is { } expected)
+            Assert.Equal(expected, written);
+        Assert.True(value.SequenceEqual(ValueOf(i, written)), $"value {i} (generation {written}) does not hold the bytes written");
+    }
+
+    private static byte[] Key(int i) => System.Text.Encoding.UTF8.GetBytes(i.ToString("D6", CultureInfo.InvariantCulture));
+
+    private static byte[] ValueOf(int i, int generation)
+    {
+        var value = new byte[ValueSize];
+        new Random(i * 7919 + generation).NextBytes(value);
+        BinaryPrimitives.WriteInt32LittleEndian(value, i);
+        BinaryPrimitives.WriteInt32LittleEndian(value.AsSpan(4), generation);
+        return value;
+    }
+
+    /// <summary>Resident kilobytes of every mapping of <paramref name="path"/> in this process.</summary>
+    private static long ResidentKilobytes(string path)
+    {
+        long total = 0;
+        var inFile = false;
+        foreach (var line in File.ReadLines("/proc/self/smaps"))
+        {
+            if (line.Length > 0 && char.IsAsciiHexDigit(line[0]) && line.Contains('-', StringComparison.Ordinal) && !line.EndsWith(" kB", StringComparison.Ordinal))
+                inFile = line.EndsWith(" " + path, StringComparison.Ordinal);
+            else if (inFile && line.StartsWith("Rss:", StringComparison.Ordinal))
+                total += long.Parse(line.AsSpan(4).Trim().TrimEnd("kB").Trim(), CultureInfo.InvariantCulture);
+        }
+        return total;
+    }
+}
