@@ -76,7 +76,7 @@ public static class StorageCostCommand
             "/healthz",
             Path.Combine(work, $"folio-{run}-{compression}.log"));
         LoadResult load = await FolioLoader.RunAsync(server, records, 1, raw);
-        Console.WriteLine($"  {load.DocumentsPerSecond:N0} docs/s");
+        Console.WriteLine($"  {load.DocumentsPerSecond:N0} docs/s, server CPU {load.ServerCpu.TotalSeconds:F1} s, parse {load.Timings.ParseMs / 1000:F1} s, commit wait {load.Timings.CommitWaitMs / 1000:F1} s, transactions {load.Transactions:N0}");
         string databases = Path.Combine(dataDir, "Databases");
         long live = DirectoryBytes(databases);
         LiveBreakdown breakdown;
