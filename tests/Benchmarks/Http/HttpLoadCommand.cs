@@ -6,7 +6,7 @@ namespace Folio.Benchmarks.Http;
 
 /// <summary>
 /// <c>dotnet run -c Release --project tests/Benchmarks -- http-load [--seconds 10] [--connections 64] [--docs 100000]
-/// [--warmup 3] [--repeat 2] [--skip-pouchdb]</c>: GET by random id and PUT of 1 KB documents with wrk, against
+/// [--warmup 3] [--repeat 2] [--skip-pouchdb] [--documents-compression on|off]</c>: GET by random id and PUT of 1 KB documents with wrk, against
 /// a bare Kestrel endpoint, Folio (Folio.Server.dll as a child process) and PouchDB Server, one after another
 /// on loopback; then the bytes Folio allocates per GET and per PUT, with Folio in this process for that part.
 /// Needs <c>tests/Benchmarks/Http/setup-http-load.sh</c> first.
@@ -23,7 +23,7 @@ public static class HttpLoadCommand
     private const string PouchGetPrefix = $"/{BenchServers.Database}/docs%2F";
     private const string PouchPutPrefix = $"/{BenchServers.Database}/put%2F";
 
-    private sealed record Options(TimeSpan Duration, TimeSpan Warmup, int Connections, int Documents, int Repeat, bool SkipPouchDb);
+    private sealed record Options(TimeSpan Duration, TimeSpan Warmup, int Connections, int Documents, int Repeat, bool SkipPouchDb, string[] FolioArguments);
 
     private sealed record Row(string Server, string Operation, int Connections, int Run, WrkResult Result, double CpuMicrosPerRequest, string Load);
 
@@ -37,7 +37,7 @@ public static class HttpLoadCommand
 
     private static Options Parse(string[] args)
     {
-        var options = new Options(TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(3), 64, 100_000, 2, false);
+        var options = new Options(TimeSpan.FromSeconds(10), TimeSpan.FromSeconds(3), 64, 100_000, 2, false, []);
         for (int i = 0; i < args.Length; i++)
         {
             options = args[i] switch
@@ -48,7 +48,9 @@ public static class HttpLoadCommand
                 "--docs" => options with { Documents = int.Parse(args[++i], CultureInfo.InvariantCulture) },
                 "--repeat" => options with { Repeat = int.Parse(args[++i], CultureInfo.InvariantCulture) },
                 "--skip-pouchdb" => options with { SkipPouchDb = true },
-                _ => throw new ArgumentException($"Unknown option '{args[i]}'. Options: --seconds N --warmup N --connections N --docs N --repeat N --skip-pouchdb"),
+                // The server's default for every database, so GET and PUT can be compared with bodies compressed and not.
+                "--documents-compression" => options with { FolioArguments = ["--DocumentsCompression=" + (args[++i] == "on" ? "true" : "false")] },
+                _ => throw new ArgumentException($"Unknown option '{args[i]}'. Options: --seconds N --warmup N --connections N --docs N --repeat N --skip-pouchdb --documents-compression on|off"),
             };
         }
 
@@ -80,7 +82,7 @@ public static class HttpLoadCommand
 
         // (b) Folio as it ships: request log on (the rolling file), every PUT acknowledged after the journal sync.
         string folioData = Path.Combine(work, "folio");
-        using (HttpServerProcess folio = await BenchServers.StartFolioAsync(folioData, Path.Combine(work, "folio.log")))
+        using (HttpServerProcess folio = await BenchServers.StartFolioAsync(folioData, Path.Combine(work, "folio.log"), options.FolioArguments))
         {
             using (HttpClient client = BenchServers.CreateClient(folio.Url))
             {
@@ -96,7 +98,7 @@ public static class HttpLoadCommand
         }
 
         // The same data with the request log line filtered out, to show what that line costs.
-        using (HttpServerProcess folio = await BenchServers.StartFolioAsync(folioData, Path.Combine(work, "folio-quiet.log"), "--Serilog:MinimumLevel:Default=Warning"))
+        using (HttpServerProcess folio = await BenchServers.StartFolioAsync(folioData, Path.Combine(work, "folio-quiet.log"), ["--Serilog:MinimumLevel:Default=Warning", .. options.FolioArguments]))
         {
             await MeasureAsync(rows, options, folio, "Folio, request log off", "GET", "get-random.lua", [FolioGetPrefix, getCount], options.Connections);
             await folio.StopAsync();
