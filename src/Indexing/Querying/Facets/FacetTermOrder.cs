@@ -19,13 +19,9 @@ internal static class FacetTermOrder
     public static int[] Order(TermFacetCollector collector, FacetTermSortMode mode)
     {
         var terms = collector.CountedTerms;
-        if (terms.Count >= 2 && terms.Count <= MaxRankedTerms)
-        {
-            var order = new int[terms.Count];
-            if (TryOrderByRanks(collector, terms, mode, order))
-                return order;
-        }
-        return Order(terms, mode);
+        return terms.Count >= 2 && terms.Count <= MaxRankedTerms && OrderByRanks(collector, terms, mode) is { } ranked
+            ? ranked
+            : Order(terms, mode);
     }
 
     /// <summary>
@@ -72,10 +68,9 @@ internal static class FacetTermOrder
     /// Orders by the values' places in value order kept by the doc values (<see cref="TermFacetCollector.TryRankValues"/>):
     /// each value's count, place and position packed in one integer, so one radix sort of plain integers orders them
     /// all, ties in value order without a value compared (5,000 brands: a comparison sort of the keys took about a
-    /// twentieth of a term query's facets). False, ordering nothing, when some value has no place or a count does not
-    /// fit.
+    /// twentieth of a term query's facets). Null when some value has no place or a count does not fit.
     /// </summary>
-    private static bool TryOrderByRanks(TermFacetCollector collector, ArraySegment<FacetTerm> counted, FacetTermSortMode mode, int[] order)
+    private static int[]? OrderByRanks(TermFacetCollector collector, ArraySegment<FacetTerm> counted, FacetTermSortMode mode)
     {
         var terms = counted.AsSpan();
         var ranks = ArrayPool<int>.Shared.Rent(terms.Length);
@@ -84,13 +79,13 @@ internal static class FacetTermOrder
         try
         {
             if (!collector.TryRankValues(ranks.AsSpan(0, terms.Length)))
-                return false;
+                return null;
             long largestCount = 0;
             var largestRank = 0;
             for (var i = 0; i < terms.Length; i++)
             {
                 if ((ulong)terms[i].Count > uint.MaxValue || ranks[i] >= MaxRankedTerms)
-                    return false;
+                    return null;
                 largestCount = Math.Max(largestCount, terms[i].Count);
                 largestRank = Math.Max(largestRank, ranks[i]);
             }
@@ -107,9 +102,10 @@ internal static class FacetTermOrder
                 keys[i] = (byCount << (2 * RankBits)) | (byValue << RankBits) | (uint)i;
             }
             var sorted = RadixSort(keys.AsSpan(0, terms.Length), scratch.AsSpan(0, terms.Length));
+            var order = new int[sorted.Length];
             for (var i = 0; i < sorted.Length; i++)
                 order[i] = (int)(sorted[i] & (MaxRankedTerms - 1));
-            return true;
+            return order;
         }
         finally
         {
