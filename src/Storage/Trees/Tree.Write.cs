@@ -108,21 +108,40 @@ public sealed partial class Tree
         return stored;
     }
 
-    /// <summary>Where to cut a page's entries plus one new entry so both halves hold about the same bytes.</summary>
+    /// <summary>
+    /// Where to cut a page's entries plus one new entry so both halves hold about the same bytes. An entry may
+    /// take up to half a page, so the cut nearest the middle can leave one side over a page: it then moves
+    /// towards that side until both fit, which they do once each entry is at most half a page.
+    /// </summary>
     private static int SplitPoint(ReadOnlySpan<byte> original, int count, int newIndex, int newSize, bool leaf)
     {
         var total = newSize;
         for (var i = 0; i < count; i++)
             total += TreePage.RawEntry(original, i, leaf).Length + TreePage.SlotSize;
         var running = 0;
+        var cut = count;
         for (var j = 0; j <= count; j++)
         {
-            running += j == newIndex ? newSize : TreePage.RawEntry(original, j < newIndex ? j : j - 1, leaf).Length + TreePage.SlotSize;
+            running += EntrySize(original, j, newIndex, newSize, leaf);
             if (running >= total / 2)
-                return Math.Clamp(j + 1, 1, count);
+            {
+                cut = Math.Clamp(j + 1, 1, count);
+                break;
+            }
         }
-        return count;
+        var left = 0;
+        for (var j = 0; j < cut; j++)
+            left += EntrySize(original, j, newIndex, newSize, leaf);
+        while (left > TreePage.Capacity && cut > 1)
+            left -= EntrySize(original, --cut, newIndex, newSize, leaf);
+        while (total - left > TreePage.Capacity && cut < count)
+            left += EntrySize(original, cut++, newIndex, newSize, leaf);
+        return cut;
     }
+
+    /// <summary>The bytes, slot included, of entry <paramref name="j"/> of a page's entries with the new one at <paramref name="newIndex"/>.</summary>
+    private static int EntrySize(ReadOnlySpan<byte> original, int j, int newIndex, int newSize, bool leaf) =>
+        j == newIndex ? newSize : TreePage.RawEntry(original, j < newIndex ? j : j - 1, leaf).Length + TreePage.SlotSize;
 
     /// <summary>Adds the entry for a new right sibling to the parent at <paramref name="level"/>, splitting upward as needed.</summary>
     private void InsertSeparator(int level, ReadOnlySpan<byte> separator, long rightPage)

@@ -21,8 +21,11 @@ internal static class TreePage
     public const int OverflowPointerSize = 16;
     public const byte OverflowFlag = 1;
 
-    /// <summary>Entries above this size go to overflow pages, so every leaf holds at least four entries.</summary>
-    public const int MaxInlineEntrySize = (StorageLimits.PageSize - PageHeader.Size) / 4 - SlotSize;
+    /// <summary>
+    /// Entries above this size go to overflow pages, so every leaf holds at least two entries. Two rather than more
+    /// because an overflow run is whole pages: a 3 KB value kept inline shares its page, in a run it leaves 5 KB empty.
+    /// </summary>
+    public const int MaxInlineEntrySize = (StorageLimits.PageSize - PageHeader.Size) / 2 - SlotSize;
 
     public const int Capacity = StorageLimits.PageSize - PageHeader.Size;
 

@@ -144,6 +144,60 @@ public class TreeTests
     }
 
     [Fact]
+    public void Put_ValuesOfTwoToFourKilobytesInRandomOrder_StayInlineAndFillTheirLeaves()
+    {
+        using var env = InMemory();
+        var random = new Random(27);
+        var expected = new Dictionary<int, byte[]>();
+        var order = Enumerable.Range(0, 600).OrderBy(_ => random.Next()).ToArray();
+        using (var tx = env.BeginWrite())
+        {
+            var tree = tx.CreateTree("t");
+            foreach (var i in order)
+            {
+                var value = new byte[random.Next(2_000, 4_000)];
+                random.NextBytes(value);
+                tree.Put(Keys.Of($"orders/{i}"), value);
+                expected[i] = value;
+            }
+            tx.Commit();
+        }
+        using (var tx = env.BeginWrite())
+        {
+            // Updates that change each value's size, and deletes, move entries across splits and merges.
+            var tree = tx.OpenTree("t")!;
+            for (var n = 0; n < 300; n++)
+            {
+                var i = order[random.Next(order.Length)];
+                if (n % 3 == 0)
+                {
+                    tree.Delete(Keys.Of($"orders/{i}"));
+                    expected.Remove(i);
+                    continue;
+                }
+                var value = new byte[random.Next(1_500, 4_100)];
+                random.NextBytes(value);
+                tree.Put(Keys.Of($"orders/{i}"), value);
+                expected[i] = value;
+            }
+            tx.Commit();
+        }
+        env.Verify();
+        using var read = env.BeginRead();
+        var stored = read.OpenTree("t")!;
+        foreach (var (i, value) in expected)
+        {
+            Assert.True(stored.TryGet(Keys.Of($"orders/{i}"), out var got), $"orders/{i} is missing");
+            Assert.True(got.SequenceEqual(value), $"orders/{i} reads back other bytes");
+        }
+        var bytes = expected.Values.Sum(v => (long)v.Length);
+        var pages = stored.Header.LeafPages + stored.Header.OverflowPages;
+        var fill = bytes / (double)(pages * StorageLimits.PageSize);
+        // Each value in an overflow page of its own would fill 37% of the pages.
+        Assert.True(fill > 0.6, $"{expected.Count} values of 1.5–4 KB fill {fill:P0} of {pages} pages ({stored.Header.OverflowPages} overflow).");
+    }
+
+    [Fact]
     public void Put_ValueOf1100Bytes_SharesItsPage()
     {
         using var env = InMemory();
