@@ -507,7 +507,7 @@ internal sealed class ModelRunner : IDisposable
         {
             < 5 => 200_000 + _random.Next(1000),
             < 100 => _random.Next(4000, 20_001),
-            < 250 => _random.Next(1500, 4000),
+            < 250 => _random.Next(1500, 4200),
             < 550 => _random.Next(65, 1500),
             _ => _random.Next(0, 65),
         };
