@@ -62,7 +62,7 @@ public sealed class MapReduceOracleTests(ITestOutputHelper output)
                 using var delete = await server.Client.DeleteAsync($"/databases/{db}/indexes?name={Uri.EscapeDataString(name)}");
                 Assert.True(delete.StatusCode is HttpStatusCode.NoContent or HttpStatusCode.NotFound, $"DELETE {name}: {delete.StatusCode}");
             }
-            output.WriteLine($"definitions {start}..{start + round.Count - 1} checked at {clock.Elapsed.TotalSeconds:F1}s");
+            output.WriteLine($"definitions {start}..{start + round.Count - 1} checked at {clock.Elapsed.TotalSeconds:F1}s, {failures.Count} differences so far");
         }
         Assert.True(failures.Count == 0, $"{failures.Count} differences, the first:\n" + string.Join("\n", failures.Take(10)));
     }
