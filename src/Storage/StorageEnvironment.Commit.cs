@@ -34,9 +34,10 @@ public sealed partial class StorageEnvironment
         }
 
         var transactionId = _state.TransactionId + 1;
+        bool ownFile;
         try
         {
-            _journal.Append(transactionId, dirty);
+            ownFile = _journal.Append(transactionId, dirty);
         }
         catch (DiskFullException)
         {
@@ -69,5 +70,7 @@ public sealed partial class StorageEnvironment
             BitmapPages = transaction.BitmapPages,
             FreeCounts = transaction.FreeCounts,
         };
+        if (ownFile)
+            RequestFlush();
     }
 }

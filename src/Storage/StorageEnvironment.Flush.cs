@@ -15,6 +15,7 @@ public sealed partial class StorageEnvironment
     private long _lastFlushTicks = Environment.TickCount64;
     private long _lastRoundTicks = Environment.TickCount64;
     private int _flushQueued;
+    private int _flushRequested;
     private bool _flusherStarted;
     private volatile bool _stopFlusher;
 
@@ -27,6 +28,20 @@ public sealed partial class StorageEnvironment
             pending = _unflushedBytes += committed.Bytes;
         }
         if (pending >= Options.FlushThresholdBytes && _flusherStarted)
+            Flushing.FlushScheduler.Shared.Schedule(this);
+    }
+
+    /// <summary>
+    /// Asks for a flush round now, whatever the interval and threshold say, for a commit whose record was large enough
+    /// to take a journal file of its own (<see cref="Journal.JournalWriter.LargeRecordBytes"/>): that file goes only once
+    /// applied, and at the next interval another such file may sit beside it (a search index committing 10,000-record
+    /// batches kept three of them on disk at any moment). Called once the commit's state is published, so the round
+    /// cannot run before it and find nothing newer to apply.
+    /// </summary>
+    private void RequestFlush()
+    {
+        Volatile.Write(ref _flushRequested, 1);
+        if (_flusherStarted)
             Flushing.FlushScheduler.Shared.Schedule(this);
     }
 
@@ -74,7 +89,8 @@ public sealed partial class StorageEnvironment
             long pending;
             lock (_unflushedLock)
                 pending = _unflushedBytes;
-            var due = Environment.TickCount64 - _lastFlushTicks >= (long)Options.FlushInterval.TotalMilliseconds;
+            var requested = Interlocked.Exchange(ref _flushRequested, 0) == 1;
+            var due = requested || Environment.TickCount64 - _lastFlushTicks >= (long)Options.FlushInterval.TotalMilliseconds;
             if (pending == 0)
             {
                 ReleaseIdleJournals();

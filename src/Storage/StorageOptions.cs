@@ -10,7 +10,8 @@ public sealed record StorageOptions
 
     /// <summary>
     /// The largest a journal file gets. Each new file is sized from the write rate (about one <see cref="FlushInterval"/>
-    /// of writing, from 1 MB up to this); a larger transaction gets a file of its own size.
+    /// of writing, from 1 MB up to this); a larger transaction, and any whose record is 4 MB or more, gets a file of its
+    /// own size, which is applied at once and deleted.
     /// </summary>
     public long JournalFileSize { get; init; } = 64L << 20;
 

@@ -13,13 +13,21 @@ namespace Folio.Storage.Journal;
 /// data file, <see cref="ReleaseIdle"/> deletes them all, so the bytes a burst of writes journaled do not stay on disk.
 /// Each new file is sized from the rate the last one filled at, about what is written in one flush interval (a power
 /// of two from 1 MB up to the configured size): the flusher retires a file only once all of it is in the data file,
-/// so a file much larger than what one flush applies keeps that many journaled bytes on disk for nothing.
+/// so a file much larger than what one flush applies keeps that many journaled bytes on disk for nothing. A large record
+/// (<see cref="LargeRecordBytes"/>) takes a file of its own instead, which goes as soon as the record is applied.
 /// </summary>
 internal sealed class JournalWriter : IDisposable
 {
     public const string Suffix = ".journal";
     private const int MaxSpareFiles = 2;
     private const long InitialAllocation = 1 << 20;
+
+    /// <summary>
+    /// A record this large gets a journal file of its own, sized to it, and asks for a flush: applied, the file is
+    /// deleted. A search index's batch (several MB of rewritten pages) is journaled and applied one by one instead of
+    /// filling rate-sized files that stay on disk, with their spares, until all they hold is applied.
+    /// </summary>
+    public const long LargeRecordBytes = 4L << 20;
 
     // One zero buffer for every journal of the process, only ever read: a megabyte allocated per new journal went to
     // the large object heap, and thousands of databases starting journals made every collection a full one.
@@ -38,6 +46,7 @@ internal sealed class JournalWriter : IDisposable
     private long _lastWindowBytes;
     private long _nextNumber;
     private bool _appending;
+    private bool _lastRecordOwnFile;
     private long _lastAppendTicks = Environment.TickCount64;
 
     /// <param name="fileSystem">Where the journal files live.</param>
@@ -81,7 +90,11 @@ internal sealed class JournalWriter : IDisposable
     }
 
     /// <summary>Writes one transaction's pages as a record and waits until it is durable.</summary>
-    public void Append(long transactionId, Dictionary<long, byte[]> pages)
+    /// <returns>
+    /// True when the record was large (<see cref="LargeRecordBytes"/>) and took a file of its own: applying it soon lets
+    /// that file go (<see cref="RetireUpTo"/>) rather than keeping a large transaction's bytes on disk twice.
+    /// </returns>
+    public bool Append(long transactionId, Dictionary<long, byte[]> pages)
     {
         var payloadSize = 0L;
         foreach (var (_, page) in pages)
@@ -95,6 +108,7 @@ internal sealed class JournalWriter : IDisposable
         try
         {
             AppendRecord(transactionId, pages, rented.AsSpan(0, (int)recordSize));
+            return _lastRecordOwnFile;
         }
         finally
         {
@@ -163,6 +177,7 @@ internal sealed class JournalWriter : IDisposable
         try
         {
             file = FileFor(recordSize);
+            _lastRecordOwnFile = recordSize >= LargeRecordBytes;
             if (file.Position + recordSize > file.Allocated)
                 Grow(file, file.Position + recordSize);
         }
@@ -177,9 +192,13 @@ internal sealed class JournalWriter : IDisposable
         _compressor?.Adjust(Stopwatch.GetTimestamp() - started, recordSize, rawRecordSize);
         Syncs++;
         file.Position += recordSize;
+        file.LastRecordSize = recordSize;
         file.LastTransaction = transactionId;
         BytesWritten += recordSize;
-        MeasureRate(recordSize);
+        // A large record's file is its own and goes once applied; counted in the rate, it would size the files the
+        // small records share for it, and a writer of large batches would keep a few of those (and spares) on disk.
+        if (!_lastRecordOwnFile)
+            MeasureRate(recordSize);
     }
 
     /// <summary>Counts the bytes of each file span (one flush interval) of writing, for <see cref="NextFileSize"/>.</summary>
@@ -195,23 +214,39 @@ internal sealed class JournalWriter : IDisposable
         _windowStart = Stopwatch.GetTimestamp();
     }
 
-    /// <summary>Retires the files (other than the one being written) that hold only applied transactions.</summary>
+    /// <summary>
+    /// Retires the files that hold only applied transactions: every one before the file being written, and that one
+    /// too when it has no room for another record its last one's size (a large transaction's file of its own), since
+    /// the next record goes to a new file anyway and the applied one would otherwise stay on disk until then.
+    /// </summary>
     public void RetireUpTo(long appliedTransaction)
     {
         lock (_filesLock)
         {
-            while (_files.Count > 1 && _files[0].LastTransaction <= appliedTransaction)
+            while (_files.Count > 0 && _files[0].LastTransaction <= appliedTransaction && (_files.Count > 1 || CurrentIsSpent(_files[0])))
             {
                 var retired = _files[0];
                 _files.RemoveAt(0);
+                if (ReferenceEquals(retired, _current))
+                    _current = null;
                 retired.File.Dispose();
-                if (_spares.Count < MaxSpareFiles && retired.Allocated == retired.Length)
+                // Only a file of a size the rate picks can be taken again; one sized to a large record would wait on
+                // disk, as large as that record, for a record of exactly its size.
+                if (_spares.Count < MaxSpareFiles && retired.Allocated == retired.Length && IsRateSize(retired.Length))
                     _spares.Enqueue((retired.Name, retired.Length));
                 else
                     _fileSystem.Delete(retired.Name);
             }
         }
     }
+
+    // Under the files' lock: no append is under way (the writer marks its appends under it), so the file is not
+    // being chosen or written while it is retired.
+    private bool CurrentIsSpent(JournalFile file) =>
+        !_appending && file.LastRecordSize > 0 && file.Length - file.Position < file.LastRecordSize;
+
+    /// <summary>Whether <paramref name="length"/> is a size <see cref="NextFileSize"/> picks, so a spare of it can be reused.</summary>
+    private bool IsRateSize(long length) => length == _fileSize || (System.Numerics.BitOperations.IsPow2(length) && length < _fileSize);
 
     /// <summary>
     /// Deletes every journal file and spare when nothing has been appended for <paramref name="idleMilliseconds"/> and
@@ -286,9 +321,9 @@ internal sealed class JournalWriter : IDisposable
 
     private JournalFile FileFor(long recordSize)
     {
-        if (_current is not null && _current.Position + recordSize <= _current.Length)
+        if (_current is not null && recordSize < LargeRecordBytes && _current.Position + recordSize <= _current.Length)
             return _current;
-        var size = Math.Max(NextFileSize(), recordSize);
+        var size = recordSize >= LargeRecordBytes ? recordSize : Math.Max(NextFileSize(), recordSize);
         var name = NameOf(_nextNumber++);
         IStorageFile file;
         lock (_filesLock)
@@ -410,5 +445,8 @@ internal sealed class JournalWriter : IDisposable
         public long Allocated { get; set; }
 
         public long LastTransaction { get; set; } = -1;
+
+        /// <summary>The size of the last record written to the file (0 before the first).</summary>
+        public long LastRecordSize { get; set; }
     }
 }

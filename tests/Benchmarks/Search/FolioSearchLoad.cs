@@ -61,6 +61,10 @@ internal static class FolioSearchLoad
         result.AddSeconds = addTime.Elapsed.TotalSeconds;
         result.CommitSeconds = commitTime.Elapsed.TotalSeconds;
         result.SizeAfterCommitBytes = DiskUsage.Bytes(directory);
+        var (live, _, liveApparent) = FolioLiveSize.Sample(index, directory);
+        result.Extra["size_after_commit_apparent"] = liveApparent.ToString(CultureInfo.InvariantCulture);
+        result.Extra["live"] = live;
+        log.WriteLine("  folio after the last commit: " + live);
         var close = Stopwatch.StartNew();
         index.Dispose();
         result.CloseSeconds = close.Elapsed.TotalSeconds;

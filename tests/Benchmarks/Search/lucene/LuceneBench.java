@@ -144,6 +144,8 @@ public class LuceneBench {
         out.put("add_seconds", seconds(addNanos));
         out.put("commit_seconds", seconds(commitNanos));
         out.put("size_after_commit", Long.toString(diskUsage(indexDir)));
+        out.put("size_after_commit_apparent", Long.toString(apparentSize(indexDir)));
+        out.put("files_after_commit", fileList(indexDir));
         writer.close();
         out.put("close_seconds", seconds(System.nanoTime() - indexed));
         out.put("size_after_close", Long.toString(diskUsage(indexDir)));
@@ -281,6 +283,25 @@ public class LuceneBench {
         String output = new String(du.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         du.waitFor();
         return Long.parseLong(output.split("\t")[0].trim());
+    }
+
+    /** The files' lengths summed (what ls shows), beside du's allocated blocks. */
+    static long apparentSize(Path directory) throws IOException {
+        long total = 0;
+        try (Stream<Path> files = Files.list(directory)) {
+            for (Path p : files.toList()) total += Files.size(p);
+        }
+        return total;
+    }
+
+    /** How many files, and the segments they belong to (a merge not yet committed leaves its inputs on disk). */
+    static String fileList(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            List<Path> all = files.toList();
+            long segments = all.stream().map(p -> p.getFileName().toString()).filter(n -> n.startsWith("_"))
+                .map(n -> n.substring(0, n.indexOf('.') < 0 ? n.length() : n.indexOf('.')).split("_")[1]).distinct().count();
+            return all.size() + " files of " + segments + " segments";
+        }
     }
 
     static void deleteRecursively(Path path) throws IOException {
