@@ -9,7 +9,8 @@ namespace Folio.Benchmarks.Storage;
 /// <summary>
 /// <c>dotnet run -c Release --project tests/Benchmarks -- dictionary-cost [--samples 2000] [--docs 20000] [--bytes 720] [--level 1]</c>:
 /// what document compression costs the threads that pay for it, on generated orders: the CPU time of one
-/// dictionary training (64 KB from the samples, the store's default, run beside the writes) and the time per
+/// dictionary training (64 KB from the samples, the store's default, run beside the writes), Zstd's default training
+/// against the store's single pass at a few segment sizes (CPU and the ratio each dictionary gives), and the time per
 /// body of compressing with and without the trained dictionary, and of a body with the store's metadata compressed
 /// whole or as two frames (its client part on the submitting thread, its metadata on the merger's).
 /// </summary>

@@ -8,7 +8,7 @@ namespace Folio.Storage.Documents.Compression;
 /// are written with. Zstd's default training searches five segment sizes and finalizes and tests each candidate at
 /// level 3: some ten thousand compressions through a block compressor the writes never use, all of it managed code
 /// the runtime first runs unoptimized. During a bulk insert that was 0.6–0.7 s of CPU per training on the two cores the
-/// writes share (docs/benchmarks.md, "Documents compression on by default").
+/// writes share (docs/benchmarks.md, "Documents compression: where bulk insert's extra CPU goes").
 /// </summary>
 internal static class DictionaryTrainer
 {
