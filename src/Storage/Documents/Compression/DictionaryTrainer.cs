@@ -6,9 +6,9 @@ namespace Folio.Storage.Documents.Compression;
 /// <summary>
 /// Trains a collection's Zstd dictionary in one fastCover pass with fixed parameters, finalized at the level bodies
 /// are written with. Zstd's default training searches five segment sizes and finalizes and tests each candidate at
-/// level 3: some ten thousand compressions through a block compressor the writes never use, all of it managed code
-/// the runtime first runs unoptimized. During a bulk insert that was 0.6–0.7 s of CPU per training on the two cores the
-/// writes share (docs/benchmarks.md, "Documents compression: where bulk insert's extra CPU goes").
+/// level 3, compressing the samples again and again through a block compressor the writes never use, all of it managed
+/// code the runtime first runs unoptimized. In two profiled bulk inserts that was 0.56 and 0.71 s of CPU a training, on
+/// the two cores the writes share (docs/benchmarks.md, "Documents compression: where bulk insert's extra CPU goes").
 /// </summary>
 internal static class DictionaryTrainer
 {
