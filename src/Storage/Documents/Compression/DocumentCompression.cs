@@ -160,7 +160,7 @@ public sealed class DocumentCompression : IDisposable
             byte[] trained;
             try
             {
-                trained = DictBuilder.TrainFromBuffer(samples, Options.DictionaryBytes);
+                trained = DictionaryTrainer.Train(samples, Options.DictionaryBytes, Options.Level);
             }
             catch (ZstdException)
             {
