@@ -345,12 +345,12 @@ public sealed partial class DatabaseRegistry
         // Yielding first: the last close completes on a thread still inside that database's close, whose frames
         // reference it; collecting there would keep that database for the next collection, and the server has none.
         await Task.WhenAll(closing).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing | ConfigureAwaitOptions.ForceYielding);
-        long before = GC.GetGCMemoryInfo().HeapSizeBytes;
+        long before = GC.GetTotalMemory(forceFullCollection: false);
         long started = Stopwatch.GetTimestamp();
         GC.Collect(GC.MaxGeneration, GCCollectionMode.Aggressive, blocking: true, compacting: true);
         TimeSpan elapsed = Stopwatch.GetElapsedTime(started);
         GCMemoryInfo collected = GC.GetGCMemoryInfo(GCKind.FullBlocking);
         TimeSpan pause = collected.PauseDurations.Length > 0 ? collected.PauseDurations[0] : elapsed;
-        DatabaseLog.Collected(_logger, after, pause.TotalMilliseconds, elapsed.TotalMilliseconds, before >> 20, collected.HeapSizeBytes >> 20);
+        DatabaseLog.Collected(_logger, after, pause.TotalMilliseconds, elapsed.TotalMilliseconds, before >> 20, collected.HeapSizeBytes >> 20, collected.TotalCommittedBytes >> 20);
     }
 }

@@ -17,7 +17,9 @@ internal static class ReleaseWaveProbe
     {
         var before = new List<double>();
         var during = new List<double>();
-        (double At, double Ms) slowest = (0, 0);
+        (double At, double Ms) slowestBefore = (0, 0);
+        (double At, double Ms) slowestDuring = (0, 0);
+        DateTime startedAt = DateTime.UtcNow;
         var watch = Stopwatch.StartNew();
         while (watch.Elapsed < duration)
         {
@@ -30,13 +32,16 @@ internal static class ReleaseWaveProbe
             }
 
             double ms = Stopwatch.GetElapsedTime(started).TotalMilliseconds;
-            (sent < firstRelease ? before : during).Add(ms);
+            bool early = sent < firstRelease;
+            (early ? before : during).Add(ms);
+            ref (double At, double Ms) slowest = ref early ? ref slowestBefore : ref slowestDuring;
             if (ms > slowest.Ms)
                 slowest = (sent.TotalSeconds, ms);
         }
 
-        Add(timings, $"probe GET of one database before the others' pages are released ({before.Count} requests)", before);
-        Add(timings, $"probe GET during the wave of page releases and the collection after it ({during.Count} requests; slowest sent at {slowest.At:F1} s)", during);
+        Add(timings, $"probe GET of one database before the others' pages are released, 0–{firstRelease.TotalSeconds:F1} s ({before.Count} requests; slowest sent at {slowestBefore.At:F1} s)", before);
+        Add(timings, $"probe GET during the wave of page releases and the collection after it, {firstRelease.TotalSeconds:F1}–{duration.TotalSeconds:F1} s ({during.Count} requests; slowest sent at {slowestDuring.At:F1} s)", during);
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"probe started at {startedAt:HH:mm:ss.fff} UTC"));
         foreach (string file in Directory.Exists(logDirectory) ? Directory.GetFiles(logDirectory) : [])
         {
             using var stream = new FileStream(file, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
