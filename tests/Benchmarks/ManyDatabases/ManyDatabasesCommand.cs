@@ -114,8 +114,9 @@ public static class ManyDatabasesCommand
             TimeSpan shortest = settings.Idle > TimeSpan.Zero && settings.Idle < settings.ReleaseAfter ? settings.Idle : settings.ReleaseAfter;
             TimeSpan check = TimeSpan.FromTicks(Math.Clamp(shortest.Ticks / 4, TimeSpan.FromMilliseconds(50).Ticks, TimeSpan.FromSeconds(30).Ticks));
             TimeSpan wait = settings.ReleaseAfter + check + TimeSpan.FromSeconds(2);
+            // The collection comes at the first check after the wave that releases nothing, up to two checks later.
             if (settings.GcProbe)
-                await ReleaseWaveProbe.RunAsync(again, $"/databases/{Name(0)}/docs?id=users/1", wait, settings.ReleaseAfter - used.Elapsed, timings, Path.Combine(dataDir, "Logs"));
+                await ReleaseWaveProbe.RunAsync(again, $"/databases/{Name(0)}/docs?id=users/1", wait + check + check, settings.ReleaseAfter - used.Elapsed, timings, Path.Combine(dataDir, "Logs"));
             else
                 await Task.Delay(wait);
             int loaded = await LoadedAsync(again);

@@ -13,12 +13,15 @@ namespace Folio.Benchmarks.ManyDatabases;
 /// </summary>
 internal static class ReleaseWaveProbe
 {
+    private const double SlowMs = 50;
+
     public static async Task RunAsync(HttpClient client, string path, TimeSpan duration, TimeSpan firstRelease, StringBuilder timings, string logDirectory)
     {
         var before = new List<double>();
         var during = new List<double>();
         (double At, double Ms) slowestBefore = (0, 0);
         (double At, double Ms) slowestDuring = (0, 0);
+        var slow = new List<string>();
         DateTime startedAt = DateTime.UtcNow;
         var watch = Stopwatch.StartNew();
         while (watch.Elapsed < duration)
@@ -37,18 +40,22 @@ internal static class ReleaseWaveProbe
             ref (double At, double Ms) slowest = ref early ? ref slowestBefore : ref slowestDuring;
             if (ms > slowest.Ms)
                 slowest = (sent.TotalSeconds, ms);
+            if (ms >= SlowMs && slow.Count < 40)
+                slow.Add(string.Create(CultureInfo.InvariantCulture, $"probe: {ms:F1} ms, sent {startedAt + sent:HH:mm:ss.fff} UTC"));
         }
 
         Add(timings, $"probe GET of one database before the others' pages are released, 0–{firstRelease.TotalSeconds:F1} s ({before.Count} requests; slowest sent at {slowestBefore.At:F1} s)", before);
         Add(timings, $"probe GET during the wave of page releases and the collection after it, {firstRelease.TotalSeconds:F1}–{duration.TotalSeconds:F1} s ({during.Count} requests; slowest sent at {slowestDuring.At:F1} s)", during);
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"probe started at {startedAt:HH:mm:ss.fff} UTC"));
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"probe started at {startedAt:HH:mm:ss.fff} UTC; requests of {SlowMs} ms or more:"));
+        foreach (string line in slow)
+            Console.WriteLine(line);
         foreach (string file in Directory.Exists(logDirectory) ? Directory.GetFiles(logDirectory) : [])
         {
             using var stream = new FileStream(file, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete);
             using var reader = new StreamReader(stream);
             while (await reader.ReadLineAsync() is { } line)
             {
-                if (line.Contains("\"Collected the heap after", StringComparison.Ordinal))
+                if (line.Contains("the heap", StringComparison.Ordinal) && line.Contains("\"@mt\":\"Collect", StringComparison.Ordinal))
                     Console.WriteLine("server: " + line);
             }
         }
