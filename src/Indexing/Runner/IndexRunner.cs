@@ -300,8 +300,8 @@ public sealed class IndexRunner : ScheduledWork, IDisposable
         var published = batch.Commit(prepared.UpToEtag, moreFollows);
         foreach (var error in batch.Errors)
             _errors.Record(error);
-        Committed(prepared.UpToEtag, published);
 
+        // Counted before the etag moves: whoever waits for it then finds the batch in the stats.
         var elapsed = Stopwatch.GetElapsedTime(started);
         var stats = new IndexBatchStats(startedAt, batch.Documents, batch.Deletes, elapsed.TotalMilliseconds, prepared.UpToEtag);
         var batches = LazyInitializer.EnsureInitialized(ref _batches);
@@ -312,6 +312,7 @@ public sealed class IndexRunner : ScheduledWork, IDisposable
         Interlocked.Add(ref _totalBatchTicks, elapsed.Ticks);
         while (batches.Count > KeptBatches)
             batches.TryDequeue(out _);
+        Committed(prepared.UpToEtag, published);
         AdaptBatchSize(prepared.Changes, elapsed);
         _logger.LogInformation("Index {Index} indexed {Documents} documents and {Deletes} deletes up to etag {Etag} in {ElapsedMs:F0} ms ({Rate:F0}/s)",
             Name, stats.Documents, stats.Deletes, stats.UpToEtag, stats.DurationMs, stats.Rate);
