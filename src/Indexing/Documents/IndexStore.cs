@@ -350,6 +350,12 @@ public sealed partial class IndexStore : IDisposable
     {
         lock (_lock)
         {
+            var idleSince = DateTime.UtcNow - _options.AutoIndexIdleTimeout;
+            // Most stores have nothing to switch, retire or expire most of the time; every loaded database checks four
+            // times a second, so with a thousand loaded a check that finds nothing opens no read transaction and copies
+            // no list.
+            if (_replacements.Count == 0 && _retireWhenCaughtUp.Count == 0 && !AnyAutoIndexIdleSince(idleSince))
+                return;
             using var reader = _store.OpenReader();
             var changed = false;
             foreach (var (name, replacement) in new List<KeyValuePair<string, DocumentIndex>>(_replacements))
@@ -378,7 +384,6 @@ public sealed partial class IndexStore : IDisposable
                 _retireWhenCaughtUp.Remove(wider);
                 changed = true;
             }
-            var idleSince = DateTime.UtcNow - _options.AutoIndexIdleTimeout;
             foreach (var index in new List<DocumentIndex>(_active.Values))
             {
                 if (!index.Definition.IsAuto || index.LastQueried > idleSince)
@@ -391,6 +396,16 @@ public sealed partial class IndexStore : IDisposable
             if (changed)
                 SaveCatalog();
         }
+    }
+
+    private bool AnyAutoIndexIdleSince(DateTime idleSince)
+    {
+        foreach (var index in _active.Values)
+        {
+            if (index.Definition.IsAuto && index.LastQueried <= idleSince)
+                return true;
+        }
+        return false;
     }
 
     private DocumentIndex Create(IndexDefinition definition, IndexSettings settings, bool paused = false)

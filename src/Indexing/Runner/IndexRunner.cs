@@ -29,7 +29,9 @@ public sealed class IndexRunner : ScheduledWork, IDisposable
     private readonly IReadOnlyList<string>? _changeFilter;
     private readonly ILogger _logger;
     private readonly IndexErrorLog _errors;
-    private readonly ConcurrentQueue<IndexBatchStats> _batches = new();
+    // Made by the first batch: an index opened over documents it has already indexed may run none while it stays
+    // loaded, and the first segment of a queue is most of a kilobyte, three per database on a server of small tenants.
+    private ConcurrentQueue<IndexBatchStats>? _batches;
     private readonly Action _committed;
     private TaskCompletionSource _progressed = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private long _processedEtag;
@@ -112,7 +114,7 @@ public sealed class IndexRunner : ScheduledWork, IDisposable
     public void ClearErrors() => _errors.Clear();
 
     /// <summary>The most recent batches.</summary>
-    public IReadOnlyList<IndexBatchStats> RecentBatches => [.. _batches];
+    public IReadOnlyList<IndexBatchStats> RecentBatches => _batches is { } batches ? [.. batches] : [];
 
     /// <summary>What the runner has indexed since it started; unlike <see cref="RecentBatches"/>, nothing is forgotten.</summary>
     public IndexTotals Totals => new(
@@ -298,17 +300,19 @@ public sealed class IndexRunner : ScheduledWork, IDisposable
         var published = batch.Commit(prepared.UpToEtag, moreFollows);
         foreach (var error in batch.Errors)
             _errors.Record(error);
-        Committed(prepared.UpToEtag, published);
 
+        // Counted before the etag moves: whoever waits for it then finds the batch in the stats.
         var elapsed = Stopwatch.GetElapsedTime(started);
         var stats = new IndexBatchStats(startedAt, batch.Documents, batch.Deletes, elapsed.TotalMilliseconds, prepared.UpToEtag);
-        _batches.Enqueue(stats);
+        var batches = LazyInitializer.EnsureInitialized(ref _batches);
+        batches.Enqueue(stats);
         Interlocked.Add(ref _totalDocuments, batch.Documents);
         Interlocked.Add(ref _totalDeletes, batch.Deletes);
         Interlocked.Increment(ref _totalBatches);
         Interlocked.Add(ref _totalBatchTicks, elapsed.Ticks);
-        while (_batches.Count > KeptBatches)
-            _batches.TryDequeue(out _);
+        while (batches.Count > KeptBatches)
+            batches.TryDequeue(out _);
+        Committed(prepared.UpToEtag, published);
         AdaptBatchSize(prepared.Changes, elapsed);
         _logger.LogInformation("Index {Index} indexed {Documents} documents and {Deletes} deletes up to etag {Etag} in {ElapsedMs:F0} ms ({Rate:F0}/s)",
             Name, stats.Documents, stats.Deletes, stats.UpToEtag, stats.DurationMs, stats.Rate);

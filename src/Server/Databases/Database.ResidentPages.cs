@@ -7,6 +7,10 @@ public sealed partial class Database
 {
     // The LastUsed of the last release: a database not used since keeps its pages released, so it is not done again.
     private long _pagesReleasedAt = long.MinValue;
+    private int _pageReleases;
+
+    /// <summary>How many times <see cref="ReleaseResidentPages"/> released the pages since the database opened.</summary>
+    internal int PageReleases => Volatile.Read(ref _pageReleases);
 
     /// <summary>
     /// Takes the pages of the database's data files (documents and every index) out of the server's resident memory
@@ -39,16 +43,20 @@ public sealed partial class Database
         }
 
         Volatile.Write(ref _pagesReleasedAt, lastUsed);
+        Interlocked.Increment(ref _pageReleases);
         return true;
     }
 
     /// <summary>
-    /// Releases the pages that opening the indexes read (each file's header, state, free-space bitmap and the trees
-    /// that say what the index holds): a request for a document, the usual reason a database opens, needs none of
-    /// them, and an index's files are mostly such pages while it is small. A query or index batch maps back what it reads.
+    /// Releases the pages that opening read: the documents file's header, state, free-space bitmap and the trees that
+    /// describe its collections, and the same for every index. A request for a document, the usual reason a database
+    /// opens, reads a leaf or two of the documents file and nothing of an index, and the kernel maps every cached
+    /// neighbour of each page read (fault-around), so what opening touched would stay resident with the request's pages
+    /// until the database goes quiet. A query or index batch maps back what it reads.
     /// </summary>
-    internal void ReleaseIndexPagesReadOpening()
+    internal void ReleasePagesReadOpening()
     {
+        Store.Environment.ReleaseResidentPages();
         foreach (DocumentIndex index in Indexes.All)
             Release(index.StorageEnvironments);
     }

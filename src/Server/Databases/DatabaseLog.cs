@@ -38,4 +38,8 @@ internal static partial class DatabaseLog
     /// <summary>An administrator chose which collections of a database are compressed.</summary>
     [LoggerMessage(EventId = 2008, Level = LogLevel.Information, Message = "Documents compression of {Database} set: all collections {CompressAllCollections}, {CollectionCount} named")]
     public static partial void DocumentsCompressionSet(ILogger logger, string database, bool compressAllCollections, int collectionCount);
+
+    /// <summary>The heap was collected and compacted after databases went quiet or unloaded; every thread waited for the pause.</summary>
+    [LoggerMessage(EventId = 2009, Level = LogLevel.Information, Message = "Collected the heap after {After}: paused {PauseMs} ms ({ElapsedMs} ms in all), heap {HeapBeforeMb} MB before with garbage, {HeapAfterMb} MB after, {CommittedMb} MB committed")]
+    public static partial void Collected(ILogger logger, string after, double pauseMs, double elapsedMs, long heapBeforeMb, long heapAfterMb, long committedMb);
 }

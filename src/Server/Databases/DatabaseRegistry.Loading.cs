@@ -307,7 +307,7 @@ public sealed partial class DatabaseRegistry
         if (_closingSinceCollect is { } closing && (!unloaded || LoadedCount == 0))
         {
             _closingSinceCollect = null;
-            _ = ReturnMemoryAsync(closing);
+            _ = ReturnMemoryAsync(closing, "a wave of idle unloads");
         }
     }
 
@@ -331,19 +331,26 @@ public sealed partial class DatabaseRegistry
         else if (_releasedSinceCollect)
         {
             _releasedSinceCollect = false;
-            _ = ReturnMemoryAsync([]);
+            _ = ReturnMemoryAsync([], "a wave of page releases");
         }
     }
 
     /// <summary>
     /// Once unloaded databases have closed, collects and compacts the heap so their caches' memory goes back to the
     /// system: a server gone quiet allocates too little for the GC to run on its own, and would keep it resident.
+    /// The collection stops every thread while it runs, so its pause is logged: it is what a request arriving then waits.
     /// </summary>
-    private static async Task ReturnMemoryAsync(List<Task> closing)
+    private async Task ReturnMemoryAsync(List<Task> closing, string after)
     {
         // Yielding first: the last close completes on a thread still inside that database's close, whose frames
         // reference it; collecting there would keep that database for the next collection, and the server has none.
         await Task.WhenAll(closing).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing | ConfigureAwaitOptions.ForceYielding);
+        long before = GC.GetTotalMemory(forceFullCollection: false);
+        long started = Stopwatch.GetTimestamp();
         GC.Collect(GC.MaxGeneration, GCCollectionMode.Aggressive, blocking: true, compacting: true);
+        TimeSpan elapsed = Stopwatch.GetElapsedTime(started);
+        GCMemoryInfo collected = GC.GetGCMemoryInfo(GCKind.FullBlocking);
+        TimeSpan pause = collected.PauseDurations.Length > 0 ? collected.PauseDurations[0] : elapsed;
+        DatabaseLog.Collected(_logger, after, pause.TotalMilliseconds, elapsed.TotalMilliseconds, before >> 20, collected.HeapSizeBytes >> 20, collected.TotalCommittedBytes >> 20);
     }
 }

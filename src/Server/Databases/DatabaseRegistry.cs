@@ -235,7 +235,7 @@ public sealed partial class DatabaseRegistry : IAsyncDisposable
         try
         {
             var database = new Database(entry.Name, directory, store, new IndexStore(store, Path.Combine(directory, IndexesFolder), _loggers, _indexOptions));
-            database.ReleaseIndexPagesReadOpening();
+            database.ReleasePagesReadOpening();
             return database;
         }
         catch

@@ -35,6 +35,10 @@ public sealed class ServerMetrics : IDisposable
     private readonly DatabaseRegistry? _databases;
     private Dictionary<Database, (long Written, long Indexed)> _lastEtags = new(ReferenceEqualityComparer.Instance);
 
+    // Filled by each tick and swapped with _lastEtags, empty between ticks: a thousand loaded databases would otherwise
+    // make a new dictionary of a thousand entries every second.
+    private Dictionary<Database, (long Written, long Indexed)> _nextEtags = new(ReferenceEqualityComparer.Instance);
+
     /// <summary>Starts the once-a-second sampling of requests and of <paramref name="databases"/>' writes and indexing.</summary>
     /// <param name="databases">The databases whose etags are summed each second.</param>
     public ServerMetrics(DatabaseRegistry databases)
@@ -126,7 +130,7 @@ public sealed class ServerMetrics : IDisposable
     {
         if (_databases is null)
             return (0, 0);
-        var current = new Dictionary<Database, (long Written, long Indexed)>(ReferenceEqualityComparer.Instance);
+        var current = _nextEtags;
         long written = 0;
         long indexed = 0;
         foreach (DatabaseEntry entry in _databases.List())
@@ -142,6 +146,9 @@ public sealed class ServerMetrics : IDisposable
             written += Math.Max(0, now.LastEtag - before.Written);
             indexed += Math.Max(0, now.databaseIndexed - before.Indexed);
         }
+        // Emptied at once: it would otherwise keep databases unloaded since the tick before alive until the next tick.
+        _lastEtags.Clear();
+        _nextEtags = _lastEtags;
         _lastEtags = current;
         return (written, indexed);
     }

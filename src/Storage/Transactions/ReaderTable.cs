@@ -3,8 +3,13 @@ namespace Folio.Storage.Transactions;
 /// <summary>The seats of the read transactions; grows when every seat is taken and never shrinks.</summary>
 internal sealed class ReaderTable(StorageEnvironment environment)
 {
+    // Few seats to start with, each carrying a pooled transaction: most environments of a server holding many small
+    // databases (four per database with three indexes) never see more than a reader or two at once, and a busy one
+    // doubles its table the first time every seat is taken.
+    private const int InitialSeats = 2;
+
     private readonly Lock _growLock = new();
-    private volatile ReaderSlot[] _slots = CreateSlots(environment, [], Environment.ProcessorCount * 8);
+    private volatile ReaderSlot[] _slots = CreateSlots(environment, [], InitialSeats);
 
     public ReaderSlot Take()
     {

@@ -9,7 +9,7 @@ namespace Folio.Benchmarks.ManyDatabases;
 
 /// <summary>
 /// <c>dotnet run -c Release --project tests/Benchmarks -- many-dbs [--databases 1000] [--connections 8] [--idle 00:01:00]
-/// [--release-after 00:00:30] [--max-loaded 0] [--journal-mb 4] [--skip-pouchdb]</c>: a database per tenant, as a new user would set it up over HTTP,
+/// [--release-after 00:00:30] [--max-loaded 0] [--journal-mb 4] [--skip-pouchdb] [--gc-probe]</c>: a database per tenant, as a new user would set it up over HTTP,
 /// on Folio.Server.dll and on PouchDB Server, one after the other in the same run. Each gets N databases with three
 /// indexes (Folio static indexes; PouchDB one design document with three views) and three documents, each index queried
 /// once so it is built. Samples threads, RSS and open descriptors of each server as the databases are created; restarts
@@ -17,6 +17,10 @@ namespace Folio.Benchmarks.ManyDatabases;
 /// every database after the restart (Folio: an unloaded database it opens) and a second one (loaded), and samples again;
 /// Folio samples once more when the last database used has been quiet for <c>Databases:ReleasePagesAfter</c> (every one
 /// still loaded when the idle unload is longer), then waits for the idle unload of every database and samples again.
+/// With <c>--gc-probe</c>, one client GETs a document of the first database over and over through that quiet wait,
+/// so the latency before the wave of page releases can be set against the latency during it and the collection that
+/// follows it (the server logs that collection's pause); the probe keeps its database in use and allocates, so the
+/// quiet sample of such a run is not comparable with one without it.
 /// </summary>
 public static class ManyDatabasesCommand
 {
@@ -43,8 +47,9 @@ public static class ManyDatabasesCommand
                 case "--journal-mb": settings.JournalMegabytes = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
                 case "--release-after": settings.ReleaseAfter = TimeSpan.Parse(args[++i], CultureInfo.InvariantCulture); break;
                 case "--skip-pouchdb": settings.SkipPouchDb = true; break;
+                case "--gc-probe": settings.GcProbe = true; break;
                 default:
-                    Console.Error.WriteLine($"Unknown option '{args[i]}'. Options: --databases N --connections N --idle hh:mm:ss --release-after hh:mm:ss --max-loaded N --journal-mb N --skip-pouchdb");
+                    Console.Error.WriteLine($"Unknown option '{args[i]}'. Options: --databases N --connections N --idle hh:mm:ss --release-after hh:mm:ss --max-loaded N --journal-mb N --skip-pouchdb --gc-probe");
                     return 2;
             }
         }
@@ -98,7 +103,9 @@ public static class ManyDatabasesCommand
         Time(timings, "Folio", "restart until /healthz/ready answers (process start included)", null, restart.Elapsed);
         Row(report, "Folio", "just restarted", settings.Databases, ProcessSample.Of(restarted.Id));
         using HttpClient again = BenchServers.CreateClient(restarted.Url);
+        var used = Stopwatch.StartNew();
         await TimeRequestsAsync(settings, timings, "Folio", report, restarted.Id, i => again.GetAsync($"/databases/{Name(i)}/docs?id=users/1"));
+        used.Stop();
         mappings.AppendLine(MappingBreakdown.Of(restarted.Id, dataDir).Table("every database used after the restart"));
         if (settings.ReleaseAfter > TimeSpan.Zero)
         {
@@ -106,7 +113,12 @@ public static class ManyDatabasesCommand
             // for the look itself over every loaded database.
             TimeSpan shortest = settings.Idle > TimeSpan.Zero && settings.Idle < settings.ReleaseAfter ? settings.Idle : settings.ReleaseAfter;
             TimeSpan check = TimeSpan.FromTicks(Math.Clamp(shortest.Ticks / 4, TimeSpan.FromMilliseconds(50).Ticks, TimeSpan.FromSeconds(30).Ticks));
-            await Task.Delay(settings.ReleaseAfter + check + TimeSpan.FromSeconds(2));
+            TimeSpan wait = settings.ReleaseAfter + check + TimeSpan.FromSeconds(2);
+            // The collection comes at the first check after the wave that releases nothing, up to two checks later.
+            if (settings.GcProbe)
+                await ReleaseWaveProbe.RunAsync(again, $"/databases/{Name(0)}/docs?id=users/1", wait + check + check, settings.ReleaseAfter - used.Elapsed, timings, Path.Combine(dataDir, "Logs"));
+            else
+                await Task.Delay(wait);
             int loaded = await LoadedAsync(again);
             string moment = $"every database used, then quiet {(settings.ReleaseAfter + check).TotalSeconds:F0} s+ ({loaded} loaded)";
             Row(report, "Folio", moment, settings.Databases, ProcessSample.Of(restarted.Id));
@@ -306,5 +318,7 @@ public static class ManyDatabasesCommand
         public int JournalMegabytes { get; set; } = 4;
 
         public bool SkipPouchDb { get; set; }
+
+        public bool GcProbe { get; set; }
     }
 }
