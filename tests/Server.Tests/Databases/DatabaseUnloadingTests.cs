@@ -331,7 +331,8 @@ public sealed class DatabaseUnloadingTests
         }
     }
 
-    private static async Task BulkAsync(HttpClient client, string db, int count)
+    /// <summary>Puts <paramref name="count"/> Items documents of about 300 bytes through bulk_docs (the resident pages tests load theirs with it too).</summary>
+    internal static async Task BulkAsync(HttpClient client, string db, int count)
     {
         string pad = new('p', 300);
         var body = new StringBuilder("{\"Commands\":[");

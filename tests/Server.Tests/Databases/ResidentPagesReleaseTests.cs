@@ -112,7 +112,7 @@ public sealed class ResidentPagesReleaseTests
     {
         await using RunningServer server = await RunningServer.StartAsync("--Databases:IdleUnloadAfter=00:00:00", "--Databases:ReleasePagesAfter=00:00:00.050");
         string db = await CreateDatabaseAsync(server.Client);
-        await BulkAsync(server.Client, db, 10_000);
+        await DatabaseUnloadingTests.BulkAsync(server.Client, db, 10_000);
         using (HttpResponseMessage put = await server.Client.PutAsync($"/databases/{db}/indexes",
             FolioApi.Json("""{"Indexes":[{"Name":"Items/ByKey","Collections":["Items"],"Fields":{"Key":{"Path":"Key"},"Pad":{"Path":"Pad"}}}]}""")))
             Assert.Equal(HttpStatusCode.Created, put.StatusCode);
@@ -178,22 +178,6 @@ public sealed class ResidentPagesReleaseTests
         byte[] buffer = new byte[16 * 1024];
         WebSocketReceiveResult received = await socket.ReceiveAsync(buffer, CancellationToken.None).WaitAsync(TestTimeouts.Default);
         return Encoding.UTF8.GetString(buffer, 0, received.Count);
-    }
-
-    private static async Task BulkAsync(HttpClient client, string db, int count)
-    {
-        string pad = new('p', 300);
-        var body = new StringBuilder("{\"Commands\":[");
-        for (int i = 0; i < count; i++)
-        {
-            if (i > 0)
-                body.Append(',');
-            body.Append(CultureInfo.InvariantCulture, $$"""{"Type":"PUT","Id":"items/{{i}}","Document":{"Key":"k-{{i}}","Pad":"{{pad}} {{i}}","@metadata":{"@collection":"Items"}""").Append("}}");
-        }
-
-        body.Append("]}");
-        using HttpResponseMessage response = await client.PostAsync($"/databases/{db}/bulk_docs", FolioApi.Json(body.ToString()));
-        Assert.Equal(HttpStatusCode.Created, response.StatusCode);
     }
 
     private static async Task<int> CountAsync(HttpClient client, string db, string query)

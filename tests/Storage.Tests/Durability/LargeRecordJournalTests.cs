@@ -41,18 +41,15 @@ public class LargeRecordJournalTests
         }
     }
 
-    private static string[] Journals(string path) => Directory.GetFiles(path, "*" + JournalWriter.Suffix);
-
-    private static void WaitUntil(Func<bool> condition, string what)
+    /// <summary>Options under which the interval and the threshold never start a flush: only a large record's commit asks for one.</summary>
+    private static StorageOptions FlushingOnlyWhenAsked(string path) => StorageOptions.ForPath(path) with
     {
-        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(30);
-        while (!condition())
-        {
-            if (DateTime.UtcNow > deadline)
-                throw new TimeoutException($"Timed out waiting until {what}.");
-            Thread.Sleep(10);
-        }
-    }
+        FlushInterval = TimeSpan.FromHours(1),
+        FlushThresholdBytes = 1L << 40,
+        JournalReleaseAfterIdle = TimeSpan.Zero,
+    };
+
+    private static string[] Journals(string path) => Directory.GetFiles(path, "*" + JournalWriter.Suffix);
 
     [Fact]
     public void FlushToDataFile_DeletesALargeRecordsFile_AndLaterCommitsStillReplayAfterACrash()
@@ -84,17 +81,12 @@ public class LargeRecordJournalTests
     public void Commit_OfALargeRecord_IsAppliedAndItsFileDeleted_WithoutWaitingForTheFlushInterval()
     {
         using var dir = new TempDirectory();
-        var options = StorageOptions.ForPath(dir.Path) with
-        {
-            FlushInterval = TimeSpan.FromHours(1),
-            FlushThresholdBytes = 1L << 40,
-            JournalReleaseAfterIdle = TimeSpan.Zero,
-        };
+        var options = FlushingOnlyWhenAsked(dir.Path);
         using var env = StorageEnvironment.Open(options);
         WriteLarge(env, 0);
         WriteLarge(env, 1);
-        WaitUntil(() => env.GetStats().LastFlushedTransactionId == env.LastCommittedTransactionId, "the large transactions are applied");
-        WaitUntil(() => Journals(dir.Path).Length == 0, "their journal files are deleted");
+        Waiting.Until(() => env.GetStats().LastFlushedTransactionId == env.LastCommittedTransactionId, "the large transactions are applied");
+        Waiting.Until(() => Journals(dir.Path).Length == 0, "their journal files are deleted");
         AssertLarge(env, 2);
     }
 
@@ -102,18 +94,13 @@ public class LargeRecordJournalTests
     public void Commit_OfSmallRecords_StillWaitsForTheFlushInterval()
     {
         using var dir = new TempDirectory();
-        var options = StorageOptions.ForPath(dir.Path) with
-        {
-            FlushInterval = TimeSpan.FromHours(1),
-            FlushThresholdBytes = 1L << 40,
-            JournalReleaseAfterIdle = TimeSpan.Zero,
-        };
+        var options = FlushingOnlyWhenAsked(dir.Path);
         using var env = StorageEnvironment.Open(options);
         for (var key = 0; key < 20; key++)
             WriteSmall(env, key);
         // A large record's flush is asked for at its commit; small ones wait for the interval or the threshold.
         WriteLarge(env, 0);
-        WaitUntil(() => env.GetStats().LastFlushedTransactionId == env.LastCommittedTransactionId, "the large transaction is applied");
+        Waiting.Until(() => env.GetStats().LastFlushedTransactionId == env.LastCommittedTransactionId, "the large transaction is applied");
         WriteSmall(env, 20);
         Assert.True(env.GetStats().LastFlushedTransactionId < env.LastCommittedTransactionId, "a small commit was applied before the interval");
         Assert.NotEmpty(Journals(dir.Path));
