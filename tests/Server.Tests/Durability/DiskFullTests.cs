@@ -7,7 +7,7 @@ namespace Folio.Server.Tests.Durability;
 /// <summary>A full disk, for real: a small tmpfs filled by writes, then space freed.</summary>
 public sealed class DiskFullTests
 {
-    private static readonly string s_text = new('x', 100_000);
+    private const int TextLength = 100_000;
 
     [SmallDiskFact]
     public async Task Write_Answers507AndKeepsEverythingCommitted_ThenWorksAgainOnceSpaceIsFreed()
@@ -76,7 +76,20 @@ public sealed class DiskFullTests
         await AssertStoredAsync(restarted.Client, db, stored);
     }
 
-    private static string Document(int n) => JsonSerializer.Serialize(new { N = n, Text = s_text });
+    /// <summary>
+    /// About 100 KB of text that does not compress: the journal compresses its records, and a run of one letter shrank to
+    /// a few hundred bytes, so the disk filled only when a flush happened to write the data file during the loop.
+    /// </summary>
+    private static string Document(int n)
+    {
+        var random = new Random(n);
+        var text = string.Create(TextLength, random, static (chars, r) =>
+        {
+            for (var i = 0; i < chars.Length; i++)
+                chars[i] = (char)('a' + r.Next(26));
+        });
+        return JsonSerializer.Serialize(new { N = n, Text = text });
+    }
 
     private static async Task AssertStoredAsync(HttpClient client, string db, List<int> stored)
     {
@@ -85,7 +98,7 @@ public sealed class DiskFullTests
             JsonElement? document = await FolioApi.LoadAsync(client, db, $"docs/{n}");
             Assert.True(document is not null, $"docs/{n} was committed and is gone");
             Assert.Equal(n, document.Value.GetProperty("N").GetInt32());
-            Assert.Equal(s_text.Length, document.Value.GetProperty("Text").GetString()!.Length);
+            Assert.Equal(TextLength, document.Value.GetProperty("Text").GetString()!.Length);
         }
     }
 }
