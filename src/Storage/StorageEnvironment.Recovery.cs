@@ -49,20 +49,18 @@ public sealed partial class StorageEnvironment
                     break;
                 if (record.TransactionId > lastApplied)
                 {
+                    ReadOnlySpan<byte> payload = body;
                     if (record.Compressed)
                     {
                         if (raw.Length < record.RawLength)
                             raw = new byte[record.RawLength];
-                        var payload = raw.AsSpan(0, (int)record.RawLength);
+                        var decompressed = raw.AsSpan(0, (int)record.RawLength);
                         // The checksum held, so this is what was written: a block that does not decode is a bug, not a tear.
-                        if (!RecordCompressor.TryDecompress(body, payload))
+                        if (!RecordCompressor.TryDecompress(body, decompressed))
                             throw new CorruptionException($"Journal {name} holds transaction {record.TransactionId} compressed, and it does not decompress to its {record.RawLength} bytes.");
-                        TransactionRecord.ReadEntries(payload, record.Entries, pageBuffer ??= new byte[StorageLimits.PageSize], ApplyRecoveredPage);
+                        payload = decompressed;
                     }
-                    else
-                    {
-                        TransactionRecord.ReadEntries(body, record.Entries, pageBuffer ??= new byte[StorageLimits.PageSize], ApplyRecoveredPage);
-                    }
+                    TransactionRecord.ReadEntries(payload, record.Entries, pageBuffer ??= new byte[StorageLimits.PageSize], ApplyRecoveredPage);
                     lastApplied = record.TransactionId;
                 }
                 position += TransactionRecord.Align(TransactionRecord.HeaderSize + record.StoredLength);
