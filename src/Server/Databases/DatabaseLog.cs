@@ -42,4 +42,8 @@ internal static partial class DatabaseLog
     /// <summary>The heap was collected and compacted after databases went quiet or unloaded; every thread waited for the pause.</summary>
     [LoggerMessage(EventId = 2009, Level = LogLevel.Information, Message = "Collected the heap after {After}: paused {PauseMs} ms ({ElapsedMs} ms in all), heap {HeapBeforeMb} MB before with garbage, {HeapAfterMb} MB after, {CommittedMb} MB committed")]
     public static partial void Collected(ILogger logger, string after, double pauseMs, double elapsedMs, long heapBeforeMb, long heapAfterMb, long committedMb);
+
+    /// <summary>Which Zstd the server compresses documents with, and whether databases compress unless told otherwise.</summary>
+    [LoggerMessage(EventId = 2010, Level = LogLevel.Information, Message = "Documents compression on by default: {Enabled}; Zstd from {ZstdImplementation}")]
+    public static partial void CompressionChosen(ILogger logger, bool enabled, string zstdImplementation);
 }

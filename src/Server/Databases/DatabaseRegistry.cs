@@ -51,6 +51,7 @@ public sealed partial class DatabaseRegistry : IAsyncDisposable
             Enabled = options.DocumentsCompression,
             UncompressedCollections = new HashSet<string>(options.UncompressedCollections.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries), StringComparer.OrdinalIgnoreCase),
         };
+        DatabaseLog.CompressionChosen(_logger, _compression.Enabled, DocumentCompression.Implementation);
         _options = options.Databases;
         // The schedulers are the process's: the last server configured sizes them (one per process outside tests).
         WorkScheduler.Background.ThreadCount = _options.IndexingThreads > 0 ? _options.IndexingThreads : WorkScheduler.DefaultThreads();

@@ -3,6 +3,7 @@ using Folio.Server.Http;
 using Folio.Server.Routing;
 using Folio.Storage;
 using Folio.Storage.Documents;
+using Folio.Storage.Documents.Compression;
 using Folio.Storage.Reporting;
 
 namespace Folio.Server.Databases;
@@ -52,6 +53,7 @@ public sealed class StorageReportHandler
         writer.WriteNumber("AllocatedPages"u8, space.AllocatedPages);
         writer.WriteNumber("FreePages"u8, space.FreePages);
         writer.WriteNumber("JournalFiles"u8, stats.JournalFiles);
+        writer.WriteString("Zstd"u8, DocumentCompression.Implementation);
         writer.WriteStartArray("Trees"u8);
         foreach (TreeSpace tree in space.Trees)
         {

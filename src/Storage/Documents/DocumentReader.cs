@@ -120,7 +120,7 @@ public sealed partial class DocumentReader : IDisposable
         {
             written = dictionary.Decompress(body[4..], target);
         }
-        catch (ZstdSharp.ZstdException e)
+        catch (Platform.Zstd.ZstdFailureException e)
         {
             throw new CorruptionException($"Document '{stored.IdString}' could not be decompressed with dictionary {stored.DictionaryVersion}: {e.Message}");
         }

@@ -71,7 +71,8 @@ export function mount(container, { state }) {
       const file = report.DataFilePages * report.PageSize;
       replace(summary, h('p', {},
         `Data file ${formatBytes(file)}: ${formatBytes(used)} in use, ${formatBytes(report.FreePages * report.PageSize)} in free pages `
-        + `(${file > 0 ? percent(report.FreePages * report.PageSize / file) : '0%'}); ${formatNumber(report.JournalFiles)} journal files.`));
+        + `(${file > 0 ? percent(report.FreePages * report.PageSize / file) : '0%'}); ${formatNumber(report.JournalFiles)} journal files. `
+        + `Documents are compressed with ${report.Zstd}.`));
       replace(tables, collectionsTable(report), treesTable(report));
     } catch (error) {
       if (error.name !== 'AbortError') replace(summary, errorBox(error));

@@ -1,5 +1,4 @@
-using ZstdSharp;
-using ZstdSharp.Unsafe;
+using Folio.Storage.Platform.Zstd;
 
 namespace Folio.Storage.Documents.Compression;
 
@@ -11,8 +10,8 @@ internal sealed class CompressionDictionary : IDisposable
 {
     private readonly byte[] _bytes;
     private readonly int _level;
-    private readonly ContextPool<Decompressor> _decompressors;
-    private Compressor? _compressor;
+    private readonly ContextPool<ZstdDecompressor> _decompressors;
+    private ZstdCompressor? _compressor;
 
     public CompressionDictionary(int id, string collectionKey, byte[] bytes, int level)
     {
@@ -20,7 +19,7 @@ internal sealed class CompressionDictionary : IDisposable
         CollectionKey = collectionKey;
         _bytes = bytes;
         _level = level;
-        _decompressors = new ContextPool<Decompressor>(CreateDecompressor);
+        _decompressors = new ContextPool<ZstdDecompressor>(CreateDecompressor);
     }
 
     /// <summary>The version bodies reference; 0 is plain Zstd without a dictionary.</summary>
@@ -42,7 +41,7 @@ internal sealed class CompressionDictionary : IDisposable
     public bool TryCompress(ReadOnlySpan<byte> json, Span<byte> destination, int limit, out int written)
     {
         var compressor = _compressor ??= CreateCompressor();
-        if (!compressor.TryWrap(json, destination[..Math.Min(limit, destination.Length)], out written))
+        if (!compressor.TryCompress(json, destination[..Math.Min(limit, destination.Length)], out written))
             return false;
         return written < limit;
     }
@@ -53,7 +52,7 @@ internal sealed class CompressionDictionary : IDisposable
         var decompressor = _decompressors.Rent();
         try
         {
-            return decompressor.Unwrap(compressed, destination);
+            return decompressor.Decompress(compressed, destination);
         }
         finally
         {
@@ -67,23 +66,7 @@ internal sealed class CompressionDictionary : IDisposable
         _decompressors.Dispose();
     }
 
-    private Compressor CreateCompressor()
-    {
-        var compressor = new Compressor(_level);
-        // The record keeps the length and the version itself; the frame needs neither, nor a checksum (pages have theirs).
-        compressor.SetParameter(ZSTD_cParameter.ZSTD_c_contentSizeFlag, 0);
-        compressor.SetParameter(ZSTD_cParameter.ZSTD_c_checksumFlag, 0);
-        compressor.SetParameter(ZSTD_cParameter.ZSTD_c_dictIDFlag, 0);
-        if (_bytes.Length > 0)
-            compressor.LoadDictionary(_bytes);
-        return compressor;
-    }
+    private ZstdCompressor CreateCompressor() => ZstdLibrary.Default.CreateCompressor(_level, _bytes);
 
-    private Decompressor CreateDecompressor()
-    {
-        var decompressor = new Decompressor();
-        if (_bytes.Length > 0)
-            decompressor.LoadDictionary(_bytes);
-        return decompressor;
-    }
+    private ZstdDecompressor CreateDecompressor() => ZstdLibrary.Default.CreateDecompressor(_bytes);
 }

@@ -1,5 +1,4 @@
-using ZstdSharp;
-using ZstdSharp.Unsafe;
+using Folio.Storage.Platform.Zstd;
 
 namespace Folio.Storage.Documents.Compression;
 
@@ -22,16 +21,11 @@ internal static class DictionaryTrainer
     /// <summary>The dmer size Zstd's own default training fixes.</summary>
     private const uint DmerBytes = 8;
 
-    /// <summary>Trains a dictionary of at most <paramref name="capacity"/> bytes on <paramref name="samples"/>; throws <see cref="ZstdException"/> when Zstd cannot.</summary>
+    /// <summary>Trains a dictionary of at most <paramref name="capacity"/> bytes on <paramref name="samples"/>; throws <see cref="ZstdFailureException"/> when Zstd cannot.</summary>
     /// <param name="samples">Bodies of the collection.</param>
     /// <param name="capacity">The dictionary's cap in bytes.</param>
     /// <param name="level">The Zstd level bodies are compressed with (the entropy tables are fitted at it).</param>
     /// <param name="segmentBytes">The fastCover segment size (k).</param>
     public static byte[] Train(List<byte[]> samples, int capacity, int level, uint segmentBytes = SegmentBytes) =>
-        DictBuilder.TrainFromBufferFastCover(samples, new ZDICT_fastCover_params_t
-        {
-            k = segmentBytes,
-            d = DmerBytes,
-            zParams = new ZDICT_params_t { compressionLevel = level },
-        }, capacity).ToArray();
+        ZstdLibrary.Default.TrainFastCover(samples, capacity, level, segmentBytes, DmerBytes);
 }

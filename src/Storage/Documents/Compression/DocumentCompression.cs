@@ -3,7 +3,7 @@ using System.Buffers.Binary;
 using System.Collections.Concurrent;
 using System.Text;
 using Folio.Storage.Transactions;
-using ZstdSharp;
+using Folio.Storage.Platform.Zstd;
 
 namespace Folio.Storage.Documents.Compression;
 
@@ -30,6 +30,9 @@ public sealed class DocumentCompression : IDisposable
         _options = options;
         _dictionaries[0] = new CompressionDictionary(0, string.Empty, [], options.Level);
     }
+
+    /// <summary>The Zstd implementation this process compresses and decompresses bodies with (the system's libzstd or ZstdSharp).</summary>
+    public static string Implementation => ZstdLibrary.Default.Description;
 
     /// <summary>The settings new bodies are written with.</summary>
     public DocumentCompressionOptions Options => _options;
@@ -162,7 +165,7 @@ public sealed class DocumentCompression : IDisposable
             {
                 trained = DictionaryTrainer.Train(samples, Options.DictionaryBytes, Options.Level);
             }
-            catch (ZstdException)
+            catch (ZstdFailureException)
             {
                 state.TrainingFailed();
                 return;
@@ -187,7 +190,7 @@ public sealed class DocumentCompression : IDisposable
             // The store closed or stopped accepting writes meanwhile: no dictionary was stored, so nothing refers to one.
             state.TrainingFailed();
         }
-        catch (ZstdException)
+        catch (ZstdFailureException)
         {
             // Zstd refused the trained bytes (loading or trying them): nothing was stored. Without this the
             // collection would stay "training" and never sample again while the store is open.
