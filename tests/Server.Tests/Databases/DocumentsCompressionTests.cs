@@ -13,12 +13,15 @@ namespace Folio.Server.Tests.Databases;
 /// </summary>
 public sealed class DocumentsCompressionTests
 {
+    /// <summary>The server's own default is on; these tests set a database's choice against a server that compresses nothing.</summary>
+    private const string ServerOff = "--DocumentsCompression=false";
+
     private static readonly string Notes = string.Concat(Enumerable.Repeat("deliver before noon to the back door; ", 20));
 
     [Fact]
     public async Task Set_CompressAllCollections_CompressesThatDatabasesNewBodiesOnly()
     {
-        await using RunningServer server = await RunningServer.StartAsync();
+        await using RunningServer server = await RunningServer.StartAsync(ServerOff);
         string chosen = await FolioApi.CreateDatabaseAsync(server.Client);
         string other = await FolioApi.CreateDatabaseAsync(server.Client);
         await WriteAsync(server.Client, chosen, "orders/before", "Orders");
@@ -49,7 +52,7 @@ public sealed class DocumentsCompressionTests
     [Fact]
     public async Task Set_NamedCollections_CompressesOnlyThoseWhateverTheirCasing()
     {
-        await using RunningServer server = await RunningServer.StartAsync();
+        await using RunningServer server = await RunningServer.StartAsync(ServerOff);
         string db = await FolioApi.CreateDatabaseAsync(server.Client);
 
         using (HttpResponseMessage set = await PostAsync(server.Client, db, """{"Collections":["ORDERS"],"CompressRevisions":false}"""))
@@ -95,7 +98,7 @@ public sealed class DocumentsCompressionTests
         try
         {
             string db;
-            await using (RunningServer server = await RunningServer.StartOnAsync(dataDir, "--Databases:IdleUnloadAfter=00:00:00"))
+            await using (RunningServer server = await RunningServer.StartOnAsync(dataDir, ServerOff, "--Databases:IdleUnloadAfter=00:00:00"))
             {
                 db = await FolioApi.CreateDatabaseAsync(server.Client);
                 using (HttpResponseMessage set = await PostAsync(server.Client, db, """{"Collections":["Orders"]}"""))
@@ -108,7 +111,7 @@ public sealed class DocumentsCompressionTests
                 Assert.Equal((2, 2), await CollectionAsync(server.Client, db, "orders"));
             }
 
-            await using (RunningServer restarted = await RunningServer.StartOnAsync(dataDir))
+            await using (RunningServer restarted = await RunningServer.StartOnAsync(dataDir, ServerOff))
             {
                 await WriteAsync(restarted.Client, db, "orders/3", "Orders");
                 await WriteAsync(restarted.Client, db, "notes/1", "Notes");
@@ -127,7 +130,7 @@ public sealed class DocumentsCompressionTests
     [Fact]
     public async Task CreateFromRecord_WithDocumentsCompression_KeepsItAndAnswersItInTheRecord()
     {
-        await using RunningServer server = await RunningServer.StartAsync();
+        await using RunningServer server = await RunningServer.StartAsync(ServerOff);
         string db = "Compressed" + Guid.NewGuid().ToString("N")[..8];
 
         using (HttpResponseMessage created = await server.Client.PutAsync("/admin/databases", new StringContent(
@@ -147,7 +150,7 @@ public sealed class DocumentsCompressionTests
     [Fact]
     public async Task CreateFromRecord_MalformedDocumentsCompression_Answers400AndCreatesNothing()
     {
-        await using RunningServer server = await RunningServer.StartAsync();
+        await using RunningServer server = await RunningServer.StartAsync(ServerOff);
         string db = "Refused" + Guid.NewGuid().ToString("N")[..8];
 
         using HttpResponseMessage refused = await server.Client.PutAsync("/admin/databases", new StringContent(
@@ -172,7 +175,7 @@ public sealed class DocumentsCompressionTests
     [InlineData("""{"Compress":true}""")]
     public async Task Set_MalformedBody_Answers400AndChangesNothing(string body)
     {
-        await using RunningServer server = await RunningServer.StartAsync();
+        await using RunningServer server = await RunningServer.StartAsync(ServerOff);
         string db = await FolioApi.CreateDatabaseAsync(server.Client);
 
         using (HttpResponseMessage refused = await PostAsync(server.Client, db, body))
@@ -187,7 +190,7 @@ public sealed class DocumentsCompressionTests
     [Fact]
     public async Task Set_UnknownDatabase_Answers404()
     {
-        await using RunningServer server = await RunningServer.StartAsync();
+        await using RunningServer server = await RunningServer.StartAsync(ServerOff);
 
         using HttpResponseMessage response = await PostAsync(server.Client, "NoSuchDatabase", """{"CompressAllCollections":true}""");
 

@@ -47,7 +47,7 @@ public class StorageReportTests : IClassFixture<ServerFixture>
     }
 
     [Fact]
-    public async Task Get_ByDefault_ReportsBodiesStoredUncompressed()
+    public async Task Get_ByDefault_ReportsBodiesStoredCompressed()
     {
         string db = await WriteOrdersAsync(_client);
 
@@ -55,7 +55,21 @@ public class StorageReportTests : IClassFixture<ServerFixture>
 
         JsonElement orders = report.GetProperty("Collections").EnumerateArray().Single(c => c.GetProperty("Name").GetString() == "orders");
         Assert.Equal(20, orders.GetProperty("Documents").GetInt64());
+        Assert.Equal(20, orders.GetProperty("CompressedDocuments").GetInt64());
+    }
+
+    [Fact]
+    public async Task Get_CompressionTurnedOff_ReportsBodiesStoredUncompressed()
+    {
+        await using RunningServer server = await RunningServer.StartAsync("--DocumentsCompression=false");
+        string db = await WriteOrdersAsync(server.Client);
+
+        JsonElement report = await FolioApi.GetJsonAsync(server.Client, $"/databases/{db}/storage");
+
+        JsonElement orders = report.GetProperty("Collections").EnumerateArray().Single(c => c.GetProperty("Name").GetString() == "orders");
+        Assert.Equal(20, orders.GetProperty("Documents").GetInt64());
         Assert.Equal(0, orders.GetProperty("CompressedDocuments").GetInt64());
+        Assert.Equal(orders.GetProperty("RawBytes").GetInt64(), orders.GetProperty("StoredBytes").GetInt64());
     }
 
     [Fact]
