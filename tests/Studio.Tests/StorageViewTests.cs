@@ -9,24 +9,30 @@ public sealed class StorageViewTests(StudioFixture fixture)
     private static readonly string Order = $$$"""{"Notes":"{{{string.Concat(Enumerable.Repeat("deliver before noon to the back door; ", 20))}}}","@metadata":{"@collection":"Orders"}}""";
 
     [BrowserFact]
-    public async Task Storage_SavesTheCompressionChoice_AndShowsCompressedBodiesAfterWrites()
+    public async Task Storage_SavesTheCompressionChoice_AndNewBodiesFollowIt()
     {
         await using StudioSession studio = await StudioSession.StartAsync(fixture);
         await studio.InsertAsync(Enumerable.Range(1, 5).Select(i => ($"orders/{i}", Order)));
         await studio.OpenAsync("#/storage");
+        const string orders = "#storage-collections tr[data-collection='orders'], #storage-collections tr[data-collection='Orders']";
 
-        await Expect(studio.Page.Locator("#storage-collections tr[data-collection='orders'] .compressed-documents, #storage-collections tr[data-collection='Orders'] .compressed-documents")).ToHaveTextAsync("0");
+        // The server compresses every collection by default.
+        await Expect(studio.Page.Locator($"{orders} >> .compressed-documents")).ToHaveTextAsync("5");
+        await Expect(studio.Page.Locator("#storage-summary")).ToContainTextAsync("Documents are compressed with");
         await Expect(studio.Page.Locator("#compression-source")).ToContainTextAsync("server");
-        await studio.Page.Locator("#compress-collections").FillAsync("Orders");
+        await Expect(studio.Page.Locator("#compress-all")).ToBeCheckedAsync();
+        await studio.Page.Locator("#compress-all").UncheckAsync();
+        await studio.Page.Locator("#compress-collections").FillAsync("Products");
         await studio.Page.Locator("#compression-form button[type='submit']").ClickAsync();
         await Expect(studio.Page.Locator("#compression-status")).ToContainTextAsync("Saved");
         await Expect(studio.Page.Locator("#compression-source")).ToContainTextAsync("own setting");
 
         await studio.InsertAsync(Enumerable.Range(6, 5).Select(i => ($"orders/{i}", Order)));
         await studio.Page.Locator("#refresh-storage").ClickAsync();
-        await Expect(studio.Page.Locator("#storage-collections tr[data-collection='orders'] .compressed-documents, #storage-collections tr[data-collection='Orders'] .compressed-documents")).ToHaveTextAsync("5");
+        await Expect(studio.Page.Locator($"{orders} >> .documents")).ToHaveTextAsync("10");
+        await Expect(studio.Page.Locator($"{orders} >> .compressed-documents")).ToHaveTextAsync("5");
         var setting = await studio.GetJsonAsync($"/databases/{studio.Database}/admin/documents-compression/config");
-        Assert.Equal("Orders", setting.GetProperty("Collections")[0].GetString());
+        Assert.Equal("Products", setting.GetProperty("Collections")[0].GetString());
     }
 
     [BrowserFact]

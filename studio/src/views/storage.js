@@ -31,7 +31,7 @@ function collectionsTable(report) {
       .map((c, i) => h('th', { scope: 'col', class: i > 0 ? 'num' : null }, c)))),
     h('tbody', {}, report.Collections.map((c) => h('tr', { 'data-collection': c.Name },
       h('th', { scope: 'row' }, c.Name),
-      h('td', { class: 'num' }, formatNumber(c.Documents)),
+      h('td', { class: 'num documents' }, formatNumber(c.Documents)),
       h('td', { class: 'num compressed-documents' }, formatNumber(c.CompressedDocuments)),
       h('td', { class: 'num' }, formatBytes(c.RawBytes)),
       h('td', { class: 'num' }, formatBytes(c.StoredBytes)),
