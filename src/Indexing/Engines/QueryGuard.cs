@@ -1,3 +1,5 @@
+using System.Diagnostics;
+
 namespace Folio.Indexing.Engines;
 
 /// <summary>
@@ -12,6 +14,7 @@ public sealed class QueryGuard
     private readonly long _memoryLimit;
     private long _baseline;
     private int _thread;
+    private long _deadline;
 
     /// <summary>A guard that stops the walks when <paramref name="cancellation"/> is cancelled and, when
     /// <paramref name="memoryLimitBytes"/> is given, when the query has allocated more than that.</summary>
@@ -33,7 +36,13 @@ public sealed class QueryGuard
     public long? MemoryLimitBytes => _memoryLimit > 0 ? _memoryLimit : null;
 
     /// <summary>Whether a check can ever stop a walk (false for <see cref="None"/>).</summary>
-    public bool CanStop => Cancellation.CanBeCanceled || _memoryLimit > 0;
+    public bool CanStop => Cancellation.CanBeCanceled || _memoryLimit > 0 || _deadline != 0;
+
+    /// <summary>
+    /// Also stops the walks once the clock passes <paramref name="deadlineTimestamp"/> (a <see cref="Stopwatch"/>
+    /// timestamp; 0 for none), whether or not the timer that cancels the token has run yet.
+    /// </summary>
+    public void StopAt(long deadlineTimestamp) => _deadline = deadlineTimestamp;
 
     /// <summary>Starts counting memory on the calling thread, the one that searches.</summary>
     public void Start()
@@ -45,12 +54,14 @@ public sealed class QueryGuard
     }
 
     /// <summary>
-    /// Throws an <see cref="OperationCanceledException"/> once cancelled, and a <see cref="QueryMemoryLimitException"/>
-    /// once the query has allocated past its limit.
+    /// Throws an <see cref="OperationCanceledException"/> once cancelled or past its deadline, and a
+    /// <see cref="QueryMemoryLimitException"/> once the query has allocated past its limit.
     /// </summary>
     public void Check()
     {
         Cancellation.ThrowIfCancellationRequested();
+        if (_deadline != 0 && Stopwatch.GetTimestamp() >= _deadline)
+            throw new OperationCanceledException("The query's time budget ran out.", Cancellation);
         if (_memoryLimit > 0 && _thread == Environment.CurrentManagedThreadId)
         {
             var allocated = GC.GetAllocatedBytesForCurrentThread() - _baseline;

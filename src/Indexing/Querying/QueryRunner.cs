@@ -32,7 +32,9 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
         using var budget = new QueryBudget(options.Timeout, cancellationToken);
         try
         {
-            return await RunWithinAsync(text, options, budget, cancellationToken).ConfigureAwait(false);
+            var result = await RunWithinAsync(text, options, budget, cancellationToken).ConfigureAwait(false);
+            // The answer came before the budget's timer ran, but not before its deadline: the client asked for none that late.
+            return budget.RanOut ? throw budget.Exceeded() : result;
         }
         catch (OperationCanceledException) when (budget.RanOut)
         {
@@ -77,6 +79,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
         using var projector = ScriptProjector.Create(query, options, budget.Token);
         var guard = new QueryGuard(budget.Token, options.MaxMemoryBytes);
         guard.Start();
+        guard.StopAt(budget.Deadline);
         searcher.Guard = guard;
         var compiler = new QueryCompiler(index.Definition, options.Parameters);
         var where = compiler.Compile(query.Where);

@@ -74,6 +74,27 @@ public sealed class EngineGovernanceTests : IDisposable
 
     [Theory]
     [MemberData(nameof(Engines))]
+    public void Walks_PastTheGuardsDeadline_StopBeforeTheTimerHasCancelledAnything(string engine)
+    {
+        // Regression: a 1 ms budget was a CancelAfter timer only; on two busy cores it fired after the walk ended, and
+        // the query answered 200 instead of 408. The deadline is read from the clock at every check.
+        using var index = Build(engine);
+        using var searcher = index.OpenSearcher();
+        using var neverCancelled = new CancellationTokenSource();
+        var guard = new QueryGuard(neverCancelled.Token);
+        guard.StopAt(System.Diagnostics.Stopwatch.GetTimestamp() - 1);
+        searcher.Guard = guard;
+        Assert.True(guard.CanStop);
+        Assert.ThrowsAny<OperationCanceledException>(() => searcher.Search(MatchAllQuery.Instance, 0, 10));
+        Assert.ThrowsAny<OperationCanceledException>(() => searcher.Search(new WildcardQuery("Name", "*zzz"), 0, 10));
+        Assert.False(neverCancelled.IsCancellationRequested);
+
+        guard.StopAt(0);
+        Assert.Equal(Entries, searcher.Count(MatchAllQuery.Instance));
+    }
+
+    [Theory]
+    [MemberData(nameof(Engines))]
     public void TermExpansions_OfACancelledSearcher_StopEvenWhenNothingMatches(string engine)
     {
         // Matching nothing, the only work is walking the field's terms: a walk that never looks at the cancellation
