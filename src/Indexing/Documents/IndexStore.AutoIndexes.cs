@@ -63,14 +63,7 @@ public sealed partial class IndexStore
             ordered.Sort(StringComparer.Ordinal);
             var name = AutoIndexNaming.IndexName(collection, ordered);
             var definition = new IndexDefinition(name, [collection], fields).WithSearchEngine(_options.SearchEngine);
-            var created = Create(definition, IndexSettings.Default);
-            _active[name] = created;
-            var narrower = new List<string>();
-            foreach (var index in sameCollection)
-                narrower.Add(index.Name);
-            if (narrower.Count > 0)
-                _retireWhenCaughtUp[name] = narrower;
-            SaveCatalog();
+            var created = CreateWidening(definition, sameCollection);
             _logger.LogInformation("Created auto index {Index} for a query on {Collection}", name, collection);
             return (created, true);
         }
@@ -113,17 +106,26 @@ public sealed partial class IndexStore
                 groupNames.Add(group.Name);
             var name = AutoIndexNaming.MapReduceIndexName(collection, [.. merged.Keys], groupNames);
             var definition = new IndexDefinition(name, [collection], new ReduceDefinition(groupBy, [.. merged.Values])).WithSearchEngine(_options.SearchEngine);
-            var created = Create(definition, IndexSettings.Default);
-            _active[name] = created;
-            var narrower = new List<string>();
-            foreach (var index in sameGroups)
-                narrower.Add(index.Name);
-            if (narrower.Count > 0)
-                _retireWhenCaughtUp[name] = narrower;
-            SaveCatalog();
+            var created = CreateWidening(definition, sameGroups);
             _logger.LogInformation("Created auto map/reduce index {Index} for a group by query on {Collection}", name, collection);
             return (created, true);
         }
+    }
+
+    /// <summary>Creates and saves an auto index that retires <paramref name="narrower"/> once it has caught up; call under the lock.</summary>
+    private DocumentIndex CreateWidening(IndexDefinition definition, List<DocumentIndex> narrower)
+    {
+        var created = Create(definition, IndexSettings.Default);
+        _active[definition.Name] = created;
+        if (narrower.Count > 0)
+        {
+            var names = new List<string>(narrower.Count);
+            foreach (var index in narrower)
+                names.Add(index.Name);
+            _retireWhenCaughtUp[definition.Name] = names;
+        }
+        SaveCatalog();
+        return created;
     }
 
     private static bool SameGroups(IReadOnlyList<GroupByField> existing, IReadOnlyList<GroupByField> wanted)
