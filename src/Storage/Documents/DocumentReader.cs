@@ -94,7 +94,7 @@ public sealed partial class DocumentReader : IDisposable
         if (!Docs.TryGet(key, out var record))
             return -1;
         var stored = new Document(record);
-        return stored.BodyFlags == Document.CompressedFlag ? BinaryPrimitives.ReadInt32LittleEndian(stored.StoredBody) : stored.StoredBody.Length;
+        return stored.IsCompressed ? BinaryPrimitives.ReadInt32LittleEndian(stored.StoredBody) : stored.StoredBody.Length;
     }
 
     /// <summary>The document a record holds, its body decompressed when it was stored compressed.</summary>
@@ -104,7 +104,7 @@ public sealed partial class DocumentReader : IDisposable
         var flags = stored.BodyFlags;
         if (flags == 0)
             return stored;
-        if (flags != Document.CompressedFlag)
+        if (!stored.IsCompressed)
             throw new CorruptionException($"Document '{stored.IdString}' is stored in a body format this build does not know (flags {flags}); was it written by a newer Folio?");
         if (buffer is not null && tag >= 0 && buffer.Tag == tag)
             return new Document(record, buffer.Tagged);
@@ -124,6 +124,8 @@ public sealed partial class DocumentReader : IDisposable
         {
             throw new CorruptionException($"Document '{stored.IdString}' could not be decompressed with dictionary {stored.DictionaryVersion}: {e.Message}");
         }
+        if (flags == Document.CompressedPrefixFlag)
+            written = StoreMetadata.Complete(stored, Store.DatabaseIdBytes, target, written);
         if (written != rawLength)
             throw new CorruptionException($"Document '{stored.IdString}' decompressed to {written} bytes; its record says {rawLength}.");
         if (buffer is not null && tag >= 0)
@@ -181,7 +183,7 @@ public sealed partial class DocumentReader : IDisposable
             var name = stored.CollectionString;
             if (!sums.TryGetValue(name, out var sum))
                 sums.Add(name, sum = new long[4]);
-            var compressed = stored.BodyFlags == Document.CompressedFlag;
+            var compressed = stored.IsCompressed;
             sum[0]++;
             sum[1] += compressed ? BinaryPrimitives.ReadInt32LittleEndian(stored.StoredBody) : stored.StoredBody.Length;
             sum[2] += stored.StoredBody.Length;

@@ -32,8 +32,7 @@ internal sealed class DocumentWriter
     private readonly Tree _meta;
     private readonly CommitChangeCollector _changes;
     private readonly byte[] _etagKey = new byte[8];
-    private readonly ArrayBufferWriter<byte> _metadata = new(512);
-    private readonly Utf8JsonWriter _metadataWriter;
+    private readonly StoreMetadata _metadata = new();
     private readonly Dictionary<string, CollectionCount> _counts = new(StringComparer.Ordinal);
     private long _lastEtag = -1;
     private string? _keyedCollection;
@@ -52,7 +51,6 @@ internal sealed class DocumentWriter
         _collectionTombstones = transaction.OpenMultiValueTree(DocumentStore.CollectionTombstonesTree)!;
         _meta = transaction.OpenTree(DocumentStore.MetaTree)!;
         _changes = store.ChangesOf(transaction);
-        _metadataWriter = new Utf8JsonWriter(_metadata);
     }
 
     /// <summary>Writes what the writes so far left pending (the last etag, the collection counts); call once, after the last write.</summary>
@@ -116,9 +114,7 @@ internal sealed class DocumentWriter
         Span<byte> idBuffer = stackalloc byte[DocumentIds.MaxIdBytes];
         ReadOnlySpan<byte> idBytes = idBuffer[..Encoding.UTF8.GetBytes(id, idBuffer)];
         var collectionBytes = _collectionBytes;
-        WriteMetadata(collection, id, changeVector, lastModified);
-
-        var properties = _metadata.WrittenSpan[1..];
+        var properties = _metadata.Write(collectionBytes, idBytes, etag, _store.DatabaseIdBytes, lastModified);
         var comma = document.MetadataHasProperties ? 1 : 0;
         var jsonLength = document.Prefix.Length + comma + properties.Length + 1;
         var headerLength = Document.HeaderSize + idBytes.Length + collectionBytes.Length;
@@ -141,24 +137,25 @@ internal sealed class DocumentWriter
     }
 
     /// <summary>
-    /// Compresses the body with the collection's current dictionary and stores it with its raw length in front,
-    /// or stores it as it is when that would not come out smaller. Feeds the collection's samples and ratio, and
-    /// starts a training when the samples are ready.
+    /// Compresses the body without the store's metadata (which reads rebuild from the header,
+    /// <see cref="Document.CompressedPrefixFlag"/>) with the collection's current dictionary and stores it with the
+    /// whole JSON's length in front, or stores the whole JSON as it is when the frame would not come out smaller than
+    /// what it holds (so incompressible bodies are still read in place, without a copy). Feeds
+    /// the collection's samples and ratio, and starts a training when the samples are ready.
     /// </summary>
     private void WriteCompressed(ReadOnlySpan<byte> key, CollectionCompression compression, long etag, DateTime lastModified, ReadOnlySpan<byte> idBytes, ReadOnlySpan<byte> collectionBytes, PreparedDocument document, int comma, ReadOnlySpan<byte> properties, int jsonLength)
     {
         var codec = _store.Compression;
-        var json = codec.RawScratch(jsonLength);
-        LayOut(json, document, comma, properties);
-        if (compression.Sample(json) is { } samples)
+        var prefix = document.Prefix;
+        if (compression.Sample(prefix) is { } samples)
             codec.StartTraining(compression, samples);
         var dictionary = compression.Current;
         var headerLength = Document.HeaderSize + idBytes.Length + collectionBytes.Length;
         var compressed = codec.CompressedScratch(jsonLength);
-        if (dictionary.TryCompress(json, compressed, jsonLength - 4, out var written))
+        if (dictionary.TryCompress(prefix, compressed, prefix.Length, out var written))
         {
             var record = _docs.Reserve(key, headerLength + 4 + written);
-            Document.WriteHeader(record, etag, lastModified, idBytes, collectionBytes, Document.CompressedFlag, dictionary.Id);
+            Document.WriteHeader(record, etag, lastModified, idBytes, collectionBytes, Document.CompressedPrefixFlag, dictionary.Id);
             BinaryPrimitives.WriteInt32LittleEndian(record[headerLength..], jsonLength);
             compressed[..written].CopyTo(record[(headerLength + 4)..]);
             compression.Observe(jsonLength, written + 4);
@@ -166,7 +163,7 @@ internal sealed class DocumentWriter
         }
         var plain = _docs.Reserve(key, headerLength + jsonLength);
         Document.WriteHeader(plain, etag, lastModified, idBytes, collectionBytes);
-        json.CopyTo(plain[headerLength..]);
+        LayOut(plain[headerLength..], document, comma, properties);
         compression.Observe(jsonLength, jsonLength);
     }
 
@@ -304,23 +301,6 @@ internal sealed class DocumentWriter
         public byte[]? Display { get; set; } = display;
 
         public bool Existed { get; } = existed;
-    }
-
-    /// <summary>The store-owned metadata as a JSON object: <c>{"@collection":…,"@id":…,"@change-vector":…,"@last-modified":…}</c>.</summary>
-    private void WriteMetadata(string collection, string id, string changeVector, DateTime lastModified)
-    {
-        _metadata.ResetWrittenCount();
-        var writer = _metadataWriter;
-        writer.Reset(_metadata);
-        writer.WriteStartObject();
-        writer.WriteString("@collection"u8, collection);
-        writer.WriteString("@id"u8, id);
-        writer.WriteString("@change-vector"u8, changeVector);
-        Span<byte> date = stackalloc byte[40];
-        Utf8Formatter.TryFormat(lastModified, date, out var written, new StandardFormat('O'));
-        writer.WriteString("@last-modified"u8, date[..written]);
-        writer.WriteEndObject();
-        writer.Flush();
     }
 
     private byte[] EtagKey(long etag)

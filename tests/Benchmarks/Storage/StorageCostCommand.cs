@@ -10,9 +10,10 @@ using Folio.Storage.Reporting;
 namespace Folio.Benchmarks.Storage;
 
 /// <summary>
-/// <c>dotnet run -c Release --project tests/Benchmarks -- storage-cost [--docs 200000] [--bytes 720] [--compression off,on] [--no-pouchdb] [--dir PATH]</c>
-/// (<c>--bytes</c> is the generator's target; it lands about 60 bytes above it, 778 B for 720):
-/// loads the same generated orders over HTTP into Folio (one server process per compression setting) and
+/// <c>dotnet run -c Release --project tests/Benchmarks -- storage-cost [--set orders|search|debian] [--docs 200000] [--bytes 720] [--compression off,on] [--no-pouchdb] [--dir PATH]</c>
+/// (<c>--bytes</c> is the order generator's target; it lands about 60 bytes above it, 778 B for 720; <c>--docs</c> does
+/// not apply to <c>debian</c>, which takes every package stanza, see <see cref="StorageCostSets"/>):
+/// loads the same documents over HTTP into Folio (one server process per compression setting) and
 /// PouchDB Server, and reports the bytes on disk while live and after a clean stop (SIGTERM), as a multiple
 /// of the raw JSON and of PouchDB's footprint, then the fill of Folio's trees after the stop.
 /// </summary>
@@ -30,12 +31,14 @@ public static class StorageCostCommand
         string work = Path.Combine(root, DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
         Directory.CreateDirectory(work);
 
-        Console.WriteLine($"Generating {docs:N0} orders …");
-        byte[][] records = RecordGenerator.GenerateMany(docs, bytes);
+        string set = Option(args, "--set", "orders");
+        Console.WriteLine($"Preparing the {set} set …");
+        (byte[][] records, string description) = StorageCostSets.Load(set, docs, bytes);
+        docs = records.Length;
         long raw = 0;
         foreach (byte[] record in records)
             raw += record.Length;
-        Console.WriteLine($"  {raw / 1e6:F1} MB of JSON, {raw / (double)docs:F0} B per order");
+        Console.WriteLine($"  {docs:N0} documents, {raw / 1e6:F1} MB of JSON, {raw / (double)docs:F0} B each");
 
         var rows = new List<Footprint>();
         var reports = new List<(string System, SpaceReport Report)>();
@@ -50,7 +53,7 @@ public static class StorageCostCommand
             rows.Add(await MeasurePouchAsync(work, records, raw));
 
         Console.WriteLine();
-        Console.WriteLine(Report(rows, reports, docs, raw, args));
+        Console.WriteLine(Report(rows, reports, description, docs, raw, args));
         try
         {
             Directory.Delete(work, recursive: true);
@@ -143,12 +146,12 @@ public static class StorageCostCommand
         return new Footprint("PouchDB Server (LevelDB)", live, live, DirectoryBytes(dataDir), perSecond, 0, null);
     }
 
-    private static string Report(List<Footprint> rows, List<(string System, SpaceReport Report)> reports, int docs, long raw, string[] args)
+    private static string Report(List<Footprint> rows, List<(string System, SpaceReport Report)> reports, string description, int docs, long raw, string[] args)
     {
         Footprint? pouch = rows.Find(r => r.System.StartsWith("PouchDB", StringComparison.Ordinal));
         var text = new StringBuilder();
         text.AppendLine(CultureInfo.InvariantCulture, $"Command: `dotnet run -c Release --project tests/Benchmarks -- {Command} {string.Join(' ', args)}`");
-        text.AppendLine(CultureInfo.InvariantCulture, $"Orders: {docs:N0}, {raw / (double)docs:F0} B of JSON each, {raw / 1e6:F1} MB raw. Bytes are allocated on disk (du).");
+        text.AppendLine(CultureInfo.InvariantCulture, $"Documents: {description}; {docs:N0}, {raw / (double)docs:F0} B of JSON each, {raw / 1e6:F1} MB raw. Bytes are allocated on disk (du).");
         text.AppendLine();
         text.AppendLine("| system | load docs/s | journal B per committed KB of JSON | live MB | live × raw | live, idle MB | live, idle × raw | after stop MB | after stop × raw | after stop ÷ PouchDB |");
         text.AppendLine("|---|---|---|---|---|---|---|---|---|---|");

@@ -46,7 +46,7 @@ internal sealed class CompressionDictionary : IDisposable
         return written < limit;
     }
 
-    /// <summary>Decompresses a body into <paramref name="destination"/>, which must hold its exact length; any thread.</summary>
+    /// <summary>Decompresses a body into <paramref name="destination"/>, which must hold at least its length; returns that length; any thread.</summary>
     public int Decompress(ReadOnlySpan<byte> compressed, Span<byte> destination)
     {
         var decompressor = _decompressors.Rent();

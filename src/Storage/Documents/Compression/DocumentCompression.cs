@@ -19,7 +19,6 @@ public sealed class DocumentCompression : IDisposable
     private readonly Dictionary<string, CollectionCompression> _collections = new(StringComparer.Ordinal);
     private readonly object _trainingsLock = new();
     private readonly List<Task> _trainings = [];
-    private byte[] _rawScratch = [];
     private byte[] _compressedScratch = [];
     private volatile DocumentCompressionOptions _options;
     private volatile bool _disposed;
@@ -134,9 +133,6 @@ public sealed class DocumentCompression : IDisposable
         dictionary.Dispose();
         return _dictionaries[version];
     }
-
-    /// <summary>The write thread's buffer for a body being laid out.</summary>
-    internal Span<byte> RawScratch(int length) => Grow(ref _rawScratch, length).AsSpan(0, length);
 
     /// <summary>The write thread's buffer for a compressed body.</summary>
     internal Span<byte> CompressedScratch(int length) => Grow(ref _compressedScratch, length).AsSpan(0, length);

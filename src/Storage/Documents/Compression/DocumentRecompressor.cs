@@ -5,9 +5,10 @@ using Folio.Storage.Compaction;
 namespace Folio.Storage.Documents.Compression;
 
 /// <summary>
-/// Recompresses document bodies as a compaction copies them: a body stored as it is, or compressed with an older
-/// dictionary than its collection's current one, is compressed again with the current one and kept only when that
-/// comes out smaller. Etag, dates, id and JSON stay exactly as they were. Compresses with copies of the
+/// Recompresses document bodies as a compaction copies them: a body stored as it is, compressed with an older
+/// dictionary than its collection's current one, or compressed whole with the store's metadata (as bodies were
+/// before <see cref="Document.CompressedPrefixFlag"/>), is compressed again with the current one and kept only when
+/// that comes out smaller. Etag, dates, id and JSON stay exactly as they were. Compresses with copies of the
 /// dictionaries of its own, since a dictionary's compressor belongs to the write thread.
 /// </summary>
 internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionValueRewriter, IDisposable
@@ -25,24 +26,27 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
             return false;
         var stored = new Document(value);
         var current = CurrentFor(stored.CollectionString);
-        if (current is null || current.Id == 0 || (stored.BodyFlags == Document.CompressedFlag && stored.DictionaryVersion == current.Id))
+        if (current is null || current.Id == 0 || (stored.BodyFlags == Document.CompressedPrefixFlag && stored.DictionaryVersion == current.Id))
             return false;
         if (RawJson(stored) is not { } json)
             return false;
+        var prefixLength = StoreMetadata.PrefixLength(stored, store.DatabaseIdBytes, json);
+        if (prefixLength < 0)
+            return false;
         var body = stored.StoredBody;
-        var limit = Math.Min(json.Length - 4, body.Length - 4);
+        var limit = Math.Min(prefixLength, body.Length - 4);
         if (limit <= 0)
             return false;
         if (_compressed.Length < json.Length)
             _compressed = new byte[json.Length];
-        if (!current.TryCompress(json, _compressed, limit, out var written))
+        if (!current.TryCompress(json.AsSpan(0, prefixLength), _compressed, limit, out var written))
             return false;
 
         var id = stored.Id;
         var collection = stored.Collection;
         var headerLength = Document.HeaderSize + id.Length + collection.Length;
         var record = output.GetSpan(headerLength + 4 + written)[..(headerLength + 4 + written)];
-        Document.WriteHeader(record, stored.Etag, stored.LastModified, id, collection, Document.CompressedFlag, current.Id);
+        Document.WriteHeader(record, stored.Etag, stored.LastModified, id, collection, Document.CompressedPrefixFlag, current.Id);
         BinaryPrimitives.WriteInt32LittleEndian(record[headerLength..], json.Length);
         _compressed.AsSpan(0, written).CopyTo(record[(headerLength + 4)..]);
         output.Advance(record.Length);
@@ -63,7 +67,7 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         var body = stored.StoredBody;
         if (stored.BodyFlags == 0)
             return Fill(body);
-        if (stored.BodyFlags != Document.CompressedFlag || body.Length < 4)
+        if (!stored.IsCompressed || body.Length < 4)
             return null;
         var rawLength = BinaryPrimitives.ReadInt32LittleEndian(body);
         if (rawLength < 0)
@@ -78,7 +82,10 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         }
         if (_raw.Length != rawLength)
             _raw = new byte[rawLength];
-        return dictionary.Decompress(body[4..], _raw) == rawLength ? _raw : null;
+        var written = dictionary.Decompress(body[4..], _raw);
+        if (stored.BodyFlags == Document.CompressedPrefixFlag)
+            written = StoreMetadata.Complete(stored, store.DatabaseIdBytes, _raw, written);
+        return written == rawLength ? _raw : null;
     }
 
     private byte[] Fill(ReadOnlySpan<byte> json)
