@@ -52,6 +52,29 @@ public class StoreMetadataCompressionTests
         }
     }
 
+    [Theory]
+    [InlineData("Orders", "orders/1-A")]
+    [InlineData("Users", "users/joe@example.com|2024 #1, v:2.0")]
+    [InlineData("Commandes Spéciales", "orders/ünï")]
+    [InlineData("Orders", "orders/<b>&'+`\"\\")]
+    public void Write_AnyIdAndCollection_GivesWhatTheJsonWriterWrites(string collection, string id)
+    {
+        var lastModified = new DateTime(2026, 11, 28, 6, 57, 40, DateTimeKind.Utc).AddTicks(1234567);
+        var databaseId = "gSBDnFIOSkGXfLxVW8jFpQ"u8;
+        var buffer = new System.Buffers.ArrayBufferWriter<byte>();
+        using (var writer = new System.Text.Json.Utf8JsonWriter(buffer))
+        {
+            writer.WriteStartObject();
+            writer.WriteString("@collection", collection);
+            writer.WriteString("@id", id);
+            writer.WriteString("@change-vector", ChangeVector.ToString(42, databaseId));
+            writer.WriteString("@last-modified", lastModified);
+            writer.WriteEndObject();
+        }
+        var written = new StoreMetadata().Write(Encoding.UTF8.GetBytes(collection), Encoding.UTF8.GetBytes(id), 42, databaseId, lastModified);
+        Assert.Equal(Encoding.UTF8.GetString(buffer.WrittenSpan[1..]), Encoding.UTF8.GetString(written));
+    }
+
     [Fact]
     public async Task Put_OrderOfAFewHundredBytes_StoresItsFrameWithoutTheStoreMetadata()
     {
