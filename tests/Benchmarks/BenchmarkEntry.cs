@@ -29,7 +29,7 @@ namespace Folio.Benchmarks;
 /// <c>spatial-load</c> (circle queries over a spatial field of each engine vs a haversine scan) and
 /// <c>patch-load</c> (a patch by query over every document vs bulk PUTs of them, and another writer's latency meanwhile) and
 /// <c>term-set</c> (an <c>in</c> list of 100,000 values on a million entries, before and after the term-set query, vs Lucene.Net) and
-/// <c>storage-cost</c> (bytes on disk for generated orders, live and after a clean stop, vs the raw JSON and PouchDB Server) and
+/// <c>storage-cost</c> (bytes on disk for generated orders, the search records or Debian's package lists, live and after a clean stop, vs the raw JSON and PouchDB Server) and
 /// <c>id-fill</c> (the leaf fill of every tree for each id shape, written in-process) and
 /// <c>dictionary-cost</c> (the CPU of one dictionary training and of compressing a body with and without it) and
 /// <c>many-dbs</c> (threads, memory and descriptors with a database per tenant, first requests to unloaded databases and restart time, vs PouchDB Server) and
