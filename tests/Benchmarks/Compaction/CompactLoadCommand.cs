@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Globalization;
 using System.Text;
@@ -13,7 +14,9 @@ namespace Folio.Benchmarks.Compaction;
 /// store, deletes every other one, applies the journal, then compacts while <c>--readers</c> threads load random
 /// surviving documents by id; prints the data file before and after, the share returned, and read latency before and
 /// during the compaction.
-/// <code>dotnet run -c Release --project tests/Benchmarks -- compact-load [--docs 1000000] [--readers 2] [--dir /tmp]</code>
+/// With <c>--writers N</c>, N more threads write new orders one commit each throughout (before it, for the baseline, and
+/// during it), and every write acknowledged is read back after the compaction.
+/// <code>dotnet run -c Release --project tests/Benchmarks -- compact-load [--docs 1000000] [--readers 2] [--writers 0] [--dir /tmp]</code>
 /// </summary>
 internal static class CompactLoadCommand
 {
@@ -21,7 +24,7 @@ internal static class CompactLoadCommand
 
     public static async Task<int> RunAsync(string[] args)
     {
-        int docs = 1_000_000, readers = 2;
+        int docs = 1_000_000, readers = 2, writers = 0;
         string parent = Path.GetTempPath();
         for (int i = 0; i + 1 < args.Length; i += 2)
         {
@@ -29,9 +32,10 @@ internal static class CompactLoadCommand
             {
                 case "--docs": docs = int.Parse(args[i + 1], CultureInfo.InvariantCulture); break;
                 case "--readers": readers = int.Parse(args[i + 1], CultureInfo.InvariantCulture); break;
+                case "--writers": writers = int.Parse(args[i + 1], CultureInfo.InvariantCulture); break;
                 case "--dir": parent = args[i + 1]; break;
                 default:
-                    Console.Error.WriteLine("usage: compact-load [--docs N] [--readers N] [--dir PATH]");
+                    Console.Error.WriteLine("usage: compact-load [--docs N] [--readers N] [--writers N] [--dir PATH]");
                     return 2;
             }
         }
@@ -53,9 +57,10 @@ internal static class CompactLoadCommand
             // Growth runs ahead of use; the high-water mark is what a clean stop trims the file to.
             long usedBefore = store.Environment.GetStats().AllocatedPages * StorageLimits.PageSize;
 
-            Latencies baseline = Read(store, docs, readers, () => Thread.Sleep(2_000));
+            var written = new ConcurrentBag<string>();
+            (Latencies baseline, Latencies writesBefore) = Run(store, docs, readers, writers, written, 0, () => Thread.Sleep(2_000));
             CompactionResult? result = null;
-            Latencies during = Read(store, docs, readers, () => result = store.Compact(p =>
+            (Latencies during, Latencies writesDuring) = Run(store, docs, readers, writers, written, 1, () => result = store.Compact(p =>
                 Console.WriteLine($"  {p.Phase} {p.Percent:F1}% {p.MegabytesPerSecond:F1} MB/s")));
             long after = new FileInfo(dataFile).Length;
             long usedAfter = store.Environment.GetStats().AllocatedPages * StorageLimits.PageSize;
@@ -65,6 +70,12 @@ internal static class CompactLoadCommand
             Console.WriteLine($"|---|---|---|---|---|---|---|---|---|");
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
                 $"| {docs:N0} | {before / 1048576.0:F1} MB ({usedBefore / 1048576.0:F1}) | {after / 1048576.0:F1} MB ({usedAfter / 1048576.0:F1}) | {(before - after) / (double)before:P1} ({(usedBefore - usedAfter) / (double)usedBefore:P1}) | {result!.Elapsed.TotalSeconds:F1} s | {result.WritesPaused.TotalMilliseconds:F0} ms | {during.Count:N0} | {baseline} | {during} |"));
+            if (writers > 0)
+            {
+                Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
+                    $"writes ({writers} writers, one commit each): {writesBefore.Count:N0} in the 2 s before, p50 / p99 / max {writesBefore}; {writesDuring.Count:N0} during, {writesDuring}"));
+                Console.WriteLine($"every acknowledged write read back after the compaction: {CheckWritten(store, written):N0} documents");
+            }
             Console.WriteLine($"load average at start: {load}; at end: {MachineInfo.LoadAverage()}");
             return 0;
         }
@@ -114,37 +125,74 @@ internal static class CompactLoadCommand
         return Encoding.UTF8.GetBytes(text.ToString());
     }
 
-    /// <summary>Runs <paramref name="readers"/> threads loading random odd (surviving) ids until <paramref name="work"/> returns.</summary>
-    private static Latencies Read(DocumentStore store, int docs, int readers, Action work)
+    /// <summary>
+    /// Runs <paramref name="readers"/> threads loading random odd (surviving) ids and <paramref name="writers"/>
+    /// threads putting new orders until <paramref name="work"/> returns; the ids written go to <paramref name="written"/>.
+    /// </summary>
+    private static (Latencies Reads, Latencies Writes) Run(DocumentStore store, int docs, int readers, int writers, ConcurrentBag<string> written, int round, Action work)
     {
         var stop = 0;
-        var samples = new List<long>[readers];
-        var threads = new Thread[readers];
-        for (int t = 0; t < readers; t++)
+        var samples = new List<long>[readers + writers];
+        var threads = new Thread[readers + writers];
+        for (int t = 0; t < readers + writers; t++)
         {
             var mine = samples[t] = new List<long>(1 << 20);
             int seed = t;
-            threads[t] = new Thread(() =>
-            {
-                var random = new Random(seed);
-                while (Volatile.Read(ref stop) == 0)
-                {
-                    string id = Id(random.Next(docs / 2) * 2 + 1);
-                    long started = Stopwatch.GetTimestamp();
-                    using (DocumentReader reader = store.OpenReader())
-                    {
-                        if (!reader.TryGet(id, out _))
-                            throw new InvalidOperationException($"{id} was not found");
-                    }
-                    mine.Add(Stopwatch.GetTimestamp() - started);
-                }
-            });
+            threads[t] = t < readers
+                ? new Thread(() => ReadUntilStopped(store, docs, seed, mine, ref stop))
+                : new Thread(() => WriteUntilStopped(store, $"new/{round}-{seed}-", seed, mine, written, ref stop));
             threads[t].Start();
         }
         work();
         Volatile.Write(ref stop, 1);
         foreach (Thread thread in threads)
             thread.Join();
+        return (Merge(samples[..readers]), Merge(samples[readers..]));
+    }
+
+    private static void ReadUntilStopped(DocumentStore store, int docs, int seed, List<long> samples, ref int stop)
+    {
+        var random = new Random(seed);
+        while (Volatile.Read(ref stop) == 0)
+        {
+            string id = Id(random.Next(docs / 2) * 2 + 1);
+            long started = Stopwatch.GetTimestamp();
+            using (DocumentReader reader = store.OpenReader())
+            {
+                if (!reader.TryGet(id, out _))
+                    throw new InvalidOperationException($"{id} was not found");
+            }
+            samples.Add(Stopwatch.GetTimestamp() - started);
+        }
+    }
+
+    private static void WriteUntilStopped(DocumentStore store, string prefix, int seed, List<long> samples, ConcurrentBag<string> written, ref int stop)
+    {
+        var random = new Random(1_000 + seed);
+        for (int n = 0; Volatile.Read(ref stop) == 0; n++)
+        {
+            string id = prefix + n.ToString(CultureInfo.InvariantCulture);
+            var document = PreparedDocument.Parse(Order(n, random));
+            long started = Stopwatch.GetTimestamp();
+            store.PutAsync(id, document).GetAwaiter().GetResult();
+            samples.Add(Stopwatch.GetTimestamp() - started);
+            written.Add(id);
+        }
+    }
+
+    private static int CheckWritten(DocumentStore store, ConcurrentBag<string> written)
+    {
+        using DocumentReader reader = store.OpenReader();
+        foreach (string id in written)
+        {
+            if (!reader.TryGet(id, out _))
+                throw new InvalidOperationException($"{id} was acknowledged and is missing after the compaction");
+        }
+        return written.Count;
+    }
+
+    private static Latencies Merge(List<long>[] samples)
+    {
         var all = new List<long>();
         foreach (List<long> list in samples)
             all.AddRange(list);
