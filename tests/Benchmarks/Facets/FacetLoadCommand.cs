@@ -37,7 +37,7 @@ internal static class FacetLoadCommand
         // their final tier (Folio's term set: 7.3 ms p50 at 50, 4.4 ms at 400, quiet machine); Java's were done by then.
         var repeats = 400;
         var naiveRuns = 3;
-        var data = "/tmp/folio-bench";
+        var data = SearchBenchData.DefaultDirectory;
         var hostGc = false;
         var onlyFolio = false;
         string[] sets = FacetBenchSpec.Sets;

@@ -20,6 +20,9 @@ internal static class SearchBenchData
     private const int Version = 1;
     private const ulong Seed = 0x5EED_F011_0000_0001UL;
 
+    /// <summary>Where the commands that share these files keep them unless told otherwise.</summary>
+    public const string DefaultDirectory = "/tmp/folio-bench";
+
     public const int CategoryCount = 50;
     public const int BrandCount = 5000;
     public const long FirstTimestamp = 1_600_000_000;

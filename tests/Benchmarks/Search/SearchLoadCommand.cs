@@ -39,7 +39,7 @@ internal static class SearchLoadCommand
             return RunLuceneNetChild(args[1..]);
         var records = 1_000_000;
         var queriesPerKind = 1_000;
-        var data = "/tmp/folio-bench";
+        var data = SearchBenchData.DefaultDirectory;
         string? only = null;
         var hostGc = false;
         var luceneKeys = false;

@@ -32,9 +32,8 @@ internal static class StorageCostSets
 
     private static byte[][] SearchRecords(int docs)
     {
-        const string data = "/tmp/folio-bench";
-        SearchBenchData.EnsureWritten(data, docs, 1_000);
-        BenchRecord[] source = SearchBenchData.ReadRecords(SearchBenchData.RecordsPath(data, docs));
+        SearchBenchData.EnsureWritten(SearchBenchData.DefaultDirectory, docs, 1_000);
+        BenchRecord[] source = SearchBenchData.ReadRecords(SearchBenchData.RecordsPath(SearchBenchData.DefaultDirectory, docs));
         var records = new byte[source.Length][];
         var buffer = new ArrayBufferWriter<byte>(512);
         for (int i = 0; i < source.Length; i++)

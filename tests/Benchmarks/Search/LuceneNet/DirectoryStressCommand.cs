@@ -31,7 +31,7 @@ internal static class DirectoryStressCommand
         var records = 100_000;
         var seconds = 120;
         var readers = 2;
-        var data = "/tmp/folio-bench";
+        var data = SearchBenchData.DefaultDirectory;
         var values = new Dictionary<string, Action<string>>(StringComparer.Ordinal)
         {
             ["--directory"] = v => kind = v == "niofs" ? LuceneNetDirectoryKind.NioFs : v == "mmap" ? LuceneNetDirectoryKind.MMap : throw new ArgumentException($"Unknown directory '{v}': niofs or mmap."),
