@@ -23,22 +23,44 @@ public readonly ref struct Document
     /// </summary>
     internal const byte CompressedPrefixFlag = 2;
 
+    /// <summary>
+    /// Record flag: the id is not in the record because it is byte for byte the key the record is stored under (an id
+    /// already in lower case, as most are); a read takes it from the key. Saves the id's length in every such record.
+    /// </summary>
+    private const byte IdIsKeyFlag = 1;
+
     private readonly ReadOnlySpan<byte> _record;
+    private readonly ReadOnlySpan<byte> _id;
     private readonly ReadOnlySpan<byte> _json;
 
-    /// <summary>A view of a record whose <see cref="Json"/> is the stored body as it is (plain, or compressed for callers that only read the header).</summary>
-    internal Document(ReadOnlySpan<byte> record)
+    /// <summary>
+    /// A view of the record stored under <paramref name="key"/> whose <see cref="Json"/> is the stored body as it is
+    /// (plain, or compressed for callers that only read the header).
+    /// </summary>
+    internal Document(ReadOnlySpan<byte> key, ReadOnlySpan<byte> record)
     {
         if (record.Length < HeaderSize)
             throw new CorruptionException("A document record is shorter than its header.");
         _record = record;
-        _json = record[(HeaderSize + IdLength + CollectionLength)..];
+        var idLength = IdLength;
+        if ((record[21] & IdIsKeyFlag) != 0)
+        {
+            if (key.IsEmpty)
+                throw new CorruptionException("A document record that takes its id from its key was read without the key.");
+            _id = key;
+        }
+        else
+        {
+            _id = record.Slice(HeaderSize, idLength);
+        }
+        _json = record[(HeaderSize + idLength + CollectionLength)..];
     }
 
     /// <summary>A view of a record whose body was decompressed to <paramref name="json"/>.</summary>
-    internal Document(ReadOnlySpan<byte> record, ReadOnlySpan<byte> json)
+    internal Document(Document stored, ReadOnlySpan<byte> json)
     {
-        _record = record;
+        _record = stored._record;
+        _id = stored._id;
         _json = json;
     }
 
@@ -49,7 +71,7 @@ public readonly ref struct Document
     public DateTime LastModified => new(BinaryPrimitives.ReadInt64LittleEndian(_record[8..]), DateTimeKind.Utc);
 
     /// <summary>The id with the casing it was stored with, as UTF-8.</summary>
-    public ReadOnlySpan<byte> Id => _record.Slice(HeaderSize, IdLength);
+    public ReadOnlySpan<byte> Id => _id;
 
     /// <summary>The collection's name as UTF-8.</summary>
     public ReadOnlySpan<byte> Collection => _record.Slice(HeaderSize + IdLength, CollectionLength);
@@ -80,19 +102,28 @@ public readonly ref struct Document
     private int CollectionLength => BinaryPrimitives.ReadUInt16LittleEndian(_record[18..]);
 
     /// <summary>
-    /// Lays out a record: etag, last-modified ticks, id and collection lengths, the body flags, a reserved byte
-    /// and the dictionary version, then id, collection and the body.
+    /// Lays out a record: etag, last-modified ticks, id and collection lengths, the body flags, the record flags
+    /// and the dictionary version, then the id (unless it is the key, <see cref="IdIsKeyFlag"/>), the collection and the body.
     /// </summary>
-    internal static void WriteHeader(Span<byte> record, long etag, DateTime lastModified, ReadOnlySpan<byte> id, ReadOnlySpan<byte> collection, byte bodyFlags = 0, int dictionaryVersion = 0)
+    internal static void WriteHeader(Span<byte> record, long etag, DateTime lastModified, ReadOnlySpan<byte> key, ReadOnlySpan<byte> id, ReadOnlySpan<byte> collection, byte bodyFlags = 0, int dictionaryVersion = 0)
     {
+        var idIsKey = id.SequenceEqual(key);
+        ReadOnlySpan<byte> inlineId = idIsKey ? default : id;
         BinaryPrimitives.WriteInt64LittleEndian(record, etag);
         BinaryPrimitives.WriteInt64LittleEndian(record[8..], lastModified.Ticks);
-        BinaryPrimitives.WriteUInt16LittleEndian(record[16..], (ushort)id.Length);
+        BinaryPrimitives.WriteUInt16LittleEndian(record[16..], (ushort)inlineId.Length);
         BinaryPrimitives.WriteUInt16LittleEndian(record[18..], (ushort)collection.Length);
         record[20] = bodyFlags;
-        record[21] = 0;
+        record[21] = idIsKey ? IdIsKeyFlag : (byte)0;
         BinaryPrimitives.WriteUInt16LittleEndian(record[22..], (ushort)dictionaryVersion);
-        id.CopyTo(record[HeaderSize..]);
-        collection.CopyTo(record[(HeaderSize + id.Length)..]);
+        inlineId.CopyTo(record[HeaderSize..]);
+        collection.CopyTo(record[(HeaderSize + inlineId.Length)..]);
     }
+
+    /// <summary>The bytes <see cref="WriteHeader"/> lays out before the body for these values.</summary>
+    internal static int HeaderLength(ReadOnlySpan<byte> key, ReadOnlySpan<byte> id, ReadOnlySpan<byte> collection) =>
+        HeaderSize + (id.SequenceEqual(key) ? 0 : id.Length) + collection.Length;
+
+    /// <summary>Whether the record carries its id although the key it is stored under is the same bytes (written before <see cref="IdIsKeyFlag"/>).</summary>
+    internal bool CarriesIdItsKeyHolds(ReadOnlySpan<byte> key) => (_record[21] & IdIsKeyFlag) == 0 && _id.SequenceEqual(key);
 }

@@ -39,7 +39,7 @@ public sealed class DocumentCursor
                 return _reader.TryGetByEtagKey(_values.Value, out var byCollection, buffer, _moves) ? byCollection : throw Missing();
             if (_byEtag)
                 return _reader.TryGetByKey(_tree!.Value, out var byEtag, buffer, _moves) ? byEtag : throw Missing();
-            return _reader.Decode(_tree!.Value, buffer, _moves);
+            return _reader.Decode(_tree!.Key, _tree.Value, buffer, _moves);
         }
     }
 

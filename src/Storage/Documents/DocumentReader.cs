@@ -79,9 +79,9 @@ public sealed partial class DocumentReader : IDisposable
     /// <summary>Loads a document by key, decompressing into <paramref name="buffer"/> (a cursor's, reused per <paramref name="tag"/>) or else the reader's arena.</summary>
     internal bool TryGetByKey(scoped ReadOnlySpan<byte> key, out Document document, BodyBuffer? buffer, long tag)
     {
-        if (Docs.TryGet(key, out var record))
+        if (Docs.TryGet(key, out var storedKey, out var record))
         {
-            document = Decode(record, buffer, tag);
+            document = Decode(storedKey, record, buffer, tag);
             return true;
         }
         document = default;
@@ -93,21 +93,21 @@ public sealed partial class DocumentReader : IDisposable
     {
         if (!Docs.TryGet(key, out var record))
             return -1;
-        var stored = new Document(record);
+        var stored = new Document(key, record);
         return stored.IsCompressed ? BinaryPrimitives.ReadInt32LittleEndian(stored.StoredBody) : stored.StoredBody.Length;
     }
 
     /// <summary>The document a record holds, its body decompressed when it was stored compressed.</summary>
-    internal Document Decode(ReadOnlySpan<byte> record, BodyBuffer? buffer, long tag)
+    internal Document Decode(ReadOnlySpan<byte> key, ReadOnlySpan<byte> record, BodyBuffer? buffer, long tag)
     {
-        var stored = new Document(record);
+        var stored = new Document(key, record);
         var flags = stored.BodyFlags;
         if (flags == 0)
             return stored;
         if (!stored.IsCompressed)
             throw new CorruptionException($"Document '{stored.IdString}' is stored in a body format this build does not know (flags {flags}); was it written by a newer Folio?");
         if (buffer is not null && tag >= 0 && buffer.Tag == tag)
-            return new Document(record, buffer.Tagged);
+            return new Document(stored, buffer.Tagged);
         var body = stored.StoredBody;
         var rawLength = body.Length >= 4 ? BinaryPrimitives.ReadInt32LittleEndian(body) : -1;
         if (rawLength < 0)
@@ -133,7 +133,7 @@ public sealed partial class DocumentReader : IDisposable
             buffer.Tag = tag;
             buffer.TaggedLength = rawLength;
         }
-        return new Document(record, target);
+        return new Document(stored, target);
     }
 
     /// <summary>A buffer for a cursor's decompressed bodies, given back when the reader is disposed.</summary>
@@ -179,7 +179,7 @@ public sealed partial class DocumentReader : IDisposable
         var cursor = Docs.CreateCursor();
         for (var more = cursor.First(); more; more = cursor.MoveNext())
         {
-            var stored = new Document(cursor.Value);
+            var stored = new Document(cursor.Key, cursor.Value);
             var name = stored.CollectionString;
             if (!sums.TryGetValue(name, out var sum))
                 sums.Add(name, sum = new long[4]);

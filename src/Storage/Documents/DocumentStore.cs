@@ -23,9 +23,11 @@ public sealed partial class DocumentStore : IDisposable
 
     /// <summary>
     /// The documents format this build writes and the newest it reads: 1 stored every body as it is, 2 may
-    /// compress bodies and keeps dictionaries. Stores without the marker are format 1.
+    /// compress bodies and keeps dictionaries, 3 may leave out of a record the id its key holds and of a compressed
+    /// frame the store's metadata (which a build reading 2 would take for an empty id). Stores without the marker are
+    /// format 1.
     /// </summary>
-    internal const int DocumentsFormat = 2;
+    internal const int DocumentsFormat = 3;
 
     private static ReadOnlySpan<byte> FormatKey => "documents-format"u8;
 

@@ -81,7 +81,7 @@ internal sealed class DocumentWriter
         DocumentIds.Validate(id);
         Span<byte> keyBuffer = stackalloc byte[DocumentIds.MaxKeyBytes];
         ReadOnlySpan<byte> key = Key(id, keyBuffer);
-        var existing = _docs.TryGet(key, out var stored) ? new Document(stored) : default;
+        var existing = _docs.TryGet(key, out var stored) ? new Document(key, stored) : default;
         var exists = !stored.IsEmpty;
         CheckExpected(id, expectedChangeVector, exists, exists ? existing.Etag : 0);
 
@@ -117,12 +117,12 @@ internal sealed class DocumentWriter
         var properties = _metadata.Write(collectionBytes, idBytes, etag, _store.DatabaseIdBytes, lastModified);
         var comma = document.MetadataHasProperties ? 1 : 0;
         var jsonLength = document.Prefix.Length + comma + properties.Length + 1;
-        var headerLength = Document.HeaderSize + idBytes.Length + collectionBytes.Length;
+        var headerLength = Document.HeaderLength(key, idBytes, collectionBytes);
         var compression = jsonLength >= MinCompressedJson ? _store.Compression.ForWriting(_loweredCollection, collection) : null;
         if (compression is null)
         {
             var record = _docs.Reserve(key, headerLength + jsonLength);
-            Document.WriteHeader(record, etag, lastModified, idBytes, collectionBytes);
+            Document.WriteHeader(record, etag, lastModified, key, idBytes, collectionBytes);
             LayOut(record[headerLength..], document, comma, properties);
         }
         else
@@ -150,19 +150,19 @@ internal sealed class DocumentWriter
         if (compression.Sample(prefix) is { } samples)
             codec.StartTraining(compression, samples);
         var dictionary = compression.Current;
-        var headerLength = Document.HeaderSize + idBytes.Length + collectionBytes.Length;
+        var headerLength = Document.HeaderLength(key, idBytes, collectionBytes);
         var compressed = codec.CompressedScratch(jsonLength);
         if (dictionary.TryCompress(prefix, compressed, prefix.Length, out var written))
         {
             var record = _docs.Reserve(key, headerLength + 4 + written);
-            Document.WriteHeader(record, etag, lastModified, idBytes, collectionBytes, Document.CompressedPrefixFlag, dictionary.Id);
+            Document.WriteHeader(record, etag, lastModified, key, idBytes, collectionBytes, Document.CompressedPrefixFlag, dictionary.Id);
             BinaryPrimitives.WriteInt32LittleEndian(record[headerLength..], jsonLength);
             compressed[..written].CopyTo(record[(headerLength + 4)..]);
             compression.Observe(jsonLength, written + 4);
             return;
         }
         var plain = _docs.Reserve(key, headerLength + jsonLength);
-        Document.WriteHeader(plain, etag, lastModified, idBytes, collectionBytes);
+        Document.WriteHeader(plain, etag, lastModified, key, idBytes, collectionBytes);
         LayOut(plain[headerLength..], document, comma, properties);
         compression.Observe(jsonLength, jsonLength);
     }
@@ -190,7 +190,7 @@ internal sealed class DocumentWriter
             CheckExpected(id, expectedChangeVector, exists: false, 0);
             return null;
         }
-        var existing = new Document(stored);
+        var existing = new Document(key, stored);
         CheckExpected(id, expectedChangeVector, exists: true, existing.Etag);
         var originalId = existing.IdString;
         var collection = existing.CollectionString;

@@ -164,6 +164,26 @@ public sealed partial class Tree
         return found;
     }
 
+    /// <summary>
+    /// Reads the value stored under <paramref name="key"/> and the key as the page holds it, which (unlike a caller's
+    /// buffer) lives as long as the transaction.
+    /// </summary>
+    public bool TryGet(scoped ReadOnlySpan<byte> key, out ReadOnlySpan<byte> storedKey, out ReadOnlySpan<byte> value)
+    {
+        EnsureUsable();
+        if (key.Length == 0 || key.Length > StorageLimits.MaxKeySize)
+        {
+            storedKey = default;
+            value = default;
+            return false;
+        }
+        var leaf = _transaction.GetPage(FindLeaf(key, out _));
+        var index = TreePage.SearchLeaf(leaf, key, out var found);
+        storedKey = found ? TreePage.LeafKey(leaf, index) : default;
+        value = found ? ReadValue(leaf, index) : default;
+        return found;
+    }
+
     /// <summary>Whether <paramref name="key"/> is present.</summary>
     public bool Contains(ReadOnlySpan<byte> key) => TryGet(key, out _);
 

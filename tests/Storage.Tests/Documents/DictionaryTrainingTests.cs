@@ -183,13 +183,13 @@ public class DictionaryTrainingTests
         {
             using var tx = environment.BeginWrite();
             var value = new byte[4];
-            BinaryPrimitives.WriteInt32LittleEndian(value, 3);
+            BinaryPrimitives.WriteInt32LittleEndian(value, DocumentStore.DocumentsFormat + 1);
             tx.OpenTree("meta")!.Put("documents-format"u8, value);
             tx.Commit();
         }
 
         var error = Assert.Throws<UnsupportedFormatException>(() => DocumentStore.Open(options));
-        Assert.Contains("format 3", error.Message);
+        Assert.Contains($"format {DocumentStore.DocumentsFormat + 1}", error.Message);
         Assert.Contains("newer Folio", error.Message);
     }
 }

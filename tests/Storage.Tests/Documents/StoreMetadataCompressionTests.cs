@@ -141,8 +141,8 @@ public class StoreMetadataCompressionTests
             Assert.True(docs.TryGet(key, out var value));
             var record = value.ToArray();
             // One more byte of JSON than the frame and the rebuilt metadata can make.
-            var stored = new Document(record);
-            var body = Document.HeaderSize + stored.Id.Length + stored.Collection.Length;
+            var stored = new Document(key, record);
+            var body = Document.HeaderLength(key, stored.Id, stored.Collection);
             BinaryPrimitives.WriteInt32LittleEndian(record.AsSpan(body), BinaryPrimitives.ReadInt32LittleEndian(record.AsSpan(body)) + 1);
             docs.Put(key, record);
             transaction.Commit();
@@ -152,7 +152,7 @@ public class StoreMetadataCompressionTests
         Assert.Contains("orders/1", e.Message, StringComparison.Ordinal);
     }
 
-    /// <summary>Stores each body as builds before the prefix form did: the whole JSON, metadata included, in one frame without a dictionary.</summary>
+    /// <summary>Stores each body as builds before the prefix form did: the whole JSON, metadata included, in one frame without a dictionary, the id in the record.</summary>
     private static void RewriteAsWholeBodies(DocumentStore store, Dictionary<string, string> expected)
     {
         using var whole = new CompressionDictionary(0, string.Empty, [], 1);
@@ -163,12 +163,13 @@ public class StoreMetadataCompressionTests
         {
             var key = Encoding.UTF8.GetBytes(id);
             Assert.True(docs.TryGet(key, out var value));
-            var stored = new Document(value.ToArray());
+            var stored = new Document(key, value.ToArray());
             var bytes = Encoding.UTF8.GetBytes(json);
             Assert.True(whole.TryCompress(bytes, frame, bytes.Length, out var written));
-            var headerLength = Document.HeaderSize + stored.Id.Length + stored.Collection.Length;
+            // Those builds also kept the id in the record: an empty key makes the header carry it.
+            var headerLength = Document.HeaderLength([], stored.Id, stored.Collection);
             var record = new byte[headerLength + 4 + written];
-            Document.WriteHeader(record, stored.Etag, stored.LastModified, stored.Id, stored.Collection, Document.CompressedFlag, 0);
+            Document.WriteHeader(record, stored.Etag, stored.LastModified, [], stored.Id, stored.Collection, Document.CompressedFlag, 0);
             BinaryPrimitives.WriteInt32LittleEndian(record.AsSpan(headerLength), bytes.Length);
             frame.AsSpan(0, written).CopyTo(record.AsSpan(headerLength + 4));
             docs.Put(key, record);

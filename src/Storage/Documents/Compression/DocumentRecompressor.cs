@@ -5,10 +5,11 @@ using Folio.Storage.Compaction;
 namespace Folio.Storage.Documents.Compression;
 
 /// <summary>
-/// Recompresses document bodies as a compaction copies them: a body stored as it is, compressed with an older
+/// Rewrites document records as a compaction copies them. A body stored as it is, compressed with an older
 /// dictionary than its collection's current one, or compressed whole with the store's metadata (as bodies were
 /// before <see cref="Document.CompressedPrefixFlag"/>), is compressed again with the current one and kept only when
-/// that comes out smaller. Etag, dates, id and JSON stay exactly as they were. Compresses with copies of the
+/// that comes out smaller; a record that still carries an id its key holds (as all did before ids were taken from
+/// keys) loses that copy. Etag, dates, id and JSON stay exactly as they were. Compresses with copies of the
 /// dictionaries of its own, since a dictionary's compressor belongs to the write thread.
 /// </summary>
 internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionValueRewriter, IDisposable
@@ -17,14 +18,23 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
     private byte[] _raw = [];
     private byte[] _compressed = [];
 
-    /// <summary>Bodies written smaller than they were.</summary>
-    public long Recompressed { get; private set; }
-
     public bool TryRewrite(string tree, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, IBufferWriter<byte> output)
     {
         if (tree != DocumentStore.DocsTree)
             return false;
-        var stored = new Document(value);
+        var stored = new Document(key, value);
+        if (TryRecompress(key, stored, output))
+            return true;
+        if (!stored.CarriesIdItsKeyHolds(key))
+            return false;
+        var body = stored.StoredBody;
+        body.CopyTo(Reserve(output, key, stored, stored.BodyFlags, stored.DictionaryVersion, body.Length, out var length));
+        output.Advance(length);
+        return true;
+    }
+
+    private bool TryRecompress(ReadOnlySpan<byte> key, Document stored, IBufferWriter<byte> output)
+    {
         var current = CurrentFor(stored.CollectionString);
         if (current is null || current.Id == 0 || (stored.BodyFlags == Document.CompressedPrefixFlag && stored.DictionaryVersion == current.Id))
             return false;
@@ -33,25 +43,30 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         var prefixLength = StoreMetadata.PrefixLength(stored, store.DatabaseIdBytes, json);
         if (prefixLength < 0)
             return false;
-        var body = stored.StoredBody;
-        var limit = Math.Min(prefixLength, body.Length - 4);
+        var limit = Math.Min(prefixLength, stored.StoredBody.Length - 4);
         if (limit <= 0)
             return false;
         if (_compressed.Length < json.Length)
             _compressed = new byte[json.Length];
         if (!current.TryCompress(json.AsSpan(0, prefixLength), _compressed, limit, out var written))
             return false;
+        var body = Reserve(output, key, stored, Document.CompressedPrefixFlag, current.Id, 4 + written, out var length);
+        BinaryPrimitives.WriteInt32LittleEndian(body, json.Length);
+        _compressed.AsSpan(0, written).CopyTo(body[4..]);
+        output.Advance(length);
+        return true;
+    }
 
+    /// <summary>Lays out the header of a copy of <paramref name="stored"/> in <paramref name="output"/> and returns the span its body goes to.</summary>
+    private static Span<byte> Reserve(IBufferWriter<byte> output, ReadOnlySpan<byte> key, Document stored, byte bodyFlags, int dictionaryVersion, int bodyLength, out int length)
+    {
         var id = stored.Id;
         var collection = stored.Collection;
-        var headerLength = Document.HeaderSize + id.Length + collection.Length;
-        var record = output.GetSpan(headerLength + 4 + written)[..(headerLength + 4 + written)];
-        Document.WriteHeader(record, stored.Etag, stored.LastModified, id, collection, Document.CompressedPrefixFlag, current.Id);
-        BinaryPrimitives.WriteInt32LittleEndian(record[headerLength..], json.Length);
-        _compressed.AsSpan(0, written).CopyTo(record[(headerLength + 4)..]);
-        output.Advance(record.Length);
-        Recompressed++;
-        return true;
+        var headerLength = Document.HeaderLength(key, id, collection);
+        length = headerLength + bodyLength;
+        var record = output.GetSpan(length)[..length];
+        Document.WriteHeader(record, stored.Etag, stored.LastModified, key, id, collection, bodyFlags, dictionaryVersion);
+        return record[headerLength..];
     }
 
     public void Dispose()
