@@ -24,6 +24,12 @@ public readonly ref struct Document
     internal const byte CompressedPrefixFlag = 2;
 
     /// <summary>
+    /// Body flag: like <see cref="CompressedPrefixFlag"/>, with a frame written without Zstd's 4-byte magic number
+    /// (the flag already says what the bytes are); how bodies are compressed since documents format 3.
+    /// </summary>
+    internal const byte CompressedPrefixMagiclessFlag = 3;
+
+    /// <summary>
     /// Record flag: the id is not in the record because it is byte for byte the key the record is stored under (an id
     /// already in lower case, as most are); a read takes it from the key. Saves the id's length in every such record.
     /// </summary>
@@ -79,11 +85,17 @@ public readonly ref struct Document
     /// <summary>The whole document as stored JSON (UTF-8).</summary>
     public ReadOnlySpan<byte> Json => _json;
 
-    /// <summary>How the body is stored: 0 as it is, <see cref="CompressedFlag"/> or <see cref="CompressedPrefixFlag"/> compressed.</summary>
+    /// <summary>How the body is stored: 0 as it is, otherwise compressed in one of the forms the flags above name.</summary>
     internal byte BodyFlags => _record[20];
 
-    /// <summary>Whether the body is compressed, either way; its first 4 bytes are then the whole JSON's length.</summary>
-    internal bool IsCompressed => BodyFlags is CompressedFlag or CompressedPrefixFlag;
+    /// <summary>Whether the body is compressed, any way; its first 4 bytes are then the whole JSON's length.</summary>
+    internal bool IsCompressed => BodyFlags is CompressedFlag or CompressedPrefixFlag or CompressedPrefixMagiclessFlag;
+
+    /// <summary>Whether the compressed frame holds the JSON only up to the store's metadata, which reads append.</summary>
+    internal bool HoldsPrefix => BodyFlags is CompressedPrefixFlag or CompressedPrefixMagiclessFlag;
+
+    /// <summary>Whether the compressed frame was written without Zstd's magic number.</summary>
+    internal bool IsMagicless => BodyFlags == CompressedPrefixMagiclessFlag;
 
     /// <summary>The dictionary version a compressed body was made with (0: none).</summary>
     internal int DictionaryVersion => BinaryPrimitives.ReadUInt16LittleEndian(_record[22..]);

@@ -118,13 +118,13 @@ public sealed partial class DocumentReader : IDisposable
         int written;
         try
         {
-            written = dictionary.Decompress(body[4..], target);
+            written = dictionary.Decompress(body[4..], target, stored.IsMagicless);
         }
         catch (Platform.Zstd.ZstdFailureException e)
         {
             throw new CorruptionException($"Document '{stored.IdString}' could not be decompressed with dictionary {stored.DictionaryVersion}: {e.Message}");
         }
-        if (flags == Document.CompressedPrefixFlag)
+        if (stored.HoldsPrefix)
             written = StoreMetadata.Complete(stored, Store.DatabaseIdBytes, target, written);
         if (written != rawLength)
             throw new CorruptionException($"Document '{stored.IdString}' decompressed to {written} bytes; its record says {rawLength}.");

@@ -138,7 +138,7 @@ internal sealed class DocumentWriter
 
     /// <summary>
     /// Compresses the body without the store's metadata (which reads rebuild from the header,
-    /// <see cref="Document.CompressedPrefixFlag"/>) with the collection's current dictionary and stores it with the
+    /// <see cref="Document.CompressedPrefixMagiclessFlag"/>) with the collection's current dictionary and stores it with the
     /// whole JSON's length in front, or stores the whole JSON as it is when the frame would not come out smaller than
     /// what it holds (so incompressible bodies are still read in place, without a copy). Feeds
     /// the collection's samples and ratio, and starts a training when the samples are ready.
@@ -155,7 +155,7 @@ internal sealed class DocumentWriter
         if (dictionary.TryCompress(prefix, compressed, prefix.Length, out var written))
         {
             var record = _docs.Reserve(key, headerLength + 4 + written);
-            Document.WriteHeader(record, etag, lastModified, key, idBytes, collectionBytes, Document.CompressedPrefixFlag, dictionary.Id);
+            Document.WriteHeader(record, etag, lastModified, key, idBytes, collectionBytes, Document.CompressedPrefixMagiclessFlag, dictionary.Id);
             BinaryPrimitives.WriteInt32LittleEndian(record[headerLength..], jsonLength);
             compressed[..written].CopyTo(record[(headerLength + 4)..]);
             compression.Observe(jsonLength, written + 4);

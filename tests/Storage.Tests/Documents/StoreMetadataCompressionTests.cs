@@ -82,11 +82,11 @@ public class StoreMetadataCompressionTests
         var result = await store.PutAsync("orders/1", DocumentCompressionTests.Json(DocumentCompressionTests.Order(1)));
         using var reader = store.OpenReader();
         Assert.True(reader.TryGet("orders/1", out var document));
-        Assert.Equal(Document.CompressedPrefixFlag, document.BodyFlags);
+        Assert.Equal(Document.CompressedPrefixMagiclessFlag, document.BodyFlags);
         Assert.Equal(DocumentCompressionTests.Expected(DocumentCompressionTests.Order(1), result), Encoding.UTF8.GetString(document.Json));
         using var decompressor = Folio.Storage.Platform.Zstd.ZstdLibrary.Default.CreateDecompressor([]);
         var prefix = new byte[document.Json.Length];
-        var written = decompressor.Decompress(document.StoredBody[4..], prefix);
+        var written = decompressor.Decompress(document.StoredBody[4..], prefix, magicless: true);
         var text = Encoding.UTF8.GetString(prefix, 0, written);
         Assert.EndsWith("\"@metadata\":{", text, StringComparison.Ordinal);
         Assert.DoesNotContain(result.ChangeVector!, text, StringComparison.Ordinal);
@@ -120,13 +120,60 @@ public class StoreMetadataCompressionTests
             using (var reader = store.OpenReader())
             {
                 Assert.True(reader.TryGet("orders/7", out var recompressed));
-                Assert.Equal(Document.CompressedPrefixFlag, recompressed.BodyFlags);
+                Assert.Equal(Document.CompressedPrefixMagiclessFlag, recompressed.BodyFlags);
             }
             AssertAllReadBack(store, expected);
         }
 
         using var reopened = DocumentStore.Open(options, DocumentCompressionTests.QuickTraining);
         AssertAllReadBack(reopened, expected);
+    }
+
+    [Fact]
+    public async Task Read_PrefixFrameWithTheMagicNumber_ReadsBack_AndCompactionDropsTheMagicNumber()
+    {
+        using var directory = new TempDirectory("magic-frames");
+        var options = StorageOptions.ForPath(directory.Path);
+        var expected = new Dictionary<string, string>();
+        using var store = DocumentStore.Open(options, DocumentCompressionTests.QuickTraining);
+        for (var n = 0; n < 400; n++)
+        {
+            var client = DocumentCompressionTests.Order(n);
+            var result = await store.PutAsync($"orders/{n}", DocumentCompressionTests.Json(client));
+            expected[$"orders/{n}"] = DocumentCompressionTests.Expected(client, result);
+        }
+        await store.Compression.WhenTrainingsDoneAsync();
+        for (var n = 400; n < 600; n++)
+        {
+            var client = DocumentCompressionTests.Order(n);
+            var result = await store.PutAsync($"orders/{n}", DocumentCompressionTests.Json(client));
+            expected[$"orders/{n}"] = DocumentCompressionTests.Expected(client, result);
+        }
+        int Length(string id)
+        {
+            using var reader = store.OpenReader();
+            Assert.True(reader.TryGet(id, out var document));
+            return document.StoredBody.Length;
+        }
+        var magicless = Length("orders/555");
+        RewriteWithMagicNumbers(store, expected.Keys);
+        using (var reader = store.OpenReader())
+        {
+            Assert.True(reader.TryGet("orders/555", out var old));
+            Assert.Equal(Document.CompressedPrefixFlag, old.BodyFlags);
+            Assert.Equal(magicless + 4, old.StoredBody.Length);
+        }
+        AssertAllReadBack(store, expected);
+
+        store.Compact();
+
+        using (var reader = store.OpenReader())
+        {
+            Assert.True(reader.TryGet("orders/555", out var recompressed));
+            Assert.Equal(Document.CompressedPrefixMagiclessFlag, recompressed.BodyFlags);
+            Assert.Equal(magicless, recompressed.StoredBody.Length);
+        }
+        AssertAllReadBack(store, expected);
     }
 
     [Fact]
@@ -152,26 +199,48 @@ public class StoreMetadataCompressionTests
         Assert.Contains("orders/1", e.Message, StringComparison.Ordinal);
     }
 
-    /// <summary>Stores each body as builds before the prefix form did: the whole JSON, metadata included, in one frame without a dictionary, the id in the record.</summary>
+    /// <summary>Stores each body as builds before the prefix form did: the whole JSON, metadata included, in one frame (with the magic number) without a dictionary, the id in the record.</summary>
     private static void RewriteAsWholeBodies(DocumentStore store, Dictionary<string, string> expected)
     {
-        using var whole = new CompressionDictionary(0, string.Empty, [], 1);
         using var transaction = store.Environment.BeginWrite();
         var docs = transaction.OpenTree(DocumentStore.DocsTree)!;
-        var frame = new byte[64 * 1024];
         foreach (var (id, json) in expected)
         {
             var key = Encoding.UTF8.GetBytes(id);
             Assert.True(docs.TryGet(key, out var value));
             var stored = new Document(key, value.ToArray());
             var bytes = Encoding.UTF8.GetBytes(json);
-            Assert.True(whole.TryCompress(bytes, frame, bytes.Length, out var written));
+            var frame = EarlierFrames.Compress(bytes, []);
             // Those builds also kept the id in the record: an empty key makes the header carry it.
             var headerLength = Document.HeaderLength([], stored.Id, stored.Collection);
-            var record = new byte[headerLength + 4 + written];
+            var record = new byte[headerLength + 4 + frame.Length];
             Document.WriteHeader(record, stored.Etag, stored.LastModified, [], stored.Id, stored.Collection, Document.CompressedFlag, 0);
             BinaryPrimitives.WriteInt32LittleEndian(record.AsSpan(headerLength), bytes.Length);
-            frame.AsSpan(0, written).CopyTo(record.AsSpan(headerLength + 4));
+            frame.CopyTo(record.AsSpan(headerLength + 4));
+            docs.Put(key, record);
+        }
+        transaction.Commit();
+    }
+
+    /// <summary>Gives each compressed body back the magic number its frame was written without, as the build before documents format 3 stored it.</summary>
+    private static void RewriteWithMagicNumbers(DocumentStore store, IEnumerable<string> ids)
+    {
+        using var transaction = store.Environment.BeginWrite();
+        var docs = transaction.OpenTree(DocumentStore.DocsTree)!;
+        foreach (var id in ids)
+        {
+            var key = Encoding.UTF8.GetBytes(id);
+            Assert.True(docs.TryGet(key, out var value));
+            var stored = new Document(key, value.ToArray());
+            if (!stored.IsMagicless)
+                continue;
+            var body = stored.StoredBody;
+            var headerLength = Document.HeaderLength(key, stored.Id, stored.Collection);
+            var record = new byte[headerLength + body.Length + 4];
+            Document.WriteHeader(record, stored.Etag, stored.LastModified, key, stored.Id, stored.Collection, Document.CompressedPrefixFlag, stored.DictionaryVersion);
+            body[..4].CopyTo(record.AsSpan(headerLength));
+            EarlierFrames.Magic.CopyTo(record.AsSpan(headerLength + 4));
+            body[4..].CopyTo(record.AsSpan(headerLength + 8));
             docs.Put(key, record);
         }
         transaction.Commit();

@@ -62,13 +62,42 @@ public class ZstdLibraryTests
 
         using var withoutDictionary = library.CreateDecompressor([]);
         var back = new byte[body.Length];
-        Assert.Throws<ZstdFailureException>(() => withoutDictionary.Decompress(compressed.AsSpan(0, written), back));
+        Assert.Throws<ZstdFailureException>(() => withoutDictionary.Decompress(compressed.AsSpan(0, written), back, magicless: true));
         using var decompressor = library.CreateDecompressor(dictionary);
-        Assert.Throws<ZstdFailureException>(() => decompressor.Decompress(compressed.AsSpan(0, written / 2), back));
-        Assert.Throws<ZstdFailureException>(() => decompressor.Decompress(compressed.AsSpan(0, written), new byte[body.Length / 2]));
+        Assert.Throws<ZstdFailureException>(() => decompressor.Decompress(compressed.AsSpan(0, written / 2), back, magicless: true));
+        Assert.Throws<ZstdFailureException>(() => decompressor.Decompress(compressed.AsSpan(0, written), new byte[body.Length / 2], magicless: true));
         // The context is still usable after a failure.
-        Assert.Equal(body.Length, decompressor.Decompress(compressed.AsSpan(0, written), back));
+        Assert.Equal(body.Length, decompressor.Decompress(compressed.AsSpan(0, written), back, magicless: true));
         Assert.Equal(body, back);
+    }
+
+    [Theory]
+    [MemberData(nameof(Implementations))]
+    public void Decompress_ReadsFramesWithAndWithoutTheMagicNumber_InAnyOrder(string implementation)
+    {
+        var library = Pick(implementation);
+        var dictionary = library.TrainFastCover(Samples(2000), 64 * 1024, 1, 1000, 8);
+        var body = Encoding.UTF8.GetBytes(Order(88_888));
+        using var compressor = library.CreateCompressor(1, dictionary);
+        var magicless = new byte[body.Length];
+        Assert.True(compressor.TryCompress(body, magicless, out var magiclessLength));
+        var withMagic = EarlierFrames.Compress(body, dictionary);
+        Assert.True(withMagic.AsSpan().StartsWith(EarlierFrames.Magic));
+        Assert.Equal(withMagic.Length - 4, magiclessLength);
+        Assert.Equal(withMagic.AsSpan(4).ToArray(), magicless.AsSpan(0, magiclessLength).ToArray());
+
+        using var decompressor = library.CreateDecompressor(dictionary);
+        var back = new byte[body.Length];
+        foreach (var magic in new[] { false, true, true, false, true })
+        {
+            Array.Clear(back);
+            var written = magic
+                ? decompressor.Decompress(withMagic, back, magicless: false)
+                : decompressor.Decompress(magicless.AsSpan(0, magiclessLength), back, magicless: true);
+            Assert.Equal(body.Length, written);
+            Assert.Equal(body, back);
+        }
+        Assert.Throws<ZstdFailureException>(() => decompressor.Decompress(magicless.AsSpan(0, magiclessLength), back, magicless: false));
     }
 
     [Theory]
@@ -102,7 +131,7 @@ public class ZstdLibraryTests
             var compressed = new byte[body.Length * 2];
             Assert.True(compressor.TryCompress(body, compressed, out var written));
             var back = new byte[body.Length];
-            Assert.Equal(body.Length, decompressor.Decompress(compressed.AsSpan(0, written), back));
+            Assert.Equal(body.Length, decompressor.Decompress(compressed.AsSpan(0, written), back, magicless: true));
             Assert.Equal(body, back);
         }
     }

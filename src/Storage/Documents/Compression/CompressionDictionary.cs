@@ -36,23 +36,30 @@ internal sealed class CompressionDictionary : IDisposable
 
     /// <summary>
     /// Compresses <paramref name="json"/> into <paramref name="destination"/>; false when it would not come out
-    /// smaller than <paramref name="limit"/> bytes. Only the write transaction's thread compresses.
+    /// smaller than <paramref name="limit"/> bytes or does not fit <paramref name="destination"/>. Only the write
+    /// transaction's thread compresses.
     /// </summary>
     public bool TryCompress(ReadOnlySpan<byte> json, Span<byte> destination, int limit, out int written)
     {
         var compressor = _compressor ??= CreateCompressor();
-        if (!compressor.TryCompress(json, destination[..Math.Min(limit, destination.Length)], out written))
+        // Zstd is given the whole destination, not just the limit: with only a few bytes to spare it gives up on
+        // frames that would have fit (a compaction recompressing with the same dictionary has four).
+        if (!compressor.TryCompress(json, destination, out written))
             return false;
         return written < limit;
     }
 
-    /// <summary>Decompresses a body into <paramref name="destination"/>, which must hold at least its length; returns that length; any thread.</summary>
-    public int Decompress(ReadOnlySpan<byte> compressed, Span<byte> destination)
+    /// <summary>
+    /// Decompresses a body into <paramref name="destination"/>, which must hold at least its length; returns that
+    /// length; any thread. <paramref name="magicless"/>: the frame lacks the magic number, as
+    /// <see cref="TryCompress"/> writes them (earlier builds kept it).
+    /// </summary>
+    public int Decompress(ReadOnlySpan<byte> compressed, Span<byte> destination, bool magicless)
     {
         var decompressor = _decompressors.Rent();
         try
         {
-            return decompressor.Decompress(compressed, destination);
+            return decompressor.Decompress(compressed, destination, magicless);
         }
         finally
         {

@@ -6,8 +6,8 @@ namespace Folio.Storage.Documents.Compression;
 
 /// <summary>
 /// Rewrites document records as a compaction copies them. A body stored as it is, compressed with an older
-/// dictionary than its collection's current one, or compressed whole with the store's metadata (as bodies were
-/// before <see cref="Document.CompressedPrefixFlag"/>), is compressed again with the current one and kept only when
+/// dictionary than its collection's current one, or in an older form (whole with the store's metadata, or with Zstd's
+/// magic number: <see cref="Document.CompressedPrefixMagiclessFlag"/>), is compressed again with the current one and kept only when
 /// that comes out smaller; a record that still carries an id its key holds (as all did before ids were taken from
 /// keys) loses that copy. Etag, dates, id and JSON stay exactly as they were. Compresses with copies of the
 /// dictionaries of its own, since a dictionary's compressor belongs to the write thread.
@@ -36,7 +36,7 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
     private bool TryRecompress(ReadOnlySpan<byte> key, Document stored, IBufferWriter<byte> output)
     {
         var current = CurrentFor(stored.CollectionString);
-        if (current is null || current.Id == 0 || (stored.BodyFlags == Document.CompressedPrefixFlag && stored.DictionaryVersion == current.Id))
+        if (current is null || current.Id == 0 || (stored.BodyFlags == Document.CompressedPrefixMagiclessFlag && stored.DictionaryVersion == current.Id))
             return false;
         if (RawJson(stored) is not { } json)
             return false;
@@ -50,7 +50,7 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
             _compressed = new byte[json.Length];
         if (!current.TryCompress(json.AsSpan(0, prefixLength), _compressed, limit, out var written))
             return false;
-        var body = Reserve(output, key, stored, Document.CompressedPrefixFlag, current.Id, 4 + written, out var length);
+        var body = Reserve(output, key, stored, Document.CompressedPrefixMagiclessFlag, current.Id, 4 + written, out var length);
         BinaryPrimitives.WriteInt32LittleEndian(body, json.Length);
         _compressed.AsSpan(0, written).CopyTo(body[4..]);
         output.Advance(length);
@@ -97,8 +97,8 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         }
         if (_raw.Length != rawLength)
             _raw = new byte[rawLength];
-        var written = dictionary.Decompress(body[4..], _raw);
-        if (stored.BodyFlags == Document.CompressedPrefixFlag)
+        var written = dictionary.Decompress(body[4..], _raw, stored.IsMagicless);
+        if (stored.HoldsPrefix)
             written = StoreMetadata.Complete(stored, store.DatabaseIdBytes, _raw, written);
         return written == rawLength ? _raw : null;
     }

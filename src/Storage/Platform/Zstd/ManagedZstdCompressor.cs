@@ -16,6 +16,7 @@ internal sealed class ManagedZstdCompressor : ZstdCompressor
             _compressor.SetParameter(ZSTD_cParameter.ZSTD_c_contentSizeFlag, 0);
             _compressor.SetParameter(ZSTD_cParameter.ZSTD_c_checksumFlag, 0);
             _compressor.SetParameter(ZSTD_cParameter.ZSTD_c_dictIDFlag, 0);
+            _compressor.SetParameter(ZSTD_cParameter.ZSTD_c_experimentalParam2, 1);
             if (!dictionary.IsEmpty)
                 _compressor.LoadDictionary(dictionary);
         }

@@ -1,4 +1,5 @@
 using ZstdSharp;
+using ZstdSharp.Unsafe;
 
 namespace Folio.Storage.Platform.Zstd;
 
@@ -22,11 +23,23 @@ internal sealed class ManagedZstdDecompressor : ZstdDecompressor
         }
     }
 
-    public override int Decompress(ReadOnlySpan<byte> source, Span<byte> destination)
+    protected override int Decompress(ReadOnlySpan<byte> source, Span<byte> destination)
     {
         try
         {
             return _decompressor.Unwrap(source, destination);
+        }
+        catch (ZstdException e)
+        {
+            throw new ZstdFailureException(e.Message, e);
+        }
+    }
+
+    protected override void SetMagicless(bool magicless)
+    {
+        try
+        {
+            _decompressor.SetParameter(ZSTD_dParameter.ZSTD_d_experimentalParam1, magicless ? 1 : 0);
         }
         catch (ZstdException e)
         {

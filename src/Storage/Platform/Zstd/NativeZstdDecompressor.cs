@@ -23,7 +23,7 @@ internal sealed unsafe class NativeZstdDecompressor : ZstdDecompressor
             _library.Check(_library.LoadDDictionary(_context, bytes, (nuint)dictionary.Length));
     }
 
-    public override int Decompress(ReadOnlySpan<byte> source, Span<byte> destination)
+    protected override int Decompress(ReadOnlySpan<byte> source, Span<byte> destination)
     {
         ObjectDisposedException.ThrowIf(_context == 0, this);
         nuint result;
@@ -31,6 +31,12 @@ internal sealed unsafe class NativeZstdDecompressor : ZstdDecompressor
         fixed (byte* to = destination)
             result = _library.DecompressDCtx(_context, to, (nuint)destination.Length, from, (nuint)source.Length);
         return (int)_library.Check(result);
+    }
+
+    protected override void SetMagicless(bool magicless)
+    {
+        ObjectDisposedException.ThrowIf(_context == 0, this);
+        _library.Check(_library.SetDParameter(_context, NativeZstdLibrary.FormatParameter, magicless ? 1 : 0));
     }
 
     protected override void Dispose(bool disposing)

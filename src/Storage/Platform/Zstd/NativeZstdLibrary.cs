@@ -8,8 +8,11 @@ namespace Folio.Storage.Platform.Zstd;
 /// </summary>
 internal sealed unsafe class NativeZstdLibrary : ZstdLibrary
 {
-    /// <summary>ZSTD_c_compressionLevel, ZSTD_c_contentSizeFlag, ZSTD_c_checksumFlag and ZSTD_c_dictIDFlag of zstd.h.</summary>
-    private const int CompressionLevel = 100, ContentSizeFlag = 200, ChecksumFlag = 201, DictIdFlag = 202;
+    /// <summary>ZSTD_c_compressionLevel, ZSTD_c_contentSizeFlag, ZSTD_c_checksumFlag, ZSTD_c_dictIDFlag and ZSTD_c_format (experimental) of zstd.h.</summary>
+    private const int CompressionLevel = 100, ContentSizeFlag = 200, ChecksumFlag = 201, DictIdFlag = 202, CompressionFormat = 10;
+
+    /// <summary>ZSTD_d_format of zstd.h (experimental; its value 1, ZSTD_f_zstd1_magicless, reads frames without the magic number).</summary>
+    internal const int FormatParameter = 1000;
 
     /// <summary>ZSTD_error_dstSize_tooSmall of zstd_errors.h.</summary>
     private const int DestinationTooSmall = 70;
@@ -29,6 +32,7 @@ internal sealed unsafe class NativeZstdLibrary : ZstdLibrary
     internal delegate* unmanaged<nint> CreateDCtx;
     internal delegate* unmanaged<nint, nuint> FreeDCtx;
     internal delegate* unmanaged<nint, byte*, nuint, nuint> LoadDDictionary;
+    internal delegate* unmanaged<nint, int, int, nuint> SetDParameter;
     internal delegate* unmanaged<nint, byte*, nuint, byte*, nuint, nuint> DecompressDCtx;
     private delegate* unmanaged<nuint, uint> _isError;
     private delegate* unmanaged<nuint, int> _getErrorCode;
@@ -53,6 +57,7 @@ internal sealed unsafe class NativeZstdLibrary : ZstdLibrary
             compressor.Set(ContentSizeFlag, 0);
             compressor.Set(ChecksumFlag, 0);
             compressor.Set(DictIdFlag, 0);
+            compressor.Set(CompressionFormat, 1);
             if (!dictionary.IsEmpty)
                 compressor.LoadDictionary(dictionary);
             return compressor;
@@ -143,7 +148,7 @@ internal sealed unsafe class NativeZstdLibrary : ZstdLibrary
             || !TryGet(handle, "ZSTD_freeDCtx", out var freeDCtx) || !TryGet(handle, "ZSTD_DCtx_loadDictionary", out var loadDDictionary)
             || !TryGet(handle, "ZSTD_decompressDCtx", out var decompress) || !TryGet(handle, "ZSTD_isError", out var isError)
             || !TryGet(handle, "ZSTD_getErrorCode", out var getErrorCode) || !TryGet(handle, "ZSTD_getErrorName", out var getErrorName)
-            || !TryGet(handle, "ZDICT_trainFromBuffer_fastCover", out var train))
+            || !TryGet(handle, "ZDICT_trainFromBuffer_fastCover", out var train) || !TryGet(handle, "ZSTD_DCtx_setParameter", out var setDParameter))
             return null;
         library.CreateCCtx = (delegate* unmanaged<nint>)createCCtx;
         library.FreeCCtx = (delegate* unmanaged<nint, nuint>)freeCCtx;
@@ -154,6 +159,7 @@ internal sealed unsafe class NativeZstdLibrary : ZstdLibrary
         library.FreeDCtx = (delegate* unmanaged<nint, nuint>)freeDCtx;
         library.LoadDDictionary = (delegate* unmanaged<nint, byte*, nuint, nuint>)loadDDictionary;
         library.DecompressDCtx = (delegate* unmanaged<nint, byte*, nuint, byte*, nuint, nuint>)decompress;
+        library.SetDParameter = (delegate* unmanaged<nint, int, int, nuint>)setDParameter;
         library._isError = (delegate* unmanaged<nuint, uint>)isError;
         library._getErrorCode = (delegate* unmanaged<nuint, int>)getErrorCode;
         library._getErrorName = (delegate* unmanaged<nuint, byte*>)getErrorName;

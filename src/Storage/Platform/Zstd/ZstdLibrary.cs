@@ -19,7 +19,11 @@ internal abstract class ZstdLibrary
     /// <summary>What it is, for logs and stats (for example <c>libzstd 1.5.4</c>).</summary>
     public abstract string Description { get; }
 
-    /// <summary>A compressor at <paramref name="level"/> that writes frames without content size, checksum or dictionary id (the record keeps what it needs).</summary>
+    /// <summary>
+    /// A compressor at <paramref name="level"/> that writes frames without the magic number, content size, checksum
+    /// or dictionary id (the record keeps what it needs; a small document's frame is a hundred bytes or so, and those
+    /// fields took up to ten of them).
+    /// </summary>
     public abstract ZstdCompressor CreateCompressor(int level, ReadOnlySpan<byte> dictionary);
 
     /// <summary>A decompressor for frames written with <paramref name="dictionary"/> (empty: none).</summary>
