@@ -120,6 +120,38 @@ public class DictionaryTrainingTests
         }
     }
 
+    /// <summary>Quick training, with retraining on a worse ratio out of the way so only growth retrains.</summary>
+    private static readonly Folio.Storage.Documents.Compression.DocumentCompressionOptions GrowthOnly =
+        QuickTraining with { RetrainWhenWorseBy = 1000, RetrainAfterGrowth = 4 };
+
+    [Fact]
+    public async Task Put_CollectionThatGrowsUnlikeItsFirstBodies_AdoptsADictionaryTrainedAcrossTheGrowth()
+    {
+        using var store = DocumentStore.Open(StorageOptions.InMemory(), GrowthOnly);
+        var written = await WriteAsync(store, 0, 200, "a");
+        Assert.Equal(1, store.Compression.CurrentVersion("orders"));
+        written.AddRange(await WriteAsync(store, 200, 750, "b"));
+        Assert.Equal(1, store.Compression.CurrentVersion("orders"));
+
+        // The span is 4 × 200 bodies after the first dictionary: these end it.
+        written.AddRange(await WriteAsync(store, 950, 100, "b"));
+        Assert.Equal(2, store.Compression.CurrentVersion("orders"));
+        written.AddRange(await WriteAsync(store, 1050, 50, "b"));
+        Assert.Equal(2, VersionOf(store, "orders/1099"));
+        Assert.Equal(1, VersionOf(store, "orders/500"));
+        AssertAllReadBack(store, written);
+    }
+
+    [Fact]
+    public async Task Put_CollectionThatGrowsLikeItsFirstBodies_KeepsItsDictionary()
+    {
+        using var store = DocumentStore.Open(StorageOptions.InMemory(), GrowthOnly);
+        var written = await WriteAsync(store, 0, 1100, "a");
+        Assert.Equal(1, store.Compression.CurrentVersion("orders"));
+        Assert.Equal(1, VersionOf(store, "orders/1099"));
+        AssertAllReadBack(store, written);
+    }
+
     [Fact]
     public async Task Get_BodyWhoseDictionaryIsDamaged_ThrowsNamingTheDocument()
     {

@@ -23,6 +23,9 @@ public sealed class DocumentCompression : IDisposable
     private volatile DocumentCompressionOptions _options;
     private volatile bool _disposed;
 
+    /// <summary>The share of the current dictionary's output a replacement may leave at most (it must save 2%).</summary>
+    private const double ReplacementMustSave = 0.98;
+
     internal DocumentCompression(DocumentStore store, DocumentCompressionOptions options)
     {
         _store = store;
@@ -156,17 +159,21 @@ public sealed class DocumentCompression : IDisposable
     {
         try
         {
+            // A first dictionary only has to beat none; a later one replaces a dictionary that works, so it is judged
+            // on bodies it was not trained on and must save a few percent, or every retraining would look like a gain.
+            var current = state.Current;
+            var (training, judged) = current.Id == 0 ? (samples, samples) : HoldOut(samples);
             byte[] trained;
             try
             {
-                trained = DictionaryTrainer.Train(samples, Options.DictionaryBytes, Options.Level);
+                trained = DictionaryTrainer.Train(training, Options.DictionaryBytes, Options.Level);
             }
             catch (ZstdFailureException)
             {
                 state.TrainingFailed();
                 return;
             }
-            if (_disposed || trained.Length < 8 || !Helps(trained, state.Current, samples))
+            if (_disposed || trained.Length < 8 || !Helps(trained, current, judged, current.Id == 0 ? 1.0 : ReplacementMustSave))
             {
                 state.TrainingFailed();
                 return;
@@ -194,8 +201,21 @@ public sealed class DocumentCompression : IDisposable
         }
     }
 
-    /// <summary>Whether the new dictionary compresses a sample of the training bodies smaller than the current one does.</summary>
-    private bool Helps(byte[] trained, CompressionDictionary current, List<byte[]> samples)
+    /// <summary>Splits samples into the nine tenths a replacement dictionary is trained on and the tenth it is judged on.</summary>
+    private static (List<byte[]> Training, List<byte[]> Judged) HoldOut(List<byte[]> samples)
+    {
+        var training = new List<byte[]>(samples.Count);
+        var judged = new List<byte[]>(samples.Count / 10 + 1);
+        for (var i = 0; i < samples.Count; i++)
+            (i % 10 == 9 ? judged : training).Add(samples[i]);
+        return (training, judged);
+    }
+
+    /// <summary>
+    /// Whether the new dictionary compresses (a sample of) <paramref name="samples"/> to at most
+    /// <paramref name="ratio"/> of what the current one makes of them, and smaller.
+    /// </summary>
+    private bool Helps(byte[] trained, CompressionDictionary current, List<byte[]> samples, double ratio)
     {
         using var candidate = new CompressionDictionary(-1, string.Empty, trained, Options.Level);
         using var baseline = new CompressionDictionary(-1, string.Empty, current.Id == 0 ? [] : CopyOf(current), Options.Level);
@@ -216,7 +236,7 @@ public sealed class DocumentCompression : IDisposable
         {
             ArrayPool<byte>.Shared.Return(buffer);
         }
-        return withCandidate < withCurrent;
+        return withCandidate < withCurrent && withCandidate <= withCurrent * ratio;
     }
 
     private static byte[] CopyOf(CompressionDictionary dictionary) => dictionary.Bytes.ToArray();

@@ -40,6 +40,15 @@ public sealed record DocumentCompressionOptions
     /// <summary>The factor by which a window's stored ÷ raw ratio must exceed the baseline to retrain.</summary>
     public double RetrainWhenWorseBy { get; init; } = 1.25;
 
+    /// <summary>
+    /// A collection that grows this many times past the bodies its dictionary was trained on (<see cref="TrainingSamples"/>
+    /// at first, then each span this many times longer) trains a candidate on a sample drawn evenly from the whole span,
+    /// and adopts it when it compresses bodies it was not trained on smaller. The first bodies of a collection are
+    /// often not like the rest (loaded in id or time order: Debian's package lists start with one letter of the
+    /// alphabet), and compress a tenth worse with a dictionary trained on them alone. 0 or 1: never.
+    /// </summary>
+    public int RetrainAfterGrowth { get; init; } = 8;
+
     /// <summary>Whether new bodies of <paramref name="collection"/> are compressed.</summary>
     /// <param name="collection">The collection's name, in any casing.</param>
     /// <returns>True when compression is on and the collection is neither left out nor missing from the named ones.</returns>
