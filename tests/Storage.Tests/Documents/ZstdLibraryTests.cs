@@ -100,6 +100,24 @@ public class ZstdLibraryTests
         Assert.Throws<ZstdFailureException>(() => decompressor.Decompress(magicless.AsSpan(0, magiclessLength), back, magicless: false));
     }
 
+    [Fact]
+    public void TryCompress_FitsUnderALimitAFewBytesAboveTheFrame()
+    {
+        var samples = Samples(2000);
+        var dictionary = ZstdLibrary.Default.TrainFastCover(samples, 64 * 1024, 1, 1000, 8);
+        using var compression = new Folio.Storage.Documents.Compression.CompressionDictionary(1, "orders", dictionary, 1);
+        var destination = new byte[4096];
+        for (var n = 70_000; n < 70_050; n++)
+        {
+            var body = Encoding.UTF8.GetBytes(Order(n));
+            Assert.True(compression.TryCompress(body, destination, body.Length, out var frame));
+            // What a compaction recompressing with the same dictionary asks for: a frame smaller than the old one with its magic number.
+            Assert.True(compression.TryCompress(body, destination, frame + 4, out var again), $"order {n}: a {frame}-byte frame did not fit under {frame + 4}");
+            Assert.Equal(frame, again);
+            Assert.False(compression.TryCompress(body, destination, frame, out _));
+        }
+    }
+
     [Theory]
     [MemberData(nameof(Implementations))]
     public void TrainFastCover_Throws_OnTooFewSamples(string implementation) =>
