@@ -10,9 +10,10 @@ namespace Folio.Benchmarks.ManyDatabases;
 
 /// <summary>
 /// <c>dotnet run -c Release --project tests/Benchmarks -- fairness [--docs 1000000] [--tries 100] [--gap-ms 20]
-/// [--indexing-threads 0] [--commit-threads 0]</c>: whether one database's bulk insert starves another database. On
-/// Folio.Server.dll, database <c>bulk</c> (an index on its Orders) takes <c>--docs</c> documents through one
-/// bulk insert stream; meanwhile, one after another, a document is PUT into database <c>other</c> and its index
+/// [--indexing-threads 0] [--commit-threads 0] [--busy-indexes 1]</c>: whether one database's bulk insert starves
+/// another database. On Folio.Server.dll, database <c>bulk</c> (<c>--busy-indexes</c> live indexes on its Orders, 1–4:
+/// Company; Company and Freight; a map/reduce by every line's Product; every line's Product and Quantity) takes
+/// <c>--docs</c> documents through one bulk insert stream; meanwhile, one after another, a document is PUT into database <c>other</c> and its index
 /// (Items by Tag) is queried without waiting until it finds it: the time from sending the PUT to the first answer
 /// holding the document, <c>--tries</c> times. Prints p50/p99/max of that and of the PUTs alone, how many tries ran
 /// while the bulk insert was still going, the bulk insert's rate, and the server's threads sampled at each try.
@@ -24,10 +25,19 @@ public static class FairnessCommand
 
     private const int RecordPool = 4_096;
 
+    /// <summary>The busy database's indexes, the first <c>--busy-indexes</c> of them created.</summary>
+    private static readonly string[] BusyIndexes =
+    [
+        """{"Name":"Orders/ByCompany","Collections":["Orders"],"Fields":{"Company":{"Path":"Company"}}}""",
+        MapReduce.MapReduceIndexes.StaticCompanyJson,
+        MapReduce.MapReduceIndexes.ByProductJson,
+        MapReduce.MapReduceIndexes.StaticProductJson,
+    ];
+
     /// <summary>Runs the command.</summary>
     public static async Task<int> RunAsync(string[] args)
     {
-        int docs = 1_000_000, tries = 100, gapMs = 20, indexingThreads = 0, commitThreads = 0;
+        int docs = 1_000_000, tries = 100, gapMs = 20, indexingThreads = 0, commitThreads = 0, busyIndexes = 1;
         for (int i = 0; i < args.Length; i++)
         {
             switch (args[i])
@@ -37,10 +47,17 @@ public static class FairnessCommand
                 case "--gap-ms": gapMs = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
                 case "--indexing-threads": indexingThreads = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
                 case "--commit-threads": commitThreads = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
+                case "--busy-indexes": busyIndexes = int.Parse(args[++i], CultureInfo.InvariantCulture); break;
                 default:
-                    Console.Error.WriteLine($"Unknown option '{args[i]}'. Options: --docs N --tries N --gap-ms N --indexing-threads N --commit-threads N");
+                    Console.Error.WriteLine($"Unknown option '{args[i]}'. Options: --docs N --tries N --gap-ms N --indexing-threads N --commit-threads N --busy-indexes 1-4");
                     return 2;
             }
+        }
+
+        if (busyIndexes < 1 || busyIndexes > BusyIndexes.Length)
+        {
+            Console.Error.WriteLine($"--busy-indexes takes 1 to {BusyIndexes.Length}.");
+            return 2;
         }
 
         string work = Path.Combine(Path.GetTempPath(), "folio-fairness-" + DateTime.UtcNow.ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
@@ -52,7 +69,7 @@ public static class FairnessCommand
                 $"--Databases:IndexingThreads={indexingThreads}", $"--Databases:CommitThreads={commitThreads}");
             using HttpClient client = BenchServers.CreateClient(folio.Url);
             await SendAsync(client, HttpMethod.Put, "/admin/databases", """{"Name":"bulk"}""", HttpStatusCode.Created);
-            await SendAsync(client, HttpMethod.Put, "/databases/bulk/indexes", """{"Indexes":[{"Name":"Orders/ByCompany","Collections":["Orders"],"Fields":{"Company":{"Path":"Company"}}}]}""", HttpStatusCode.Created);
+            await SendAsync(client, HttpMethod.Put, "/databases/bulk/indexes", "{\"Indexes\":[" + string.Join(',', BusyIndexes[..busyIndexes]) + "]}", HttpStatusCode.Created);
             await SendAsync(client, HttpMethod.Put, "/admin/databases", """{"Name":"other"}""", HttpStatusCode.Created);
             await SendAsync(client, HttpMethod.Put, "/databases/other/indexes", """{"Indexes":[{"Name":"Items/ByTag","Collections":["Items"],"Fields":{"Tag":{"Path":"Tag"}}}]}""", HttpStatusCode.Created);
 
@@ -89,7 +106,7 @@ public static class FairnessCommand
             long stored = await CountAsync(client, "bulk");
             Console.WriteLine();
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture,
-                $"fairness: {docs:N0} documents bulk-inserted into 'bulk' (index Orders/ByCompany live) in {bulkElapsed.TotalSeconds:F1} s ({docs / bulkElapsed.TotalSeconds:N0} docs/s, {stored:N0} stored); {tries} tries on 'other', {duringBulk} of them wholly during the bulk insert; load average at start {load}, at end {BenchServers.LoadAverage()}; server threads at most {maxThreads}"));
+                $"fairness: {docs:N0} documents bulk-inserted into 'bulk' ({busyIndexes} index(es) live) in {bulkElapsed.TotalSeconds:F1} s ({docs / bulkElapsed.TotalSeconds:N0} docs/s, {stored:N0} stored); {tries} tries on 'other', {duringBulk} of them wholly during the bulk insert; load average at start {load}, at end {BenchServers.LoadAverage()}; server threads at most {maxThreads}"));
             Console.WriteLine("| what | p50 ms | p99 ms | max ms |");
             Console.WriteLine("|---|---:|---:|---:|");
             Print("PUT to 'other' acknowledged (durable)", put);
