@@ -215,6 +215,23 @@ public sealed partial class StorageEnvironment : IDisposable
         Pager.ReleaseResidentPages();
     }
 
+    /// <summary>
+    /// <see cref="ReleaseResidentPages()"/> for a data file of at most <paramref name="smallFileBytes"/>, which also
+    /// leaves the file's pages out of the operating system's cache and its mapping without read-ahead: the kernel maps
+    /// every cached neighbour of a page read, up to 64 KB around it, so a small database read for one document kept
+    /// 64 KB of its file resident where the read touched 16 (measured on Linux 6.18). Each first read of a page is then
+    /// a disk read. A larger file is only released as <see cref="ReleaseResidentPages()"/> does.
+    /// </summary>
+    public void ReleaseResidentPages(long smallFileBytes)
+    {
+        if (Volatile.Read(ref _lifecycle) != Lifecycle.Open)
+            return;
+        if (Pager.NumberOfPages * (long)StorageLimits.PageSize <= smallFileBytes)
+            Pager.ReleaseResidentAndCachedPages();
+        else
+            Pager.ReleaseResidentPages();
+    }
+
     /// <summary>Counts and sizes, for stats endpoints and tests.</summary>
     public StorageStats GetStats() => new()
     {

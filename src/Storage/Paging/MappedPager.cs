@@ -111,6 +111,19 @@ internal sealed unsafe class MappedPager : Pager
         }
     }
 
+    public override void ReleaseResidentAndCachedPages()
+    {
+        lock (_growLock)
+        {
+            foreach (var region in _regions)
+            {
+                Pal.ReleaseResidentPages(region.Pointer, region.Length);
+                Pal.AdviseRandomAccess(region.Pointer, region.Length);
+            }
+            _file.DropCachedPages();
+        }
+    }
+
     /// <summary>Gives blocks back to a released tail before pages are written there, so a full disk fails here and not mid-flush.</summary>
     private void ReserveUpTo(long target, long required)
     {

@@ -37,6 +37,16 @@ internal abstract class Pager : IDisposable
     {
     }
 
+    /// <summary>
+    /// Like <see cref="ReleaseResidentPages"/>, and also drops the file's pages from the operating system's cache and
+    /// turns off read-ahead for the mapping made so far, so each later read maps only the pages it touches, each a
+    /// disk read the first time. For small files whose reads are a page or two (a tenant's database opened for one
+    /// request); a larger file loses its read-ahead for sequential reads of what is mapped now.
+    /// </summary>
+    public virtual void ReleaseResidentAndCachedPages()
+    {
+    }
+
     /// <summary>Makes every write so far durable.</summary>
     public abstract void Sync();
 

@@ -141,6 +141,41 @@ internal static partial class Pal
     }
 
     private const int MadviseDontNeed = 4;
+    private const int MadviseRandom = 1;
+    private const int FadviseDontNeed = 4;
+
+    /// <summary>
+    /// Asks that faults in a mapping read only the page they touch (no read-ahead). With the file's pages out of the
+    /// cache (<see cref="DropCachedPages"/>), that keeps the kernel from mapping the cached neighbours of each page
+    /// read (up to 64 KB around it): a small file read a page or two at a time then has only those pages resident.
+    /// </summary>
+    public static unsafe bool AdviseRandomAccess(byte* address, long length)
+    {
+        if (!OperatingSystem.IsLinux() || length <= 0 || (nuint)address % (nuint)Environment.SystemPageSize != 0)
+            return false;
+        return madvise(address, (nuint)length, MadviseRandom) == 0;
+    }
+
+    /// <summary>Drops a file's clean pages from the operating system's cache (dirty ones are written back first and stay); the next read of them is a disk read.</summary>
+    public static bool DropCachedPages(SafeFileHandle handle)
+    {
+        if (!OperatingSystem.IsLinux())
+            return false;
+        var added = false;
+        handle.DangerousAddRef(ref added);
+        try
+        {
+            return posix_fadvise((int)handle.DangerousGetHandle(), 0, 0, FadviseDontNeed) == 0;
+        }
+        finally
+        {
+            if (added)
+                handle.DangerousRelease();
+        }
+    }
+
+    [LibraryImport("libc")]
+    private static partial int posix_fadvise(int fd, long offset, long len, int advice);
 
     [LibraryImport("libc", SetLastError = true)]
     private static unsafe partial int madvise(byte* address, nuint length, int advice);

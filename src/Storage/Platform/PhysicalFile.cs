@@ -53,6 +53,9 @@ internal sealed class PhysicalFile : IStorageFile
     /// <exception cref="IOException">The blocks could not be had (ENOSPC for a full disk).</exception>
     public void Reserve(long from, long length) => Pal.Allocate(_handle, from, length);
 
+    /// <summary>Drops the file's clean pages from the operating system's cache; false where this is not supported.</summary>
+    public bool DropCachedPages() => Pal.DropCachedPages(_handle);
+
     /// <summary>Turns a range inside the file's length into a hole; false where the file system cannot.</summary>
     public bool ReleaseRange(long from, long length) => Pal.PunchHole(_handle, from, length);
 

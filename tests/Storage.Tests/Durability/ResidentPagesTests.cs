@@ -33,6 +33,40 @@ public class ResidentPagesTests
     }
 
     [Fact]
+    public void ReleaseResidentPages_OfASmallFile_LeavesResidentOnlyThePagesAReadTouches()
+    {
+        if (!OperatingSystem.IsLinux())
+            return;
+        using var directory = new TempDirectory("resident");
+        var options = StorageOptions.ForPath(directory.Path);
+        var expected = Fill(options);
+        var dataFile = Path.Combine(directory.Path, StorageEnvironment.DataFileName);
+        using var env = StorageEnvironment.Open(options);
+        AssertValues(env, expected);
+
+        env.ReleaseResidentPages();
+        ReadOne(env, 300);
+        var plain = ResidentKilobytes(dataFile);
+
+        // Every file counts as small here; the server passes the size up to which it asks for this.
+        env.ReleaseResidentPages(smallFileBytes: long.MaxValue);
+        ReadOne(env, 300);
+        var small = ResidentKilobytes(dataFile);
+
+        Assert.True(small < plain, $"one read left {small} KB resident after dropping the cache, {plain} KB without");
+        Assert.True(small <= 6 * StorageLimits.PageSize / 1024, $"one read left {small} KB resident; its tree path is a few pages");
+        AssertValues(env, expected);
+        env.Verify();
+    }
+
+    private static void ReadOne(StorageEnvironment env, int i)
+    {
+        using var read = env.BeginRead();
+        Assert.True(read.OpenTree("values")!.TryGet(Key(i), out var value));
+        AssertWhole(i, value, generation: 0);
+    }
+
+    [Fact]
     public async Task ReleaseResidentPages_UnderOpenReadersAndCommits_ChangesNothingAnyReaderSees()
     {
         if (!OperatingSystem.IsLinux())
