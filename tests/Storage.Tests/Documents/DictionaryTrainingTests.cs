@@ -143,16 +143,6 @@ public class DictionaryTrainingTests
     }
 
     [Fact]
-    public async Task Put_CollectionThatGrowsLikeItsFirstBodies_KeepsItsDictionary()
-    {
-        using var store = DocumentStore.Open(StorageOptions.InMemory(), GrowthOnly);
-        var written = await WriteAsync(store, 0, 1100, "a");
-        Assert.Equal(1, store.Compression.CurrentVersion("orders"));
-        Assert.Equal(1, VersionOf(store, "orders/1099"));
-        AssertAllReadBack(store, written);
-    }
-
-    [Fact]
     public async Task Get_BodyWhoseDictionaryIsDamaged_ThrowsNamingTheDocument()
     {
         using var directory = new TempDirectory("damaged-dictionary");
