@@ -150,19 +150,7 @@ public sealed partial class Tree
     internal ReadOnlySpan<byte> GetPage(long pageNumber) => _transaction.GetPage(pageNumber);
 
     /// <summary>Reads the value stored under <paramref name="key"/>.</summary>
-    public bool TryGet(scoped ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
-    {
-        EnsureUsable();
-        if (key.Length == 0 || key.Length > StorageLimits.MaxKeySize)
-        {
-            value = default;
-            return false;
-        }
-        var leaf = _transaction.GetPage(FindLeaf(key, out _));
-        var index = TreePage.SearchLeaf(leaf, key, out var found);
-        value = found ? ReadValue(leaf, index) : default;
-        return found;
-    }
+    public bool TryGet(scoped ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value) => TryGet(key, out _, out value);
 
     /// <summary>
     /// Reads the value stored under <paramref name="key"/> and the key as the page holds it, which (unlike a caller's

@@ -23,7 +23,7 @@ public sealed class DocumentCompression : IDisposable
     private volatile DocumentCompressionOptions _options;
     private volatile bool _disposed;
 
-    /// <summary>The share of the current dictionary's output a replacement may leave at most (it must save 2%).</summary>
+    /// <summary>The share of the current dictionary's output a replacement must stay under (it must save 2%).</summary>
     private const double ReplacementMustSave = 0.98;
 
     internal DocumentCompression(DocumentStore store, DocumentCompressionOptions options)
@@ -212,8 +212,8 @@ public sealed class DocumentCompression : IDisposable
     }
 
     /// <summary>
-    /// Whether the new dictionary compresses (a sample of) <paramref name="samples"/> to at most
-    /// <paramref name="ratio"/> of what the current one makes of them, and smaller.
+    /// Whether the new dictionary compresses (a sample of) <paramref name="samples"/> to less than
+    /// <paramref name="ratio"/> of what the current one makes of them.
     /// </summary>
     private bool Helps(byte[] trained, CompressionDictionary current, List<byte[]> samples, double ratio)
     {
@@ -236,7 +236,7 @@ public sealed class DocumentCompression : IDisposable
         {
             ArrayPool<byte>.Shared.Return(buffer);
         }
-        return withCandidate < withCurrent && withCandidate <= withCurrent * ratio;
+        return withCandidate < withCurrent * ratio;
     }
 
     private static byte[] CopyOf(CompressionDictionary dictionary) => dictionary.Bytes.ToArray();
