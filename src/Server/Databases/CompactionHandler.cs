@@ -50,7 +50,7 @@ public sealed class CompactionHandler(DatabaseRegistry databases, ILogger<Compac
             {
                 var operation = database.Operations.Register(OperationKind.Compaction, target);
                 id = operation.Id;
-                new CompactionRunner(database, operation, compact, logger).Start();
+                _ = new CompactionRunner(database, operation, compact, logger).Start();
             }
             catch
             {

@@ -46,4 +46,12 @@ internal static partial class DatabaseLog
     /// <summary>Which Zstd the server compresses documents with, and whether databases compress unless told otherwise.</summary>
     [LoggerMessage(EventId = 2010, Level = LogLevel.Information, Message = "Documents compression on by default: {Enabled}; Zstd from {ZstdImplementation}")]
     public static partial void CompressionChosen(ILogger logger, bool enabled, string zstdImplementation);
+
+    /// <summary>The server weighed compacting a database gone quiet after writes, and whether it will.</summary>
+    [LoggerMessage(EventId = 2011, Level = LogLevel.Information, Message = "Compaction of {Database} estimated to give back {ReclaimableKb} KB of {FileKb} KB ({Share:P1}: free {FreeKb} KB, leaf slack {SlackKb} KB, recompression {RecompressionKb} KB over {RecompressibleDocuments} documents); compacting: {Compacting}")]
+    public static partial void CompactionEstimated(ILogger logger, string database, long reclaimableKb, long fileKb, double share, long freeKb, long slackKb, long recompressionKb, long recompressibleDocuments, bool compacting);
+
+    /// <summary>Weighing a compaction failed; the server tries again after more writes.</summary>
+    [LoggerMessage(EventId = 2012, Level = LogLevel.Error, Message = "Estimating a compaction of {Database} failed")]
+    public static partial void CompactionEstimateFailed(ILogger logger, Exception exception, string database);
 }

@@ -252,12 +252,13 @@ public sealed partial class DatabaseRegistry
     {
         TimeSpan idleFor = _options.IdleUnloadAfter;
         TimeSpan quietFor = _options.ReleasePagesAfter;
-        if (idleFor <= TimeSpan.Zero && quietFor <= TimeSpan.Zero && _options.MaxLoaded <= 0)
+        TimeSpan compactAfter = _options.CompactWhenQuietFor;
+        if (idleFor <= TimeSpan.Zero && quietFor <= TimeSpan.Zero && compactAfter <= TimeSpan.Zero && _options.MaxLoaded <= 0)
             return;
-        // Checked a few times per idle period (the shorter of the unload's and the page release's), so a database
+        // Checked a few times per idle period (the shortest of the unload's, the page release's and the compaction's), so a database
         // unloads at most a quarter period late; never busier than 20 a second. The cap is checked too: a database
         // still busy when another opened is unloaded once it is idle.
-        TimeSpan shortest = idleFor <= TimeSpan.Zero ? quietFor : quietFor <= TimeSpan.Zero ? idleFor : TimeSpan.FromTicks(Math.Min(idleFor.Ticks, quietFor.Ticks));
+        TimeSpan shortest = Shortest(Shortest(idleFor, quietFor), compactAfter);
         TimeSpan every = shortest <= TimeSpan.Zero
             ? TimeSpan.FromSeconds(1)
             : TimeSpan.FromTicks(Math.Clamp(shortest.Ticks / 4, TimeSpan.FromMilliseconds(50).Ticks, TimeSpan.FromSeconds(30).Ticks));
@@ -271,6 +272,8 @@ public sealed partial class DatabaseRegistry
                     if (idleFor > TimeSpan.Zero)
                         UnloadIdle(idleFor);
                     EvictOverCap();
+                    if (compactAfter > TimeSpan.Zero)
+                        CompactQuiet(compactAfter);
                     if (quietFor > TimeSpan.Zero)
                         ReleaseQuietPages(quietFor);
                 }
@@ -285,6 +288,10 @@ public sealed partial class DatabaseRegistry
             // Shutting down.
         }
     }
+
+    /// <summary>The shorter of two periods, a zero (off) one not counting.</summary>
+    private static TimeSpan Shortest(TimeSpan a, TimeSpan b) =>
+        a <= TimeSpan.Zero ? b : b <= TimeSpan.Zero ? a : TimeSpan.FromTicks(Math.Min(a.Ticks, b.Ticks));
 
     private void UnloadIdle(TimeSpan idleFor)
     {

@@ -21,7 +21,7 @@ public sealed class DatabaseStatsHandler
 
     /// <summary>
     /// Answers <c>{"CountOfDocuments","CountOfIndexes","LastDocEtag","SizeOnDisk","DatabaseId","CountOfTombstones",
-    /// "JournalBytesWritten","MergedTransactions","BulkInsertsInProgress","BulkInserts","Compaction","LastCompaction","Indexes"}</c>; <c>SizeOnDisk</c> is the
+    /// "JournalBytesWritten","MergedTransactions","BulkInsertsInProgress","BulkInserts","CompactionEstimate","Compaction","LastCompaction","Indexes"}</c>; <c>SizeOnDisk</c> is the
     /// data file's size in bytes, <c>JournalBytesWritten</c> counts since the database opened.
     /// </summary>
     /// <param name="request">The request.</param>
@@ -52,7 +52,7 @@ public sealed class DatabaseStatsHandler
         writer.WriteNumber("JournalBytesWritten"u8, storage.JournalBytesWritten);
         writer.WriteNumber("MergedTransactions"u8, database.Store.Environment.Merger.MergedTransactions);
         BulkInsertStats.Write(writer, database.BulkInserts);
-        CompactionStats.Write(writer, storage.Compaction, database.LastCompaction);
+        CompactionStats.Write(writer, storage.Compaction, database.LastCompaction, database.LastCompactionEstimate);
         WriteIndexes(writer, database, reader);
         writer.WriteEndObject();
     }

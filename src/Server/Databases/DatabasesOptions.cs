@@ -41,6 +41,29 @@ public sealed class DatabasesOptions
     /// </summary>
     public int CommitThreads { get; set; }
 
+    /// <summary>
+    /// How long a database goes without a write before the server weighs compacting its documents' file
+    /// (<c>Databases:CompactWhenQuietFor</c>, default 1 minute; <see cref="TimeSpan.Zero"/> never compacts on its own).
+    /// It weighs it again only after writes of at least a twentieth of all the database has had (1,000 at least): an
+    /// estimate reads every page. One database is estimated or compacted at a time across the server, and the
+    /// compaction is the same online one as <c>POST /admin/databases/{db}/compact</c>: reads go on, writes wait for the swap.
+    /// </summary>
+    public TimeSpan CompactWhenQuietFor { get; set; } = TimeSpan.FromMinutes(1);
+
+    /// <summary>
+    /// The share of the documents' file a compaction must be estimated to give back before the server runs one on its
+    /// own (<c>Databases:CompactMinShare</c>, default 0.1): free pages, leaves a copy would fill, and bodies it would
+    /// recompress with a newer dictionary. A copy costs about what writing the live data once costs, so a tenth of
+    /// the file back is worth one.
+    /// </summary>
+    public double CompactMinShare { get; set; } = 0.1;
+
+    /// <summary>
+    /// The fewest bytes a compaction must be estimated to give back before the server runs one on its own
+    /// (<c>Databases:CompactMinBytes</c>, default 1 MB): below that a tenant's small file is not worth the copy.
+    /// </summary>
+    public long CompactMinBytes { get; set; } = 1L << 20;
+
     /// <summary>The problems with these settings (none when valid).</summary>
     public IReadOnlyList<string> Validate()
     {
@@ -51,6 +74,12 @@ public sealed class DatabasesOptions
             errors.Add("Databases:ReleasePagesAfter must not be negative.");
         if (MaxLoaded < 0)
             errors.Add("Databases:MaxLoaded must not be negative (0 means no cap).");
+        if (CompactWhenQuietFor < TimeSpan.Zero)
+            errors.Add("Databases:CompactWhenQuietFor must not be negative (0 never compacts on its own).");
+        if (CompactMinShare is <= 0 or > 1 || double.IsNaN(CompactMinShare))
+            errors.Add("Databases:CompactMinShare must be above 0 and at most 1.");
+        if (CompactMinBytes < 0)
+            errors.Add("Databases:CompactMinBytes must not be negative.");
         if (IndexingThreads is < 0 or > MaxThreads)
             errors.Add($"Databases:IndexingThreads must be between 0 (sized from the cores) and {MaxThreads}.");
         if (CommitThreads is < 0 or > MaxThreads)

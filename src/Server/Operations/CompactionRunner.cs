@@ -23,7 +23,8 @@ internal sealed class CompactionRunner(Database database, DatabaseOperation oper
     private CompactionPhase? _lastPhase;
 
     /// <summary>Starts the run; the operation's state tells how it went. The caller holds the compaction slot; the run frees it.</summary>
-    public void Start() => _ = Task.Factory.StartNew(Run, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+    /// <returns>Completes when the run has ended, whichever way.</returns>
+    public Task Start() => Task.Factory.StartNew(Run, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
 
     private void Run()
     {

@@ -129,7 +129,7 @@ public sealed class CompactionRouteTests
 
     private static DatabaseRegistry Registry(RunningServer server) => server.Server.Services.GetRequiredService<DatabaseRegistry>();
 
-    private static async Task SeedAsync(HttpClient client, string db, int count)
+    internal static async Task SeedAsync(HttpClient client, string db, int count)
     {
         for (int start = 1; start <= count; start += 1_000)
         {
@@ -140,7 +140,7 @@ public sealed class CompactionRouteTests
         }
     }
 
-    private static async Task DeleteEvenAsync(HttpClient client, string db, int count)
+    internal static async Task DeleteEvenAsync(HttpClient client, string db, int count)
     {
         IEnumerable<string> commands = Enumerable.Range(1, count / 2).Select(i => "{\"Type\":\"DELETE\",\"Id\":\"orders/" + (i * 2) + "\"}");
         using var bulk = await client.PostAsync($"/databases/{db}/bulk_docs", FolioApi.Json($$"""{"Commands":[{{string.Join(',', commands)}}]}"""));

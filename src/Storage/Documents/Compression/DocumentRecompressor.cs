@@ -16,6 +16,8 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
 {
     private readonly Dictionary<string, CompressionDictionary?> _currentByCollection = new(StringComparer.Ordinal);
     private byte[] _raw = [];
+    private byte[]? _lastCollection;
+    private CompressionDictionary? _lastCurrent;
     private byte[] _compressed = [];
 
     public bool TryRewrite(string tree, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, IBufferWriter<byte> output)
@@ -33,10 +35,24 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         return true;
     }
 
+    /// <summary>
+    /// Whether <see cref="TryRewrite"/> would try to rewrite this record (it may still keep a body that does not come
+    /// out smaller): what a compaction estimate counts without compressing anything.
+    /// </summary>
+    public bool MayRewrite(ReadOnlySpan<byte> key, Document stored) => stored.CarriesIdItsKeyHolds(key) || Outdated(stored) is not null;
+
+    /// <summary>The collection's current dictionary when the record's body is not stored with it in the current form, else null.</summary>
+    private CompressionDictionary? Outdated(Document stored)
+    {
+        var current = CurrentFor(stored.Collection);
+        return current is null || current.Id == 0 || (stored.BodyFlags == Document.CompressedPrefixMagiclessFlag && stored.DictionaryVersion == current.Id)
+            ? null
+            : current;
+    }
+
     private bool TryRecompress(ReadOnlySpan<byte> key, Document stored, IBufferWriter<byte> output)
     {
-        var current = CurrentFor(stored.CollectionString);
-        if (current is null || current.Id == 0 || (stored.BodyFlags == Document.CompressedPrefixMagiclessFlag && stored.DictionaryVersion == current.Id))
+        if (Outdated(stored) is not { } current)
             return false;
         if (RawJson(stored) is not { } json)
             return false;
@@ -109,6 +125,18 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
             _raw = new byte[json.Length];
         json.CopyTo(_raw);
         return _raw;
+    }
+
+    private CompressionDictionary? CurrentFor(ReadOnlySpan<byte> collectionName)
+    {
+        // Records come in id order, mostly a collection's run after another's: the last one's answer saves a string
+        // and a lookup per record on a walk over every document.
+        if (_lastCollection is not null && collectionName.SequenceEqual(_lastCollection))
+            return _lastCurrent;
+        var collection = System.Text.Encoding.UTF8.GetString(collectionName);
+        _lastCollection = collectionName.ToArray();
+        _lastCurrent = CurrentFor(collection);
+        return _lastCurrent;
     }
 
     private CompressionDictionary? CurrentFor(string collection)

@@ -1,0 +1,68 @@
+using System.Diagnostics;
+using Folio.Server.Operations;
+using Folio.Storage.Compaction;
+
+namespace Folio.Server.Databases;
+
+public sealed partial class DatabaseRegistry
+{
+    // The one estimate or compaction the server runs on its own at a time: each reads a whole file, and a thousand
+    // tenants going quiet together must not all be read at once.
+    private Task _autoCompaction = Task.CompletedTask;
+
+    /// <summary>
+    /// Starts weighing, and compacting if it pays, the first database quiet for <paramref name="quietFor"/> that is due
+    /// (<see cref="Database.DueForCompactionEstimate"/>), unless the last one is still running.
+    /// </summary>
+    private void CompactQuiet(TimeSpan quietFor)
+    {
+        long now = Stopwatch.GetTimestamp();
+        bool idle = _autoCompaction.IsCompleted;
+        // A file smaller than this cannot give back the bytes and the share asked for at once.
+        long minFileBytes = (long)Math.Min(long.MaxValue / 2, _options.CompactMinBytes / _options.CompactMinShare);
+        foreach (KeyValuePair<string, DatabaseEntry> pair in _databases)
+        {
+            // Every database is looked at, busy or not: each check is what times its quiet from its last write.
+            if (pair.Value.Instance is { } database && database.DueForCompactionEstimate(quietFor, minFileBytes, now) && idle)
+            {
+                _autoCompaction = Task.Factory.StartNew(() => CompactIfItPays(database), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default).Unwrap();
+                idle = false;
+            }
+        }
+    }
+
+    private async Task CompactIfItPays(Database database)
+    {
+        CompactionEstimate estimate;
+        if (!database.TryEnter())
+            return;
+        try
+        {
+            estimate = database.EstimateCompaction();
+        }
+        catch (Exception e) when (e is not OutOfMemoryException)
+        {
+            DatabaseLog.CompactionEstimateFailed(_logger, e, database.Name);
+            return;
+        }
+        finally
+        {
+            database.Exit();
+        }
+
+        bool pays = estimate.ReclaimableShare >= _options.CompactMinShare && estimate.ReclaimableBytes >= _options.CompactMinBytes;
+        DatabaseLog.CompactionEstimated(_logger, database.Name, estimate.ReclaimableBytes >> 10, estimate.FileBytes >> 10, estimate.ReclaimableShare, estimate.FreeBytes >> 10, estimate.SlackBytes >> 10, estimate.RecompressionBytes >> 10, estimate.RecompressibleDocuments, pays);
+        if (!pays || !database.TryBeginCompaction())
+            return;
+        try
+        {
+            DatabaseOperation operation = database.Operations.Register(OperationKind.Compaction, Database.DocumentsTarget);
+            await new CompactionRunner(database, operation, (progress, stop) => database.Store.Compact(progress, stop), _logger).Start().ConfigureAwait(false);
+        }
+        catch
+        {
+            database.EndCompaction(null);
+            throw;
+        }
+    }
+}

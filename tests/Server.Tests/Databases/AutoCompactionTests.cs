@@ -1,0 +1,130 @@
+using System.Diagnostics;
+using System.Text.Json;
+using Folio.Server.Databases;
+using Folio.Server.Tests.Support;
+using Serilog.Events;
+using static Folio.Server.Tests.Databases.CompactionRouteTests;
+using static Folio.Server.Tests.Support.FolioApi;
+
+namespace Folio.Server.Tests.Databases;
+
+/// <summary>The server compacting a database on its own once it has gone quiet (<c>Databases:CompactWhenQuietFor</c>), on a real server and real files.</summary>
+public sealed class AutoCompactionTests
+{
+    private const string AnySize = "--Databases:CompactMinBytes=0";
+
+    [Fact]
+    public async Task QuietDatabase_IsCompactedByTheServer_AfterHalfItsDocumentsAreDeleted()
+    {
+        await using RunningServer server = await RunningServer.StartAsync("--Databases:CompactWhenQuietFor=00:00:00.300", AnySize);
+        string db = await CreateDatabaseAsync(server.Client);
+        await SeedAsync(server.Client, db, 4_000);
+        await DeleteEvenAsync(server.Client, db, 4_000);
+
+        JsonElement stats = await WaitForStatsAsync(server.Client, db, s => s.GetProperty("LastCompaction").ValueKind == JsonValueKind.Object, "a compaction");
+
+        JsonElement last = stats.GetProperty("LastCompaction");
+        Assert.True(last.GetProperty("SizeAfter").GetInt64() < last.GetProperty("SizeBefore").GetInt64(), last.ToString());
+        Assert.True(stats.GetProperty("CompactionEstimate").GetProperty("ReclaimableShare").GetDouble() >= 0.3, stats.ToString());
+        Assert.NotNull(await LoadAsync(server.Client, db, "orders/1"));
+        Assert.NotNull(await LoadAsync(server.Client, db, "orders/3999"));
+        Assert.Null(await LoadAsync(server.Client, db, "orders/2"));
+        LogEvent estimated = Assert.Single(server.Log.Events, e => e.MessageTemplate.Text.StartsWith("Compaction of {Database} estimated", StringComparison.Ordinal));
+        Assert.Equal("True", estimated.Properties["Compacting"].ToString());
+        JsonElement operation = await GetJsonAsync(server.Client, $"/databases/{db}/operations/state?id=1");
+        Assert.Equal("Compaction", operation.GetProperty("Kind").GetString());
+        Assert.Equal("Completed", operation.GetProperty("Status").GetString());
+    }
+
+    [Fact]
+    public async Task QuietDatabase_IsLeftAsItIs_WhenACompactionWouldGiveBackTooLittle()
+    {
+        // Without compression: the first bodies a collection writes wait for its dictionary, and a copy would compress them.
+        await using RunningServer server = await RunningServer.StartAsync("--Databases:CompactWhenQuietFor=00:00:00.300", AnySize, "--DocumentsCompression=false");
+        string db = await CreateDatabaseAsync(server.Client);
+        await SeedAsync(server.Client, db, 4_000);
+
+        JsonElement stats = await WaitForStatsAsync(server.Client, db, s => s.GetProperty("CompactionEstimate").ValueKind == JsonValueKind.Object, "an estimate");
+        await WaitForAsync(() => server.Log.Events.Any(e => e.MessageTemplate.Text.StartsWith("Compaction of {Database} estimated", StringComparison.Ordinal)), "the estimate's log line");
+
+        Assert.True(stats.GetProperty("CompactionEstimate").GetProperty("ReclaimableShare").GetDouble() < 0.1, stats.ToString());
+        LogEvent estimated = Assert.Single(server.Log.Events, e => e.MessageTemplate.Text.StartsWith("Compaction of {Database} estimated", StringComparison.Ordinal));
+        Assert.Equal("False", estimated.Properties["Compacting"].ToString());
+        Assert.Equal(JsonValueKind.Null, (await GetJsonAsync(server.Client, $"/databases/{db}/stats")).GetProperty("LastCompaction").ValueKind);
+    }
+
+    [Fact]
+    public async Task Database_IsNotCompacted_WhileWritesGoOn_AndIsOnceTheyStop()
+    {
+        await using RunningServer server = await RunningServer.StartAsync("--Databases:CompactWhenQuietFor=00:00:01", AnySize);
+        string db = await CreateDatabaseAsync(server.Client);
+        await SeedAsync(server.Client, db, 4_000);
+        await DeleteEvenAsync(server.Client, db, 4_000);
+
+        // A write every 100 ms for three quiet periods: the database never goes a whole period without one.
+        var writing = Stopwatch.StartNew();
+        for (int i = 0; writing.Elapsed < TimeSpan.FromSeconds(3); i++)
+        {
+            await StoreAsync(server.Client, db, $"ticks/{i}", """{"Tick":1}""");
+            await Task.Delay(100);
+        }
+        JsonElement during = await GetJsonAsync(server.Client, $"/databases/{db}/stats");
+
+        Assert.Equal(JsonValueKind.Null, during.GetProperty("CompactionEstimate").ValueKind);
+        Assert.Equal(JsonValueKind.Null, during.GetProperty("LastCompaction").ValueKind);
+        await WaitForStatsAsync(server.Client, db, s => s.GetProperty("LastCompaction").ValueKind == JsonValueKind.Object, "a compaction once the writes stopped");
+    }
+
+    [Fact]
+    public async Task ReopenedDatabase_IsCompacted_ForSpaceFreedBeforeTheRestart()
+    {
+        await using RunningServer first = await RunningServer.StartAsync("--Databases:CompactWhenQuietFor=00:00:00");
+        string db = await CreateDatabaseAsync(first.Client);
+        await SeedAsync(first.Client, db, 4_000);
+        await DeleteEvenAsync(first.Client, db, 4_000);
+        await first.StopAsync();
+
+        await using RunningServer second = await RunningServer.StartOnAsync(first.DataDir, "--Databases:CompactWhenQuietFor=00:00:00.300", AnySize);
+        JsonElement stats = await WaitForStatsAsync(second.Client, db, s => s.GetProperty("LastCompaction").ValueKind == JsonValueKind.Object, "a compaction after the restart");
+
+        Assert.Equal(2_000, stats.GetProperty("CountOfDocuments").GetInt64());
+        JsonElement last = stats.GetProperty("LastCompaction");
+        Assert.True(last.GetProperty("SizeAfter").GetInt64() < last.GetProperty("SizeBefore").GetInt64(), last.ToString());
+        Assert.NotNull(await LoadAsync(second.Client, db, "orders/3"));
+    }
+
+    [Fact]
+    public void Validate_RefusesCompactionSettings_OutOfRange()
+    {
+        var errors = new DatabasesOptions { CompactWhenQuietFor = TimeSpan.FromSeconds(-1), CompactMinShare = 0, CompactMinBytes = -1 }.Validate();
+
+        Assert.Contains(errors, e => e.StartsWith("Databases:CompactWhenQuietFor", StringComparison.Ordinal));
+        Assert.Contains(errors, e => e.StartsWith("Databases:CompactMinShare", StringComparison.Ordinal));
+        Assert.Contains(errors, e => e.StartsWith("Databases:CompactMinBytes", StringComparison.Ordinal));
+        Assert.Empty(new DatabasesOptions().Validate());
+        Assert.Contains(new DatabasesOptions { CompactMinShare = 1.5 }.Validate(), e => e.StartsWith("Databases:CompactMinShare", StringComparison.Ordinal));
+    }
+
+    private static async Task<JsonElement> WaitForStatsAsync(HttpClient client, string db, Func<JsonElement, bool> done, string what)
+    {
+        var clock = Stopwatch.StartNew();
+        while (true)
+        {
+            JsonElement stats = await GetJsonAsync(client, $"/databases/{db}/stats");
+            if (done(stats))
+                return stats;
+            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(60), $"no {what} within 60 s: {stats}");
+            await Task.Delay(50);
+        }
+    }
+
+    private static async Task WaitForAsync(Func<bool> done, string what)
+    {
+        var clock = Stopwatch.StartNew();
+        while (!done())
+        {
+            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(30), $"no {what} within 30 s");
+            await Task.Delay(20);
+        }
+    }
+}
