@@ -6,6 +6,15 @@ namespace Folio.Server.Databases;
 
 public sealed partial class DatabaseRegistry
 {
+    /// <summary>
+    /// The share of the file that recompressing bodies under older dictionaries must save for a compaction on its own:
+    /// the saving a new dictionary must show to be adopted. Unlike free space, which churn brings back, this saving
+    /// comes once per dictionary, and dictionaries come as a collection grows fourfold, so what these copies cost
+    /// over a database's life is bounded by a third of its size; <see cref="DatabasesOptions.CompactMinShare"/>
+    /// bounds the copies that churn can cause.
+    /// </summary>
+    private const double RecompressionMinShare = 0.02;
+
     // The one estimate or compaction the server runs on its own at a time: each reads a whole file, and a thousand
     // tenants going quiet together must not all be read at once.
     private Task _autoCompaction = Task.CompletedTask;
@@ -50,7 +59,8 @@ public sealed partial class DatabaseRegistry
             database.Exit();
         }
 
-        bool pays = estimate.ReclaimableShare >= _options.CompactMinShare && estimate.ReclaimableBytes >= _options.CompactMinBytes;
+        bool pays = (estimate.ReclaimableShare >= _options.CompactMinShare || estimate.RecompressionShare >= RecompressionMinShare)
+            && estimate.ReclaimableBytes >= _options.CompactMinBytes;
         DatabaseLog.CompactionEstimated(_logger, database.Name, estimate.ReclaimableBytes >> 10, estimate.FileBytes >> 10, estimate.ReclaimableShare, estimate.FreeBytes >> 10, estimate.SlackBytes >> 10, estimate.RecompressionBytes >> 10, estimate.RecompressibleDocuments, pays);
         if (!pays || !database.TryBeginCompaction())
             return;

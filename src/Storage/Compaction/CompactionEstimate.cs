@@ -15,5 +15,10 @@ public sealed record CompactionEstimate(long FileBytes, long FreeBytes, long Sla
     public long ReclaimableBytes => FreeBytes + SlackBytes + RecompressionBytes;
 
     /// <summary><see cref="ReclaimableBytes"/> as a share of <see cref="FileBytes"/>, 0 to 1.</summary>
-    public double ReclaimableShare => FileBytes <= 0 ? 0 : Math.Min(1, ReclaimableBytes / (double)FileBytes);
+    public double ReclaimableShare => Share(ReclaimableBytes);
+
+    /// <summary><see cref="RecompressionBytes"/> as a share of <see cref="FileBytes"/>, 0 to 1.</summary>
+    public double RecompressionShare => Share(RecompressionBytes);
+
+    private double Share(long bytes) => FileBytes <= 0 ? 0 : Math.Min(1, bytes / (double)FileBytes);
 }

@@ -76,6 +76,27 @@ public sealed class AutoCompactionTests
     }
 
     [Fact]
+    public async Task QuietDatabase_IsCompacted_ForBodiesItsDictionaryWouldCompress_WhateverShareIsAskedOfFreeSpace()
+    {
+        // A collection's first bodies are compressed without a dictionary until one is trained on them.
+        await using RunningServer server = await RunningServer.StartAsync("--Databases:CompactWhenQuietFor=00:00:00.300", AnySize, "--Databases:CompactMinShare=1");
+        string db = await CreateDatabaseAsync(server.Client);
+        await SeedAsync(server.Client, db, 4_000);
+        JsonElement before = Assert.Single((await GetJsonAsync(server.Client, $"/databases/{db}/storage")).GetProperty("Collections").EnumerateArray());
+
+        JsonElement stats = await WaitForStatsAsync(server.Client, db, s => s.GetProperty("LastCompaction").ValueKind == JsonValueKind.Object, "a compaction");
+
+        JsonElement estimate = stats.GetProperty("CompactionEstimate");
+        Assert.True(estimate.GetProperty("RecompressionBytes").GetInt64() > 0, estimate.ToString());
+        Assert.True(estimate.GetProperty("RecompressibleDocuments").GetInt64() > 0, estimate.ToString());
+        Assert.True(estimate.GetProperty("ReclaimableShare").GetDouble() < 1, estimate.ToString());
+        JsonElement after = Assert.Single((await GetJsonAsync(server.Client, $"/databases/{db}/storage")).GetProperty("Collections").EnumerateArray());
+        Assert.Equal(4_000, after.GetProperty("CompressedDocuments").GetInt64());
+        Assert.True(after.GetProperty("StoredBytes").GetInt64() < before.GetProperty("StoredBytes").GetInt64(), after.ToString());
+        Assert.NotNull(await LoadAsync(server.Client, db, "orders/1"));
+    }
+
+    [Fact]
     public async Task ReopenedDatabase_IsCompacted_ForSpaceFreedBeforeTheRestart()
     {
         await using RunningServer first = await RunningServer.StartAsync("--Databases:CompactWhenQuietFor=00:00:00");
