@@ -12,6 +12,7 @@ public sealed partial class Database
     private long _quietEtag = -1;
     private long _quietSince;
     private long _estimatedAtEtag = long.MinValue;
+    private bool _estimateFileRead;
     private volatile CompactionEstimate? _lastEstimate;
 
     /// <summary>The last estimate the server made of what compacting the documents' file would give back, or null.</summary>
@@ -26,6 +27,15 @@ public sealed partial class Database
     internal bool DueForCompactionEstimate(TimeSpan quietFor, long minFileBytes, long now)
     {
         var etag = Store.LastEtag;
+        if (!_estimateFileRead)
+        {
+            _estimateFileRead = true;
+            if (CompactionEstimateFile.TryLoad(Directory, out var savedAt, out var saved) && savedAt <= etag)
+            {
+                _estimatedAtEtag = savedAt;
+                _lastEstimate = saved;
+            }
+        }
         if (etag != _quietEtag)
         {
             _quietEtag = etag;
@@ -34,9 +44,9 @@ public sealed partial class Database
         }
         if (Stopwatch.GetElapsedTime(_quietSince, now) < quietFor || BulkInserts.Count != 0 || Operations.AnyRunning())
             return false;
-        // What was freed before a restart is still there to give back, so a database is weighed once after it opens;
-        // then again after enough writes. A file too small to give back enough at all is not weighed: a thousand
-        // small tenants cost no reads.
+        // A database never weighed (or whose last estimate is lost) is weighed once it is quiet: what was freed before
+        // a restart is still there to give back. Then again after enough writes. A file too small to give back enough
+        // at all is not weighed: a thousand small tenants cost no reads.
         if (_estimatedAtEtag != long.MinValue && etag - _estimatedAtEtag < Math.Max(MinWritesBetweenEstimates, etag / 20))
             return false;
         if (Store.Environment.GetStats().DataFilePages * (long)Folio.Storage.StorageLimits.PageSize < minFileBytes)
@@ -60,9 +70,18 @@ public sealed partial class Database
     internal CompactionEstimate EstimateCompaction()
     {
         // Taken before, so an estimate that fails is not retried at every tick until more writes come.
-        _estimatedAtEtag = Store.LastEtag;
+        var etag = Store.LastEtag;
+        _estimatedAtEtag = etag;
         var estimate = Store.EstimateCompaction();
         _lastEstimate = estimate;
+        try
+        {
+            CompactionEstimateFile.Save(Directory, etag, estimate);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // A hint only: without it the database is weighed once more after it next opens.
+        }
         return estimate;
     }
 }

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Text.Json;
 using Folio.Server.Databases;
 using Folio.Server.Tests.Support;
+using Microsoft.Extensions.DependencyInjection;
 using Serilog.Events;
 using static Folio.Server.Tests.Databases.CompactionRouteTests;
 using static Folio.Server.Tests.Support.FolioApi;
@@ -112,6 +113,18 @@ public sealed class AutoCompactionTests
         JsonElement last = stats.GetProperty("LastCompaction");
         Assert.True(last.GetProperty("SizeAfter").GetInt64() < last.GetProperty("SizeBefore").GetInt64(), last.ToString());
         Assert.NotNull(await LoadAsync(second.Client, db, "orders/3"));
+        await second.StopAsync();
+
+        // Weighed at this etag already: opened again with no write since, the database is not due to be read whole again.
+        // The server's own check is off here, so the test is the only caller, as the check would be.
+        await using RunningServer third = await RunningServer.StartOnAsync(first.DataDir, "--Databases:CompactWhenQuietFor=00:00:00");
+        Assert.NotNull(await LoadAsync(third.Client, db, "orders/3"));
+        Assert.True(third.Server.Services.GetRequiredService<DatabaseRegistry>().TryGet(db, out DatabaseEntry? entry));
+        Database reopened = entry.Loaded!;
+        Assert.False(reopened.DueForCompactionEstimate(TimeSpan.Zero, 0, Stopwatch.GetTimestamp()));
+        Assert.False(reopened.DueForCompactionEstimate(TimeSpan.Zero, 0, Stopwatch.GetTimestamp()));
+        JsonElement restored = (await GetJsonAsync(third.Client, $"/databases/{db}/stats")).GetProperty("CompactionEstimate");
+        Assert.Equal(stats.GetProperty("CompactionEstimate").ToString(), restored.ToString());
     }
 
     [Fact]
