@@ -42,6 +42,7 @@ public sealed class StorageViewTests(StudioFixture fixture)
         await studio.InsertAsync(Enumerable.Range(1, 200).Select(i => ($"orders/{i}", Order)));
         await studio.OpenAsync("#/storage");
         await Expect(studio.Page.Locator("#compaction-status")).ToContainTextAsync("Never compacted");
+        await Expect(studio.Page.Locator("#compaction-estimate")).ToContainTextAsync("Not yet weighed");
 
         await studio.Page.Locator("#compact").ClickAsync();
 

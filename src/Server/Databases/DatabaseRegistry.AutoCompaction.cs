@@ -9,9 +9,9 @@ public sealed partial class DatabaseRegistry
     /// <summary>
     /// The share of the file that recompressing bodies under older dictionaries must save for a compaction on its own:
     /// the saving a new dictionary must show to be adopted. Unlike free space, which churn brings back, this saving
-    /// comes once per dictionary, and dictionaries come as a collection grows fourfold, so what these copies cost
-    /// over a database's life is bounded by a third of its size; <see cref="DatabasesOptions.CompactMinShare"/>
-    /// bounds the copies that churn can cause.
+    /// comes once per dictionary, and a collection gets a newer one only as it grows fourfold or its documents change
+    /// shape (copies after each fourfold growth add up to four thirds of the final size);
+    /// <see cref="DatabasesOptions.CompactMinShare"/> bounds the copies that churn can cause.
     /// </summary>
     private const double RecompressionMinShare = 0.02;
 

@@ -46,9 +46,20 @@ function compactionLine(stats) {
       + `${running.MegabytesPerSecond} MB/s, ${formatBytes(running.CopiedBytes)} copied)`);
   }
   const last = stats.LastCompaction;
-  if (!last) return h('span', { class: 'muted' }, 'Never compacted since the server started.');
-  return h('span', {}, `Last compaction: ${formatBytes(last.SizeBefore)} → ${formatBytes(last.SizeAfter)} `
-    + `(${percent(last.ShareReturned)} returned) in ${formatNumber(last.ElapsedMs)} ms; writes waited ${last.WritesPausedMs} ms.`);
+  const done = last
+    ? h('span', {}, `Last compaction: ${formatBytes(last.SizeBefore)} → ${formatBytes(last.SizeAfter)} `
+      + `(${percent(last.ShareReturned)} returned) in ${formatNumber(last.ElapsedMs)} ms; writes waited ${last.WritesPausedMs} ms.`)
+    : h('span', { class: 'muted' }, 'Never compacted since the server started.');
+  return h('span', {}, done, ' ', estimateLine(stats.CompactionEstimate));
+}
+
+// The server weighs a compaction on its own once a database has gone quiet after writes (Databases:CompactWhenQuietFor).
+function estimateLine(estimate) {
+  if (!estimate) return h('span', { class: 'muted', id: 'compaction-estimate' }, 'Not yet weighed for a compaction by the server.');
+  return h('span', { id: 'compaction-estimate' }, `The server's last estimate: a compaction would return ${formatBytes(estimate.ReclaimableBytes)} `
+    + `of ${formatBytes(estimate.FileBytes)} (${percent(estimate.ReclaimableShare)}: ${formatBytes(estimate.FreeBytes)} free, `
+    + `${formatBytes(estimate.SlackBytes)} of leaves to fill, ${formatBytes(estimate.RecompressionBytes)} from recompressing `
+    + `${formatNumber(estimate.RecompressibleDocuments)} documents).`);
 }
 
 export function mount(container, { state }) {
