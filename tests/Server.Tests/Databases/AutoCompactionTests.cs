@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Text.Json;
 using Folio.Server.Databases;
 using Folio.Server.Tests.Support;
+using Folio.Server.Tests.Wire;
 using Microsoft.Extensions.DependencyInjection;
 using Serilog.Events;
 using static Folio.Server.Tests.Databases.CompactionRouteTests;
@@ -32,6 +33,8 @@ public sealed class AutoCompactionTests
         Assert.Null(await LoadAsync(server.Client, db, "orders/2"));
         LogEvent estimated = Assert.Single(server.Log.Events, e => e.MessageTemplate.Text.StartsWith("Compaction of {Database} estimated", StringComparison.Ordinal));
         Assert.Equal("True", estimated.Properties["Compacting"].ToString());
+        // The stats with an estimate and a completed compaction, against their documented schema.
+        await new WireClient(server.Client, WireContract.Embedded).GetAsync("/databases/{db}/stats", $"/databases/{db}/stats");
         JsonElement operation = await GetJsonAsync(server.Client, $"/databases/{db}/operations/state?id=1");
         Assert.Equal("Compaction", operation.GetProperty("Kind").GetString());
         Assert.Equal("Completed", operation.GetProperty("Status").GetString());
