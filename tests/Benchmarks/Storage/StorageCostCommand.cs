@@ -73,12 +73,7 @@ public static class StorageCostCommand
         string dataDir = Path.Combine(work, $"folio-{run}-{compression}");
         string system = $"Folio (compression {compression})";
         Console.WriteLine($"{system}: bulk insert …");
-        using ChildProcess server = await ChildProcess.StartAsync(
-            "dotnet",
-            port => [.. FolioArguments(dataDir, port, compression), "--Databases:CompactWhenQuietFor=00:00:00"],
-            work,
-            "/healthz",
-            Path.Combine(work, $"folio-{run}-{compression}.log"));
+        using ChildProcess server = await StartFolioAsync(work, dataDir, compression, "00:00:00", $"folio-{run}-{compression}.log");
         LoadResult load = await FolioLoader.RunAsync(server, records, 1, raw);
         Console.WriteLine($"  {load.DocumentsPerSecond:N0} docs/s, server CPU {load.ServerCpu.TotalSeconds:F1} s, parse {load.Timings.ParseMs / 1000:F1} s, commit wait {load.Timings.CommitWaitMs / 1000:F1} s, transactions {load.Transactions:N0}");
         string databases = Path.Combine(dataDir, "Databases");
@@ -98,8 +93,14 @@ public static class StorageCostCommand
         return (new Footprint(system, live, liveIdle, stopped, load.DocumentsPerSecond, load.JournalBytes / (raw / 1024.0), breakdown, compacted), report);
     }
 
-    private static string[] FolioArguments(string dataDir, int port, string compression) =>
-        [Path.Combine(AppContext.BaseDirectory, "Folio.Server.dll"), "--DataDir=" + dataDir, $"--ServerUrl=http://127.0.0.1:{port}", "--TcpPort=0", "--LogToConsole=false", "--DocumentsCompression=" + (compression == "on" ? "true" : "false")];
+    private static Task<ChildProcess> StartFolioAsync(string work, string dataDir, string compression, string compactWhenQuietFor, string log) =>
+        ChildProcess.StartAsync(
+            "dotnet",
+            port => [Path.Combine(AppContext.BaseDirectory, "Folio.Server.dll"), "--DataDir=" + dataDir, $"--ServerUrl=http://127.0.0.1:{port}", "--TcpPort=0", "--LogToConsole=false",
+                "--DocumentsCompression=" + (compression == "on" ? "true" : "false"), "--Databases:CompactWhenQuietFor=" + compactWhenQuietFor],
+            work,
+            "/healthz",
+            Path.Combine(work, log));
 
     /// <summary>
     /// Starts the server again on the stopped database, with its automatic compaction after 5 s without writes instead of
@@ -108,12 +109,7 @@ public static class StorageCostCommand
     /// </summary>
     private static async Task<long> CompactedBytesAsync(string work, string dataDir, string databases, string compression, int run)
     {
-        using ChildProcess server = await ChildProcess.StartAsync(
-            "dotnet",
-            port => [.. FolioArguments(dataDir, port, compression), "--Databases:CompactWhenQuietFor=00:00:05"],
-            work,
-            "/healthz",
-            Path.Combine(work, $"folio-{run}-{compression}-compact.log"));
+        using ChildProcess server = await StartFolioAsync(work, dataDir, compression, "00:00:05", $"folio-{run}-{compression}-compact.log");
         using var client = new HttpClient(new SocketsHttpHandler { UseProxy = false }) { BaseAddress = server.Url };
         string db = Path.GetFileName(Directory.GetDirectories(databases)[0]);
         var clock = Stopwatch.StartNew();
