@@ -4,7 +4,7 @@ using System.Text;
 
 namespace Folio.Benchmarks.Soak;
 
-/// <summary>Writes a soak's samples (CSV), its report (Markdown) and its plots (SVG, and PNG where ImageMagick's <c>convert</c> is on PATH).</summary>
+/// <summary>Writes a soak's samples (CSV), its report (Markdown) and its plots (memory, resources, the soak database and p99s; SVG, and PNG where ImageMagick's <c>convert</c> is on PATH).</summary>
 public static class SoakReport
 {
     /// <summary>Writes everything under <see cref="SoakOptions.Output"/>.</summary>
@@ -18,13 +18,14 @@ public static class SoakReport
     {
         Directory.CreateDirectory(options.Output);
         SoakOperation[] operations = Enum.GetValues<SoakOperation>();
-        var csv = new StringBuilder("minutes,rss_mb,managed_heap_mb,gc_committed_mb,live_mb,threads,handles,loaded_databases,errors");
+        var csv = new StringBuilder("minutes,rss_mb,managed_heap_mb,gc_committed_mb,live_mb,threads,handles,loaded_databases,errors,documents,tombstones,data_file_mb,gen2_collections,gc_pause_percent");
         foreach (SoakOperation operation in operations)
             csv.Append(CultureInfo.InvariantCulture, $",{operation}_count,{operation}_p99_ms");
         csv.AppendLine();
         foreach (SoakSample s in samples)
         {
             csv.Append(CultureInfo.InvariantCulture, $"{s.Minutes:0.00},{Mb(s.RssBytes):0.0},{Mb(s.ManagedHeapBytes):0.0},{Mb(s.GcCommittedBytes):0.0},{Mb(s.LiveBytes):0.0},{s.Threads},{s.Handles},{s.LoadedDatabases},{s.Errors}");
+            csv.Append(CultureInfo.InvariantCulture, $",{s.Store.Documents},{s.Store.Tombstones},{Mb(s.Store.DataFileBytes):0.0},{s.Store.Gen2Collections},{s.Store.GcPausePercent:0.##}");
             foreach ((long count, double p99) in s.Operations)
                 csv.Append(CultureInfo.InvariantCulture, $",{count},{p99:0.###}");
             csv.AppendLine();
@@ -37,6 +38,8 @@ public static class SoakReport
         Plot(options, "soak-memory", "Memory", "MB", minutes, [("RSS", Series(samples, s => Mb(s.RssBytes))), ("managed heap", Series(samples, s => Mb(s.ManagedHeapBytes))),
             ("GC committed", Series(samples, s => Mb(s.GcCommittedBytes))), ("live after full GC", Series(samples, s => Mb(s.LiveBytes)))]);
         Plot(options, "soak-resources", "Threads, handles and loaded databases", "count", minutes, [("threads", Series(samples, s => s.Threads)), ("file descriptors", Series(samples, s => s.Handles)), ("loaded databases", Series(samples, s => s.LoadedDatabases))]);
+        Plot(options, "soak-store", "The soak database", "thousands / MB", minutes, [("documents (K)", Series(samples, s => s.Store.Documents / 1000.0)), ("tombstones (K)", Series(samples, s => s.Store.Tombstones / 1000.0)),
+            ("data file MB", Series(samples, s => Mb(s.Store.DataFileBytes)))]);
         var p99s = new List<(string, double[])>();
         foreach (SoakOperation operation in operations)
             p99s.Add((operation.ToString(), Series(samples, s => s.Operations[(int)operation].Count == 0 ? double.NaN : s.Operations[(int)operation].P99Ms)));
@@ -51,17 +54,18 @@ public static class SoakReport
         foreach (string error in latencies.FirstErrors)
             report.AppendLine("- error: " + error);
         report.AppendLine();
-        report.Append("| minute | RSS MB | heap MB | committed MB | live MB | threads | fds | loaded dbs | errors |");
+        report.Append("| minute | RSS MB | heap MB | committed MB | live MB | threads | fds | loaded dbs | errors | documents | tombstones | data file MB | gen2 GCs | GC pause % |");
         foreach (SoakOperation operation in operations)
             report.Append(CultureInfo.InvariantCulture, $" {operation} n / p99 ms |");
         report.AppendLine();
-        report.Append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        report.Append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         foreach (SoakOperation _ in operations)
             report.Append("---:|");
         report.AppendLine();
         foreach (SoakSample s in samples)
         {
             report.Append(CultureInfo.InvariantCulture, $"| {s.Minutes:0.0} | {Mb(s.RssBytes):0} | {Mb(s.ManagedHeapBytes):0} | {Mb(s.GcCommittedBytes):0} | {Mb(s.LiveBytes):0} | {s.Threads} | {s.Handles} | {s.LoadedDatabases} | {s.Errors} |");
+            report.Append(CultureInfo.InvariantCulture, $" {s.Store.Documents:N0} | {s.Store.Tombstones:N0} | {Mb(s.Store.DataFileBytes):0.0} | {s.Store.Gen2Collections:N0} | {s.Store.GcPausePercent:0.##} |");
             foreach ((long count, double p99) in s.Operations)
                 report.Append(CultureInfo.InvariantCulture, $" {count:N0} / {p99:0.#} |");
             report.AppendLine();

@@ -21,7 +21,15 @@ public sealed class SoakSampler(int processId, HttpClient http, SoakLatencies la
         long committed = memory.GetProperty("CommittedBytes").GetInt64();
         long live = memory.GetProperty("LiveAfterLastFullCollectionBytes").GetInt64();
         int loaded = stats.RootElement.GetProperty("LoadedDatabases").GetInt32();
-        return new SoakSample(Stopwatch.GetElapsedTime(_started).TotalMinutes, rss, heap, committed, live, threads, handles, loaded, latencies.TakeInterval(), latencies.Errors);
+        using JsonDocument database = JsonDocument.Parse(await http.GetStringAsync($"/databases/{SoakWorkload.Database}/stats"));
+        JsonElement soak = database.RootElement;
+        var store = new SoakStoreSample(
+            soak.GetProperty("CountOfDocuments").GetInt64(),
+            soak.GetProperty("CountOfTombstones").GetInt64(),
+            soak.GetProperty("SizeOnDisk").GetInt64(),
+            memory.GetProperty("Gen2Collections").GetInt64(),
+            memory.GetProperty("PauseTimePercent").GetDouble());
+        return new SoakSample(Stopwatch.GetElapsedTime(_started).TotalMinutes, rss, heap, committed, live, threads, handles, loaded, latencies.TakeInterval(), latencies.Errors, store);
     }
 
     private (long RssBytes, int Threads) ReadStatus()

@@ -56,6 +56,11 @@ public sealed class SoakVerdict
             verdict.Check(drift <= SoakOptions.MaxP99Drift, $"{operation} p99 {first:0.##} → {last:0.##} ms (medians of the first and last thirds): {drift:+0.0%;-0.0%} (bound +{SoakOptions.MaxP99Drift:0%})");
         }
 
+        // Not bounds: what the data did meanwhile, so that a p99 drift can be set beside the database's growth.
+        verdict._findings.Add($"context: soak database documents {Median(steady, 0, third, s => s.Store.Documents):N0} → {Median(steady, steady.Count - third, steady.Count, s => s.Store.Documents):N0}, "
+            + $"tombstones {Median(steady, 0, third, s => s.Store.Tombstones):N0} → {Median(steady, steady.Count - third, steady.Count, s => s.Store.Tombstones):N0}, "
+            + $"data file {Mb(Median(steady, 0, third, s => s.Store.DataFileBytes))} → {Mb(Median(steady, steady.Count - third, steady.Count, s => s.Store.DataFileBytes))} MB, "
+            + $"full collections {steady[0].Store.Gen2Collections:N0} → {steady[^1].Store.Gen2Collections:N0} (medians of the first and last thirds; collections at the first and last samples)");
         verdict.Check(errors == 0, $"errors: {errors} (bound 0)");
         return verdict;
     }
