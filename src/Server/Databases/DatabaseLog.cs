@@ -54,4 +54,8 @@ internal static partial class DatabaseLog
     /// <summary>Weighing a compaction failed; the server tries again after more writes.</summary>
     [LoggerMessage(EventId = 2012, Level = LogLevel.Error, Message = "Estimating a compaction of {Database} failed")]
     public static partial void CompactionEstimateFailed(ILogger logger, Exception exception, string database);
+
+    /// <summary>An automatic compaction the estimate called for could not be started; the server tries again after more writes.</summary>
+    [LoggerMessage(EventId = 2013, Level = LogLevel.Error, Message = "Starting an automatic compaction of {Database} failed")]
+    public static partial void AutoCompactionFailed(ILogger logger, Exception exception, string database);
 }

@@ -69,10 +69,11 @@ public sealed partial class DatabaseRegistry
             DatabaseOperation operation = database.Operations.Register(OperationKind.Compaction, Database.DocumentsTarget);
             await new CompactionRunner(database, operation, (progress, stop) => database.Store.Compact(progress, stop), _logger).Start().ConfigureAwait(false);
         }
-        catch
+        catch (Exception e) when (e is not OutOfMemoryException)
         {
+            // Registering the operation failed (its file could not be written): the slot is freed, the server goes on.
             database.EndCompaction(null);
-            throw;
+            DatabaseLog.AutoCompactionFailed(_logger, e, database.Name);
         }
     }
 }
