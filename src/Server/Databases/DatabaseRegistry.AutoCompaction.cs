@@ -27,8 +27,8 @@ public sealed partial class DatabaseRegistry
     {
         long now = Stopwatch.GetTimestamp();
         bool idle = _autoCompaction.IsCompleted;
-        // A file smaller than this cannot give back the bytes and the share asked for at once.
-        long minFileBytes = (long)Math.Min(long.MaxValue / 2, _options.CompactMinBytes / _options.CompactMinShare);
+        // A file smaller than the bytes a compaction must give back cannot give them back.
+        long minFileBytes = _options.CompactMinBytes;
         foreach (KeyValuePair<string, DatabaseEntry> pair in _databases)
         {
             // Every database is looked at, busy or not: each check is what times its quiet from its last write.
