@@ -86,8 +86,8 @@ internal sealed class FlushScheduler
     private void Tick()
     {
         long now = Environment.TickCount64;
-        // At the pace environments trim their own pools (their default flush interval), so what they let go of
-        // leaves the process's spare pool too once no environment rents it.
+        // At the pace environments trim their own pools (their default flush interval): what they let go of and no
+        // other environment rented within a second leaves the process's spare pool for the GC.
         if (now - Volatile.Read(ref _lastSpareTrim) >= 1000)
         {
             Volatile.Write(ref _lastSpareTrim, now);

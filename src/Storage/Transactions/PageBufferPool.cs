@@ -30,9 +30,10 @@ internal sealed class PageBufferPool
     }
 
     /// <summary>
-    /// The process's spare buffers, which environments' pools let go into and rent from; <see cref="Flushing.FlushScheduler"/>
-    /// trims it as the environments' pools are, so a quiet process holds none of it two seconds later. Its capacity
-    /// (32 MB) bounds what it holds while databases are written one after another.
+    /// The process's spare buffers, which environments' pools let go into and rent from. It only carries buffers
+    /// from environments gone quiet to those written meanwhile: <see cref="Flushing.FlushScheduler"/> trims it every
+    /// second, and as environments take from it through <c>TryRent</c>, which does not mark it rented, each trim lets
+    /// go of all it holds. Its capacity (32 MB) bounds it between two trims.
     /// </summary>
     public static PageBufferPool Spare { get; } = new(4096);
 

@@ -249,7 +249,7 @@ public static class ManyDatabasesCommand
         using System.Text.Json.JsonDocument stats = System.Text.Json.JsonDocument.Parse(await client.GetStringAsync("/admin/stats"));
         System.Text.Json.JsonElement memory = stats.RootElement.GetProperty("Memory");
         static string Mb(System.Text.Json.JsonElement e, string name) => (e.GetProperty(name).GetInt64() / (1024.0 * 1024)).ToString("F0", CultureInfo.InvariantCulture);
-        return string.Create(CultureInfo.InvariantCulture, $"Folio managed heap, {moment}: committed {Mb(memory, "CommittedBytes")} MB, heap after the last collection {Mb(memory, "HeapAfterLastCollectionBytes")} MB, allocated since it {Mb(memory, "ManagedHeapBytes")} MB in use now, collections gen0 / gen1 / gen2 {memory.GetProperty("Gen0Collections").GetInt32()} / {memory.GetProperty("Gen1Collections").GetInt32()} / {memory.GetProperty("Gen2Collections").GetInt32()}{Environment.NewLine}");
+        return string.Create(CultureInfo.InvariantCulture, $"Folio managed heap, {moment}: committed {Mb(memory, "CommittedBytes")} MB, heap after the last collection {Mb(memory, "HeapAfterLastCollectionBytes")} MB, in use now (garbage not yet collected included) {Mb(memory, "ManagedHeapBytes")} MB, collections gen0 / gen1 / gen2 {memory.GetProperty("Gen0Collections").GetInt32()} / {memory.GetProperty("Gen1Collections").GetInt32()} / {memory.GetProperty("Gen2Collections").GetInt32()}{Environment.NewLine}");
     }
 
     private static async Task<int> LoadedAsync(HttpClient client)
