@@ -37,7 +37,7 @@ public sealed partial class StorageEnvironment : IDisposable
         _fileSystem = fileSystem;
         _directoryLock = directoryLock;
         _pages = new PageSource(pager, new PageTable());
-        PageBuffers = new PageBufferPool(options.PageBufferPoolPages);
+        PageBuffers = new PageBufferPool(options.PageBufferPoolPages, options.PageBufferPoolPages > 0 ? options.SparePageBuffers ?? PageBufferPool.Spare : null);
         _readers = new ReaderTable(this);
         _writer = new PageTransaction(this, write: true);
 

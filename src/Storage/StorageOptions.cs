@@ -1,4 +1,5 @@
 using Folio.Storage.Platform;
+using Folio.Storage.Transactions;
 
 namespace Folio.Storage;
 
@@ -46,6 +47,9 @@ public sealed record StorageOptions
     /// its rounds (about <see cref="FlushInterval"/>), so memory falls back after a burst of writes.
     /// </summary>
     public int PageBufferPoolPages { get; init; } = 16384;
+
+    /// <summary>Where the page buffer pool lets go of unused buffers and rents before allocating; null for the process's (<see cref="PageBufferPool.Spare"/>).</summary>
+    internal PageBufferPool? SparePageBuffers { get; init; }
 
     /// <summary>Most write operations the transaction merger runs in one transaction.</summary>
     public int MergerMaxOperations { get; init; } = 4096;

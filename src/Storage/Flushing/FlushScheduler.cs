@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Runtime.CompilerServices;
+using Folio.Storage.Transactions;
 
 namespace Folio.Storage.Flushing;
 
@@ -20,6 +21,7 @@ internal sealed class FlushScheduler
     private readonly Lock _tickGate = new();
     private readonly Timer _ticker;
     private TimeSpan _tick = s_longestTick;
+    private long _lastSpareTrim;
 
     private FlushScheduler(int threads)
     {
@@ -84,6 +86,13 @@ internal sealed class FlushScheduler
     private void Tick()
     {
         long now = Environment.TickCount64;
+        // At the pace environments trim their own pools (their default flush interval): what they let go of and no
+        // other environment rented within a second leaves the process's spare pool for the GC.
+        if (now - Volatile.Read(ref _lastSpareTrim) >= 1000)
+        {
+            Volatile.Write(ref _lastSpareTrim, now);
+            PageBufferPool.Spare.Trim();
+        }
         foreach (KeyValuePair<StorageEnvironment, byte> entry in _registered)
         {
             if (entry.Key.FlushRoundDue(now))

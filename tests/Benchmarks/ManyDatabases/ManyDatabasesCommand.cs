@@ -92,6 +92,7 @@ public static class ManyDatabasesCommand
             Row(report, "Folio", "idle server", 0, ProcessSample.Of(folio.Id));
             using HttpClient client = BenchServers.CreateClient(folio.Url);
             created = await CreateAllAsync(settings, report, "Folio", folio.Id, i => CreateFolioDatabaseAsync(client, Name(i)));
+            mappings.AppendLine(await HeapAsync(client, $"{settings.Databases} databases created"));
             mappings.AppendLine(MappingBreakdown.Of(folio.Id, dataDir).Table($"{settings.Databases} databases created"));
             await folio.StopAsync();
         }
@@ -237,6 +238,18 @@ public static class ManyDatabasesCommand
         using HttpResponseMessage response = await client.SendAsync(request);
         if (response.StatusCode != expected)
             throw new InvalidOperationException($"{method} {path} answered {(int)response.StatusCode}: {await response.Content.ReadAsStringAsync()}");
+    }
+
+    /// <summary>
+    /// The server's own view of its managed heap (<c>/admin/stats</c>): how much of the anonymous memory is heap, how
+    /// much of that was live at the last collection, and how many collections ran.
+    /// </summary>
+    private static async Task<string> HeapAsync(HttpClient client, string moment)
+    {
+        using System.Text.Json.JsonDocument stats = System.Text.Json.JsonDocument.Parse(await client.GetStringAsync("/admin/stats"));
+        System.Text.Json.JsonElement memory = stats.RootElement.GetProperty("Memory");
+        static string Mb(System.Text.Json.JsonElement e, string name) => (e.GetProperty(name).GetInt64() / (1024.0 * 1024)).ToString("F0", CultureInfo.InvariantCulture);
+        return string.Create(CultureInfo.InvariantCulture, $"Folio managed heap, {moment}: committed {Mb(memory, "CommittedBytes")} MB, heap after the last collection {Mb(memory, "HeapAfterLastCollectionBytes")} MB, in use now (garbage not yet collected included) {Mb(memory, "ManagedHeapBytes")} MB, collections gen0 / gen1 / gen2 {memory.GetProperty("Gen0Collections").GetInt32()} / {memory.GetProperty("Gen1Collections").GetInt32()} / {memory.GetProperty("Gen2Collections").GetInt32()}{Environment.NewLine}");
     }
 
     private static async Task<int> LoadedAsync(HttpClient client)

@@ -218,10 +218,23 @@ public class PageBufferReuseTests
         pool.Return(new byte[2 * StorageLimits.PageSize]);
         Assert.Equal(10, pool.Count);
 
+        pool.Rent();
         pool.Trim();
-        Assert.Equal(10, pool.Count);
+        Assert.Equal(9, pool.Count);
         pool.Rent();
         pool.Rent();
+        pool.Return(new byte[StorageLimits.PageSize]);
+        pool.Trim();
+        Assert.Equal(1, pool.Count);
+    }
+
+    [Fact]
+    public void Trim_DropsEveryBuffer_WhenNothingWasRentedSinceThePreviousTrim()
+    {
+        var pool = new PageBufferPool(64);
+        for (var i = 0; i < 10; i++)
+            pool.Return(new byte[StorageLimits.PageSize]);
+
         pool.Trim();
         Assert.Equal(0, pool.Count);
     }
