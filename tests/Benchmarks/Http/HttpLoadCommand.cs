@@ -124,6 +124,8 @@ public static class HttpLoadCommand
         Console.WriteLine();
         Console.WriteLine(Report(rows, options));
         Console.WriteLine(allocations);
+        // A run leaves gigabytes of databases and logs; a few runs in a row filled this machine's disk.
+        Directory.Delete(work, recursive: true);
         return 0;
     }
 
