@@ -27,10 +27,7 @@ public sealed class AutoCompactionTests
     public async Task QuietDatabase_IsCompactedByTheServer_AfterHalfItsDocumentsAreDeleted_AndNotWeighedAgainWithoutWrites()
     {
         await using RunningServer first = await RunningServer.StartAsync(Off);
-        string db = await CreateDatabaseAsync(first.Client);
-        await SeedAsync(first.Client, db, 4_000);
-        await DeleteEvenAsync(first.Client, db, 4_000);
-        await first.StopAsync();
+        string db = await SeedHalfDeletedThenStopAsync(first);
 
         JsonElement stats;
         await using (RunningServer second = await RunningServer.StartOnAsync(first.DataDir, Soon, AnySize))
@@ -111,10 +108,7 @@ public sealed class AutoCompactionTests
     public async Task Database_IsNotCompacted_WhileWritesGoOn_AndIsOnceTheyStop()
     {
         await using RunningServer first = await RunningServer.StartAsync(Off);
-        string db = await CreateDatabaseAsync(first.Client);
-        await SeedAsync(first.Client, db, 4_000);
-        await DeleteEvenAsync(first.Client, db, 4_000);
-        await first.StopAsync();
+        string db = await SeedHalfDeletedThenStopAsync(first);
 
         await using RunningServer server = await RunningServer.StartOnAsync(first.DataDir, "--Databases:CompactWhenQuietFor=00:00:03", AnySize);
         // A write every 100 ms for three quiet periods: the database never goes a whole period without one.
@@ -141,6 +135,16 @@ public sealed class AutoCompactionTests
         Assert.Contains(errors, e => e.StartsWith("Databases:CompactMinBytes", StringComparison.Ordinal));
         Assert.Empty(new DatabasesOptions().Validate());
         Assert.Contains(new DatabasesOptions { CompactMinShare = 1.5 }.Validate(), e => e.StartsWith("Databases:CompactMinShare", StringComparison.Ordinal));
+    }
+
+    /// <summary>Writes 4,000 documents and deletes every other one through <paramref name="server"/>, then stops it; returns the database.</summary>
+    private static async Task<string> SeedHalfDeletedThenStopAsync(RunningServer server)
+    {
+        string db = await CreateDatabaseAsync(server.Client);
+        await SeedAsync(server.Client, db, 4_000);
+        await DeleteEvenAsync(server.Client, db, 4_000);
+        await server.StopAsync();
+        return db;
     }
 
     private static async Task<JsonElement> WaitForStatsAsync(HttpClient client, string db, Func<JsonElement, bool> done, string what)
