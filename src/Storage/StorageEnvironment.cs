@@ -208,12 +208,7 @@ public sealed partial class StorageEnvironment : IDisposable
     /// keep every page any of them ever read. Nothing read changes and open read transactions go on; the operating
     /// system keeps the pages cached, and the next read maps them back without a disk read. Does nothing once closing.
     /// </summary>
-    public void ReleaseResidentPages()
-    {
-        if (Volatile.Read(ref _lifecycle) != Lifecycle.Open)
-            return;
-        Pager.ReleaseResidentPages();
-    }
+    public void ReleaseResidentPages() => ReleaseResidentPages(smallFileBytes: 0);
 
     /// <summary>
     /// <see cref="ReleaseResidentPages()"/> for a data file of at most <paramref name="smallFileBytes"/>, which also
