@@ -1,6 +1,7 @@
 using Lucene.Net.Index;
 using Lucene.Net.Search;
 using Lucene.Net.Util;
+using Lucene.Net.Util.Automaton;
 using LuceneQuery = Lucene.Net.Search.Query;
 
 namespace Folio.Indexing.Engines.Lucene;
@@ -40,7 +41,9 @@ internal sealed class CancellableTermsRewrite : MultiTermQuery.RewriteMethod
             if (context.AtomicReader.GetTerms(query.Field) is not { } terms)
                 return null;
             // The query filters a walk of the field's terms (seeking past the ones it cannot match): the walk itself is
-            // what is watched, so terms it passes over count as much as the ones it keeps.
+            // what is watched, so terms it passes over count as much as the ones it keeps. An automaton's walk is the
+            // codec's intersection, which returns only matches; the dictionary blocks it reads are watched under the scope.
+            using var watch = TermsDictionaryWatch.Enter(rewrite._guard);
             var walk = rewrite.GetTermsEnum(query, new WatchedTerms(terms, rewrite._guard), new AttributeSource());
             FixedBitSet? matches = null;
             DocsEnum? docs = null;
@@ -64,6 +67,11 @@ internal sealed class CancellableTermsRewrite : MultiTermQuery.RewriteMethod
     private sealed class WatchedTerms(Terms terms, QueryGuard guard) : FilterAtomicReader.FilterTerms(terms)
     {
         public override TermsEnum GetEnumerator() => new WatchedTermsEnum(m_input.GetEnumerator(), guard);
+
+        // The codec's intersection skips the blocks an automaton cannot enter, where the base class would step through
+        // every term; its reads of the blocks it does enter are watched (WatchedIndexInput), its answers here.
+        public override TermsEnum Intersect(CompiledAutomaton compiled, BytesRef startTerm) =>
+            new WatchedTermsEnum(m_input.Intersect(compiled, startTerm), guard);
     }
 
     private sealed class WatchedTermsEnum(TermsEnum terms, QueryGuard guard) : FilterAtomicReader.FilterTermsEnum(terms)

@@ -58,7 +58,8 @@ public sealed class LuceneIndex : IEngineIndex
         if (!DirectoryReader.IndexExists(directory))
             Commit(0);
         _processedEtag = data.TryGetValue(LuceneFields.ProcessedEtag, out var etag) ? long.Parse(etag, CultureInfo.InvariantCulture) : 0;
-        _searchers = new SearcherManager(directory, new Bm25SearcherFactory());
+        // Searchers read through the watch on the terms dictionaries; the writer needs none.
+        _searchers = new SearcherManager(new WatchedDirectory(directory), new Bm25SearcherFactory());
     }
 
     /// <inheritdoc/>

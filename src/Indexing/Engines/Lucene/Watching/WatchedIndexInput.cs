@@ -1,0 +1,68 @@
+using Lucene.Net.Store;
+
+namespace Folio.Indexing.Engines.Lucene;
+
+/// <summary>
+/// A terms dictionary's input that checks the guard of the term walk on its thread (<see cref="TermsDictionaryWatch"/>)
+/// every <see cref="BlockStride"/> + 1 blocks it reads: a block holds 25 to 48 terms, so about as often as Folio's
+/// engine checks (every 1,024 terms). Everything else passes straight to the input it wraps.
+/// </summary>
+internal sealed class WatchedIndexInput : IndexInput
+{
+    private const int BlockStride = 31;
+
+    private readonly IndexInput _input;
+    private readonly bool _isClone;
+    private int _blocks;
+
+    public WatchedIndexInput(IndexInput input)
+        : this(input, isClone: false)
+    {
+    }
+
+    private WatchedIndexInput(IndexInput input, bool isClone)
+        : base(input.ToString())
+    {
+        _input = input;
+        _isClone = isClone;
+    }
+
+    public override long Position => _input.Position;
+
+    public override long Length => _input.Length;
+
+    public override void Seek(long pos) => _input.Seek(pos);
+
+    public override byte ReadByte() => _input.ReadByte();
+
+    public override void ReadBytes(byte[] b, int offset, int len)
+    {
+        // The dictionary reads a block's suffixes and statistics with one call each: this is where a walk moves on.
+        if (TermsDictionaryWatch.Current is { } guard && (_blocks++ & BlockStride) == 0)
+            guard.Check();
+        _input.ReadBytes(b, offset, len);
+    }
+
+    public override void ReadBytes(byte[] b, int offset, int len, bool useBuffer) => ReadBytes(b, offset, len);
+
+    public override short ReadInt16() => _input.ReadInt16();
+
+    public override int ReadInt32() => _input.ReadInt32();
+
+    public override long ReadInt64() => _input.ReadInt64();
+
+    public override int ReadVInt32() => _input.ReadVInt32();
+
+    public override long ReadVInt64() => _input.ReadVInt64();
+
+    public override void SkipBytes(long numBytes) => _input.SkipBytes(numBytes);
+
+    public override object Clone() => new WatchedIndexInput((IndexInput)_input.Clone(), isClone: true);
+
+    protected override void Dispose(bool disposing)
+    {
+        // Lucene never closes clones; the original closes the file they share.
+        if (disposing && !_isClone)
+            _input.Dispose();
+    }
+}
