@@ -45,6 +45,8 @@ public sealed partial class StorageEnvironment : IDisposable
         _state = LoadState();
         _journal = new JournalWriter(fileSystem, options.JournalFileSize, firstJournal, options.FlushInterval, options.JournalCompression);
         _merger = new Lazy<TransactionMerger>(() => new TransactionMerger(this), LazyThreadSafetyMode.ExecutionAndPublication);
+        if (options.SmallDataFileBytes > 0)
+            ReleaseResidentPages(options.SmallDataFileBytes);
         StartFlusher();
     }
 

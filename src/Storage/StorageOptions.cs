@@ -51,6 +51,15 @@ public sealed record StorageOptions
     /// <summary>Where the page buffer pool lets go of unused buffers and rents before allocating; null for the process's (<see cref="PageBufferPool.Spare"/>).</summary>
     internal PageBufferPool? SparePageBuffers { get; init; }
 
+    /// <summary>
+    /// A data file of at most this many bytes leaves the operating system's cache once the environment has opened, and its
+    /// mapping reads without read-ahead (<see cref="StorageEnvironment.ReleaseResidentPages(long)"/>). Opening reads the
+    /// header and state through the mapping, and the kernel maps every cached neighbour of a page read, up to 64 KB around
+    /// it: a small environment just created (a tenant's index) kept its whole first 64 KB resident for those two pages,
+    /// until its database went quiet. Its first reads are then disk reads of the pages they touch. 0 leaves every file cached.
+    /// </summary>
+    public long SmallDataFileBytes { get; init; } = 1L << 20;
+
     /// <summary>Most write operations the transaction merger runs in one transaction.</summary>
     public int MergerMaxOperations { get; init; } = 4096;
 

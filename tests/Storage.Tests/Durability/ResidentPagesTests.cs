@@ -59,6 +59,36 @@ public class ResidentPagesTests
         env.Verify();
     }
 
+    [Fact]
+    public void Open_OfASmallDataFile_LeavesResidentOnlyThePagesAReadTouches()
+    {
+        if (!OperatingSystem.IsLinux())
+            return;
+        using var directory = new TempDirectory("resident");
+        // 100 values of 3,000 bytes: a data file well under the 1 MB up to which a file counts as small by default. Closing
+        // applies the journal with positional writes, so every page is in the system's cache when the file reopens.
+        var options = StorageOptions.ForPath(directory.Path);
+        Fill(options, values: 100);
+        var dataFile = Path.Combine(directory.Path, StorageEnvironment.DataFileName);
+
+        long small;
+        using (var env = StorageEnvironment.Open(options))
+        {
+            ReadOne(env, 50);
+            small = ResidentKilobytes(dataFile);
+        }
+
+        long cached;
+        using (var env = StorageEnvironment.Open(options with { SmallDataFileBytes = 0 }))
+        {
+            ReadOne(env, 50);
+            cached = ResidentKilobytes(dataFile);
+        }
+
+        Assert.True(small <= 6 * StorageLimits.PageSize / 1024, $"opening and one read left {small} KB resident; the header, state and the value's tree path are a few pages");
+        Assert.True(small < cached, $"opening and one read left {small} KB resident, {cached} KB when the file stays cached");
+    }
+
     private static void ReadOne(StorageEnvironment env, int i)
     {
         using var read = env.BeginRead();
@@ -124,13 +154,13 @@ public class ResidentPagesTests
         env.Verify();
     }
 
-    private static int[] Fill(StorageOptions options)
+    private static int[] Fill(StorageOptions options, int values = Values)
     {
         using var env = StorageEnvironment.Open(options);
         using (var tx = env.BeginWrite())
         {
             var tree = tx.CreateTree("values");
-            for (var i = 0; i < Values; i++)
+            for (var i = 0; i < values; i++)
                 tree.Put(Key(i), ValueOf(i, generation: 0));
             tx.Commit();
         }
