@@ -31,7 +31,7 @@ public sealed partial class StorageEnvironment : IDisposable
     private int _writerThread;
     private int _lifecycle;
 
-    private StorageEnvironment(StorageOptions options, IStorageFileSystem fileSystem, IDisposable directoryLock, Pager pager)
+    private StorageEnvironment(StorageOptions options, IStorageFileSystem fileSystem, IDisposable directoryLock, Pager pager, bool created)
     {
         Options = options;
         _fileSystem = fileSystem;
@@ -45,8 +45,8 @@ public sealed partial class StorageEnvironment : IDisposable
         _state = LoadState();
         _journal = new JournalWriter(fileSystem, options.JournalFileSize, firstJournal, options.FlushInterval, options.JournalCompression);
         _merger = new Lazy<TransactionMerger>(() => new TransactionMerger(this), LazyThreadSafetyMode.ExecutionAndPublication);
-        if (options.SmallDataFileBytes > 0)
-            ReleaseResidentPages(options.SmallDataFileBytes);
+        if (created && options.UncachedWhenCreated)
+            ReleaseResidentPages(smallFileBytes: long.MaxValue);
         StartFlusher();
     }
 
@@ -82,10 +82,11 @@ public sealed partial class StorageEnvironment : IDisposable
         try
         {
             Folio.Storage.Compaction.CompactionFileSystem.DiscardLeftovers(fileSystem);
-            if (!fileSystem.Exists(DataFileName))
+            var created = !fileSystem.Exists(DataFileName);
+            if (created)
                 Create(fileSystem);
             pager = fileSystem.OpenPager(DataFileName, StorageLimits.PageSize);
-            return new StorageEnvironment(options, fileSystem, directoryLock, pager);
+            return new StorageEnvironment(options, fileSystem, directoryLock, pager, created);
         }
         catch
         {

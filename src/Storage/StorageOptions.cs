@@ -52,13 +52,14 @@ public sealed record StorageOptions
     internal PageBufferPool? SparePageBuffers { get; init; }
 
     /// <summary>
-    /// A data file of at most this many bytes leaves the operating system's cache once the environment has opened, and its
-    /// mapping reads without read-ahead (<see cref="StorageEnvironment.ReleaseResidentPages(long)"/>). Opening reads the
-    /// header and state through the mapping, and the kernel maps every cached neighbour of a page read, up to 64 KB around
-    /// it: a small environment just created (a tenant's index) kept its whole first 64 KB resident for those two pages,
-    /// until its database went quiet. Its first reads are then disk reads of the pages they touch. 0 leaves every file cached.
+    /// Whether a data file the environment creates leaves the operating system's cache once the environment has opened,
+    /// its mapping then reading without read-ahead (<see cref="StorageEnvironment.ReleaseResidentPages(long)"/>). Every
+    /// page of a new file is cached, from being written; opening reads its header and state through the mapping, and
+    /// the kernel maps every cached neighbour of a page read, up to 64 KB around it, so each environment created (a
+    /// tenant's index) kept 64 KB resident for those two pages until its database went quiet. Its first reads are then
+    /// disk reads of the pages they touch. A file opened again is left as the system has it.
     /// </summary>
-    public long SmallDataFileBytes { get; init; } = 1L << 20;
+    public bool UncachedWhenCreated { get; init; } = true;
 
     /// <summary>Most write operations the transaction merger runs in one transaction.</summary>
     public int MergerMaxOperations { get; init; } = 4096;

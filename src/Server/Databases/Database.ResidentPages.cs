@@ -47,18 +47,21 @@ public sealed partial class Database
         return true;
     }
 
+    /// <summary>The size up to which a documents file is read without read-ahead after opening: a tenant's few documents.</summary>
+    internal const long SmallDataFileBytes = 1L << 20;
+
     /// <summary>
     /// Releases the pages that opening read: the documents file's header, state, free-space bitmap and the trees that
     /// describe its collections, and the same for every index. A request for a document, the usual reason a database
-    /// opens, reads a leaf or two of the documents file and nothing of an index, so what opening touched would stay
-    /// resident with the request's pages until the database goes quiet. A small data file already left the system's
-    /// cache as its environment opened (<see cref="StorageOptions.SmallDataFileBytes"/>), so what stays cached is only
-    /// what opening read, and the request maps those pages and the ones it reads, not 64 KB of neighbours around each.
-    /// A query or index batch maps back what it reads.
+    /// opens, reads a leaf or two of the documents file and nothing of an index, and the kernel maps every cached
+    /// neighbour of each page read (fault-around), so what opening touched would stay resident with the request's pages
+    /// until the database goes quiet. A query or index batch maps back what it reads. A documents file of at most
+    /// <see cref="SmallDataFileBytes"/> also leaves the system's cache (<see cref="StorageEnvironment.ReleaseResidentPages(long)"/>),
+    /// so that request maps the pages it reads and not the 64 KB of cached neighbours around each.
     /// </summary>
     internal void ReleasePagesReadOpening()
     {
-        Store.Environment.ReleaseResidentPages();
+        Store.Environment.ReleaseResidentPages(SmallDataFileBytes);
         foreach (DocumentIndex index in Indexes.All)
             Release(index.StorageEnvironments);
     }

@@ -60,33 +60,25 @@ public class ResidentPagesTests
     }
 
     [Fact]
-    public void Open_OfASmallDataFile_LeavesResidentOnlyThePagesAReadTouches()
+    public void Open_OfANewDataFile_LeavesResidentOnlyThePagesAReadTouches()
     {
         if (!OperatingSystem.IsLinux())
             return;
+        // Creating writes every page of the new file, so all of them are in the system's cache as it opens.
+        var uncached = NewEnvironmentResidentKilobytes(StorageOptions.ForPath);
+        var cached = NewEnvironmentResidentKilobytes(path => StorageOptions.ForPath(path) with { UncachedWhenCreated = false });
+
+        Assert.True(uncached <= 2 * StorageLimits.PageSize / 1024, $"opening a new file and one read left {uncached} KB resident; the read touches a page or two");
+        Assert.True(uncached < cached, $"opening a new file and one read left {uncached} KB resident, {cached} KB when the file stays cached");
+    }
+
+    private static long NewEnvironmentResidentKilobytes(Func<string, StorageOptions> options)
+    {
         using var directory = new TempDirectory("resident");
-        // 100 values of 3,000 bytes: a data file well under the 1 MB up to which a file counts as small by default. Closing
-        // applies the journal with positional writes, so every page is in the system's cache when the file reopens.
-        var options = StorageOptions.ForPath(directory.Path);
-        Fill(options, values: 100);
-        var dataFile = Path.Combine(directory.Path, StorageEnvironment.DataFileName);
-
-        long small;
-        using (var env = StorageEnvironment.Open(options))
-        {
-            ReadOne(env, 50);
-            small = ResidentKilobytes(dataFile);
-        }
-
-        long cached;
-        using (var env = StorageEnvironment.Open(options with { SmallDataFileBytes = 0 }))
-        {
-            ReadOne(env, 50);
-            cached = ResidentKilobytes(dataFile);
-        }
-
-        Assert.True(small <= 6 * StorageLimits.PageSize / 1024, $"opening and one read left {small} KB resident; the header, state and the value's tree path are a few pages");
-        Assert.True(small < cached, $"opening and one read left {small} KB resident, {cached} KB when the file stays cached");
+        using var env = StorageEnvironment.Open(options(directory.Path));
+        using (var read = env.BeginRead())
+            Assert.Null(read.OpenTree("values"));
+        return ResidentKilobytes(Path.Combine(directory.Path, StorageEnvironment.DataFileName));
     }
 
     private static void ReadOne(StorageEnvironment env, int i)
@@ -154,13 +146,13 @@ public class ResidentPagesTests
         env.Verify();
     }
 
-    private static int[] Fill(StorageOptions options, int values = Values)
+    private static int[] Fill(StorageOptions options)
     {
         using var env = StorageEnvironment.Open(options);
         using (var tx = env.BeginWrite())
         {
             var tree = tx.CreateTree("values");
-            for (var i = 0; i < values; i++)
+            for (var i = 0; i < Values; i++)
                 tree.Put(Key(i), ValueOf(i, generation: 0));
             tx.Commit();
         }
