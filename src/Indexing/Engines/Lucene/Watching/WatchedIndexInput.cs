@@ -37,13 +37,15 @@ internal sealed class WatchedIndexInput : IndexInput
 
     public override void ReadBytes(byte[] b, int offset, int len)
     {
-        // The dictionary reads a block's suffixes and statistics with one call each: this is where a walk moves on.
-        if (TermsDictionaryWatch.Current is { } guard && (_blocks++ & BlockStride) == 0)
-            guard.Check();
+        Watch();
         _input.ReadBytes(b, offset, len);
     }
 
-    public override void ReadBytes(byte[] b, int offset, int len, bool useBuffer) => ReadBytes(b, offset, len);
+    public override void ReadBytes(byte[] b, int offset, int len, bool useBuffer)
+    {
+        Watch();
+        _input.ReadBytes(b, offset, len, useBuffer);
+    }
 
     public override short ReadInt16() => _input.ReadInt16();
 
@@ -58,6 +60,13 @@ internal sealed class WatchedIndexInput : IndexInput
     public override void SkipBytes(long numBytes) => _input.SkipBytes(numBytes);
 
     public override object Clone() => new WatchedIndexInput((IndexInput)_input.Clone(), isClone: true);
+
+    // The dictionary reads a block's suffixes and statistics with one call each: this is where a walk moves on.
+    private void Watch()
+    {
+        if (TermsDictionaryWatch.Current is { } guard && (_blocks++ & BlockStride) == 0)
+            guard.Check();
+    }
 
     protected override void Dispose(bool disposing)
     {
