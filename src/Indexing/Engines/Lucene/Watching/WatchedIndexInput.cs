@@ -4,8 +4,9 @@ namespace Folio.Indexing.Engines.Lucene;
 
 /// <summary>
 /// A terms dictionary's input that checks the guard of the term walk on its thread (<see cref="TermsDictionaryWatch"/>)
-/// every <see cref="BlockStride"/> + 1 blocks it reads: a block holds 25 to 48 terms, so about as often as Folio's
-/// engine checks (every 1,024 terms). Everything else passes straight to the input it wraps.
+/// every <see cref="BlockStride"/> + 1 bulk reads: a block of 25 to 48 terms is read in two (its suffixes, then its
+/// statistics), so every 500 to 800 terms, about as often as Folio's engine checks (every 1,024). Everything else passes
+/// straight to the input it wraps.
 /// </summary>
 internal sealed class WatchedIndexInput : IndexInput
 {
