@@ -4,17 +4,17 @@ namespace Folio.Indexing.Engines.Lucene;
 
 /// <summary>
 /// A terms dictionary's input that checks the guard of the term walk on its thread (<see cref="TermsDictionaryWatch"/>)
-/// every <see cref="BlockStride"/> + 1 bulk reads: a block of 25 to 48 terms is read in two (its suffixes, then its
+/// every <see cref="ReadStride"/> + 1 bulk reads: a block of 25 to 48 terms is read in two (its suffixes, then its
 /// statistics), so every 500 to 800 terms, about as often as Folio's engine checks (every 1,024). Everything else passes
 /// straight to the input it wraps.
 /// </summary>
 internal sealed class WatchedIndexInput : IndexInput
 {
-    private const int BlockStride = 31;
+    private const int ReadStride = 31;
 
     private readonly IndexInput _input;
     private readonly bool _isClone;
-    private int _blocks;
+    private int _bulkReads;
 
     public WatchedIndexInput(IndexInput input)
         : this(input, isClone: false)
@@ -65,7 +65,7 @@ internal sealed class WatchedIndexInput : IndexInput
     // The dictionary reads a block's suffixes and statistics with one call each: this is where a walk moves on.
     private void Watch()
     {
-        if (TermsDictionaryWatch.Current is { } guard && (_blocks++ & BlockStride) == 0)
+        if (TermsDictionaryWatch.Current is { } guard && (_bulkReads++ & ReadStride) == 0)
             guard.Check();
     }
 
