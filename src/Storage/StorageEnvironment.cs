@@ -46,7 +46,7 @@ public sealed partial class StorageEnvironment : IDisposable
         _journal = new JournalWriter(fileSystem, options.JournalFileSize, firstJournal, options.FlushInterval, options.JournalCompression);
         _merger = new Lazy<TransactionMerger>(() => new TransactionMerger(this), LazyThreadSafetyMode.ExecutionAndPublication);
         if (created && options.UncachedWhenCreated)
-            ReleaseResidentPages(smallFileBytes: long.MaxValue);
+            Pager.ReleaseResidentAndCachedPages();
         StartFlusher();
     }
 

@@ -53,7 +53,7 @@ public sealed record StorageOptions
 
     /// <summary>
     /// Whether a data file the environment creates leaves the operating system's cache once the environment has opened,
-    /// its mapping then reading without read-ahead (<see cref="StorageEnvironment.ReleaseResidentPages(long)"/>). Every
+    /// its mapping then reading without read-ahead (as <see cref="StorageEnvironment.ReleaseResidentPages(long)"/> does for a small file). Every
     /// page of a new file is cached, from being written; opening reads its header and state through the mapping, and
     /// the kernel maps every cached neighbour of a page read, up to 64 KB around it, so each environment created (a
     /// tenant's index) kept 64 KB resident for those two pages until its database went quiet. Its first reads are then

@@ -47,30 +47,28 @@ internal sealed class PageBufferPool
         lock (_lock)
         {
             _rented = true;
-            if (_count > 0)
-            {
-                var buffer = _buffers[--_count]!;
-                _buffers[_count] = null;
-                if (_count < _lowWater)
-                    _lowWater = _count;
+            if (PopLocked() is { } buffer)
                 return buffer;
-            }
         }
         return _spare?.TryRent() ?? GC.AllocateUninitializedArray<byte>(StorageLimits.PageSize);
     }
 
+    // Not marked rented: the spare pool lets go of all it holds at each trim.
     private byte[]? TryRent()
     {
         lock (_lock)
-        {
-            if (_count == 0)
-                return null;
-            var buffer = _buffers[--_count]!;
-            _buffers[_count] = null;
-            if (_count < _lowWater)
-                _lowWater = _count;
-            return buffer;
-        }
+            return PopLocked();
+    }
+
+    private byte[]? PopLocked()
+    {
+        if (_count == 0)
+            return null;
+        var buffer = _buffers[--_count]!;
+        _buffers[_count] = null;
+        if (_count < _lowWater)
+            _lowWater = _count;
+        return buffer;
     }
 
     public byte[] RentZeroed()

@@ -46,7 +46,7 @@ public sealed class WatchedDirectoryTests : IDisposable
     [Theory]
     [InlineData(true)]
     [InlineData(false)]
-    public void Intersect_OutsideAWatch_FindsWhatTheUnwatchedDirectoryFinds(bool compound)
+    public void Intersect_UnderAWatchThatDoesNotStop_FindsWhatTheUnwatchedDirectoryFinds(bool compound)
     {
         using var directory = Write(compound);
         using var watched = DirectoryReader.Open(new WatchedDirectory(directory));

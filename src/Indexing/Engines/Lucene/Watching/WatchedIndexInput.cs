@@ -4,9 +4,9 @@ namespace Folio.Indexing.Engines.Lucene;
 
 /// <summary>
 /// A terms dictionary's input that checks the guard of the term walk on its thread (<see cref="TermsDictionaryWatch"/>)
-/// every <see cref="ReadStride"/> + 1 bulk reads: a block of 25 to 48 terms is read in two (its suffixes, then its
-/// statistics), so every 500 to 800 terms, about as often as Folio's engine checks (every 1,024). Everything else passes
-/// straight to the input it wraps.
+/// every <see cref="ReadStride"/> + 1 bulk reads. The codec reads each block of terms it enters with a few of them (its
+/// suffixes, then its statistics and metadata), so a walk that matches nothing is checked every few blocks. Everything
+/// else passes straight to the input it wraps.
 /// </summary>
 internal sealed class WatchedIndexInput : IndexInput
 {
