@@ -37,7 +37,7 @@ public sealed partial class StorageEnvironment
         bool ownFile;
         try
         {
-            ownFile = _journal.Append(transactionId, dirty);
+            ownFile = _journal.Append(transactionId, dirty, transaction.HeapRanges);
         }
         catch (DiskFullException)
         {

@@ -60,6 +60,7 @@ public sealed partial class StorageEnvironment
                 // Flushed by the copy itself between batches, so a compaction's device operations come in one order.
                 BackgroundFlush = false,
                 PageBufferPoolPages = 2048,
+                PackMidsizeValues = true,
             });
             var log = new CompactionChangeLog();
             var phase = CompactionPhase.Copying;

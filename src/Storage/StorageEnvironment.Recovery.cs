@@ -60,14 +60,15 @@ public sealed partial class StorageEnvironment
                             throw new CorruptionException($"Journal {name} holds transaction {record.TransactionId} compressed, and it does not decompress to its {record.RawLength} bytes.");
                         payload = decompressed;
                     }
-                    TransactionRecord.ReadEntries(payload, record.Entries, pageBuffer ??= new byte[StorageLimits.PageSize], ApplyRecoveredPage);
+                    TransactionRecord.ReadEntries(payload, record.Entries, pageBuffer ??= new byte[StorageLimits.PageSize], ReadRecoveredPages, ApplyRecoveredPage);
                     lastApplied = record.TransactionId;
                 }
                 position += TransactionRecord.Align(TransactionRecord.HeaderSize + record.StoredLength);
             }
         }
 
-        if (lastApplied > _lastFlushed)
+        // Written before anything this build journals, so an older build refuses the file instead of misreading it.
+        if (lastApplied > _lastFlushed || header.FormatVersion < FileHeader.CurrentFormatVersion)
         {
             Pager.Sync();
             WriteHeader(lastApplied);
@@ -77,6 +78,13 @@ public sealed partial class StorageEnvironment
             _fileSystem.Delete(name);
         _fileSystem.FlushDirectory();
         return highestNumber + 1;
+    }
+
+    // A partial entry's pages as the data file holds them (zeros where it did not reach yet).
+    private void ReadRecoveredPages(long pageNumber, int count, byte[] buffer)
+    {
+        Pager.EnsureCapacity(pageNumber + count);
+        Pager.Read(pageNumber, count).CopyTo(buffer);
     }
 
     private void ApplyRecoveredPage(long pageNumber, byte[] buffer, int length)

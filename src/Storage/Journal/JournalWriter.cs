@@ -89,16 +89,23 @@ internal sealed class JournalWriter : IDisposable
         }
     }
 
-    /// <summary>Writes one transaction's pages as a record and waits until it is durable.</summary>
+    /// <summary>
+    /// Writes one transaction's pages as a record and waits until it is durable; of the value heap runs in
+    /// <paramref name="heapRanges"/> only the header, the slots and the given range of values.
+    /// </summary>
     /// <returns>
     /// True when the record was large (<see cref="LargeRecordBytes"/>) and took a file of its own: applying it soon lets
     /// that file go (<see cref="RetireUpTo"/>) rather than keeping a large transaction's bytes on disk twice.
     /// </returns>
-    public bool Append(long transactionId, Dictionary<long, byte[]> pages)
+    public bool Append(long transactionId, Dictionary<long, byte[]> pages, Dictionary<long, (int Start, int End)> heapRanges)
     {
         var payloadSize = 0L;
-        foreach (var (_, page) in pages)
-            payloadSize += TransactionRecord.EntrySize(page);
+        foreach (var (pageNumber, page) in pages)
+        {
+            payloadSize += heapRanges.TryGetValue(pageNumber, out var range)
+                ? TransactionRecord.PartialEntrySize(Trees.HeapRun.SlotsEnd(page), range.Start, range.End)
+                : TransactionRecord.EntrySize(page);
+        }
         var recordSize = TransactionRecord.Align(TransactionRecord.HeaderSize + payloadSize);
         if (recordSize > int.MaxValue)
             throw new StorageException($"A transaction of {recordSize} bytes is larger than a journal record can hold.");
@@ -107,7 +114,7 @@ internal sealed class JournalWriter : IDisposable
         var rented = ArrayPool<byte>.Shared.Rent((int)recordSize);
         try
         {
-            AppendRecord(transactionId, pages, rented.AsSpan(0, (int)recordSize));
+            AppendRecord(transactionId, pages, heapRanges, rented.AsSpan(0, (int)recordSize));
             return _lastRecordOwnFile;
         }
         finally
@@ -116,11 +123,15 @@ internal sealed class JournalWriter : IDisposable
         }
     }
 
-    private void AppendRecord(long transactionId, Dictionary<long, byte[]> pages, Span<byte> buffer)
+    private void AppendRecord(long transactionId, Dictionary<long, byte[]> pages, Dictionary<long, (int Start, int End)> heapRanges, Span<byte> buffer)
     {
         var offset = TransactionRecord.HeaderSize;
         foreach (var (pageNumber, page) in pages)
-            offset += TransactionRecord.WriteEntry(buffer[offset..], pageNumber, page);
+        {
+            offset += heapRanges.TryGetValue(pageNumber, out var range)
+                ? TransactionRecord.WritePartialEntry(buffer[offset..], pageNumber, page, Trees.HeapRun.SlotsEnd(page), range.Start, range.End)
+                : TransactionRecord.WriteEntry(buffer[offset..], pageNumber, page);
+        }
         var payloadLength = offset - TransactionRecord.HeaderSize;
         byte[]? packed = _compressor?.TryCompress(buffer.Slice(TransactionRecord.HeaderSize, payloadLength), out offset);
         try

@@ -13,11 +13,19 @@ namespace Folio.Storage.Journal;
 ///         24 long stored payload length   32 uint CRC-32C of the stored payload   36 int payload length once
 ///         decompressed   40 uint header CRC-32C (of 0..40)
 /// entry:   long page number, int page count, ushort lower end, ushort upper start, page bytes
+/// partial: long page number, int −page count, ushort prefix end, ushort range start, int range end, the bytes of the
+///          prefix and of the range
 /// </code>
 /// Journals written before compression carry the magic "FOLIOJ01", no flags or decompressed length, and the header
 /// CRC at 36 (of 0..36); recovery still reads them. The payload CRC is of the stored bytes, so a torn compressed
 /// record fails it before anything is decompressed. For tree pages only the used parts are written (the header and
-/// slots below "lower end", the entries from "upper start"); the free gap between them is not worth journaling.
+/// slots below "lower end", the entries from "upper start"); the free gap between them is not worth journaling. For a
+/// value heap run, its header and slots and its values (<see cref="Trees.HeapRun"/>); for a run the transaction changed
+/// but did not allocate, a partial entry: its header and slots, and the range of its values it wrote. Recovery lays a
+/// partial entry over the run as the data file holds it. That is the run as some transaction from the last one applied
+/// to the newest left it (a flush may have written a later version before the crash, or part of one), and each byte no
+/// record from the last applied transaction on mentions is the same in all of those, so replaying from there gives
+/// the newest run whichever it was.
 /// </summary>
 internal static class TransactionRecord
 {
@@ -36,9 +44,32 @@ internal static class TransactionRecord
     public static (int LowerEnd, int UpperStart) UsedRanges(ReadOnlySpan<byte> page)
     {
         var flags = PageHeader.Flags(page);
+        // A value heap run is slotted like a tree page: its header and slots, then a gap, then its values.
+        if (flags == PageFlags.ValueHeap && page.Length <= ushort.MaxValue)
+            return (Trees.HeapRun.SlotsEnd(page), PageHeader.Upper(page));
         if (page.Length != StorageLimits.PageSize || (flags != PageFlags.Leaf && flags != PageFlags.Branch))
             return (0, 0);
         return (PageHeader.Size + 2 * PageHeader.Count(page), PageHeader.Upper(page));
+    }
+
+    public const int PartialEntryHeaderSize = EntryHeaderSize + 4;
+
+    /// <summary>Bytes of a partial entry keeping the first <paramref name="prefixEnd"/> bytes of a page and those from <paramref name="start"/> to <paramref name="end"/>.</summary>
+    public static int PartialEntrySize(int prefixEnd, int start, int end) => PartialEntryHeaderSize + prefixEnd + Math.Max(0, end - start);
+
+    public static int WritePartialEntry(Span<byte> destination, long pageNumber, ReadOnlySpan<byte> page, int prefixEnd, int start, int end)
+    {
+        if (end < start)
+            end = start;
+        BinaryPrimitives.WriteInt64LittleEndian(destination, pageNumber);
+        BinaryPrimitives.WriteInt32LittleEndian(destination[8..], -(page.Length / StorageLimits.PageSize));
+        BinaryPrimitives.WriteUInt16LittleEndian(destination[12..], (ushort)prefixEnd);
+        BinaryPrimitives.WriteUInt16LittleEndian(destination[14..], (ushort)start);
+        BinaryPrimitives.WriteInt32LittleEndian(destination[16..], end);
+        var body = destination[PartialEntryHeaderSize..];
+        page[..prefixEnd].CopyTo(body);
+        page[start..end].CopyTo(body[prefixEnd..]);
+        return PartialEntryHeaderSize + prefixEnd + end - start;
     }
 
     public static int EntrySize(ReadOnlySpan<byte> page)
@@ -102,8 +133,11 @@ internal static class TransactionRecord
             && (flags & ~CompressedFlag) == 0 && (record.Compressed || rawLength == storedLength);
     }
 
-    /// <summary>Rebuilds the pages of a verified payload and hands each to <paramref name="apply"/>.</summary>
-    public static void ReadEntries(ReadOnlySpan<byte> payload, int entries, byte[] pageBuffer, Action<long, byte[], int> apply)
+    /// <summary>
+    /// Rebuilds the pages of a verified payload and hands each to <paramref name="apply"/>; a partial entry starts from
+    /// the pages <paramref name="readBase"/> gives (page number, count).
+    /// </summary>
+    public static void ReadEntries(ReadOnlySpan<byte> payload, int entries, byte[] pageBuffer, Action<long, int, byte[]> readBase, Action<long, byte[], int> apply)
     {
         var offset = 0;
         for (var i = 0; i < entries; i++)
@@ -113,6 +147,22 @@ internal static class TransactionRecord
             var pageCount = BinaryPrimitives.ReadInt32LittleEndian(entry[8..]);
             int lower = BinaryPrimitives.ReadUInt16LittleEndian(entry[12..]);
             int upper = BinaryPrimitives.ReadUInt16LittleEndian(entry[14..]);
+            if (pageCount < 0)
+            {
+                var count = -pageCount;
+                var partialLength = count * StorageLimits.PageSize;
+                var end = BinaryPrimitives.ReadInt32LittleEndian(entry[16..]);
+                if (lower > partialLength || upper > end || end > partialLength)
+                    throw new CorruptionException($"A journal record's partial entry of page {pageNumber} keeps bytes outside its {count} pages.");
+                var target = pageBuffer.Length >= partialLength ? pageBuffer : new byte[partialLength];
+                readBase(pageNumber, count, target);
+                var kept = entry[PartialEntryHeaderSize..];
+                kept[..lower].CopyTo(target);
+                kept.Slice(lower, end - upper).CopyTo(target.AsSpan(upper));
+                offset += PartialEntryHeaderSize + lower + end - upper;
+                apply(pageNumber, target, partialLength);
+                continue;
+            }
             var length = pageCount * StorageLimits.PageSize;
             var buffer = pageBuffer.Length >= length ? pageBuffer : new byte[length];
             var body = entry[EntryHeaderSize..];

@@ -14,7 +14,11 @@ namespace Folio.Storage.Paging;
 internal readonly record struct FileHeader(int FormatVersion, int PageSize, long LastFlushedTransaction, long Sequence)
 {
     public const ulong Magic = 0x31424F494C4F46; // "FOLIOB1"
-    public const int CurrentFormatVersion = 1;
+    /// <summary>
+    /// The format this build writes. 2: tree values may sit in shared value heap runs (<see cref="PageFlags.ValueHeap"/>),
+    /// which a build of format 1 would read as inline values. A file of format 1 is taken up to 2 as it opens.
+    /// </summary>
+    public const int CurrentFormatVersion = 2;
     private const int Start = PageHeader.Size;
     private const int CrcOffset = Start + 32;
 

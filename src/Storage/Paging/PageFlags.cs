@@ -11,4 +11,7 @@ internal enum PageFlags : byte
     FreeSpaceBitmap = 8,
     State = 16,
     FileHeader = 32,
+
+    /// <summary>A run of pages holding several values of one tree, packed one after another.</summary>
+    ValueHeap = 64,
 }

@@ -7,10 +7,11 @@ namespace Folio.Storage.Paging;
 /// <code>
 ///  0  long   page number
 ///  8  byte   flags (PageFlags)
-/// 10  ushort entry count      (tree pages)
-/// 12  ushort upper            (tree pages: where the entry area starts)
+/// 10  ushort entry count      (tree pages; value heap runs: slots)
+/// 12  ushort upper            (tree pages: where the entry area starts; value heap runs: where the values start)
 /// 16  long   value size       (overflow pages)
-/// 24  int    page count       (overflow pages: pages in the run)
+/// 24  int    page count       (overflow pages and value heap runs: pages in the run)
+/// 28  int    live bytes       (value heap runs: bytes of the values the run holds, <see cref="Trees.HeapRun"/>)
 /// </code>
 /// </summary>
 internal static class PageHeader
@@ -28,6 +29,9 @@ internal static class PageHeader
     public static long OverflowValueSize(ReadOnlySpan<byte> page) => BinaryPrimitives.ReadInt64LittleEndian(page[16..]);
 
     public static int OverflowPageCount(ReadOnlySpan<byte> page) => BinaryPrimitives.ReadInt32LittleEndian(page[24..]);
+
+    /// <summary>Whether the page starts a run of pages read and versioned as one (an overflow run or a value heap run).</summary>
+    public static bool StartsRun(ReadOnlySpan<byte> page) => (Flags(page) & (PageFlags.Overflow | PageFlags.ValueHeap)) != 0;
 
     public static void Initialize(Span<byte> page, long pageNumber, PageFlags flags)
     {

@@ -36,11 +36,25 @@ internal static class SpaceReporter
                 sums.UsedLeaf += TreePage.UsedSpace(page);
                 for (var i = 0; i < count; i++)
                 {
-                    if (TreePage.LeafFlags(page, i) != TreePage.OverflowFlag)
+                    var flags = TreePage.LeafFlags(page, i);
+                    if (flags == TreePage.HeapFlag)
+                    {
+                        var (run, _, size) = Tree.ReadHeapPointer(TreePage.LeafStoredValue(page, i));
+                        sums.HeapRuns.Add(run);
+                        sums.HeapBytes += size;
+                    }
+                    if (flags != TreePage.OverflowFlag)
                         continue;
                     var pointer = TreePage.LeafStoredValue(page, i);
-                    sums.OverflowBytes += BinaryPrimitives.ReadInt64LittleEndian(pointer[8..]);
-                    sums.Overflow += PageHeader.OverflowPageCount(transaction.GetPage(BinaryPrimitives.ReadInt64LittleEndian(pointer)));
+                    var valueBytes = BinaryPrimitives.ReadInt64LittleEndian(pointer[8..]);
+                    var runPages = PageHeader.OverflowPageCount(transaction.GetPage(BinaryPrimitives.ReadInt64LittleEndian(pointer)));
+                    sums.OverflowBytes += valueBytes;
+                    sums.Overflow += runPages;
+                    if (runPages == 1 && valueBytes <= Tree.MaxHeapValueSize)
+                    {
+                        sums.SinglePages++;
+                        sums.SinglePageBytes += valueBytes;
+                    }
                 }
                 continue;
             }
@@ -49,7 +63,16 @@ internal static class SpaceReporter
             for (var i = 0; i < count; i++)
                 pending.Push(TreePage.BranchChild(page, i));
         }
-        return new TreeSpace(name, sums.Entries, sums.Leaves, sums.Branches, sums.Overflow, sums.UsedLeaf, sums.UsedBranch, sums.OverflowBytes);
+        if (header.OpenHeapRun != 0)
+            sums.HeapRuns.Add(header.OpenHeapRun);
+        var heapPages = sums.HeapRuns.Count * (long)Tree.HeapRunPages;
+        return new TreeSpace(name, sums.Entries, sums.Leaves, sums.Branches, sums.Overflow + heapPages, sums.UsedLeaf, sums.UsedBranch, sums.OverflowBytes + sums.HeapBytes)
+        {
+            HeapRunPages = heapPages,
+            HeapValueBytes = sums.HeapBytes,
+            SinglePageValues = sums.SinglePages,
+            SinglePageValueBytes = sums.SinglePageBytes,
+        };
     }
 
     private sealed class Sums
@@ -58,6 +81,10 @@ internal static class SpaceReporter
         public long Leaves;
         public long Branches;
         public long Overflow;
+        public long HeapBytes;
+        public long SinglePages;
+        public long SinglePageBytes;
+        public readonly HashSet<long> HeapRuns = [];
         public long UsedLeaf;
         public long UsedBranch;
         public long OverflowBytes;

@@ -5,7 +5,7 @@ namespace Folio.Storage.Reporting;
 /// <param name="Entries">Entries in its leaves.</param>
 /// <param name="LeafPages">Leaf pages.</param>
 /// <param name="BranchPages">Branch pages.</param>
-/// <param name="OverflowPages">Pages of values too large to sit in a leaf.</param>
+/// <param name="OverflowPages">Pages of values too large to sit in a leaf (runs of their own, and runs they share).</param>
 /// <param name="UsedLeafBytes">Bytes the leaf entries and their slots take.</param>
 /// <param name="UsedBranchBytes">Bytes the branch entries and their slots take.</param>
 /// <param name="OverflowValueBytes">Bytes of the values stored in overflow pages.</param>
@@ -19,6 +19,18 @@ public sealed record TreeSpace(
     long UsedBranchBytes,
     long OverflowValueBytes)
 {
+    /// <summary>Of <see cref="OverflowPages"/>, the pages of runs that values too large for a leaf share.</summary>
+    public long HeapRunPages { get; init; }
+
+    /// <summary>Of <see cref="OverflowValueBytes"/>, the bytes of the values in shared runs.</summary>
+    public long HeapValueBytes { get; init; }
+
+    /// <summary>Values of 4-8 KB on an overflow page of their own, which a compaction packs into shared runs.</summary>
+    public long SinglePageValues { get; init; }
+
+    /// <summary>The bytes of <see cref="SinglePageValues"/>.</summary>
+    public long SinglePageValueBytes { get; init; }
+
     /// <summary>Pages the tree holds, overflow included.</summary>
     public long Pages => LeafPages + BranchPages + OverflowPages;
 

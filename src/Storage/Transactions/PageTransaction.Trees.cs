@@ -58,14 +58,20 @@ internal sealed partial class PageTransaction
         if (tree is null)
             return false;
         _environment.ChangeLog?.RecordTreeReset(name);
-        FreeTreePages(tree.Header.RootPage);
+        var heapRuns = new HashSet<long>();
+        if (tree.Header.OpenHeapRun != 0)
+            heapRuns.Add(tree.Header.OpenHeapRun);
+        FreeTreePages(tree.Header.RootPage, heapRuns);
+        foreach (var run in heapRuns)
+            FreePage(run, Tree.HeapRunPages);
         RootTree.Delete(Encoding.UTF8.GetBytes(name));
         OpenTrees.Remove(name);
         tree.Invalidate();
         return true;
     }
 
-    private void FreeTreePages(long pageNumber)
+    /// <summary>Frees a subtree's pages and overflow runs, and adds the value heap runs its entries use to <paramref name="heapRuns"/> (several entries share one).</summary>
+    private void FreeTreePages(long pageNumber, HashSet<long> heapRuns)
     {
         var page = GetPage(pageNumber);
         var count = TreePage.Count(page);
@@ -73,7 +79,10 @@ internal sealed partial class PageTransaction
         {
             for (var i = 0; i < count; i++)
             {
-                if (TreePage.LeafFlags(page, i) != TreePage.OverflowFlag)
+                var flags = TreePage.LeafFlags(page, i);
+                if (flags == TreePage.HeapFlag)
+                    heapRuns.Add(Tree.ReadHeapPointer(TreePage.LeafStoredValue(page, i)).Run);
+                if (flags != TreePage.OverflowFlag)
                     continue;
                 var runPage = System.Buffers.Binary.BinaryPrimitives.ReadInt64LittleEndian(TreePage.LeafStoredValue(page, i));
                 FreePage(runPage, PageHeader.OverflowPageCount(GetPage(runPage)));
@@ -82,7 +91,7 @@ internal sealed partial class PageTransaction
         else
         {
             for (var i = 0; i < count; i++)
-                FreeTreePages(TreePage.BranchChild(GetPage(pageNumber), i));
+                FreeTreePages(TreePage.BranchChild(GetPage(pageNumber), i), heapRuns);
         }
         FreePage(pageNumber, 1);
     }

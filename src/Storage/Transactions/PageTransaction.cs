@@ -14,6 +14,10 @@ internal sealed partial class PageTransaction
     private readonly StorageEnvironment _environment;
     private readonly Dictionary<long, byte[]>? _dirty;
     private readonly List<byte[]>? _freed;
+    // Value heap runs this writer allocated (journaled whole) and, for the others it changed, the byte range of their
+    // values it wrote (journaled with their header and slots alone, HeapRun).
+    private readonly HashSet<long>? _freshRuns;
+    private readonly Dictionary<long, (int Start, int End)>? _heapRanges;
     private readonly Dictionary<string, Tree>? _openTrees;
     private EnvironmentState _state = null!;
     private int _generation;
@@ -28,6 +32,8 @@ internal sealed partial class PageTransaction
         {
             _dirty = [];
             _freed = [];
+            _freshRuns = [];
+            _heapRanges = [];
             _openTrees = new Dictionary<string, Tree>(StringComparer.Ordinal);
         }
     }
@@ -53,6 +59,26 @@ internal sealed partial class PageTransaction
     public byte[] Scratch => _scratch ??= new byte[StorageLimits.PageSize];
 
     internal Dictionary<long, byte[]> DirtyPages => _dirty ?? throw new InvalidOperationException("A read transaction has no dirty pages.");
+
+    /// <summary>
+    /// For each value heap run this writer changed but did not allocate, the bytes of its values it may have written
+    /// (start to end; empty when it only freed values): the rest of the values are as the committed run has them.
+    /// </summary>
+    internal Dictionary<long, (int Start, int End)> HeapRanges => _heapRanges ?? throw new InvalidOperationException("A read transaction writes no heap runs.");
+
+    /// <summary>Notes that the bytes from <paramref name="start"/> to <paramref name="end"/> of heap run <paramref name="run"/> were written.</summary>
+    public void MarkHeapBytes(long run, int start, int end)
+    {
+        if (_freshRuns!.Contains(run))
+            return;
+        if (_heapRanges!.TryGetValue(run, out var range) && range.End > range.Start)
+        {
+            if (end <= start)
+                return;
+            (start, end) = (Math.Min(start, range.Start), Math.Max(end, range.End));
+        }
+        _heapRanges[run] = (start, end);
+    }
 
     internal Dictionary<string, Tree> OpenTrees => _openTrees ?? throw new InvalidOperationException("A read transaction does not track trees.");
 
@@ -90,6 +116,8 @@ internal sealed partial class PageTransaction
             pool.Return(_freed!);
             _dirty.Clear();
             _freed!.Clear();
+            _freshRuns!.Clear();
+            _heapRanges!.Clear();
             _openTrees!.Clear();
         }
     }
@@ -116,7 +144,7 @@ internal sealed partial class PageTransaction
         if (source.PageTable.TryGet(pageNumber, _state.TransactionId, out var version))
             return version;
         var page = source.Pager.Read(pageNumber, 1);
-        if (PageHeader.Flags(page) == PageFlags.Overflow)
+        if (PageHeader.StartsRun(page))
         {
             var count = PageHeader.OverflowPageCount(page);
             if (count > 1)
@@ -145,6 +173,8 @@ internal sealed partial class PageTransaction
         var buffer = count == 1 ? _environment.PageBuffers.RentZeroed() : new byte[count * StorageLimits.PageSize];
         PageHeader.Initialize(buffer, pageNumber, flags);
         DirtyPages[pageNumber] = buffer;
+        if (flags == PageFlags.ValueHeap)
+            _freshRuns!.Add(pageNumber);
         return buffer;
     }
 
@@ -156,6 +186,8 @@ internal sealed partial class PageTransaction
     {
         if (DirtyPages.Remove(pageNumber, out var buffer))
             _freed!.Add(buffer);
+        _freshRuns!.Remove(pageNumber);
+        _heapRanges!.Remove(pageNumber);
         FreePageNumbers(pageNumber, count);
     }
 }

@@ -15,8 +15,7 @@ public sealed partial class Tree
             return false;
 
         var leaf = _transaction.ModifyPage(leafPage);
-        if (TreePage.LeafFlags(leaf, index) == TreePage.OverflowFlag)
-            FreeOverflow(TreePage.LeafStoredValue(leaf, index));
+        FreeOutOfLine(TreePage.LeafFlags(leaf, index), TreePage.LeafStoredValue(leaf, index));
         TreePage.Remove(leaf, index);
         Header.EntryCount--;
         MarkChanged();

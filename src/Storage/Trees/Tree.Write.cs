@@ -24,14 +24,16 @@ public sealed partial class Tree
         var leafPage = FindLeaf(key, out var depth);
         var leaf = _transaction.ModifyPage(leafPage);
         var index = TreePage.SearchLeaf(leaf, key, out var found);
-        var overflow = TreePage.LeafEntrySize(key.Length, size) > TreePage.MaxInlineEntrySize;
+        var heap = _transaction.Environment.Options.PackMidsizeValues && GoesToHeap(key.Length, size);
+        var overflow = !heap && TreePage.LeafEntrySize(key.Length, size) > TreePage.MaxInlineEntrySize;
         if (found)
         {
-            var wasOverflow = TreePage.LeafFlags(leaf, index) == TreePage.OverflowFlag;
-            if (!wasOverflow && !overflow && TreePage.LeafStoredValue(leaf, index).Length == size)
+            var was = TreePage.LeafFlags(leaf, index);
+            if (was == 0 && !overflow && !heap && TreePage.LeafStoredValue(leaf, index).Length == size)
                 return TreePage.LeafStoredValue(leaf, index);
-            if (wasOverflow)
-                FreeOverflow(TreePage.LeafStoredValue(leaf, index));
+            if (was == TreePage.HeapFlag && heap && ReadHeapPointer(TreePage.LeafStoredValue(leaf, index)).Size == size)
+                return ReuseInHeap(TreePage.LeafStoredValue(leaf, index));
+            FreeOutOfLine(was, TreePage.LeafStoredValue(leaf, index));
             TreePage.Remove(leaf, index);
         }
         else
@@ -40,8 +42,8 @@ public sealed partial class Tree
         }
         MarkChanged();
 
-        var storedLength = overflow ? TreePage.OverflowPointerSize : size;
-        var flags = overflow ? TreePage.OverflowFlag : (byte)0;
+        var storedLength = overflow || heap ? TreePage.OverflowPointerSize : size;
+        var flags = overflow ? TreePage.OverflowFlag : heap ? TreePage.HeapFlag : (byte)0;
         var needed = TreePage.LeafEntrySize(key.Length, storedLength) + TreePage.SlotSize;
         if (TreePage.FreeSpace(leaf) < needed && TreePage.Capacity - TreePage.UsedSpace(leaf) >= needed)
             TreePage.Compact(leaf, _transaction.Scratch);
@@ -50,6 +52,8 @@ public sealed partial class Tree
             stored = TreePage.InsertLeaf(leaf, index, key, flags, storedLength);
         else if (!TryShiftToSibling(depth, leafPage, index, key, flags, storedLength, out stored))
             stored = SplitLeaf(depth, leafPage, index, key, flags, storedLength);
+        if (heap)
+            return AllocateInHeap(stored, size);
         if (!overflow)
             return stored;
 
@@ -60,6 +64,15 @@ public sealed partial class Tree
         BinaryPrimitives.WriteInt64LittleEndian(stored, runPage);
         BinaryPrimitives.WriteInt64LittleEndian(stored[8..], size);
         return run.Slice(PageHeader.Size, size);
+    }
+
+    /// <summary>Gives back the pages or heap bytes of a value kept out of its leaf (<paramref name="flags"/> says which, if any).</summary>
+    private void FreeOutOfLine(byte flags, ReadOnlySpan<byte> pointer)
+    {
+        if (flags == TreePage.OverflowFlag)
+            FreeOverflow(pointer);
+        else if (flags == TreePage.HeapFlag)
+            FreeFromHeap(pointer);
     }
 
     private void FreeOverflow(ReadOnlySpan<byte> pointer)

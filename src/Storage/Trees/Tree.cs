@@ -136,11 +136,14 @@ public sealed partial class Tree
         }
     }
 
-    /// <summary>The value of a leaf entry, following the overflow pointer when it has one.</summary>
+    /// <summary>The value of a leaf entry, following the overflow or heap pointer when it has one.</summary>
     internal ReadOnlySpan<byte> ReadValue(ReadOnlySpan<byte> leaf, int index)
     {
         var stored = TreePage.LeafStoredValue(leaf, index);
-        if (TreePage.LeafFlags(leaf, index) != TreePage.OverflowFlag)
+        var flags = TreePage.LeafFlags(leaf, index);
+        if (flags == TreePage.HeapFlag)
+            return ReadHeapValue(stored);
+        if (flags != TreePage.OverflowFlag)
             return stored;
         var run = _transaction.GetPage(BinaryPrimitives.ReadInt64LittleEndian(stored));
         var size = BinaryPrimitives.ReadInt64LittleEndian(stored[8..]);

@@ -5,7 +5,8 @@ namespace Folio.Storage.Trees;
 /// <summary>
 /// The persistent description of a tree: the value stored under its name in the root tree (and,
 /// for the root tree itself, in the state page). 64 bytes:
-/// root page, entry count, branch/leaf/overflow page counts, depth, kind, fixed value size.
+/// root page, entry count, branch/leaf/overflow page counts (value heap runs counted as overflow), depth, kind, fixed
+/// value size, the value heap run values are appended to (0 for none: page 0 is the file header).
 /// </summary>
 internal struct TreeHeader
 {
@@ -19,6 +20,7 @@ internal struct TreeHeader
     public int Depth;
     public TreeKind Kind;
     public int FixedValueSize;
+    public long OpenHeapRun;
 
     public readonly void WriteTo(Span<byte> destination)
     {
@@ -31,6 +33,7 @@ internal struct TreeHeader
         BinaryPrimitives.WriteInt32LittleEndian(destination[40..], Depth);
         destination[44] = (byte)Kind;
         BinaryPrimitives.WriteInt32LittleEndian(destination[48..], FixedValueSize);
+        BinaryPrimitives.WriteInt64LittleEndian(destination[56..], OpenHeapRun);
     }
 
     public static TreeHeader ReadFrom(ReadOnlySpan<byte> source)
@@ -47,6 +50,7 @@ internal struct TreeHeader
             Depth = BinaryPrimitives.ReadInt32LittleEndian(source[40..]),
             Kind = (TreeKind)source[44],
             FixedValueSize = BinaryPrimitives.ReadInt32LittleEndian(source[48..]),
+            OpenHeapRun = BinaryPrimitives.ReadInt64LittleEndian(source[56..]),
         };
     }
 }

@@ -9,7 +9,8 @@ namespace Folio.Storage.Trees;
 /// growing down, so an insert moves two bytes per later entry, never the entries themselves.
 /// <code>
 /// leaf entry:   ushort key length, byte flags, ushort stored value length, key, value
-///               (flags = Overflow: the value is a long page number and a long size)
+///               (flags = Overflow: the value is a long page number and a long size;
+///                flags = Heap: a long page number of a value heap run, an int offset in it and an int size)
 /// branch entry: ushort key length, long child page, key  (entry 0 has an empty key: "everything below")
 /// </code>
 /// </summary>
@@ -20,6 +21,9 @@ internal static class TreePage
     public const int SlotSize = 2;
     public const int OverflowPointerSize = 16;
     public const byte OverflowFlag = 1;
+
+    /// <summary>The value sits in a run shared with other values (<see cref="Tree.MaxHeapValueSize"/>).</summary>
+    public const byte HeapFlag = 2;
 
     /// <summary>
     /// Entries above this size go to overflow pages, so every leaf holds at least two entries. Two rather than more

@@ -53,6 +53,10 @@ internal sealed class EnvironmentVerifier
     {
         var counts = new TreeCounts();
         Walk(name, header, header.RootPage, 1, null, null, counts);
+        if (header.OpenHeapRun != 0)
+            counts.HeapLive.TryAdd(header.OpenHeapRun, 0);
+        foreach (var (run, live) in counts.HeapLive)
+            counts.Overflow += VerifyHeapRun(name, run, live, counts.HeapValues.GetValueOrDefault(run), run == header.OpenHeapRun);
         Expect(counts.Entries == header.EntryCount, $"Tree '{name}' says {header.EntryCount} entries; its leaves hold {counts.Entries}.");
         Expect(counts.Leaves == header.LeafPages, $"Tree '{name}' says {header.LeafPages} leaf pages; it has {counts.Leaves}.");
         Expect(counts.Branches == header.BranchPages, $"Tree '{name}' says {header.BranchPages} branch pages; it has {counts.Branches}.");
@@ -86,8 +90,11 @@ internal sealed class EnvironmentVerifier
             {
                 var key = TreePage.LeafKey(page, i);
                 CheckOrder(name, pageNumber, key, i == 0 ? null : TreePage.LeafKey(page, i - 1), lower, upper);
-                if (TreePage.LeafFlags(page, i) == TreePage.OverflowFlag)
+                var entryFlags = TreePage.LeafFlags(page, i);
+                if (entryFlags == TreePage.OverflowFlag)
                     counts.Overflow += VerifyOverflow(name, TreePage.LeafStoredValue(page, i));
+                else if (entryFlags == TreePage.HeapFlag)
+                    CountHeapValue(name, TreePage.LeafStoredValue(page, i), counts);
                 else
                     Expect(TreePage.LeafEntrySize(key.Length, TreePage.LeafStoredValue(page, i).Length) <= TreePage.MaxInlineEntrySize, $"An inline entry of page {pageNumber} is larger than inline entries may be.");
             }
@@ -117,6 +124,37 @@ internal sealed class EnvironmentVerifier
         Expect(PageHeader.OverflowValueSize(run) == size && pageCount == PageHeader.OverflowPagesFor(size), $"The overflow run at {runPage} of tree '{name}' does not match its pointer.");
         MarkUsed(runPage, pageCount);
         return pageCount;
+    }
+
+    private void CountHeapValue(string name, ReadOnlySpan<byte> pointer, TreeCounts counts)
+    {
+        Expect(pointer.Length == TreePage.OverflowPointerSize, $"A heap pointer of tree '{name}' holds {pointer.Length} bytes.");
+        var (run, slot, size) = Tree.ReadHeapPointer(pointer);
+        Expect(size <= Tree.MaxHeapValueSize && slot >= 0, $"Tree '{name}' points to slot {slot} of heap run {run} for {size} bytes.");
+        var page = _transaction.GetPage(run);
+        Expect(PageHeader.Flags(page) == PageFlags.ValueHeap && slot < HeapRun.SlotCount(page), $"Tree '{name}' points to slot {slot} of page {run}, which is not a value heap run holding it.");
+        var (offset, stored) = HeapRun.Slot(page, slot);
+        Expect(offset != 0 && stored == size && offset >= PageHeader.Upper(page) && offset + size <= page.Length, $"Slot {slot} of heap run {run} in tree '{name}' holds {stored} bytes at {offset}; the tree expects {size}.");
+        counts.HeapLive[run] = counts.HeapLive.GetValueOrDefault(run) + size;
+        counts.HeapValues[run] = counts.HeapValues.GetValueOrDefault(run) + 1;
+    }
+
+    private int VerifyHeapRun(string name, long run, long live, int values, bool open)
+    {
+        var page = _transaction.GetPage(run);
+        Expect(PageHeader.Flags(page) == PageFlags.ValueHeap && PageHeader.OverflowPageCount(page) == Tree.HeapRunPages && page.Length == Tree.HeapRunBytes, $"Tree '{name}' keeps values in page {run}, which is not a value heap run.");
+        Expect(HeapRun.LiveBytes(page) == live, $"Heap run {run} of tree '{name}' says {HeapRun.LiveBytes(page)} live bytes; its entries point to {live}.");
+        Expect(live > 0 || open, $"Heap run {run} of tree '{name}' holds no value and is not the open run.");
+        Expect(HeapRun.SlotsEnd(page) <= PageHeader.Upper(page) && PageHeader.Upper(page) <= page.Length, $"Heap run {run} of tree '{name}' has overlapping slots and values.");
+        var used = 0;
+        for (var slot = 0; slot < HeapRun.SlotCount(page); slot++)
+        {
+            if (HeapRun.Slot(page, slot).Offset != 0)
+                used++;
+        }
+        Expect(used == values, $"Heap run {run} of tree '{name}' has {used} slots in use; the tree points to {values}.");
+        MarkUsed(run, Tree.HeapRunPages);
+        return Tree.HeapRunPages;
     }
 
     private static void CheckOrder(string name, long pageNumber, ReadOnlySpan<byte> key, ReadOnlySpan<byte> previous, byte[]? lower, byte[]? upper)
@@ -172,5 +210,7 @@ internal sealed class EnvironmentVerifier
         public long Leaves;
         public long Branches;
         public long Overflow;
+        public readonly Dictionary<long, long> HeapLive = [];
+        public readonly Dictionary<long, int> HeapValues = [];
     }
 }

@@ -10,13 +10,14 @@ using Folio.Storage.Reporting;
 namespace Folio.Benchmarks.Storage;
 
 /// <summary>
-/// <c>dotnet run -c Release --project tests/Benchmarks -- id-fill [--docs 200000] [--bytes 720] [--compression off,on] [--shapes sequential,hilo,guid,server]</c>:
+/// <c>dotnet run -c Release --project tests/Benchmarks -- id-fill [--docs 200000] [--bytes 720] [--compression off,on] [--shapes sequential,hilo,guid,server] [--compact]</c>:
 /// writes the same generated orders straight into an in-memory document store (batches of 1,000, no HTTP)
 /// once per id shape and compression setting, and prints the pages and leaf fill of every tree. It isolates
 /// what the id shape does to the trees: <c>sequential</c> is <c>orders/1</c> … <c>orders/N</c> (not in key
 /// order: <c>orders/10</c> sorts before <c>orders/2</c>), <c>hilo</c> is four clients each taking ranges of 32
 /// and writing in turn (<c>orders/17-A</c>), <c>guid</c> is <c>orders/{random guid}</c> and <c>server</c> is
-/// <c>orders/</c>, numbered by the store.
+/// <c>orders/</c>, numbered by the store. With <c>--compact</c> each store is then compacted and measured again (a
+/// second row), which packs bodies of 4-8 KB into shared runs.
 /// </summary>
 public static class IdFillCommand
 {
@@ -30,6 +31,7 @@ public static class IdFillCommand
         int bytes = IntOption(args, "--bytes", 720);
         string[] compression = Option(args, "--compression", "off,on").Split(',');
         string[] shapes = Option(args, "--shapes", "sequential,hilo,guid,server").Split(',');
+        bool compact = Array.IndexOf(args, "--compact") >= 0;
 
         byte[][] records = RecordGenerator.GenerateMany(docs, bytes);
         long raw = 0;
@@ -65,20 +67,31 @@ public static class IdFillCommand
 
                 await store.Compression.WhenTrainingsDoneAsync();
                 double seconds = watch.Elapsed.TotalSeconds;
-                SpaceReport report = store.Environment.ReportSpace();
-                TreeSpace docsTree = Find(report, DocumentStore.DocsTree);
-                long pages = 0;
-                foreach (TreeSpace tree in report.Trees)
-                    pages += tree.Pages;
-                double totalBytes = pages * (double)report.PageSize;
-                text.AppendLine(CultureInfo.InvariantCulture,
-                    $"| {shape} | {setting} | {docsTree.LeafPages:N0} | {docsTree.LeafFill:P1} | {docsTree.OverflowPages:N0} | {docsTree.OverflowFill:P1} | {docsTree.Pages * (double)report.PageSize / 1e6:F1} | {Find(report, DocumentStore.EtagsTree).LeafFill:P1} | {Find(report, DocumentStore.CollectionEtagsTree).LeafFill:P1} | {totalBytes / 1e6:F1} | {totalBytes / raw:F2}× | {seconds:F1} |");
+                Row(text, store, shape, setting, raw, seconds);
                 Console.Error.WriteLine($"{shape} {setting}: done in {seconds:F1} s");
+                if (compact)
+                {
+                    watch.Restart();
+                    store.Compact();
+                    Row(text, store, shape, setting + ", compacted", raw, watch.Elapsed.TotalSeconds);
+                }
             }
         }
 
         Console.WriteLine(text.ToString());
         return 0;
+    }
+
+    private static void Row(StringBuilder text, DocumentStore store, string shape, string setting, long raw, double seconds)
+    {
+        SpaceReport report = store.Environment.ReportSpace();
+        TreeSpace docsTree = Find(report, DocumentStore.DocsTree);
+        long pages = 0;
+        foreach (TreeSpace tree in report.Trees)
+            pages += tree.Pages;
+        double totalBytes = pages * (double)report.PageSize;
+        text.AppendLine(CultureInfo.InvariantCulture,
+            $"| {shape} | {setting} | {docsTree.LeafPages:N0} | {docsTree.LeafFill:P1} | {docsTree.OverflowPages:N0} | {docsTree.OverflowFill:P1} | {docsTree.Pages * (double)report.PageSize / 1e6:F1} | {Find(report, DocumentStore.EtagsTree).LeafFill:P1} | {Find(report, DocumentStore.CollectionEtagsTree).LeafFill:P1} | {totalBytes / 1e6:F1} | {totalBytes / raw:F2}× | {seconds:F1} |");
     }
 
     private static TreeSpace Find(SpaceReport report, string name)

@@ -63,6 +63,32 @@ public class CompactionEstimateTests
     }
 
     [Fact]
+    public async Task EstimateCompaction_CountsWhatPackingMidsizeBodiesGivesBack()
+    {
+        using var directory = new TempDirectory("estimate-midsize");
+        using var store = DocumentStore.Open(StorageOptions.ForPath(directory.Path), DocumentCompressionOptions.Disabled);
+        var random = new Random(11);
+        for (var first = 0; first < 1500; first += 100)
+        {
+            var commands = new List<DocumentCommand>();
+            for (var n = first; n < first + 100; n++)
+            {
+                // Random letters: a body of 4-6 KB that takes an overflow page of its own when written.
+                var text = new string(Enumerable.Range(0, random.Next(4_100, 5_900)).Select(_ => (char)('a' + random.Next(26))).ToArray());
+                commands.Add(new DocumentCommand(DocumentCommandType.Put, $"blobs/{n}", Json("{\"Text\":\"" + text + "\"}"), null));
+            }
+            await store.BatchAsync(commands);
+        }
+
+        var estimate = store.EstimateCompaction();
+        var result = store.Compact();
+
+        Assert.True(estimate.SlackBytes > estimate.FileBytes / 5, $"{estimate}");
+        Assert.True(result.BytesReturned >= estimate.SlackBytes * 0.8, $"estimated {estimate.SlackBytes} B of slack, compaction gave back {result.BytesReturned} B of {estimate.FileBytes}");
+        Assert.True(store.EstimateCompaction().ReclaimableShare < 0.1, "a store just compacted has little left to give back");
+    }
+
+    [Fact]
     public async Task EstimateCompaction_CountsBodiesUnderAnOlderDictionary_AndWhatRecompressingThemSaves()
     {
         using var directory = new TempDirectory("estimate-dictionary");

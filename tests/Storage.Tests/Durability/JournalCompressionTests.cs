@@ -111,7 +111,7 @@ public class JournalCompressionTests
         }
         var fileSystem = options.CreateFileSystem();
         using (var writer = new JournalWriter(fileSystem, 1 << 20, 1, TimeSpan.FromSeconds(1), compress: true))
-            writer.Append(next, pages);
+            writer.Append(next, pages, []);
 
         var record = Assert.Single(Records(dir.Path));
         Assert.Equal(TransactionRecord.Magic, record.Magic);
