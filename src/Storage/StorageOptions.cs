@@ -62,10 +62,11 @@ public sealed record StorageOptions
     public bool UncachedWhenCreated { get; init; } = true;
 
     /// <summary>
-    /// Whether trees put values of 4-8 KB into shared value heap runs (<see cref="Trees.HeapRun"/>) rather than an
+    /// Whether trees put values of 4-16 KB into shared value heap runs (<see cref="Trees.HeapRun"/>) rather than an
     /// overflow page each. Set for the new file a compaction writes, where values arrive one after another and pack
     /// densely; not for everyday writes, where a replaced value's run is copied into the transaction to give its bytes
-    /// back: random replacements of 6 KB documents over HTTP ran 0.87× as fast with it (docs/benchmarks.md).
+    /// back: random replacements of 6 KB documents over HTTP ran 0.87× as fast with it (values up to 8 KB packed there,
+    /// docs/benchmarks.md).
     /// </summary>
     internal bool PackMidsizeValues { get; init; }
 

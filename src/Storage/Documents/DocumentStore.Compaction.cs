@@ -10,7 +10,7 @@ public sealed partial class DocumentStore
     /// <summary>The leaf fill a compaction's copy reaches (measured 97.8–99.9%), a little under so the estimate errs low.</summary>
     private const double PackedLeafFill = 0.97;
 
-    // A copy packs values of 4-8 KB (those in shared runs, and those on a page of their own) into runs one after
+    // A copy packs values of 4-16 KB (those in shared runs, and those on pages of their own) into runs one after
     // another, so only each run's end stays empty. Counted low, so that a compaction is not started for space it will
     // not find.
     private const double PackedHeapFill = 0.85;
@@ -45,8 +45,8 @@ public sealed partial class DocumentStore
         {
             var packed = (long)Math.Ceiling(tree.UsedLeafBytes / (TreePage.Capacity * PackedLeafFill));
             slack += Math.Max(0, tree.LeafPages - packed) * space.PageSize;
-            var packedRuns = (long)Math.Ceiling((tree.HeapValueBytes + tree.SinglePageValueBytes) / (Tree.HeapRunBytes * PackedHeapFill));
-            slack += Math.Max(0, tree.HeapRunPages + tree.SinglePageValues - packedRuns * Tree.HeapRunPages) * space.PageSize;
+            var packedRuns = (long)Math.Ceiling((tree.HeapValueBytes + tree.PackableOverflowBytes) / (Tree.HeapRunBytes * PackedHeapFill));
+            slack += Math.Max(0, tree.HeapRunPages + tree.PackableOverflowPages - packedRuns * Tree.HeapRunPages) * space.PageSize;
         }
         var (documents, saved) = EstimateRecompression(sample);
         return new CompactionEstimate(space.AllocatedPages * space.PageSize, space.FreePages * space.PageSize, slack, documents, saved);

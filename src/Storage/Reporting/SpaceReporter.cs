@@ -50,10 +50,10 @@ internal static class SpaceReporter
                     var runPages = PageHeader.OverflowPageCount(transaction.GetPage(BinaryPrimitives.ReadInt64LittleEndian(pointer)));
                     sums.OverflowBytes += valueBytes;
                     sums.Overflow += runPages;
-                    if (runPages == 1 && valueBytes <= Tree.MaxHeapValueSize)
+                    if (valueBytes <= Tree.MaxHeapValueSize)
                     {
-                        sums.SinglePages++;
-                        sums.SinglePageBytes += valueBytes;
+                        sums.PackablePages += runPages;
+                        sums.PackableBytes += valueBytes;
                     }
                 }
                 continue;
@@ -70,8 +70,8 @@ internal static class SpaceReporter
         {
             HeapRunPages = heapPages,
             HeapValueBytes = sums.HeapBytes,
-            SinglePageValues = sums.SinglePages,
-            SinglePageValueBytes = sums.SinglePageBytes,
+            PackableOverflowPages = sums.PackablePages,
+            PackableOverflowBytes = sums.PackableBytes,
         };
     }
 
@@ -82,8 +82,8 @@ internal static class SpaceReporter
         public long Branches;
         public long Overflow;
         public long HeapBytes;
-        public long SinglePages;
-        public long SinglePageBytes;
+        public long PackablePages;
+        public long PackableBytes;
         public readonly HashSet<long> HeapRuns = [];
         public long UsedLeaf;
         public long UsedBranch;

@@ -25,11 +25,11 @@ public sealed record TreeSpace(
     /// <summary>Of <see cref="OverflowValueBytes"/>, the bytes of the values in shared runs.</summary>
     public long HeapValueBytes { get; init; }
 
-    /// <summary>Values of 4-8 KB on an overflow page of their own, which a compaction packs into shared runs.</summary>
-    public long SinglePageValues { get; init; }
+    /// <summary>Of <see cref="OverflowPages"/>, the pages of values of 4-16 KB on pages of their own, which a compaction packs into shared runs.</summary>
+    public long PackableOverflowPages { get; init; }
 
-    /// <summary>The bytes of <see cref="SinglePageValues"/>.</summary>
-    public long SinglePageValueBytes { get; init; }
+    /// <summary>The bytes of the values on <see cref="PackableOverflowPages"/>.</summary>
+    public long PackableOverflowBytes { get; init; }
 
     /// <summary>Pages the tree holds, overflow included.</summary>
     public long Pages => LeafPages + BranchPages + OverflowPages;

@@ -5,7 +5,7 @@ namespace Folio.Storage.Trees;
 
 /// <summary>
 /// The slotted layout of a value heap run (<see cref="PageFlags.ValueHeap"/>), the pages one tree's values of
-/// 4-8 KB share (<see cref="Tree.MaxHeapValueSize"/>). After the page header comes an array of slots growing up, one
+/// 4-16 KB share (<see cref="Tree.MaxHeapValueSize"/>). After the page header comes an array of slots growing up, one
 /// per value (ushort offset, ushort size; offset 0 marks a free slot), and the values are written from the run's end
 /// growing down, as a tree page's entries are. A leaf points at a value by run and slot, so a value can move
 /// within its run without the leaf changing: the run is compacted, its values pushed together at its end, when a new

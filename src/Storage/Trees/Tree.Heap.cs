@@ -4,10 +4,10 @@ using Folio.Storage.Paging;
 namespace Folio.Storage.Trees;
 
 /// <summary>
-/// Values too large for a leaf that would take one overflow page of their own (4-8 KB) share runs of
-/// <see cref="HeapRunPages"/> pages instead (<see cref="HeapRun"/>) where the environment packs them
+/// Values too large for a leaf and at most a third of a run (4-16 KB) share runs of <see cref="HeapRunPages"/> pages
+/// instead of taking whole overflow pages (<see cref="HeapRun"/>) where the environment packs them
 /// (<see cref="StorageOptions.PackMidsizeValues"/>: the file a compaction writes): a 5 KB body alone on an 8 KB page
-/// left 37% of it empty. Elsewhere such values take a page each, and a packed one that is replaced or deleted
+/// left 37% of it empty, a 9 KB one on two pages 44%. Elsewhere such values take a page each, and a packed one that is replaced or deleted
 /// leaves its run, which goes with its last value. The leaf entry (<see cref="TreePage.HeapFlag"/>) holds the run's first page, the value's slot in it and its
 /// size. The tree writes into one run (<see cref="TreeHeader.OpenHeapRun"/>) until a value does not fit in its free
 /// bytes, then opens another; a run whose values are all gone is freed, and a run that a freed value leaves with more
@@ -27,10 +27,10 @@ public sealed partial class Tree
     internal const int HeapRunBytes = HeapRunPages * StorageLimits.PageSize;
 
     /// <summary>
-    /// The largest value a heap run takes: one that would otherwise fill one overflow page. A larger one takes two
-    /// pages or more, at least half full, and in a run would be as hard to fit as two pages' worth.
+    /// The largest value a heap run takes (16,369 bytes): at least three share a run. A larger one takes three pages
+    /// or more of its own, at least two thirds full.
     /// </summary>
-    internal const int MaxHeapValueSize = StorageLimits.PageSize - PageHeader.Size;
+    internal const int MaxHeapValueSize = (HeapRunBytes - PageHeader.Size - 3 * HeapRun.SlotSize) / 3;
 
     private static bool GoesToHeap(int keyLength, int size) =>
         size <= MaxHeapValueSize && TreePage.LeafEntrySize(keyLength, size) > TreePage.MaxInlineEntrySize;

@@ -30,7 +30,7 @@ internal sealed class PowerLossWorkload
             FileSystem = fileSystem,
             BackgroundFlush = false,
             JournalFileSize = _random.Next(2) == 0 ? 64 << 10 : 256 << 10,
-            // Even seeds pack values of 4-8 KB into shared runs, whose changes are journaled as partial entries.
+            // Even seeds pack values of 4-16 KB into shared runs, whose changes are journaled as partial entries.
             PackMidsizeValues = seed % 2 == 0,
         };
     }

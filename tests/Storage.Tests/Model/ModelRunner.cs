@@ -70,7 +70,7 @@ internal sealed class ModelRunner : IDisposable
             BackgroundFlush = store == ModelStore.MemoryWithBackgroundFlush,
             FlushInterval = TimeSpan.FromMilliseconds(1),
             FlushThresholdBytes = 64 << 10,
-            // Odd seeds pack values of 4-8 KB into shared runs (as a compaction's new file does), even ones give each a page.
+            // Odd seeds pack values of 4-16 KB into shared runs (as a compaction's new file does), even ones give each a page.
             PackMidsizeValues = seed % 2 == 1,
         };
         _env = StorageEnvironment.Open(_options);
