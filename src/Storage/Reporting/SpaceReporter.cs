@@ -63,8 +63,6 @@ internal static class SpaceReporter
             for (var i = 0; i < count; i++)
                 pending.Push(TreePage.BranchChild(page, i));
         }
-        if (header.OpenHeapRun != 0)
-            sums.HeapRuns.Add(header.OpenHeapRun);
         var heapPages = sums.HeapRuns.Count * (long)Tree.HeapRunPages;
         return new TreeSpace(name, sums.Entries, sums.Leaves, sums.Branches, sums.Overflow + heapPages, sums.UsedLeaf, sums.UsedBranch, sums.OverflowBytes + sums.HeapBytes)
         {

@@ -59,8 +59,6 @@ internal sealed partial class PageTransaction
             return false;
         _environment.ChangeLog?.RecordTreeReset(name);
         var heapRuns = new HashSet<long>();
-        if (tree.Header.OpenHeapRun != 0)
-            heapRuns.Add(tree.Header.OpenHeapRun);
         FreeTreePages(tree.Header.RootPage, heapRuns);
         foreach (var run in heapRuns)
             FreePage(run, Tree.HeapRunPages);

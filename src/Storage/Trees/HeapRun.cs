@@ -88,7 +88,7 @@ internal static class HeapRun
         return slot;
     }
 
-    /// <summary>Gives back the value in <paramref name="slot"/>; its bytes stay until the run is compacted, trailing free slots go at once.</summary>
+    /// <summary>Gives back the value in <paramref name="slot"/>; its bytes stay until the run is compacted (or freed, with its last value), trailing free slots go at once.</summary>
     public static void Free(Span<byte> run, int slot, int size)
     {
         SetSlot(run, slot, 0, 0);
@@ -97,8 +97,6 @@ internal static class HeapRun
         while (count > 0 && Slot(run, count - 1).Offset == 0)
             count--;
         PageHeader.SetCount(run, count);
-        if (count == 0)
-            PageHeader.SetUpper(run, run.Length);
     }
 
     /// <summary>

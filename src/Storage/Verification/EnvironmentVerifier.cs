@@ -53,10 +53,9 @@ internal sealed class EnvironmentVerifier
     {
         var counts = new TreeCounts();
         Walk(name, header, header.RootPage, 1, null, null, counts);
-        if (header.OpenHeapRun != 0)
-            counts.HeapLive.TryAdd(header.OpenHeapRun, 0);
+        Expect(header.OpenHeapRun == 0 || counts.HeapLive.ContainsKey(header.OpenHeapRun), $"Tree '{name}' writes into heap run {header.OpenHeapRun}, which holds none of its values.");
         foreach (var (run, live) in counts.HeapLive)
-            counts.Overflow += VerifyHeapRun(name, run, live, counts.HeapValues.GetValueOrDefault(run), run == header.OpenHeapRun);
+            counts.Overflow += VerifyHeapRun(name, run, live, counts.HeapValues.GetValueOrDefault(run));
         Expect(counts.Entries == header.EntryCount, $"Tree '{name}' says {header.EntryCount} entries; its leaves hold {counts.Entries}.");
         Expect(counts.Leaves == header.LeafPages, $"Tree '{name}' says {header.LeafPages} leaf pages; it has {counts.Leaves}.");
         Expect(counts.Branches == header.BranchPages, $"Tree '{name}' says {header.BranchPages} branch pages; it has {counts.Branches}.");
@@ -136,15 +135,15 @@ internal sealed class EnvironmentVerifier
         var (offset, stored) = HeapRun.Slot(page, slot);
         Expect(offset != 0 && stored == size && offset >= PageHeader.Upper(page) && offset + size <= page.Length, $"Slot {slot} of heap run {run} in tree '{name}' holds {stored} bytes at {offset}; the tree expects {size}.");
         counts.HeapLive[run] = counts.HeapLive.GetValueOrDefault(run) + size;
+        Expect(counts.HeapSlots.Add((run, slot)), $"Two entries of tree '{name}' point to slot {slot} of heap run {run}.");
         counts.HeapValues[run] = counts.HeapValues.GetValueOrDefault(run) + 1;
     }
 
-    private int VerifyHeapRun(string name, long run, long live, int values, bool open)
+    private int VerifyHeapRun(string name, long run, long live, int values)
     {
         var page = _transaction.GetPage(run);
         Expect(PageHeader.Flags(page) == PageFlags.ValueHeap && PageHeader.OverflowPageCount(page) == Tree.HeapRunPages && page.Length == Tree.HeapRunBytes, $"Tree '{name}' keeps values in page {run}, which is not a value heap run.");
         Expect(HeapRun.LiveBytes(page) == live, $"Heap run {run} of tree '{name}' says {HeapRun.LiveBytes(page)} live bytes; its entries point to {live}.");
-        Expect(live > 0 || open, $"Heap run {run} of tree '{name}' holds no value and is not the open run.");
         Expect(HeapRun.SlotsEnd(page) <= PageHeader.Upper(page) && PageHeader.Upper(page) <= page.Length, $"Heap run {run} of tree '{name}' has overlapping slots and values.");
         var used = 0;
         for (var slot = 0; slot < HeapRun.SlotCount(page); slot++)
@@ -212,5 +211,6 @@ internal sealed class EnvironmentVerifier
         public long Overflow;
         public readonly Dictionary<long, long> HeapLive = [];
         public readonly Dictionary<long, int> HeapValues = [];
+        public readonly HashSet<(long Run, int Slot)> HeapSlots = [];
     }
 }
