@@ -25,7 +25,7 @@ public sealed partial class StorageEnvironment
         var recordHeader = new byte[TransactionRecord.HeaderSize];
         // Made with the first record replayed: a clean close leaves no journal, and a server opening a thousand small
         // databases would otherwise leave a page of garbage per environment on a heap it rarely collects.
-        byte[]? pageBuffer = null;
+        byte[] pageBuffer = [];
         byte[] stored = [];
         byte[] raw = [];
         foreach (var name in names)
@@ -60,7 +60,7 @@ public sealed partial class StorageEnvironment
                             throw new CorruptionException($"Journal {name} holds transaction {record.TransactionId} compressed, and it does not decompress to its {record.RawLength} bytes.");
                         payload = decompressed;
                     }
-                    TransactionRecord.ReadEntries(payload, record.Entries, pageBuffer ??= new byte[StorageLimits.PageSize], ReadRecoveredPages, ApplyRecoveredPage);
+                    TransactionRecord.ReadEntries(payload, record.Entries, ref pageBuffer, ReadRecoveredPages, ApplyRecoveredPage);
                     lastApplied = record.TransactionId;
                 }
                 position += TransactionRecord.Align(TransactionRecord.HeaderSize + record.StoredLength);

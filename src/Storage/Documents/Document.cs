@@ -35,6 +35,14 @@ public readonly ref struct Document
     /// </summary>
     private const byte IdIsKeyFlag = 1;
 
+    /// <summary>
+    /// Record flag: a compaction compressed the body with the collection's dictionary at its own level
+    /// (<see cref="Compression.DocumentCompressionOptions.CompactionLevel"/>), or tried and found it would come out no
+    /// smaller, so later compactions leave it as it is while the dictionary stays current. Reads ignore it: the frame
+    /// is an ordinary one, which is why older builds of the same documents format read it too.
+    /// </summary>
+    private const byte CompactedFlag = 2;
+
     private readonly ReadOnlySpan<byte> _record;
     private readonly ReadOnlySpan<byte> _id;
     private readonly ReadOnlySpan<byte> _json;
@@ -97,6 +105,9 @@ public readonly ref struct Document
     /// <summary>Whether the compressed frame was written without Zstd's magic number.</summary>
     internal bool IsMagicless => BodyFlags == CompressedPrefixMagiclessFlag;
 
+    /// <summary>Whether a compaction compressed the body at its level, or found that level gave nothing (<see cref="CompactedFlag"/>).</summary>
+    internal bool IsCompacted => (_record[21] & CompactedFlag) != 0;
+
     /// <summary>The dictionary version a compressed body was made with (0: none).</summary>
     internal int DictionaryVersion => BinaryPrimitives.ReadUInt16LittleEndian(_record[22..]);
 
@@ -116,8 +127,9 @@ public readonly ref struct Document
     /// <summary>
     /// Lays out a record: etag, last-modified ticks, id and collection lengths, the body flags, the record flags
     /// and the dictionary version, then the id (unless it is the key, <see cref="IdIsKeyFlag"/>), the collection and the body.
+    /// <paramref name="compacted"/>: a compaction wrote the body (<see cref="CompactedFlag"/>).
     /// </summary>
-    internal static void WriteHeader(Span<byte> record, long etag, DateTime lastModified, ReadOnlySpan<byte> key, ReadOnlySpan<byte> id, ReadOnlySpan<byte> collection, byte bodyFlags = 0, int dictionaryVersion = 0)
+    internal static void WriteHeader(Span<byte> record, long etag, DateTime lastModified, ReadOnlySpan<byte> key, ReadOnlySpan<byte> id, ReadOnlySpan<byte> collection, byte bodyFlags = 0, int dictionaryVersion = 0, bool compacted = false)
     {
         var idIsKey = id.SequenceEqual(key);
         ReadOnlySpan<byte> inlineId = idIsKey ? default : id;
@@ -126,7 +138,7 @@ public readonly ref struct Document
         BinaryPrimitives.WriteUInt16LittleEndian(record[16..], (ushort)inlineId.Length);
         BinaryPrimitives.WriteUInt16LittleEndian(record[18..], (ushort)collection.Length);
         record[20] = bodyFlags;
-        record[21] = idIsKey ? IdIsKeyFlag : (byte)0;
+        record[21] = (byte)((idIsKey ? IdIsKeyFlag : 0) | (compacted ? CompactedFlag : 0));
         BinaryPrimitives.WriteUInt16LittleEndian(record[22..], (ushort)dictionaryVersion);
         inlineId.CopyTo(record[HeaderSize..]);
         collection.CopyTo(record[(HeaderSize + inlineId.Length)..]);

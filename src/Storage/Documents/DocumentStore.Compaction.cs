@@ -52,13 +52,16 @@ public sealed partial class DocumentStore
         return new CompactionEstimate(space.AllocatedPages * space.PageSize, space.FreePages * space.PageSize, slack, documents, saved);
     }
 
+    /// <summary>
+    /// Counts the bodies a copy would rewrite and estimates what that saves from a reservoir sample of each kind: those
+    /// only awaiting the compaction's level (a few bytes each) apart from those under an older dictionary or form (often
+    /// half their size), so that a few of the second among many of the first are not missed by one small sample.
+    /// </summary>
     private (long Documents, long SavedBytes) EstimateRecompression(int sampleSize)
     {
         using var recompressor = new DocumentRecompressor(this);
-        var sample = new List<(byte[] Key, byte[] Value)>(sampleSize);
-        // Seeded: the same store gives the same estimate, so a decision made on it can be reproduced.
-        var random = new Random(sampleSize);
-        long documents = 0, storedBytes = 0;
+        var outdated = new RecompressionSample(sampleSize);
+        var levelOnly = new RecompressionSample(sampleSize);
         using (var read = Environment.BeginRead())
         {
             var cursor = read.OpenTree(DocsTree)!.CreateCursor();
@@ -66,27 +69,47 @@ public sealed partial class DocumentStore
             {
                 var key = cursor.Key;
                 var value = cursor.Value;
-                if (!recompressor.MayRewrite(key, new Document(key, value)))
-                    continue;
-                documents++;
-                storedBytes += value.Length;
-                if (sample.Count < sampleSize)
-                    sample.Add((key.ToArray(), value.ToArray()));
-                else if (random.NextInt64(documents) is var slot && slot < sampleSize)
-                    sample[(int)slot] = (key.ToArray(), value.ToArray());
+                if (recompressor.MayRewrite(key, new Document(key, value), out var forLevelOnly))
+                    (forLevelOnly ? levelOnly : outdated).Offer(key, value);
             }
         }
-        if (documents == 0)
-            return (0, 0);
-        long sampledBytes = 0, sampledSaved = 0;
         var output = new ArrayBufferWriter<byte>();
-        foreach (var (key, value) in sample)
+        return (outdated.Documents + levelOnly.Documents, outdated.EstimateSaved(recompressor, output) + levelOnly.EstimateSaved(recompressor, output));
+    }
+
+    /// <summary>A reservoir sample of the records of one kind a copy would rewrite, and what rewriting them all would save.</summary>
+    private sealed class RecompressionSample(int size)
+    {
+        private readonly List<(byte[] Key, byte[] Value)> _records = new(size);
+
+        // Seeded: the same store gives the same estimate, so a decision made on it can be reproduced.
+        private readonly Random _random = new(size);
+
+        private long _storedBytes;
+
+        public long Documents { get; private set; }
+
+        public void Offer(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
         {
-            output.ResetWrittenCount();
-            sampledBytes += value.Length;
-            if (recompressor.TryRewrite(DocsTree, key, value, output))
-                sampledSaved += Math.Max(0, value.Length - output.WrittenCount);
+            Documents++;
+            _storedBytes += value.Length;
+            if (_records.Count < size)
+                _records.Add((key.ToArray(), value.ToArray()));
+            else if (_random.NextInt64(Documents) is var slot && slot < size)
+                _records[(int)slot] = (key.ToArray(), value.ToArray());
         }
-        return (documents, sampledBytes == 0 ? 0 : (long)(storedBytes * (sampledSaved / (double)sampledBytes)));
+
+        public long EstimateSaved(DocumentRecompressor recompressor, ArrayBufferWriter<byte> output)
+        {
+            long sampledBytes = 0, sampledSaved = 0;
+            foreach (var (key, value) in _records)
+            {
+                output.ResetWrittenCount();
+                sampledBytes += value.Length;
+                if (recompressor.TryRewrite(DocsTree, key, value, output))
+                    sampledSaved += Math.Max(0, value.Length - output.WrittenCount);
+            }
+            return sampledBytes == 0 ? 0 : (long)(_storedBytes * (sampledSaved / (double)sampledBytes));
+        }
     }
 }

@@ -135,9 +135,10 @@ internal static class TransactionRecord
 
     /// <summary>
     /// Rebuilds the pages of a verified payload and hands each to <paramref name="apply"/>; a partial entry starts from
-    /// the pages <paramref name="readBase"/> gives (page number, count).
+    /// the pages <paramref name="readBase"/> gives (page number, count). <paramref name="pageBuffer"/> is grown to the
+    /// largest entry and kept, so a recovery allocates once per size, not once per heap run or overflow entry.
     /// </summary>
-    public static void ReadEntries(ReadOnlySpan<byte> payload, int entries, byte[] pageBuffer, Action<long, int, byte[]> readBase, Action<long, byte[], int> apply)
+    public static void ReadEntries(ReadOnlySpan<byte> payload, int entries, ref byte[] pageBuffer, Action<long, int, byte[]> readBase, Action<long, byte[], int> apply)
     {
         var offset = 0;
         for (var i = 0; i < entries; i++)
@@ -154,7 +155,9 @@ internal static class TransactionRecord
                 var end = BinaryPrimitives.ReadInt32LittleEndian(entry[16..]);
                 if (lower > partialLength || upper > end || end > partialLength)
                     throw new CorruptionException($"A journal record's partial entry of page {pageNumber} keeps bytes outside its {count} pages.");
-                var target = pageBuffer.Length >= partialLength ? pageBuffer : new byte[partialLength];
+                if (pageBuffer.Length < partialLength)
+                    pageBuffer = new byte[partialLength];
+                var target = pageBuffer;
                 readBase(pageNumber, count, target);
                 var kept = entry[PartialEntryHeaderSize..];
                 kept[..lower].CopyTo(target);
@@ -164,7 +167,9 @@ internal static class TransactionRecord
                 continue;
             }
             var length = pageCount * StorageLimits.PageSize;
-            var buffer = pageBuffer.Length >= length ? pageBuffer : new byte[length];
+            if (pageBuffer.Length < length)
+                pageBuffer = new byte[length];
+            var buffer = pageBuffer;
             var body = entry[EntryHeaderSize..];
             if (lower == 0)
             {

@@ -29,6 +29,9 @@ public sealed partial class ServerProcess : IAsyncDisposable
 
     public bool HasExited => _process.HasExited;
 
+    /// <summary>The exit code, once <see cref="HasExited"/>.</summary>
+    public int ExitCode => _process.ExitCode;
+
     public string Output
     {
         get

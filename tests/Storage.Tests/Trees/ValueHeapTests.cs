@@ -108,6 +108,15 @@ public class ValueHeapTests
     }
 
     [Fact]
+    public void HeapRun_EveryOffsetInARun_FitsTheTwoBytesItsSlotsAndPartialJournalEntriesKeep()
+    {
+        // Slots, the run header and the journal's partial entries keep offsets into a run as ushorts: a larger run
+        // needs wider fields and a new format, not only a new constant.
+        Assert.InRange(Tree.HeapRunBytes - 1, 1, ushort.MaxValue);
+        Assert.InRange(Tree.MaxHeapValueSize, 1, ushort.MaxValue);
+    }
+
+    [Fact]
     public void Put_AValueAboveAThirdOfARun_TakesPagesOfItsOwn()
     {
         using var env = InMemory();

@@ -6,9 +6,10 @@ namespace Folio.Storage.Documents.Compression;
 
 /// <summary>
 /// Rewrites document records as a compaction copies them. A body stored as it is, compressed with an older
-/// dictionary than its collection's current one, or in an older form (whole with the store's metadata, or with Zstd's
-/// magic number: <see cref="Document.CompressedPrefixMagiclessFlag"/>), is compressed again with the current one and kept only when
-/// that comes out smaller; a record that still carries an id its key holds (as all did before ids were taken from
+/// dictionary than its collection's current one, in an older form (whole with the store's metadata, or with Zstd's
+/// magic number: <see cref="Document.CompressedPrefixMagiclessFlag"/>), or on the write path at a lower level than
+/// <see cref="DocumentCompressionOptions.CompactionLevel"/>, is compressed again with the current one at that level and
+/// kept only when that comes out smaller; a record that still carries an id its key holds (as all did before ids were taken from
 /// keys) loses that copy. Etag, dates, id and JSON stay exactly as they were. Compresses with copies of the
 /// dictionaries of its own, since a dictionary's compressor belongs to the write thread.
 /// </summary>
@@ -27,28 +28,54 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         var stored = new Document(key, value);
         if (TryRecompress(key, stored, output))
             return true;
-        if (!stored.CarriesIdItsKeyHolds(key))
+        // A body in the current form that the compaction's level could not shrink is marked, so that the next
+        // compaction does not count it or try again.
+        var markCompacted = AwaitsCompactionLevel(stored);
+        if (!markCompacted && !stored.CarriesIdItsKeyHolds(key))
             return false;
         var body = stored.StoredBody;
-        body.CopyTo(Reserve(output, key, stored, stored.BodyFlags, stored.DictionaryVersion, body.Length, out var length));
+        body.CopyTo(Reserve(output, key, stored, stored.BodyFlags, stored.DictionaryVersion, body.Length, out var length, markCompacted || stored.IsCompacted));
         output.Advance(length);
         return true;
     }
 
     /// <summary>
     /// Whether <see cref="TryRewrite"/> would try to rewrite this record (it may still keep a body that does not come
-    /// out smaller): what a compaction estimate counts without compressing anything.
+    /// out smaller): what a compaction estimate counts without compressing anything. <paramref name="forLevelOnly"/>:
+    /// the body is in the current form under the current dictionary and would be recompressed only for the compaction's
+    /// level, which saves far less a body than a new dictionary or form does, so an estimate samples those apart.
     /// </summary>
-    public bool MayRewrite(ReadOnlySpan<byte> key, Document stored) => stored.CarriesIdItsKeyHolds(key) || Outdated(stored) is not null;
+    public bool MayRewrite(ReadOnlySpan<byte> key, Document stored, out bool forLevelOnly)
+    {
+        forLevelOnly = false;
+        if (stored.CarriesIdItsKeyHolds(key))
+            return true;
+        if (Outdated(stored) is not { } current)
+            return false;
+        forLevelOnly = InCurrentForm(stored, current);
+        return true;
+    }
 
-    /// <summary>The collection's current dictionary when the record's body is not stored with it in the current form, else null.</summary>
+    /// <summary>
+    /// The collection's current dictionary when the record's body is not stored with it in the current form, or is but
+    /// was compressed on the write path at a lower level than a compaction's; else null.
+    /// </summary>
     private CompressionDictionary? Outdated(Document stored)
     {
         var current = CurrentFor(stored.Collection);
-        return current is null || current.Id == 0 || (stored.BodyFlags == Document.CompressedPrefixMagiclessFlag && stored.DictionaryVersion == current.Id)
-            ? null
-            : current;
+        if (current is null || current.Id == 0)
+            return null;
+        return !InCurrentForm(stored, current) || AwaitsLevel(stored) ? current : null;
     }
+
+    /// <summary>Whether the body is compressed with its collection's current dictionary in the current form, but not yet at the compaction's level.</summary>
+    private bool AwaitsCompactionLevel(Document stored) =>
+        AwaitsLevel(stored) && CurrentFor(stored.Collection) is { Id: not 0 } current && InCurrentForm(stored, current);
+
+    private bool AwaitsLevel(Document stored) => !stored.IsCompacted && store.Compression.Options.CompactionLevel > store.Compression.Options.Level;
+
+    private static bool InCurrentForm(Document stored, CompressionDictionary current) =>
+        stored.BodyFlags == Document.CompressedPrefixMagiclessFlag && stored.DictionaryVersion == current.Id;
 
     private bool TryRecompress(ReadOnlySpan<byte> key, Document stored, IBufferWriter<byte> output)
     {
@@ -66,7 +93,7 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
             _compressed = new byte[json.Length];
         if (!current.TryCompress(json.AsSpan(0, prefixLength), _compressed, limit, out var written))
             return false;
-        var body = Reserve(output, key, stored, Document.CompressedPrefixMagiclessFlag, current.Id, 4 + written, out var length);
+        var body = Reserve(output, key, stored, Document.CompressedPrefixMagiclessFlag, current.Id, 4 + written, out var length, compacted: true);
         BinaryPrimitives.WriteInt32LittleEndian(body, json.Length);
         _compressed.AsSpan(0, written).CopyTo(body[4..]);
         output.Advance(length);
@@ -74,14 +101,14 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
     }
 
     /// <summary>Lays out the header of a copy of <paramref name="stored"/> in <paramref name="output"/> and returns the span its body goes to.</summary>
-    private static Span<byte> Reserve(IBufferWriter<byte> output, ReadOnlySpan<byte> key, Document stored, byte bodyFlags, int dictionaryVersion, int bodyLength, out int length)
+    private static Span<byte> Reserve(IBufferWriter<byte> output, ReadOnlySpan<byte> key, Document stored, byte bodyFlags, int dictionaryVersion, int bodyLength, out int length, bool compacted)
     {
         var id = stored.Id;
         var collection = stored.Collection;
         var headerLength = Document.HeaderLength(key, id, collection);
         length = headerLength + bodyLength;
         var record = output.GetSpan(length)[..length];
-        Document.WriteHeader(record, stored.Etag, stored.LastModified, key, id, collection, bodyFlags, dictionaryVersion);
+        Document.WriteHeader(record, stored.Etag, stored.LastModified, key, id, collection, bodyFlags, dictionaryVersion, compacted);
         return record[headerLength..];
     }
 
@@ -150,7 +177,7 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
             var collectionKey = collection.ToLowerInvariant();
             var version = store.Compression.CurrentVersion(collectionKey);
             if (version != 0 && store.Compression.Find(version, null) is { } current)
-                copy = new CompressionDictionary(current.Id, collectionKey, current.Bytes.ToArray(), options.Level);
+                copy = new CompressionDictionary(current.Id, collectionKey, current.Bytes.ToArray(), Math.Max(options.Level, options.CompactionLevel));
         }
         _currentByCollection[collection] = copy;
         return copy;

@@ -35,6 +35,21 @@ internal sealed class KillCycleServer : IAsyncDisposable
         return holder;
     }
 
+    /// <summary>
+    /// When the process the test did not kill has exited anyway: its exit code and the end of its output, so that a
+    /// server that died by itself is told apart from a test that lost its connection. Otherwise null.
+    /// </summary>
+    public string? DiedOnItsOwn()
+    {
+        ServerProcess? current;
+        lock (_gate)
+            current = _current;
+        if (current is null || !current.HasExited)
+            return null;
+        string output = current.Output;
+        return $"The server exited by itself with {current.ExitCode}; its last output:{Environment.NewLine}{output[Math.Max(0, output.Length - 8_000)..]}";
+    }
+
     /// <summary>The running process, once it is up.</summary>
     public Task<ServerProcess> UpAsync()
     {

@@ -91,6 +91,10 @@ public sealed class ServerKillCycleTests(ITestOutputHelper output)
                         await File.AppendAllTextAsync(progressFile, line + Environment.NewLine + (cycle % fullCheckEvery == 0 ? report.Summary() : ""));
                 }
             }
+            catch (Exception) when (ReportDeath(servers))
+            {
+                throw;
+            }
             finally
             {
                 await stopConsumers.CancelAsync();
@@ -155,6 +159,14 @@ public sealed class ServerKillCycleTests(ITestOutputHelper output)
         report.Count("kills planned " + planName);
         report.Count("kills landed " + landed);
         return $"{planName}, landed {landed} ({inFlight} writes in flight)";
+    }
+
+    /// <summary>Writes why the server is gone when it died by itself; never catches (an exception filter that only reports).</summary>
+    private bool ReportDeath(KillCycleServer servers)
+    {
+        if (servers.DiedOnItsOwn() is { } death)
+            output.WriteLine(death);
+        return false;
     }
 
     private static async Task WaitForIndexesAsync(HttpClient client, string database)
