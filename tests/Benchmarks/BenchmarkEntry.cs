@@ -31,6 +31,7 @@ namespace Folio.Benchmarks;
 /// <c>term-set</c> (an <c>in</c> list of 100,000 values on a million entries, before and after the term-set query, vs Lucene.Net) and
 /// <c>storage-cost</c> (bytes on disk for generated orders, the search records or Debian's package lists, live and after a clean stop, vs the raw JSON and PouchDB Server) and
 /// <c>id-fill</c> (the leaf fill of every tree for each id shape, written in-process) and
+/// <c>compaction-levels</c> (what each Zstd level a compaction recompresses at gives, costs and reads at) and
 /// <c>dictionary-cost</c> (the CPU of one dictionary training and of compressing a body with and without it) and
 /// <c>many-dbs</c> (threads, memory and descriptors with a database per tenant, first requests to unloaded databases and restart time, vs PouchDB Server) and
 /// <c>projection-load</c> (JavaScript projections of 10,000 results vs the plain projection of the same fields) and
@@ -63,6 +64,7 @@ public static class BenchmarkEntry
         [TermSetCommand.Command] = args => Task.FromResult(TermSetCommand.Run(args)),
         [StorageCostCommand.Command] = StorageCostCommand.RunAsync,
         [IdFillCommand.Command] = IdFillCommand.RunAsync,
+        [CompactionLevelsCommand.Command] = CompactionLevelsCommand.RunAsync,
         [DictionaryCostCommand.Command] = args => Task.FromResult(DictionaryCostCommand.Run(args)),
         [ManyDatabases.ManyDatabasesCommand.Command] = ManyDatabases.ManyDatabasesCommand.RunAsync,
         [ManyDatabases.FairnessCommand.Command] = ManyDatabases.FairnessCommand.RunAsync,
