@@ -7,7 +7,7 @@ namespace Folio.Storage.Compaction;
 /// <param name="FileBytes">The data file up to its high-water mark: what a compaction starts from.</param>
 /// <param name="FreeBytes">Free pages below the high-water mark (space deletes and updates freed).</param>
 /// <param name="SlackBytes">Leaf pages a copy would not need, its leaves being filled one after another.</param>
-/// <param name="RecompressibleDocuments">Documents a copy would rewrite smaller or in a newer form: bodies under an older dictionary than their collection's current one, or stored as they are where the collection now has one.</param>
+/// <param name="RecompressibleDocuments">Documents a copy would rewrite smaller or in a newer form: bodies under an older dictionary than their collection's current one, stored as they are where the collection now has one, or compressed on the write path at a lower level than the compaction's.</param>
 /// <param name="RecompressionBytes">Bytes those rewrites would save, from a sample of them compressed again.</param>
 public sealed record CompactionEstimate(long FileBytes, long FreeBytes, long SlackBytes, long RecompressibleDocuments, long RecompressionBytes)
 {

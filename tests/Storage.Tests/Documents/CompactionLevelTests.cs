@@ -25,6 +25,13 @@ public class CompactionLevelTests
         return written;
     }
 
+    private static bool IsCompacted(DocumentStore store, string id)
+    {
+        using var reader = store.OpenReader();
+        Assert.True(reader.TryGet(id, out var document), $"{id} is missing");
+        return document.IsCompacted;
+    }
+
     private static long StoredBytes(DocumentStore store)
     {
         using var reader = store.OpenReader();
@@ -74,13 +81,10 @@ public class CompactionLevelTests
             Assert.Equal(1000, estimate.RecompressibleDocuments);
             Assert.True(storedAfter < storedBefore, $"stored {storedAfter} B after, {storedBefore} B before");
             Assert.InRange(estimate.RecompressionBytes, (storedBefore - storedAfter) / 2, (storedBefore - storedAfter) * 2);
+            Assert.All(written, w => Assert.True(IsCompacted(store, w.Id), $"{w.Id} is not marked"));
             var again = store.EstimateCompaction();
             Assert.Equal(0, again.RecompressibleDocuments);
             Assert.Equal(0, again.RecompressionBytes);
-
-            store.Compact();
-
-            Assert.Equal(storedAfter, StoredBytes(store));
         }
 
         using var reopened = DocumentStore.Open(options, QuickTraining);
@@ -94,7 +98,49 @@ public class CompactionLevelTests
             }
         }
         await reopened.PutAsync("orders/7", Json(Order(7)));
+        Assert.False(IsCompacted(reopened, "orders/7"));
         Assert.Equal(1, reopened.EstimateCompaction().RecompressibleDocuments);
+    }
+
+    [Fact]
+    public async Task Compact_RecompressesMarkedBodies_OnceTheirCollectionHasANewerDictionary()
+    {
+        using var directory = new TempDirectory("compaction-level-newer");
+        using var store = DocumentStore.Open(StorageOptions.ForPath(directory.Path), QuickTraining);
+        var written = await WriteAllUnderTheCurrentDictionaryAsync(store, 600);
+        store.Compact();
+        var marked = store.Compression.CurrentVersion("orders");
+        // Bodies of another shape, then of the first again, make the collection train newer dictionaries, the last on
+        // bodies like the marked ones.
+        foreach (var (from, shape) in new[] { (600, "b"), (1500, "a") })
+        {
+            for (var first = from; first < from + 900; first += 100)
+            {
+                var commands = new List<DocumentCommand>();
+                for (var n = first; n < first + 100; n++)
+                    commands.Add(new DocumentCommand(DocumentCommandType.Put, $"orders/{n}", Json(Order(n, shape)), null));
+                await store.BatchAsync(commands);
+                await store.Compression.WhenTrainingsDoneAsync();
+            }
+        }
+        var current = store.Compression.CurrentVersion("orders");
+        Assert.True(current > marked, $"dictionary {current} after the second shape, {marked} before");
+
+        var estimate = store.EstimateCompaction();
+        store.Compact();
+
+        Assert.True(estimate.RecompressibleDocuments >= 600, $"{estimate.RecompressibleDocuments} recompressible");
+        using var reader = store.OpenReader();
+        var recompressed = 0;
+        foreach (var (id, expected) in written)
+        {
+            Assert.True(reader.TryGet(id, out var document));
+            Assert.Equal(expected, Encoding.UTF8.GetString(document.Json));
+            Assert.True(document.IsCompacted, $"{id} lost its mark");
+            if (document.DictionaryVersion == current)
+                recompressed++;
+        }
+        Assert.True(recompressed > 0, "no marked body was recompressed with the newer dictionary");
     }
 
     [Fact]

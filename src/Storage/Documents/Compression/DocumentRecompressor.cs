@@ -26,11 +26,11 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         if (tree != DocumentStore.DocsTree)
             return false;
         var stored = new Document(key, value);
-        if (TryRecompress(key, stored, output))
+        if (TryRecompress(key, stored, output, out var noSmaller))
             return true;
         // A body in the current form that the compaction's level could not shrink is marked, so that the next
-        // compaction does not count it or try again.
-        var markCompacted = AwaitsCompactionLevel(stored);
+        // compaction does not count it or try again; one that could not be read back is not, so it stays counted.
+        var markCompacted = noSmaller && AwaitsCompactionLevel(stored);
         if (!markCompacted && !stored.CarriesIdItsKeyHolds(key))
             return false;
         var body = stored.StoredBody;
@@ -77,8 +77,13 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
     private static bool InCurrentForm(Document stored, CompressionDictionary current) =>
         stored.BodyFlags == Document.CompressedPrefixMagiclessFlag && stored.DictionaryVersion == current.Id;
 
-    private bool TryRecompress(ReadOnlySpan<byte> key, Document stored, IBufferWriter<byte> output)
+    /// <summary>
+    /// Compresses the body again with its collection's current dictionary; false when it need not be, cannot be read back,
+    /// or would come out no smaller (<paramref name="noSmaller"/>: only the last).
+    /// </summary>
+    private bool TryRecompress(ReadOnlySpan<byte> key, Document stored, IBufferWriter<byte> output, out bool noSmaller)
     {
+        noSmaller = false;
         if (Outdated(stored) is not { } current)
             return false;
         if (RawJson(stored) is not { } json)
@@ -87,13 +92,17 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         if (prefixLength < 0)
             return false;
         var limit = Math.Min(prefixLength, stored.StoredBody.Length - 4);
-        if (limit <= 0)
-            return false;
         if (_compressed.Length < json.Length)
             _compressed = new byte[json.Length];
-        if (!current.TryCompress(json.AsSpan(0, prefixLength), _compressed, limit, out var written))
+        if (limit <= 0 || !current.TryCompress(json.AsSpan(0, prefixLength), _compressed, limit, out var written))
+        {
+            noSmaller = true;
             return false;
-        var body = Reserve(output, key, stored, Document.CompressedPrefixMagiclessFlag, current.Id, 4 + written, out var length, compacted: true);
+        }
+        // Marked only when written at a level above the write path's: a compaction that later runs at a higher one
+        // must still see this body as one to recompress.
+        var options = store.Compression.Options;
+        var body = Reserve(output, key, stored, Document.CompressedPrefixMagiclessFlag, current.Id, 4 + written, out var length, compacted: options.CompactionLevel > options.Level);
         BinaryPrimitives.WriteInt32LittleEndian(body, json.Length);
         _compressed.AsSpan(0, written).CopyTo(body[4..]);
         output.Advance(length);

@@ -12,6 +12,7 @@ internal sealed class KillCycleServer : IAsyncDisposable
     private readonly string _dataDir;
     private TaskCompletionSource<ServerProcess> _up = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private ServerProcess? _current;
+    private ServerProcess? _killing;
 
     private KillCycleServer(string dataDir)
     {
@@ -43,7 +44,7 @@ internal sealed class KillCycleServer : IAsyncDisposable
     {
         ServerProcess? current;
         lock (_gate)
-            current = _current;
+            current = ReferenceEquals(_current, _killing) ? null : _current;
         if (current is null || !current.HasExited)
             return null;
         string output = current.Output;
@@ -61,6 +62,8 @@ internal sealed class KillCycleServer : IAsyncDisposable
     public async Task KillAsync()
     {
         ServerProcess killed = Current;
+        lock (_gate)
+            _killing = killed;
         await killed.KillAsync();
         lock (_gate)
         {
