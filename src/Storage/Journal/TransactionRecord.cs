@@ -167,6 +167,8 @@ internal static class TransactionRecord
                 continue;
             }
             var length = pageCount * StorageLimits.PageSize;
+            if (lower != 0 && (upper < lower || upper > length))
+                throw new CorruptionException($"A journal record's entry of page {pageNumber} keeps bytes outside its {pageCount} pages.");
             if (pageBuffer.Length < length)
                 pageBuffer = new byte[length];
             var buffer = pageBuffer;

@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using Folio.Storage.Journal;
 using Folio.Storage.Paging;
 using Folio.Storage.Trees;
@@ -53,5 +54,24 @@ public class TransactionRecordEntriesTests
         Assert.True(rebuilt.AsSpan(prefixEnd, start - prefixEnd).IndexOfAnyExcept((byte)0x77) < 0, "bytes outside the kept ranges come from the data file");
         Assert.True(rebuilt.AsSpan(end).IndexOfAnyExcept((byte)0x77) < 0, "bytes outside the kept ranges come from the data file");
         Assert.Equal(Tree.HeapRunBytes, buffer.Length);
+    }
+
+    [Fact]
+    public void ReadEntries_EntryWhoseGapEndsPastItsPage_IsACorruption()
+    {
+        var leaf = new byte[Page];
+        PageHeader.Initialize(leaf, 20, PageFlags.Leaf);
+        PageHeader.SetCount(leaf, 3);
+        PageHeader.SetUpper(leaf, 6_000);
+        var payload = new byte[TransactionRecord.EntrySize(leaf)];
+        TransactionRecord.WriteEntry(payload, 20, leaf);
+        BinaryPrimitives.WriteUInt16LittleEndian(payload.AsSpan(14), Page + 1);
+
+        var buffer = Array.Empty<byte>();
+        var applied = 0;
+        var error = Assert.Throws<CorruptionException>(() => TransactionRecord.ReadEntries(payload, 1, ref buffer, (_, _, _) => { }, (_, _, _) => applied++));
+
+        Assert.Contains("page 20", error.Message, StringComparison.Ordinal);
+        Assert.Equal(0, applied);
     }
 }
