@@ -26,11 +26,8 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         if (tree != DocumentStore.DocsTree)
             return false;
         var stored = new Document(key, value);
-        if (TryRecompress(key, stored, output, out var noSmaller))
+        if (TryRecompress(key, stored, output, out var markCompacted))
             return true;
-        // A body in the current form that the compaction's level could not shrink is marked, so that the next
-        // compaction does not count it or try again; one that could not be read back is not, so it stays counted.
-        var markCompacted = noSmaller && AwaitsCompactionLevel(stored);
         if (!markCompacted && !stored.CarriesIdItsKeyHolds(key))
             return false;
         var body = stored.StoredBody;
@@ -68,10 +65,6 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         return !InCurrentForm(stored, current) || AwaitsLevel(stored) ? current : null;
     }
 
-    /// <summary>Whether the body is compressed with its collection's current dictionary in the current form, but not yet at the compaction's level.</summary>
-    private bool AwaitsCompactionLevel(Document stored) =>
-        AwaitsLevel(stored) && CurrentFor(stored.Collection) is { Id: not 0 } current && InCurrentForm(stored, current);
-
     private bool AwaitsLevel(Document stored) => !stored.IsCompacted && store.Compression.Options.CompactionLevel > store.Compression.Options.Level;
 
     private static bool InCurrentForm(Document stored, CompressionDictionary current) =>
@@ -79,11 +72,13 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
 
     /// <summary>
     /// Compresses the body again with its collection's current dictionary; false when it need not be, cannot be read back,
-    /// or would come out no smaller (<paramref name="noSmaller"/>: only the last).
+    /// or would come out no smaller. <paramref name="markCompacted"/>: a body in the current form that the compaction's
+    /// level could not shrink, which the copy marks so that the next compaction does not count it or try again (one that
+    /// could not be read back is not marked, so it stays counted).
     /// </summary>
-    private bool TryRecompress(ReadOnlySpan<byte> key, Document stored, IBufferWriter<byte> output, out bool noSmaller)
+    private bool TryRecompress(ReadOnlySpan<byte> key, Document stored, IBufferWriter<byte> output, out bool markCompacted)
     {
-        noSmaller = false;
+        markCompacted = false;
         if (Outdated(stored) is not { } current)
             return false;
         if (RawJson(stored) is not { } json)
@@ -96,7 +91,8 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
             _compressed = new byte[json.Length];
         if (limit <= 0 || !current.TryCompress(json.AsSpan(0, prefixLength), _compressed, limit, out var written))
         {
-            noSmaller = true;
+            // Outdated only for the level when already in the current form.
+            markCompacted = InCurrentForm(stored, current);
             return false;
         }
         // Marked only when written at a level above the write path's: a compaction that later runs at a higher one
