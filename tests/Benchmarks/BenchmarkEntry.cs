@@ -65,6 +65,7 @@ public static class BenchmarkEntry
         [StorageCostCommand.Command] = StorageCostCommand.RunAsync,
         [IdFillCommand.Command] = IdFillCommand.RunAsync,
         [CompactionLevelsCommand.Command] = CompactionLevelsCommand.RunAsync,
+        [EtagIndexMoveCommand.Command] = EtagIndexMoveCommand.RunAsync,
         [DictionaryCostCommand.Command] = args => Task.FromResult(DictionaryCostCommand.Run(args)),
         [ManyDatabases.ManyDatabasesCommand.Command] = ManyDatabases.ManyDatabasesCommand.RunAsync,
         [ManyDatabases.FairnessCommand.Command] = ManyDatabases.FairnessCommand.RunAsync,

@@ -12,7 +12,7 @@ namespace Folio.Storage.Documents;
 public sealed class DocumentChangeReader
 {
     private readonly DocumentReader _reader;
-    private readonly EtagStream[] _streams;
+    private readonly EtagMerge _merge;
     private readonly int _maxChanges;
     private readonly long _maxBytes;
     private readonly long _lastEtag;
@@ -32,9 +32,8 @@ public sealed class DocumentChangeReader
         _maxBytes = maxBytes;
         _lastEtag = Math.Max(afterEtag, reader.LastEtag);
         UpToEtag = afterEtag;
-        _streams = Open(reader, collections);
-        foreach (var stream in _streams)
-            stream.Start(afterEtag);
+        _merge = new EtagMerge(Open(reader, collections));
+        _merge.Start(afterEtag);
     }
 
     /// <summary>Whether the current change stored a document (<see cref="Document"/>) or deleted one (<see cref="Tombstone"/>).</summary>
@@ -108,10 +107,10 @@ public sealed class DocumentChangeReader
         if (_current is not null)
         {
             Measure();
-            _current.MoveNext();
+            _merge.Advance();
             _current = null;
         }
-        var next = Earliest();
+        var next = _merge.Earliest;
         if (next is null)
         {
             _done = true;
@@ -134,22 +133,11 @@ public sealed class DocumentChangeReader
 
     private EtagStream Current => _current ?? throw new InvalidOperationException("The reader is not on a change.");
 
-    private EtagStream? Earliest()
-    {
-        EtagStream? earliest = null;
-        foreach (var stream in _streams)
-        {
-            if (stream.HasCurrent && (earliest is null || stream.Etag < earliest.Etag))
-                earliest = stream;
-        }
-        return earliest;
-    }
-
     private void Measure()
     {
         if (_current is { IsTombstones: false } && !_measured)
         {
-            var length = _current.HoldsRecord ? _reader.JsonLengthByKey(_current.Record) : _reader.JsonLengthByEtagKey(_current.EtagKey);
+            var length = _reader.JsonLengthByKey(_current.Record);
             _bytes += length >= 0 ? length : throw new CorruptionException("An etag index points to a document that is not there.");
             _measured = true;
         }
@@ -158,15 +146,18 @@ public sealed class DocumentChangeReader
     private Document Load(EtagStream stream)
     {
         var buffer = _buffer ??= _reader.CursorBuffer();
-        var found = stream.HoldsRecord ? _reader.TryGetByKey(stream.Record, out var document, buffer, Count) : _reader.TryGetByEtagKey(stream.EtagKey, out document, buffer, Count);
-        return found ? document : throw new CorruptionException("An etag index points to a document that is not there.");
+        return _reader.TryGetByKey(stream.Record, out var document, buffer, Count) ? document : throw new CorruptionException("An etag index points to a document that is not there.");
     }
 
-    /// <summary>A document and a tombstone stream per collection (each named once), or the two of the whole store.</summary>
+    /// <summary>A document and a tombstone stream per collection (each named once), or a document stream per collection and the tombstones of all.</summary>
     private static EtagStream[] Open(DocumentReader reader, IReadOnlyList<string>? collections)
     {
         if (collections is null || collections.Count == 0)
-            return [EtagStream.OfTree(reader.EtagCursor(), tombstones: false), EtagStream.OfTree(reader.TombstoneCursor(), tombstones: true)];
+        {
+            var all = reader.CollectionDocumentStreams();
+            all.Add(EtagStream.OfTombstones(reader.TombstoneCursor()));
+            return [.. all];
+        }
         var keys = new List<byte[]>(collections.Count);
         foreach (var collection in collections)
         {
@@ -174,13 +165,14 @@ public sealed class DocumentChangeReader
             if (!Contains(keys, key))
                 keys.Add(key);
         }
-        var streams = new EtagStream[keys.Count * 2];
-        for (var i = 0; i < keys.Count; i++)
+        var streams = new List<EtagStream>(keys.Count * 2);
+        foreach (var key in keys)
         {
-            streams[2 * i] = EtagStream.OfValues(reader.CollectionEtagCursor(keys[i]), tombstones: false);
-            streams[(2 * i) + 1] = EtagStream.OfValues(reader.CollectionTombstoneCursor(keys[i]), tombstones: true);
+            if (reader.CollectionDocumentStream(key) is { } documents)
+                streams.Add(documents);
+            streams.Add(EtagStream.OfCollectionTombstones(reader.CollectionTombstoneCursor(key)));
         }
-        return streams;
+        return [.. streams];
     }
 
     private static bool Contains(List<byte[]> keys, byte[] key)

@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using Folio.Storage.Trees;
 
 namespace Folio.Storage.Documents;
@@ -8,23 +7,21 @@ public sealed class DocumentCursor
 {
     private readonly DocumentReader _reader;
     private readonly TreeCursor? _tree;
-    private readonly MultiValueCursor? _values;
+    private readonly EtagMerge? _merge;
     private readonly byte[] _prefix;
     private readonly long _afterEtag;
-    private readonly bool _byEtag;
     private bool _started;
     private bool _done;
     private long _moves;
     private Compression.BodyBuffer? _buffer;
 
-    private DocumentCursor(DocumentReader reader, TreeCursor? tree, MultiValueCursor? values, byte[] prefix, long afterEtag, bool byEtag)
+    private DocumentCursor(DocumentReader reader, TreeCursor? tree, EtagMerge? merge, byte[] prefix, long afterEtag)
     {
         _reader = reader;
         _tree = tree;
-        _values = values;
+        _merge = merge;
         _prefix = prefix;
         _afterEtag = afterEtag;
-        _byEtag = byEtag;
     }
 
     /// <summary>The current document.</summary>
@@ -35,19 +32,16 @@ public sealed class DocumentCursor
             if (!_started || _done)
                 throw new InvalidOperationException("The cursor is not on a document.");
             var buffer = _buffer ??= _reader.CursorBuffer();
-            if (_values is not null)
-                return _reader.TryGetByEtagKey(_values.Value, out var byCollection, buffer, _moves) ? byCollection : throw Missing();
-            if (_byEtag)
-                return _reader.TryGetByKey(_tree!.Value, out var byEtag, buffer, _moves) ? byEtag : throw Missing();
+            if (_merge is not null)
+                return _reader.TryGetByKey(_merge.Earliest!.Record, out var byEtag, buffer, _moves) ? byEtag : throw Missing();
             return _reader.Decode(_tree!.Key, _tree.Value, buffer, _moves);
         }
     }
 
-    internal static DocumentCursor ForPrefix(DocumentReader reader, TreeCursor cursor, byte[] prefix) => new(reader, cursor, null, prefix, 0, byEtag: false);
+    internal static DocumentCursor ForPrefix(DocumentReader reader, TreeCursor cursor, byte[] prefix) => new(reader, cursor, null, prefix, 0);
 
-    internal static DocumentCursor ForEtags(DocumentReader reader, TreeCursor cursor, long afterEtag) => new(reader, cursor, null, [], afterEtag, byEtag: true);
-
-    internal static DocumentCursor ForCollection(DocumentReader reader, MultiValueCursor values, long afterEtag) => new(reader, null, values, [], afterEtag, byEtag: true);
+    /// <summary>A cursor over the documents of the merged collection streams, in etag order.</summary>
+    internal static DocumentCursor ForEtags(DocumentReader reader, EtagMerge merge, long afterEtag) => new(reader, null, merge, [], afterEtag);
 
     /// <summary>Moves to the next document; false when there are no more.</summary>
     public bool MoveNext()
@@ -56,31 +50,30 @@ public sealed class DocumentCursor
             return false;
         _moves++;
         bool moved;
-        if (!_started)
+        if (_merge is not null)
         {
-            _started = true;
-            Span<byte> etag = stackalloc byte[8];
-            BinaryPrimitives.WriteInt64BigEndian(etag, _afterEtag + 1);
-            if (_values is not null)
-                moved = _values.Seek(etag);
-            else if (_byEtag)
-                moved = _tree!.Seek(etag);
+            if (_started)
+                _merge.Advance();
             else
-                moved = _prefix.Length == 0 ? _tree!.First() : _tree!.Seek(_prefix);
+                _merge.Start(_afterEtag);
+            _started = true;
+            moved = _merge.Earliest is not null;
         }
         else
         {
-            moved = _values?.MoveNext() ?? _tree!.MoveNext();
+            moved = _started ? _tree!.MoveNext() : _prefix.Length == 0 ? _tree!.First() : _tree!.Seek(_prefix);
+            _started = true;
+            if (moved && !_tree!.Key.StartsWith(_prefix))
+                moved = false;
         }
-        if (moved && _values is null && !_byEtag && !_tree!.Key.StartsWith(_prefix))
-            moved = false;
         _done = !moved;
         return moved;
     }
 
     /// <summary>
     /// Skips up to <paramref name="count"/> documents, ending where that many <see cref="MoveNext"/> calls would;
-    /// returns how many it skipped. Reads no documents and costs one step per index leaf passed, not one per document.
+    /// returns how many it skipped. Reads no documents. By id prefix, or within one collection, it costs one step per
+    /// index leaf passed; across several collections, one step of their merge per document.
     /// </summary>
     /// <param name="count">How many documents to skip; zero or more.</param>
     /// <returns>How many documents it skipped: fewer than <paramref name="count"/> when the listing ends first.</returns>
@@ -92,7 +85,7 @@ public sealed class DocumentCursor
             return 0;
         var rest = count - 1;
         _moves++;
-        var moved = _values?.Skip(rest) ?? (_byEtag ? _tree!.Skip(rest) : _tree!.Skip(rest, _prefix));
+        var moved = _merge?.Skip(rest) ?? _tree!.Skip(rest, _prefix);
         _done = moved < rest;
         return 1 + moved;
     }

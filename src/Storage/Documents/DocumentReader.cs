@@ -14,8 +14,8 @@ public sealed partial class DocumentReader : IDisposable
 {
     private readonly ReadTransaction _transaction;
     private Tree? _docs;
-    private Tree? _etags;
-    private MultiValueTree? _collectionEtags;
+    private Tree? _collectionDocs;
+    private Tree? _collectionNumbers;
     private Tree? _collections;
     private Tree? _tombstones;
     private MultiValueTree? _collectionTombstones;
@@ -35,9 +35,9 @@ public sealed partial class DocumentReader : IDisposable
     // a root-tree lookup and an object.
     private Tree Docs => _docs ??= _transaction.OpenTree(DocumentStore.DocsTree)!;
 
-    private Tree Etags => _etags ??= _transaction.OpenTree(DocumentStore.EtagsTree)!;
+    private Tree CollectionDocs => _collectionDocs ??= _transaction.OpenTree(DocumentStore.CollectionDocsTree)!;
 
-    private MultiValueTree CollectionEtags => _collectionEtags ??= _transaction.OpenMultiValueTree(DocumentStore.CollectionEtagsTree)!;
+    private Tree Numbers => _collectionNumbers ??= _transaction.OpenTree(CollectionNumbers.Tree)!;
 
     private Tree CollectionsTree => _collections ??= _transaction.OpenTree(DocumentStore.CollectionsTree)!;
 
@@ -204,11 +204,11 @@ public sealed partial class DocumentReader : IDisposable
     public DocumentCursor ByIdPrefix(string prefix) => DocumentCursor.ForPrefix(this, Docs.CreateCursor(), Encoding.UTF8.GetBytes(prefix.ToLowerInvariant()));
 
     /// <summary>Documents written after <paramref name="afterEtag"/>, in etag order.</summary>
-    public DocumentCursor ByEtag(long afterEtag = 0) => DocumentCursor.ForEtags(this, Etags.CreateCursor(), afterEtag);
+    public DocumentCursor ByEtag(long afterEtag = 0) => DocumentCursor.ForEtags(this, new EtagMerge([.. CollectionDocumentStreams()]), afterEtag);
 
     /// <summary>A collection's documents written after <paramref name="afterEtag"/>, in etag order.</summary>
     public DocumentCursor ByCollection(string collection, long afterEtag = 0) =>
-        DocumentCursor.ForCollection(this, CollectionEtags.OpenValues(Encoding.UTF8.GetBytes(collection.ToLowerInvariant())), afterEtag);
+        DocumentCursor.ForEtags(this, new EtagMerge(CollectionDocumentStream(Encoding.UTF8.GetBytes(collection.ToLowerInvariant())) is { } stream ? [stream] : []), afterEtag);
 
     /// <summary>Up to <paramref name="max"/> tombstones after <paramref name="afterEtag"/>, in etag order (of one collection when named).</summary>
     public List<Tombstone> Tombstones(long afterEtag, int max, string? collection = null)
@@ -242,26 +242,25 @@ public sealed partial class DocumentReader : IDisposable
     public DocumentChangeReader ChangesAfter(long afterEtag, IReadOnlyList<string>? collections = null, int maxChanges = int.MaxValue, long maxBytes = long.MaxValue) =>
         new(this, afterEtag, collections, maxChanges, maxBytes);
 
-    /// <summary>The raw JSON length of the document an etag key points to, or -1.</summary>
-    internal int JsonLengthByEtagKey(ReadOnlySpan<byte> etagKey) => Etags.TryGet(etagKey, out var idKey) ? JsonLengthByKey(idKey) : -1;
+    /// <summary>A stream of each collection's documents in etag order (of every collection that ever had one).</summary>
+    internal List<EtagStream> CollectionDocumentStreams()
+    {
+        var numbers = CollectionNumbers.All(Numbers);
+        var streams = new List<EtagStream>(numbers.Count + 1);
+        foreach (var number in numbers)
+            streams.Add(EtagStream.OfCollection(CollectionDocs.CreateCursor(), CollectionNumbers.Prefix(number)));
+        return streams;
+    }
 
-    internal TreeCursor EtagCursor() => Etags.CreateCursor();
+    /// <summary>The stream of one collection's documents in etag order (by lower-cased name), or null if it never had one.</summary>
+    internal EtagStream? CollectionDocumentStream(ReadOnlySpan<byte> collectionKey) =>
+        CollectionNumbers.TryGet(Numbers, collectionKey, out var number) ? EtagStream.OfCollection(CollectionDocs.CreateCursor(), CollectionNumbers.Prefix(number)) : null;
 
     internal TreeCursor TombstoneCursor() => TombstonesTree.CreateCursor();
-
-    internal MultiValueCursor CollectionEtagCursor(byte[] collectionKey) => CollectionEtags.OpenValues(collectionKey);
 
     internal MultiValueCursor CollectionTombstoneCursor(byte[] collectionKey) => CollectionTombstones.OpenValues(collectionKey);
 
     internal bool TryGetTombstoneRecord(ReadOnlySpan<byte> etagKey, out ReadOnlySpan<byte> record) => TombstonesTree.TryGet(etagKey, out record);
-
-    internal bool TryGetByEtagKey(ReadOnlySpan<byte> etagKey, out Document document, BodyBuffer? buffer = null, long tag = -1)
-    {
-        if (Etags.TryGet(etagKey, out var idKey))
-            return TryGetByKey(idKey, out document, buffer, tag);
-        document = default;
-        return false;
-    }
 
     /// <summary>Ends the snapshot and gives back the buffers its documents were decompressed to.</summary>
     public void Dispose()

@@ -14,8 +14,7 @@ namespace Folio.Storage.Documents;
 public sealed partial class DocumentStore : IDisposable
 {
     internal const string DocsTree = "docs";
-    internal const string EtagsTree = "docs-by-etag";
-    internal const string CollectionEtagsTree = "collection-etags";
+    internal const string CollectionDocsTree = "collection-docs";
     internal const string CollectionsTree = "collections";
     internal const string TombstonesTree = "tombstones";
     internal const string CollectionTombstonesTree = "collection-tombstones";
@@ -24,10 +23,11 @@ public sealed partial class DocumentStore : IDisposable
     /// <summary>
     /// The documents format this build writes and the newest it reads: 1 stored every body as it is, 2 may
     /// compress bodies and keeps dictionaries, 3 may leave out of a record the id its key holds and of a compressed
-    /// frame the store's metadata (which a build reading 2 would take for an empty id). Stores without the marker are
-    /// format 1.
+    /// frame the store's metadata (which a build reading 2 would take for an empty id), 4 keeps one etag index keyed by
+    /// collection number where 1-3 kept one of all documents and one per collection by name (a build reading 3 would
+    /// find neither). Stores without the marker are format 1.
     /// </summary>
-    internal const int DocumentsFormat = 3;
+    internal const int DocumentsFormat = 4;
 
     private static ReadOnlySpan<byte> FormatKey => "documents-format"u8;
 
@@ -46,8 +46,8 @@ public sealed partial class DocumentStore : IDisposable
         Compression = new DocumentCompression(this, compression);
         using var tx = environment.BeginWrite();
         tx.CreateTree(DocsTree);
-        tx.CreateTree(EtagsTree);
-        tx.CreateMultiValueTree(CollectionEtagsTree);
+        tx.CreateTree(CollectionDocsTree);
+        tx.CreateTree(CollectionNumbers.Tree);
         tx.CreateTree(CollectionsTree);
         tx.CreateTree(TombstonesTree);
         tx.CreateMultiValueTree(CollectionTombstonesTree);
@@ -58,7 +58,10 @@ public sealed partial class DocumentStore : IDisposable
         if (format > DocumentsFormat)
             throw new UnsupportedFormatException($"The database in {environment.Description} holds documents in format {format}, written by a newer Folio; this build reads formats up to {DocumentsFormat}. Open it with that newer Folio.");
         if (format < DocumentsFormat)
+        {
+            MoveToCollectionEtagIndex(tx, environment.Description);
             BinaryPrimitives.WriteInt32LittleEndian(meta.Reserve(FormatKey, 4), DocumentsFormat);
+        }
         Compression.Load(tx);
         if (meta.TryGet("database-id"u8, out var stored))
         {

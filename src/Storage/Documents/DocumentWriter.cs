@@ -24,14 +24,15 @@ internal sealed class DocumentWriter
 
     private readonly DocumentStore _store;
     private readonly Tree _docs;
-    private readonly Tree _etags;
-    private readonly MultiValueTree _collectionEtags;
+    private readonly Tree _collectionDocs;
+    private readonly Tree _numbers;
     private readonly Tree _collections;
     private readonly Tree _tombstones;
     private readonly MultiValueTree _collectionTombstones;
     private readonly Tree _meta;
     private readonly CommitChangeCollector _changes;
     private readonly byte[] _etagKey = new byte[8];
+    private readonly byte[] _indexKey = new byte[CollectionNumbers.MaxKeyLength];
     private readonly StoreMetadata _metadata = new();
     private readonly Dictionary<string, CollectionCount> _counts = new(StringComparer.Ordinal);
     private long _lastEtag = -1;
@@ -39,13 +40,14 @@ internal sealed class DocumentWriter
     private string _loweredCollection = string.Empty;
     private byte[] _collectionKey = [];
     private byte[] _collectionBytes = [];
+    private uint _collectionNumber;
 
     public DocumentWriter(DocumentStore store, WriteTransaction transaction)
     {
         _store = store;
         _docs = transaction.OpenTree(DocumentStore.DocsTree)!;
-        _etags = transaction.OpenTree(DocumentStore.EtagsTree)!;
-        _collectionEtags = transaction.OpenMultiValueTree(DocumentStore.CollectionEtagsTree)!;
+        _collectionDocs = transaction.OpenTree(DocumentStore.CollectionDocsTree)!;
+        _numbers = transaction.OpenTree(CollectionNumbers.Tree)!;
         _collections = transaction.OpenTree(DocumentStore.CollectionsTree)!;
         _tombstones = transaction.OpenTree(DocumentStore.TombstonesTree)!;
         _collectionTombstones = transaction.OpenMultiValueTree(DocumentStore.CollectionTombstonesTree)!;
@@ -130,8 +132,7 @@ internal sealed class DocumentWriter
             WriteCompressed(key, compression, etag, lastModified, idBytes, collectionBytes, document, comma, properties, jsonLength);
         }
 
-        _etags.Put(EtagKey(etag), key);
-        _collectionEtags.Add(collectionKey, EtagKey(etag));
+        _collectionDocs.Put(IndexKey(_collectionNumber, etag), key);
         _changes.Add(etag, id, collection, DocumentChangeKind.Put);
         return new WriteResult(id, collection, changeVector, lastModified, etag, Deleted: false);
     }
@@ -228,8 +229,8 @@ internal sealed class DocumentWriter
 
     private void RemoveFromEtagIndexes(long etag, byte[] collectionKey)
     {
-        _etags.Delete(EtagKey(etag));
-        _collectionEtags.Remove(collectionKey, EtagKey(etag));
+        if (!CollectionNumbers.TryGet(_numbers, collectionKey, out var number) || !_collectionDocs.Delete(IndexKey(number, etag)))
+            throw new CorruptionException($"The collection etag index has no entry for the document at etag {etag}.");
     }
 
     private long NextEtag()
@@ -242,7 +243,10 @@ internal sealed class DocumentWriter
     private static ReadOnlySpan<byte> Key(string id, Span<byte> buffer) =>
         DocumentIds.TryWriteKey(id, buffer, out var length) ? buffer[..length] : throw new DocumentValidationException($"The id '{id}' is too long.");
 
-    /// <summary>The lower-cased key of a collection (and its name's bytes, for the record header); a batch usually writes one collection, so the last is kept.</summary>
+    /// <summary>
+    /// The lower-cased key of a collection (and its name's bytes, for the record header, and its number, for the etag
+    /// index); a batch usually writes one collection, so the last is kept.
+    /// </summary>
     private byte[] CollectionKey(string collection)
     {
         if (!string.Equals(collection, _keyedCollection, StringComparison.Ordinal))
@@ -250,6 +254,7 @@ internal sealed class DocumentWriter
             _loweredCollection = collection.ToLowerInvariant();
             _collectionKey = Encoding.UTF8.GetBytes(_loweredCollection);
             _collectionBytes = Encoding.UTF8.GetBytes(collection);
+            _collectionNumber = CollectionNumbers.GetOrAdd(_numbers, _collectionKey);
             _keyedCollection = collection;
         }
         return _collectionKey;
@@ -302,6 +307,9 @@ internal sealed class DocumentWriter
 
         public bool Existed { get; } = existed;
     }
+
+    private ReadOnlySpan<byte> IndexKey(uint collectionNumber, long etag) =>
+        _indexKey.AsSpan(0, CollectionNumbers.WriteKey(collectionNumber, etag, _indexKey));
 
     private byte[] EtagKey(long etag)
     {

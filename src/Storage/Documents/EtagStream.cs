@@ -4,18 +4,21 @@ using Folio.Storage.Trees;
 namespace Folio.Storage.Documents;
 
 /// <summary>
-/// One source of changes in etag order, for <see cref="DocumentChangeReader"/> to merge: the documents or
-/// the tombstones of one collection (values of a multi-value tree) or of all of them (keys of a tree).
+/// One source of changes in etag order, for <see cref="EtagMerge"/> to merge: the documents of one collection (a
+/// range of the collection etag index, whose values are id keys), the tombstones of one collection (values of a
+/// multi-value tree) or the tombstones of all of them (keys of a tree).
 /// </summary>
 internal sealed class EtagStream
 {
     private readonly TreeCursor? _tree;
     private readonly MultiValueCursor? _values;
+    private readonly byte[]? _prefix;
 
-    private EtagStream(TreeCursor? tree, MultiValueCursor? values, bool tombstones)
+    private EtagStream(TreeCursor? tree, MultiValueCursor? values, byte[]? prefix, bool tombstones)
     {
         _tree = tree;
         _values = values;
+        _prefix = prefix;
         IsTombstones = tombstones;
     }
 
@@ -28,32 +31,69 @@ internal sealed class EtagStream
     /// <summary>The etag of the current change.</summary>
     public long Etag { get; private set; }
 
-    /// <summary>The current change's etag as a big-endian key (how the etag trees key documents and tombstones).</summary>
-    public ReadOnlySpan<byte> EtagKey => _values is not null ? _values.Value : _tree!.Key;
+    /// <summary>The current change's etag as a big-endian key (how the tombstone trees key tombstones).</summary>
+    public ReadOnlySpan<byte> EtagKey => _values is not null ? _values.Value : _tree!.Key[^8..];
 
     /// <summary>
-    /// Whether the stream holds more than the etag: an all-collections stream holds a document's id key or a
-    /// tombstone's record beside it (<see cref="Record"/>); a collection's stream holds only the etag.
+    /// Whether the stream holds more than the etag (<see cref="Record"/>): a document's id key, or a tombstone's record
+    /// in the stream of all tombstones; a collection's tombstone stream holds only the etag.
     /// </summary>
     public bool HoldsRecord => _tree is not null;
 
-    /// <summary>The id key (documents) or the record (tombstones) of an all-collections stream's current change.</summary>
+    /// <summary>The id key (documents) or the record (all tombstones) of the current change.</summary>
     public ReadOnlySpan<byte> Record => _tree!.Value;
 
-    public static EtagStream OfTree(TreeCursor cursor, bool tombstones) => new(cursor, null, tombstones);
+    /// <summary>The documents of the collection whose index keys start with <paramref name="prefix"/>.</summary>
+    public static EtagStream OfCollection(TreeCursor cursor, byte[] prefix) => new(cursor, null, prefix, tombstones: false);
 
-    public static EtagStream OfValues(MultiValueCursor cursor, bool tombstones) => new(null, cursor, tombstones);
+    /// <summary>The tombstones of every collection, keyed by etag.</summary>
+    public static EtagStream OfTombstones(TreeCursor cursor) => new(cursor, null, null, tombstones: true);
+
+    /// <summary>The tombstones of one collection, as the etags its multi-value tree key holds.</summary>
+    public static EtagStream OfCollectionTombstones(MultiValueCursor cursor) => new(null, cursor, null, tombstones: true);
 
     /// <summary>Moves to the first change after <paramref name="afterEtag"/>.</summary>
     public void Start(long afterEtag)
     {
-        Span<byte> key = stackalloc byte[8];
-        BinaryPrimitives.WriteInt64BigEndian(key, afterEtag + 1);
-        Settle(_values?.Seek(key) ?? _tree!.Seek(key));
+        Span<byte> key = stackalloc byte[CollectionNumbers.MaxKeyLength];
+        var length = 0;
+        if (_prefix is not null)
+        {
+            _prefix.CopyTo(key);
+            length = _prefix.Length;
+        }
+        BinaryPrimitives.WriteInt64BigEndian(key[length..], afterEtag + 1);
+        key = key[..(length + 8)];
+        Settle(_values?.Seek(key) ?? InRange(_tree!.Seek(key)));
     }
 
     /// <summary>Moves to the next change.</summary>
-    public void MoveNext() => Settle(_values?.MoveNext() ?? _tree!.MoveNext());
+    public void MoveNext() => Settle(_values?.MoveNext() ?? InRange(_tree!.MoveNext()));
+
+    /// <summary>
+    /// Moves over up to <paramref name="count"/> changes, ending where that many <see cref="MoveNext"/> calls would; returns
+    /// how many it moved over. Costs one step per leaf passed when the stream is a range of a tree.
+    /// </summary>
+    public int Skip(int count)
+    {
+        if (!HasCurrent || count == 0)
+            return 0;
+        if (_values is not null)
+        {
+            var moved = 0;
+            while (moved < count && HasCurrent)
+            {
+                MoveNext();
+                moved++;
+            }
+            return moved;
+        }
+        var skipped = _tree!.Skip(count, _prefix);
+        Settle(skipped == count && InRange(_tree.IsValid));
+        return skipped;
+    }
+
+    private bool InRange(bool moved) => moved && (_prefix is null || _tree!.Key.StartsWith(_prefix));
 
     private void Settle(bool moved)
     {

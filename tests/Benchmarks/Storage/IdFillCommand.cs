@@ -45,7 +45,7 @@ public static class IdFillCommand
         text.AppendLine(CultureInfo.InvariantCulture, $"Command: `dotnet run -c Release --project tests/Benchmarks -- {Command} {string.Join(' ', args)}`");
         text.AppendLine(CultureInfo.InvariantCulture, $"Orders: {docs:N0}, {raw / (double)docs:F0} B of JSON each, {raw / 1e6:F1} MB raw; in-memory store, batches of {Batch:N0}.");
         text.AppendLine();
-        text.AppendLine("| shape | compression | docs leaf pages | docs leaf fill | docs overflow pages | docs overflow fill | docs MB | etags fill | collection etags fill | all trees MB | × raw | write s |");
+        text.AppendLine("| shape | compression | docs leaf pages | docs leaf fill | docs overflow pages | docs overflow fill | docs MB | collection etag index fill | all trees MB | × raw | write s |");
         text.AppendLine("|---|---|---|---|---|---|---|---|---|---|---|---|");
         foreach (string shape in shapes)
         {
@@ -91,7 +91,7 @@ public static class IdFillCommand
             pages += tree.Pages;
         double totalBytes = pages * (double)report.PageSize;
         text.AppendLine(CultureInfo.InvariantCulture,
-            $"| {shape} | {setting} | {docsTree.LeafPages:N0} | {docsTree.LeafFill:P1} | {docsTree.OverflowPages:N0} | {docsTree.OverflowFill:P1} | {docsTree.Pages * (double)report.PageSize / 1e6:F1} | {Find(report, DocumentStore.EtagsTree).LeafFill:P1} | {Find(report, DocumentStore.CollectionEtagsTree).LeafFill:P1} | {totalBytes / 1e6:F1} | {totalBytes / raw:F2}× | {seconds:F1} |");
+            $"| {shape} | {setting} | {docsTree.LeafPages:N0} | {docsTree.LeafFill:P1} | {docsTree.OverflowPages:N0} | {docsTree.OverflowFill:P1} | {docsTree.Pages * (double)report.PageSize / 1e6:F1} | {Find(report, DocumentStore.CollectionDocsTree).LeafFill:P1} | {totalBytes / 1e6:F1} | {totalBytes / raw:F2}× | {seconds:F1} |");
     }
 
     private static TreeSpace Find(SpaceReport report, string name)

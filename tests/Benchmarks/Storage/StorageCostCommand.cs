@@ -251,7 +251,7 @@ public static class StorageCostCommand
         return long.Parse(output.AsSpan(0, output.IndexOf('\t', StringComparison.Ordinal)), CultureInfo.InvariantCulture);
     }
 
-    private static string Option(string[] args, string name, string fallback)
+    internal static string Option(string[] args, string name, string fallback)
     {
         int at = Array.IndexOf(args, name);
         return at >= 0 && at + 1 < args.Length ? args[at + 1] : fallback;

@@ -1,4 +1,3 @@
-using System.Buffers.Binary;
 using System.Text;
 using Folio.Storage.Documents;
 using Folio.Storage.Tests.Support;
@@ -96,19 +95,21 @@ public sealed class DocumentCursorSkipTests : IDisposable
     [Fact]
     public void Skip_OverEntriesWhoseDocumentsAreMissing_CountsThemWithoutReadingThem()
     {
-        // The collection index keeps an entry whose etag record is gone (in the middle) and one that never had a
+        // The collection index keeps an entry whose document record is gone (in the middle) and one that never had a
         // document (at the end): reading either one throws, so a skip that read documents would fail on them.
-        long middle;
+        string middle;
         using (var before = _store.OpenReader())
         {
             var cursor = before.ByCollection("Orders");
             Assert.Equal(Orders / 2, cursor.Skip(Orders / 2));
-            middle = cursor.Current.Etag;
+            middle = cursor.Current.IdString;
         }
         using (var write = _store.Environment.BeginWrite())
         {
-            Assert.True(write.OpenTree(DocumentStore.EtagsTree)!.Delete(EtagKey(middle)));
-            write.OpenMultiValueTree(DocumentStore.CollectionEtagsTree)!.Add(Encoding.UTF8.GetBytes("orders"), EtagKey(10_000_000));
+            Assert.True(write.OpenTree(DocumentStore.DocsTree)!.Delete(Encoding.UTF8.GetBytes(middle.ToLowerInvariant())));
+            Assert.True(CollectionNumbers.TryGet(write.OpenTree(CollectionNumbers.Tree)!, "orders"u8, out var number));
+            var key = new byte[CollectionNumbers.MaxKeyLength];
+            write.OpenTree(DocumentStore.CollectionDocsTree)!.Put(key.AsSpan(0, CollectionNumbers.WriteKey(number, 10_000_000, key)), "orders/never"u8);
             write.Commit();
         }
         using var reader = _store.OpenReader();
@@ -138,13 +139,6 @@ public sealed class DocumentCursorSkipTests : IDisposable
 
     private static DocumentCommand Put(string id, string collection, int number) =>
         new(DocumentCommandType.Put, id, PreparedDocument.Parse(Encoding.UTF8.GetBytes($"{{\"Number\":{number},\"@metadata\":{{\"@collection\":\"{collection}\"}}}}")), null);
-
-    private static byte[] EtagKey(long etag)
-    {
-        var key = new byte[8];
-        BinaryPrimitives.WriteInt64BigEndian(key, etag);
-        return key;
-    }
 
     private static void AssertSkipMatchesStepping(Func<DocumentCursor> open, int count, int expected)
     {
