@@ -229,8 +229,8 @@ internal sealed class DocumentWriter
 
     private void RemoveFromEtagIndexes(long etag, byte[] collectionKey)
     {
-        if (!CollectionNumbers.TryGet(_numbers, collectionKey, out var number) || !_collectionDocs.Delete(IndexKey(number, etag)))
-            throw new CorruptionException($"The collection etag index has no entry for the document at etag {etag}.");
+        if (CollectionNumbers.TryGet(_numbers, collectionKey, out var number))
+            _collectionDocs.Delete(IndexKey(number, etag));
     }
 
     private long NextEtag()

@@ -44,27 +44,38 @@ internal sealed class EtagMerge
 
     /// <summary>
     /// Moves over up to <paramref name="count"/> changes from the earliest and returns how many of those moves landed on
-    /// a change: fewer when the streams run out first. With one stream left it moves within that stream's tree (one step
-    /// per leaf), else one change at a time.
+    /// a change: fewer when the streams run out first. The earliest stream moves within its tree (one step per leaf) up
+    /// to the next stream's etag, so collections written in runs are skipped a leaf at a time, interleaved ones a
+    /// change at a time.
     /// </summary>
     public int Skip(int count)
     {
         var skipped = 0;
         while (skipped < count && _count > 0)
         {
-            if (_count == 1)
+            var rest = count - skipped;
+            var moved = _heap[0].Skip(rest, _count == 1 ? long.MaxValue : NextEtag());
+            if (moved == rest)
             {
-                skipped += _heap[0].Skip(count - skipped);
-                Settle();
+                skipped += moved;
                 break;
             }
-            Advance();
-            if (_count == 0)
+            // The earliest stream stopped before the next stream's etag or ran out: the move after its last is the
+            // next stream's change, if any stream is left.
+            var hadOthers = _count > 1;
+            Settle();
+            if (!hadOthers)
+            {
+                skipped += moved;
                 break;
-            skipped++;
+            }
+            skipped += moved + 1;
         }
         return skipped;
     }
+
+    /// <summary>The earliest etag of the streams other than the earliest (the smaller of the heap root's children).</summary>
+    private long NextEtag() => _count > 2 && _heap[2].Etag < _heap[1].Etag ? _heap[2].Etag : _heap[1].Etag;
 
     private void Settle()
     {

@@ -71,25 +71,36 @@ internal sealed class EtagStream
     public void MoveNext() => Settle(_values?.MoveNext() ?? InRange(_tree!.MoveNext()));
 
     /// <summary>
-    /// Moves over up to <paramref name="count"/> changes, ending where that many <see cref="MoveNext"/> calls would; returns
-    /// how many it moved over. Costs one step per leaf passed when the stream is a range of a tree.
+    /// Moves over up to <paramref name="count"/> changes, ending where that many <see cref="MoveNext"/> calls would, but
+    /// not onto a change at or after <paramref name="belowEtag"/>: the first such change is where it stops (or the end),
+    /// and it is not counted. Returns how many it moved over. Within a range of a tree it costs one step per leaf passed.
     /// </summary>
-    public int Skip(int count)
+    public int Skip(int count, long belowEtag = long.MaxValue)
     {
         if (!HasCurrent || count == 0)
             return 0;
         if (_values is not null)
         {
             var moved = 0;
-            while (moved < count && HasCurrent)
+            while (moved < count)
             {
                 MoveNext();
+                if (!HasCurrent || Etag >= belowEtag)
+                    break;
                 moved++;
             }
             return moved;
         }
-        var skipped = _tree!.Skip(count, _prefix);
-        Settle(skipped == count && InRange(_tree.IsValid));
+        Span<byte> below = stackalloc byte[CollectionNumbers.MaxKeyLength];
+        var length = 0;
+        if (belowEtag != long.MaxValue)
+        {
+            _prefix?.CopyTo(below);
+            length = (_prefix?.Length ?? 0) + 8;
+            BinaryPrimitives.WriteInt64BigEndian(below[(length - 8)..], belowEtag);
+        }
+        var skipped = _tree!.Skip(count, _prefix, below[..length]);
+        Settle(InRange(_tree.IsValid));
         return skipped;
     }
 

@@ -24,7 +24,19 @@ public sealed partial class TreeCursor
     /// <param name="prefix">The prefix every entry moved over has; empty for any entry.</param>
     /// <returns>How many entries it moved over.</returns>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative.</exception>
-    public int Skip(int count, ReadOnlySpan<byte> prefix)
+    public int Skip(int count, ReadOnlySpan<byte> prefix) => Skip(count, prefix, []);
+
+    /// <summary>
+    /// Like <see cref="Skip(int, ReadOnlySpan{byte})"/>, and also stops at the first key not below
+    /// <paramref name="below"/> (compared as bytes): the entries moved over are the run ahead of the current entry whose
+    /// keys have the prefix and sort before that bound.
+    /// </summary>
+    /// <param name="count">How many entries to move over; zero or more.</param>
+    /// <param name="prefix">The prefix every entry moved over has; empty for any entry.</param>
+    /// <param name="below">The key every entry moved over sorts before; empty for no bound. The current entry's must.</param>
+    /// <returns>How many entries it moved over.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="count"/> is negative.</exception>
+    public int Skip(int count, ReadOnlySpan<byte> prefix, ReadOnlySpan<byte> below)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         if (count == 0 || !IsValid)
@@ -38,9 +50,9 @@ public sealed partial class TreeCursor
             var ahead = Math.Min(count - skipped, TreePage.Count(leaf) - 1 - index);
             if (ahead > 0)
             {
-                if (prefix.Length > 0 && !TreePage.LeafKey(leaf, index + ahead).StartsWith(prefix))
+                if (!Within(TreePage.LeafKey(leaf, index + ahead), prefix, below))
                 {
-                    var end = FirstWithoutPrefix(leaf, index + 1, index + ahead, prefix);
+                    var end = FirstOutside(leaf, index + 1, index + ahead, prefix, below);
                     _indexes[_leafLevel] = end;
                     return skipped + end - index - 1;
                 }
@@ -51,19 +63,25 @@ public sealed partial class TreeCursor
                 return skipped;
             // On the leaf's last entry: the next move crosses into the next non-empty leaf.
             _indexes[_leafLevel]++;
-            if (!SkipEmptyForward() || (prefix.Length > 0 && !Key.StartsWith(prefix)))
+            if (!SkipEmptyForward() || !Within(Key, prefix, below))
                 return skipped;
             skipped++;
         }
     }
 
-    /// <summary>The first index in [<paramref name="low"/>, <paramref name="high"/>] whose key lacks the prefix; <paramref name="high"/>'s does.</summary>
-    private static int FirstWithoutPrefix(ReadOnlySpan<byte> leaf, int low, int high, ReadOnlySpan<byte> prefix)
+    private static bool Within(ReadOnlySpan<byte> key, ReadOnlySpan<byte> prefix, ReadOnlySpan<byte> below) =>
+        key.StartsWith(prefix) && (below.IsEmpty || key.SequenceCompareTo(below) < 0);
+
+    /// <summary>
+    /// The first index in [<paramref name="low"/>, <paramref name="high"/>] whose key lacks the prefix or does not sort
+    /// before the bound; <paramref name="high"/>'s key is such a key, and the keys before <paramref name="low"/> are not.
+    /// </summary>
+    private static int FirstOutside(ReadOnlySpan<byte> leaf, int low, int high, ReadOnlySpan<byte> prefix, ReadOnlySpan<byte> below)
     {
         while (low < high)
         {
             var mid = (low + high) >>> 1;
-            if (TreePage.LeafKey(leaf, mid).StartsWith(prefix))
+            if (Within(TreePage.LeafKey(leaf, mid), prefix, below))
                 low = mid + 1;
             else
                 high = mid;

@@ -52,6 +52,36 @@ public sealed class CollectionEtagIndexTests
     }
 
     [Fact]
+    public async Task Skip_CollectionsWrittenInRuns_EndsWhereSteppingEnds()
+    {
+        // Runs of one collection at a time, as bulk loads leave them: the merge skips within a run a leaf at a time
+        // and must still stop exactly where stepping does, at every run's edges.
+        using var store = DocumentStore.Open(StorageOptions.InMemory());
+        var runs = new (string Collection, int Count)[] { ("a", 3_000), ("b", 2_000), ("a", 1_000), ("c", 1), ("b", 2_500), ("c", 1_500) };
+        var written = 0;
+        foreach (var (collection, count) in runs)
+        {
+            var commands = new List<DocumentCommand>();
+            for (var i = 0; i < count; i++)
+                commands.Add(new DocumentCommand(DocumentCommandType.Put, $"{collection}/{written++}", Doc(collection, i), null));
+            await store.BatchAsync(commands);
+        }
+
+        using var reader = store.OpenReader();
+        var all = List(reader.ByEtag());
+        Assert.Equal(written, all.Count);
+        foreach (var count in new[] { 1, 2_999, 3_000, 3_001, 4_999, 5_000, 5_001, 6_000, 6_001, 6_002, 8_500, 9_999, 10_000, 10_001 })
+        {
+            var skipping = reader.ByEtag();
+            Assert.Equal(Math.Min(count, all.Count), skipping.Skip(count));
+            Assert.Equal(all.Skip(count).ToList(), List(skipping));
+        }
+        var middle = reader.ByEtag(all[4_000].Etag);
+        Assert.Equal(2_500, middle.Skip(2_500));
+        Assert.Equal(all[6_500], (middle.Current.IdString, middle.Current.Etag));
+    }
+
+    [Fact]
     public async Task ChangesAfter_AllCollections_MergesEveryCollectionAndTheTombstonesInEtagOrder()
     {
         using var store = DocumentStore.Open(StorageOptions.InMemory());

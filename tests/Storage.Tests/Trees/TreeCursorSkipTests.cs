@@ -74,6 +74,27 @@ public sealed class TreeCursorSkipTests : IDisposable
     }
 
     [Fact]
+    public void Skip_WithPrefixAndBound_StopsOnTheFirstKeyNotBelowTheBound_LikeStepping()
+    {
+        var keys = Range("a/", 500).Concat(Range("b/", 6_000)).Concat(Range("c/", 500));
+        WriteTree("t", keys, valueLength: 60);
+        using var read = _environment.BeginRead();
+        var tree = read.OpenTree("t")!;
+        foreach (var bound in new[] { "b/000001", "b/000100", "b/003000", "b/005999", "b/006000", "b/9", "c/000010" })
+        {
+            foreach (var count in new[] { 0, 1, 37, 99, 100, 101, 2_999, 3_000, 3_001, 6_000, 100_000 })
+                AssertSkipMatchesStepping(tree, Keys.Of("b/000000"), count, Keys.Of("b/"), Keys.Of(bound));
+        }
+        foreach (var count in new[] { 1, 400, 499, 500, 501, 4_000, 100_000 })
+            AssertSkipMatchesStepping(tree, null, count, [], Keys.Of("b/002000"));
+
+        var cursor = tree.CreateCursor();
+        Assert.True(cursor.Seek(Keys.Of("b/")));
+        Assert.Equal(2_999, cursor.Skip(10_000, Keys.Of("b/"), Keys.Of("b/003000")));
+        Assert.Equal("b/003000", Keys.Text(cursor.Key));
+    }
+
+    [Fact]
     public void Skip_NegativeCount_Throws()
     {
         WriteTree("t", Range("k/", 10), valueLength: 1);
@@ -183,17 +204,18 @@ public sealed class TreeCursorSkipTests : IDisposable
     private static IEnumerable<byte[]> Range(string prefix, int count) => Enumerable.Range(0, count).Select(i => Keys.Of($"{prefix}{i:D6}"));
 
     /// <summary>Positions two cursors at <paramref name="start"/> (the first key when null), skips with one and steps the other.</summary>
-    private static void AssertSkipMatchesStepping(Tree tree, byte[]? start, int count, byte[] prefix)
+    private static void AssertSkipMatchesStepping(Tree tree, byte[]? start, int count, byte[] prefix, byte[]? below = null)
     {
+        below ??= [];
         var skipping = tree.CreateCursor();
         var stepping = tree.CreateCursor();
         var positioned = start is null ? skipping.First() : skipping.Seek(start);
         Assert.Equal(positioned, start is null ? stepping.First() : stepping.Seek(start));
         if (positioned && !stepping.Key.StartsWith(prefix))
             return;
-        var skipped = skipping.Skip(count, prefix);
+        var skipped = skipping.Skip(count, prefix, below);
         var stepped = 0;
-        while (stepped < count && stepping.MoveNext() && stepping.Key.StartsWith(prefix))
+        while (stepped < count && stepping.MoveNext() && stepping.Key.StartsWith(prefix) && (below.Length == 0 || stepping.Key.SequenceCompareTo(below) < 0))
             stepped++;
         var at = start is null ? "the first key" : Keys.Text(start);
         Assert.True(stepped == skipped, $"Skip({count}) from {at} with prefix '{Keys.Text(prefix)}' skipped {skipped}, stepping {stepped}");
