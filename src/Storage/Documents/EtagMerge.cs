@@ -11,9 +11,6 @@ internal sealed class EtagMerge
 
     public EtagMerge(EtagStream[] streams) => _heap = streams;
 
-    /// <summary>How many streams the merge reads.</summary>
-    public int Streams => _heap.Length;
-
     /// <summary>The stream with the earliest change, or null once every stream has run out.</summary>
     public EtagStream? Earliest => _count > 0 ? _heap[0] : null;
 

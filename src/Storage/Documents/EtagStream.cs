@@ -73,31 +73,22 @@ internal sealed class EtagStream
     /// <summary>
     /// Moves over up to <paramref name="count"/> changes, ending where that many <see cref="MoveNext"/> calls would, but
     /// not onto a change at or after <paramref name="belowEtag"/>: the first such change is where it stops (or the end),
-    /// and it is not counted. Returns how many it moved over. Within a range of a tree it costs one step per leaf passed.
+    /// and it is not counted. Returns how many it moved over, one step per leaf passed. Only a collection's documents
+    /// skip (listings skip; the changes reader, which reads tombstones, does not).
     /// </summary>
     public int Skip(int count, long belowEtag = long.MaxValue)
     {
+        if (_prefix is null)
+            throw new InvalidOperationException("Only a stream of a collection's documents skips.");
         if (!HasCurrent || count == 0)
             return 0;
-        if (_values is not null)
-        {
-            var moved = 0;
-            while (moved < count)
-            {
-                MoveNext();
-                if (!HasCurrent || Etag >= belowEtag)
-                    break;
-                moved++;
-            }
-            return moved;
-        }
         Span<byte> below = stackalloc byte[CollectionNumbers.MaxKeyLength];
         var length = 0;
         if (belowEtag != long.MaxValue)
         {
-            _prefix?.CopyTo(below);
-            length = (_prefix?.Length ?? 0) + 8;
-            BinaryPrimitives.WriteInt64BigEndian(below[(length - 8)..], belowEtag);
+            _prefix.CopyTo(below);
+            length = _prefix.Length + 8;
+            BinaryPrimitives.WriteInt64BigEndian(below[_prefix.Length..], belowEtag);
         }
         var skipped = _tree!.Skip(count, _prefix, below[..length]);
         Settle(InRange(_tree.IsValid));
