@@ -42,7 +42,31 @@ public sealed partial class DocumentStore
             }
             index.Put(key[..CollectionNumbers.WriteKey(number, document.Etag, key)], idKey[..idLength]);
         }
+        if (index.Count != docs.Count)
+            IndexEveryDocument(docs, index, numbers, known);
         tx.DeleteTree(Format3EtagsTree);
         tx.DeleteTree(Format3CollectionEtagsTree);
+    }
+
+    /// <summary>
+    /// Puts every document of the documents tree into the new index, for an old etag index that missed some: each record
+    /// holds its etag and collection, so the documents tree alone is enough. Entries already there are put again as they are.
+    /// </summary>
+    private static void IndexEveryDocument(Trees.Tree docs, Trees.Tree index, Trees.Tree numbers, Dictionary<string, uint> known)
+    {
+        Span<byte> key = stackalloc byte[CollectionNumbers.MaxKeyLength];
+        var cursor = docs.CreateCursor();
+        for (var more = cursor.First(); more; more = cursor.MoveNext())
+        {
+            var idKey = cursor.Key.ToArray();
+            var document = new Document(idKey, cursor.Value);
+            var collection = document.CollectionString.ToLowerInvariant();
+            if (!known.TryGetValue(collection, out var number))
+            {
+                number = CollectionNumbers.GetOrAdd(numbers, System.Text.Encoding.UTF8.GetBytes(collection));
+                known.Add(collection, number);
+            }
+            index.Put(key[..CollectionNumbers.WriteKey(number, document.Etag, key)], idKey);
+        }
     }
 }

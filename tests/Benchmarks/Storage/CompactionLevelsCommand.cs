@@ -8,7 +8,7 @@ namespace Folio.Benchmarks.Storage;
 
 /// <summary>
 /// <c>dotnet tests/Benchmarks/bin/Release/net10.0/Folio.Benchmarks.dll compaction-levels [--set search] [--docs 200000] [--levels 1,3,6,9,12,15,19] [--reads 400000] [--rounds 8]</c>:
-/// writes one set of <c>storage-cost</c> (compression on, batches of 1,000, the first tenth written again so every body
+/// writes one set of <c>storage-cost</c> (compression on at level 1, the baseline every row is compacted from, batches of 1,000, the first tenth written again so every body
 /// is under the collection's current dictionary) into a store on real files, copies the store once per level and
 /// compacts each copy with <see cref="DocumentCompressionOptions.CompactionLevel"/> at that level, then reads the same
 /// random ids from every copy, the copies alternated each round. Prints per level the compaction's time, the file, the
@@ -47,7 +47,7 @@ public static class CompactionLevelsCommand
                 Directory.CreateDirectory(copy);
                 foreach (string file in Directory.GetFiles(written))
                     File.Copy(file, Path.Combine(copy, Path.GetFileName(file)));
-                stores[i] = DocumentStore.Open(StorageOptions.ForPath(copy), new DocumentCompressionOptions { CompactionLevel = levels[i] });
+                stores[i] = DocumentStore.Open(StorageOptions.ForPath(copy), new DocumentCompressionOptions { Level = 1, CompactionLevel = levels[i] });
                 var clock = Stopwatch.StartNew();
                 var result = stores[i].Compact();
                 double seconds = clock.Elapsed.TotalSeconds;
@@ -77,7 +77,7 @@ public static class CompactionLevelsCommand
 
     private static async Task WriteAsync(string directory, byte[][] records)
     {
-        using var store = DocumentStore.Open(StorageOptions.ForPath(directory), new DocumentCompressionOptions { CompactionLevel = 1 });
+        using var store = DocumentStore.Open(StorageOptions.ForPath(directory), new DocumentCompressionOptions { Level = 1, CompactionLevel = 1 });
         await WriteRangeAsync(store, records, 0, records.Length);
         await WriteRangeAsync(store, records, 0, records.Length / 10);
     }

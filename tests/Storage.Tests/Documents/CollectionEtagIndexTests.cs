@@ -193,6 +193,30 @@ public sealed class CollectionEtagIndexTests
         Assert.Equal(3, BinaryPrimitives.ReadInt32LittleEndian(format));
     }
 
+    [Fact]
+    public async Task Open_Format3StoreWhoseEtagIndexMissesADocument_IndexesItFromTheDocumentsTree()
+    {
+        using var directory = new TempDirectory("collection-etags-missing");
+        Dictionary<string, (long Etag, string Collection)> model;
+        using (var store = DocumentStore.Open(StorageOptions.ForPath(directory.Path)))
+        {
+            model = await WriteChurnAsync(store, new Random(6), 600);
+            Format3EtagIndexes.Write(store);
+            using var tx = store.Environment.BeginWrite();
+            var (id, (etag, _)) = model.First();
+            Assert.True(tx.OpenTree(Format3EtagIndexes.EtagsTree)!.Delete(EtagKey(etag)), $"no old entry for {id}");
+            tx.Commit();
+        }
+
+        using (var store = DocumentStore.Open(StorageOptions.ForPath(directory.Path)))
+        {
+            using var reader = store.OpenReader();
+            Assert.Equal(Expected(model, null, 0), List(reader.ByEtag()));
+            var (_, (_, collection)) = model.First();
+            Assert.Equal(Expected(model, collection, 0), List(reader.ByCollection(collection)));
+        }
+    }
+
     private static PreparedDocument Doc(string collection, int value = 0) =>
         PreparedDocument.Parse(Encoding.UTF8.GetBytes($"{{\"v\":{value},\"@metadata\":{{\"@collection\":\"{collection}\"}}}}"));
 

@@ -28,7 +28,7 @@ public sealed record DocumentCompressionOptions
     /// <summary>
     /// The Zstd level a compaction recompresses bodies at. A compaction runs off the write path, so it can spend the
     /// time a slower level takes for smaller frames, which also read no slower: on the search benchmark's records,
-    /// level 12 stores 8% fewer body bytes than level 1 for about seven times the compaction's CPU (level 15: 10% for
+    /// level 12 stores 6% fewer body bytes than level 3 (8% fewer than level 1) for about seven times the compaction's CPU (level 15: 10% for
     /// sixteen times; docs/benchmarks.md). When above <see cref="Level"/>, a compaction recompresses every body the write
     /// path compressed, once (the record remembers it was).
     /// </summary>
