@@ -21,52 +21,47 @@ public sealed partial class DocumentStore
         if (old is null)
             return;
         var docs = tx.OpenTree(DocsTree)!;
-        var index = tx.OpenTree(CollectionDocsTree)!;
-        var numbers = tx.OpenTree(CollectionNumbers.Tree)!;
-        var known = new Dictionary<string, uint>(StringComparer.Ordinal);
-        Span<byte> key = stackalloc byte[CollectionNumbers.MaxKeyLength];
-        Span<byte> idKey = stackalloc byte[DocumentIds.MaxKeyBytes];
+        var index = new Format4Index(tx.OpenTree(CollectionDocsTree)!, tx.OpenTree(CollectionNumbers.Tree)!);
+        // The spans read from the old index and the documents tree stay valid while the new index is written: the
+        // transaction changes neither tree's pages.
         var cursor = old.CreateCursor();
         for (var more = cursor.First(); more; more = cursor.MoveNext())
         {
-            var idLength = cursor.Value.Length;
-            cursor.Value.CopyTo(idKey);
-            if (!docs.TryGet(idKey[..idLength], out var record))
+            if (!docs.TryGet(cursor.Value, out var record))
                 throw new CorruptionException($"The etag index of {description} points to a document that is not there (etag {CollectionNumbers.EtagOf(cursor.Key)}).");
-            var document = new Document(idKey[..idLength], record);
-            var collection = document.CollectionString.ToLowerInvariant();
-            if (!known.TryGetValue(collection, out var number))
-            {
-                number = CollectionNumbers.GetOrAdd(numbers, System.Text.Encoding.UTF8.GetBytes(collection));
-                known.Add(collection, number);
-            }
-            index.Put(key[..CollectionNumbers.WriteKey(number, document.Etag, key)], idKey[..idLength]);
+            index.Add(cursor.Value, record);
         }
+        // An old index that missed documents: each record holds its etag and collection, so the documents tree alone is
+        // enough; the entries already there are put again as they are.
         if (index.Count != docs.Count)
-            IndexEveryDocument(docs, index, numbers, known);
+        {
+            var all = docs.CreateCursor();
+            for (var more = all.First(); more; more = all.MoveNext())
+                index.Add(all.Key, all.Value);
+        }
         tx.DeleteTree(Format3EtagsTree);
         tx.DeleteTree(Format3CollectionEtagsTree);
     }
 
-    /// <summary>
-    /// Puts every document of the documents tree into the new index, for an old etag index that missed some: each record
-    /// holds its etag and collection, so the documents tree alone is enough. Entries already there are put again as they are.
-    /// </summary>
-    private static void IndexEveryDocument(Trees.Tree docs, Trees.Tree index, Trees.Tree numbers, Dictionary<string, uint> known)
+    /// <summary>Format 4's etag index as the move fills it, with the numbers it has given so far kept by name.</summary>
+    private sealed class Format4Index(Trees.Tree index, Trees.Tree numbers)
     {
-        Span<byte> key = stackalloc byte[CollectionNumbers.MaxKeyLength];
-        var cursor = docs.CreateCursor();
-        for (var more = cursor.First(); more; more = cursor.MoveNext())
+        private readonly Dictionary<string, uint> _known = new(StringComparer.Ordinal);
+        private readonly byte[] _key = new byte[CollectionNumbers.MaxKeyLength];
+
+        public long Count => index.Count;
+
+        /// <summary>Puts the record stored under <paramref name="idKey"/> into the index under its collection's number.</summary>
+        public void Add(ReadOnlySpan<byte> idKey, ReadOnlySpan<byte> record)
         {
-            var idKey = cursor.Key.ToArray();
-            var document = new Document(idKey, cursor.Value);
+            var document = new Document(idKey, record);
             var collection = document.CollectionString.ToLowerInvariant();
-            if (!known.TryGetValue(collection, out var number))
+            if (!_known.TryGetValue(collection, out var number))
             {
                 number = CollectionNumbers.GetOrAdd(numbers, System.Text.Encoding.UTF8.GetBytes(collection));
-                known.Add(collection, number);
+                _known.Add(collection, number);
             }
-            index.Put(key[..CollectionNumbers.WriteKey(number, document.Etag, key)], idKey);
+            index.Put(_key.AsSpan(0, CollectionNumbers.WriteKey(number, document.Etag, _key)), idKey);
         }
     }
 }

@@ -2,6 +2,7 @@ using System.Buffers.Binary;
 using System.Text;
 using Folio.Storage.Documents;
 using Folio.Storage.Tests.Support;
+using Folio.Storage.Trees;
 
 namespace Folio.Storage.Tests.Documents;
 
@@ -141,12 +142,7 @@ public sealed class CollectionEtagIndexTests
     public async Task Open_Format3Store_MovesItsTwoEtagIndexesIntoOneAndListsTheSame()
     {
         using var directory = new TempDirectory("collection-etags-format3");
-        Dictionary<string, (long Etag, string Collection)> model;
-        using (var store = DocumentStore.Open(StorageOptions.ForPath(directory.Path)))
-        {
-            model = await WriteChurnAsync(store, new Random(8), 2_500);
-            Format3EtagIndexes.Write(store);
-        }
+        var model = await WriteFormat3StoreAsync(directory.Path, seed: 8, writes: 2_500, alter: null);
 
         using (var store = DocumentStore.Open(StorageOptions.ForPath(directory.Path)))
         {
@@ -175,14 +171,7 @@ public sealed class CollectionEtagIndexTests
     public async Task Open_Format3StoreWhoseEtagIndexPointsNowhere_ThrowsCorruptionAndKeepsTheOldIndexes()
     {
         using var directory = new TempDirectory("collection-etags-dangling");
-        using (var store = DocumentStore.Open(StorageOptions.ForPath(directory.Path)))
-        {
-            await WriteChurnAsync(store, new Random(4), 200);
-            Format3EtagIndexes.Write(store);
-            using var tx = store.Environment.BeginWrite();
-            tx.OpenTree(Format3EtagIndexes.EtagsTree)!.Put(EtagKey(1_000_000), "nowhere/1"u8);
-            tx.Commit();
-        }
+        await WriteFormat3StoreAsync(directory.Path, seed: 4, writes: 200, alter: (etags, _) => etags.Put(EtagKey(1_000_000), "nowhere/1"u8));
 
         var error = Assert.Throws<CorruptionException>(() => DocumentStore.Open(StorageOptions.ForPath(directory.Path)));
         Assert.Contains("etag 1000000", error.Message);
@@ -197,16 +186,11 @@ public sealed class CollectionEtagIndexTests
     public async Task Open_Format3StoreWhoseEtagIndexMissesADocument_IndexesItFromTheDocumentsTree()
     {
         using var directory = new TempDirectory("collection-etags-missing");
-        Dictionary<string, (long Etag, string Collection)> model;
-        using (var store = DocumentStore.Open(StorageOptions.ForPath(directory.Path)))
+        var model = await WriteFormat3StoreAsync(directory.Path, seed: 6, writes: 600, alter: (etags, written) =>
         {
-            model = await WriteChurnAsync(store, new Random(6), 600);
-            Format3EtagIndexes.Write(store);
-            using var tx = store.Environment.BeginWrite();
-            var (id, (etag, _)) = model.First();
-            Assert.True(tx.OpenTree(Format3EtagIndexes.EtagsTree)!.Delete(EtagKey(etag)), $"no old entry for {id}");
-            tx.Commit();
-        }
+            var (id, (etag, _)) = written.First();
+            Assert.True(etags.Delete(EtagKey(etag)), $"no old entry for {id}");
+        });
 
         using (var store = DocumentStore.Open(StorageOptions.ForPath(directory.Path)))
         {
@@ -215,6 +199,24 @@ public sealed class CollectionEtagIndexTests
             var (_, (_, collection)) = model.First();
             Assert.Equal(Expected(model, collection, 0), List(reader.ByCollection(collection)));
         }
+    }
+
+    /// <summary>
+    /// Writes a churn into a store at <paramref name="path"/>, lays it out as format 3, lets <paramref name="alter"/> change
+    /// format 3's etag tree (given the model) in a transaction of its own, and closes it; returns the model.
+    /// </summary>
+    private static async Task<Dictionary<string, (long Etag, string Collection)>> WriteFormat3StoreAsync(string path, int seed, int writes, Action<Tree, Dictionary<string, (long Etag, string Collection)>>? alter)
+    {
+        using var store = DocumentStore.Open(StorageOptions.ForPath(path));
+        var model = await WriteChurnAsync(store, new Random(seed), writes);
+        Format3EtagIndexes.Write(store);
+        if (alter is not null)
+        {
+            using var tx = store.Environment.BeginWrite();
+            alter(tx.OpenTree(Format3EtagIndexes.EtagsTree)!, model);
+            tx.Commit();
+        }
+        return model;
     }
 
     private static PreparedDocument Doc(string collection, int value = 0) =>

@@ -20,8 +20,8 @@ public sealed record DocumentCompressionOptions
 
     /// <summary>
     /// The Zstd level. Bodies are compressed on the write transaction's thread; level 3 stores about 3% fewer bytes
-    /// than level 1 with a trained dictionary, and on this project's benchmarks the write path took no more CPU for it
-    /// and PUT and GET were no slower (docs/benchmarks.md).
+    /// than level 1 with a trained dictionary for the same bulk-insert CPU, and in a run on a quiet machine PUT and GET
+    /// were no slower (docs/benchmarks.md).
     /// </summary>
     public int Level { get; init; } = 3;
 
