@@ -6,8 +6,7 @@ namespace Folio.Storage.Documents;
 /// <summary>
 /// The number each collection (by lower-cased name) was given with its first document, and the keys of the etag
 /// index built on it (<see cref="DocumentStore.CollectionDocsTree"/>): the number as a varint, then the etag big-endian,
-/// so one collection's documents are one contiguous range in etag order. One or two bytes before each etag instead
-/// of the collection's name is what keeps that index at about 30 bytes a document with the id key it holds. A number
+/// so one collection's documents are one contiguous range in etag order (of blocks, <see cref="EtagBlock"/>). A number
 /// is never reused or dropped: a collection emptied and refilled keeps its own.
 /// </summary>
 internal static class CollectionNumbers
@@ -82,6 +81,20 @@ internal static class CollectionNumbers
         var length = WritePrefix(number, destination);
         BinaryPrimitives.WriteInt64BigEndian(destination[length..], etag);
         return length + 8;
+    }
+
+    /// <summary>The collection number an index key starts with.</summary>
+    public static uint NumberOf(ReadOnlySpan<byte> key)
+    {
+        uint number = 0;
+        var length = key.Length - 8;
+        for (int i = 0, shift = 0; i < length && shift < 35; i++, shift += 7)
+        {
+            number |= (uint)(key[i] & 0x7F) << shift;
+            if (key[i] < 0x80)
+                return i == length - 1 ? number : throw new CorruptionException("A key of the collection etag index holds bytes between its number and its etag.");
+        }
+        throw new CorruptionException("A key of the collection etag index does not start with a collection number.");
     }
 
     /// <summary>The etag an index key ends with.</summary>

@@ -1,4 +1,5 @@
 using Folio.Storage.Transactions;
+using Folio.Storage.Trees;
 
 namespace Folio.Storage.Documents;
 
@@ -10,58 +11,98 @@ public sealed partial class DocumentStore
     /// <summary>Format 1-3's index of each collection's etags (a multi-value tree keyed by lower-cased name).</summary>
     private const string Format3CollectionEtagsTree = "collection-etags";
 
+    /// <summary>Format 4's collection etag index: an entry a document, the collection's number and the etag to the id key.</summary>
+    private const string Format4CollectionDocsTree = "collection-docs";
+
     /// <summary>
-    /// Builds format 4's collection etag index from format 1-3's etag index and drops the two old indexes, in the
-    /// transaction that opens the store, so a crash leaves the old format whole and the next open starts over. Reads
-    /// each record's collection from the documents tree: the old index held only the id key.
+    /// Builds format 5's collection etag index (<see cref="EtagBlock"/>) from format 4's index, or from format 1-3's
+    /// index of all documents by etag, and drops the old indexes, in the transaction that opens the store, so a crash
+    /// leaves the old format whole and the next open starts over. An old entry that points to no document is a
+    /// corruption named by its etag; documents an old index missed are indexed from the documents tree, since each
+    /// record holds its etag and collection.
     /// </summary>
-    private static void MoveToCollectionEtagIndex(WriteTransaction tx, string description)
+    private void MoveToCollectionEtagBlocks(WriteTransaction tx, string description)
     {
-        var old = tx.OpenTree(Format3EtagsTree);
-        if (old is null)
-            return;
         var docs = tx.OpenTree(DocsTree)!;
-        var index = new Format4Index(tx.OpenTree(CollectionDocsTree)!, tx.OpenTree(CollectionNumbers.Tree)!);
-        // The spans read from the old index and the documents tree stay valid while the new index is written: the
+        var move = new EtagIndexMove(EtagIndex.Use(tx.OpenTree(CollectionDocsTree)!), tx.OpenTree(CollectionNumbers.Tree)!);
+        // The spans read from an old index and the documents tree stay valid while the new index is written: the
         // transaction changes neither tree's pages.
-        var cursor = old.CreateCursor();
-        for (var more = cursor.First(); more; more = cursor.MoveNext())
+        if (tx.OpenTree(Format4CollectionDocsTree) is { } format4)
         {
-            if (!docs.TryGet(cursor.Value, out var record))
-                throw new CorruptionException($"The etag index of {description} points to a document that is not there (etag {CollectionNumbers.EtagOf(cursor.Key)}).");
-            index.Add(cursor.Value, record);
+            var cursor = format4.CreateCursor();
+            for (var more = cursor.First(); more; more = cursor.MoveNext())
+            {
+                if (!docs.Contains(cursor.Value))
+                    throw new CorruptionException($"The etag index of {description} points to a document that is not there (etag {CollectionNumbers.EtagOf(cursor.Key)}).");
+                move.Add(CollectionNumbers.NumberOf(cursor.Key), CollectionNumbers.EtagOf(cursor.Key), cursor.Value);
+            }
+            tx.DeleteTree(Format4CollectionDocsTree);
         }
-        // An old index that missed documents: each record holds its etag and collection, so the documents tree alone is
-        // enough; the entries already there are put again as they are.
-        if (index.Count != docs.Count)
+        else if (tx.OpenTree(Format3EtagsTree) is { } format3)
         {
-            var all = docs.CreateCursor();
-            for (var more = all.First(); more; more = all.MoveNext())
-                index.Add(all.Key, all.Value);
+            var cursor = format3.CreateCursor();
+            for (var more = cursor.First(); more; more = cursor.MoveNext())
+            {
+                if (!docs.TryGet(cursor.Value, out var record))
+                    throw new CorruptionException($"The etag index of {description} points to a document that is not there (etag {CollectionNumbers.EtagOf(cursor.Key)}).");
+                move.Add(cursor.Value, record);
+            }
+            tx.DeleteTree(Format3EtagsTree);
+            tx.DeleteTree(Format3CollectionEtagsTree);
         }
-        tx.DeleteTree(Format3EtagsTree);
-        tx.DeleteTree(Format3CollectionEtagsTree);
+        if (move.Count == docs.Count)
+            return;
+        tx.DeleteTree(CollectionDocsTree);
+        move = new EtagIndexMove(EtagIndex.Use(tx.CreateTree(CollectionDocsTree)), tx.OpenTree(CollectionNumbers.Tree)!);
+        move.AddAll(docs);
     }
 
-    /// <summary>Format 4's etag index as the move fills it, with the numbers it has given so far kept by name.</summary>
-    private sealed class Format4Index(Trees.Tree index, Trees.Tree numbers)
+    /// <summary>Format 5's etag index as a move fills it, with the numbers it has given so far kept by name.</summary>
+    private sealed class EtagIndexMove(CollectionEtagIndex index, Tree numbers)
     {
         private readonly Dictionary<string, uint> _known = new(StringComparer.Ordinal);
-        private readonly byte[] _key = new byte[CollectionNumbers.MaxKeyLength];
 
-        public long Count => index.Count;
+        /// <summary>The documents added.</summary>
+        public long Count { get; private set; }
 
-        /// <summary>Puts the record stored under <paramref name="idKey"/> into the index under its collection's number.</summary>
+        /// <summary>Adds a document of collection <paramref name="number"/>; a collection's etags come in ascending order.</summary>
+        public void Add(uint number, long etag, ReadOnlySpan<byte> idKey)
+        {
+            index.Add(number, etag, idKey);
+            Count++;
+        }
+
+        /// <summary>Adds the record stored under <paramref name="idKey"/> under its collection's number.</summary>
         public void Add(ReadOnlySpan<byte> idKey, ReadOnlySpan<byte> record)
         {
             var document = new Document(idKey, record);
+            Add(NumberOf(document), document.Etag, idKey);
+        }
+
+        /// <summary>Adds every document of the documents tree, sorted by collection and etag first (the tree is in id order).</summary>
+        public void AddAll(Tree docs)
+        {
+            var all = new List<(uint Number, long Etag, byte[] Key)>((int)docs.Count);
+            var cursor = docs.CreateCursor();
+            for (var more = cursor.First(); more; more = cursor.MoveNext())
+            {
+                var document = new Document(cursor.Key, cursor.Value);
+                all.Add((NumberOf(document), document.Etag, cursor.Key.ToArray()));
+            }
+            all.Sort((a, b) => a.Number != b.Number ? a.Number.CompareTo(b.Number) : a.Etag.CompareTo(b.Etag));
+            foreach (var (number, etag, key) in all)
+                Add(number, etag, key);
+        }
+
+        private uint NumberOf(Document document)
+        {
             var collection = document.CollectionString.ToLowerInvariant();
             if (!_known.TryGetValue(collection, out var number))
             {
                 number = CollectionNumbers.GetOrAdd(numbers, System.Text.Encoding.UTF8.GetBytes(collection));
                 _known.Add(collection, number);
             }
-            index.Put(_key.AsSpan(0, CollectionNumbers.WriteKey(number, document.Etag, _key)), idKey);
+            return number;
         }
     }
 }

@@ -14,7 +14,7 @@ namespace Folio.Storage.Documents;
 public sealed partial class DocumentStore : IDisposable
 {
     internal const string DocsTree = "docs";
-    internal const string CollectionDocsTree = "collection-docs";
+    internal const string CollectionDocsTree = "collection-etag-blocks";
     internal const string CollectionsTree = "collections";
     internal const string TombstonesTree = "tombstones";
     internal const string CollectionTombstonesTree = "collection-tombstones";
@@ -25,9 +25,10 @@ public sealed partial class DocumentStore : IDisposable
     /// compress bodies and keeps dictionaries, 3 may leave out of a record the id its key holds and of a compressed
     /// frame the store's metadata (which a build reading 2 would take for an empty id), 4 keeps one etag index keyed by
     /// collection number where 1-3 kept one of all documents and one per collection by name (a build reading 3 would
-    /// find neither). Stores without the marker are format 1.
+    /// find neither), 5 keeps that index in blocks of documents (<see cref="EtagBlock"/>) where 4 kept an entry a
+    /// document. Stores without the marker are format 1.
     /// </summary>
-    internal const int DocumentsFormat = 4;
+    internal const int DocumentsFormat = 5;
 
     private static ReadOnlySpan<byte> FormatKey => "documents-format"u8;
 
@@ -59,7 +60,7 @@ public sealed partial class DocumentStore : IDisposable
             throw new UnsupportedFormatException($"The database in {environment.Description} holds documents in format {format}, written by a newer Folio; this build reads formats up to {DocumentsFormat}. Open it with that newer Folio.");
         if (format < DocumentsFormat)
         {
-            MoveToCollectionEtagIndex(tx, environment.Description);
+            MoveToCollectionEtagBlocks(tx, environment.Description);
             BinaryPrimitives.WriteInt32LittleEndian(meta.Reserve(FormatKey, 4), DocumentsFormat);
         }
         Compression.Load(tx);
@@ -118,6 +119,9 @@ public sealed partial class DocumentStore : IDisposable
     public string DatabaseId { get; }
 
     internal ReadOnlySpan<byte> DatabaseIdBytes => _databaseId;
+
+    /// <summary>The buffers of the collection etag index's writes, which run one transaction at a time.</summary>
+    internal CollectionEtagIndex EtagIndex { get; } = new();
 
     /// <summary>How this store compresses document bodies.</summary>
     public DocumentCompression Compression { get; }

@@ -24,7 +24,7 @@ internal sealed class DocumentWriter
 
     private readonly DocumentStore _store;
     private readonly Tree _docs;
-    private readonly Tree _collectionDocs;
+    private readonly CollectionEtagIndex _etagIndex;
     private readonly Tree _numbers;
     private readonly Tree _collections;
     private readonly Tree _tombstones;
@@ -32,7 +32,6 @@ internal sealed class DocumentWriter
     private readonly Tree _meta;
     private readonly CommitChangeCollector _changes;
     private readonly byte[] _etagKey = new byte[8];
-    private readonly byte[] _indexKey = new byte[CollectionNumbers.MaxKeyLength];
     private readonly StoreMetadata _metadata = new();
     private readonly Dictionary<string, CollectionCount> _counts = new(StringComparer.Ordinal);
     private long _lastEtag = -1;
@@ -46,7 +45,7 @@ internal sealed class DocumentWriter
     {
         _store = store;
         _docs = transaction.OpenTree(DocumentStore.DocsTree)!;
-        _collectionDocs = transaction.OpenTree(DocumentStore.CollectionDocsTree)!;
+        _etagIndex = store.EtagIndex.Use(transaction.OpenTree(DocumentStore.CollectionDocsTree)!);
         _numbers = transaction.OpenTree(CollectionNumbers.Tree)!;
         _collections = transaction.OpenTree(DocumentStore.CollectionsTree)!;
         _tombstones = transaction.OpenTree(DocumentStore.TombstonesTree)!;
@@ -132,7 +131,7 @@ internal sealed class DocumentWriter
             WriteCompressed(key, compression, etag, lastModified, idBytes, collectionBytes, document, comma, properties, jsonLength);
         }
 
-        _collectionDocs.Put(IndexKey(_collectionNumber, etag), key);
+        _etagIndex.Add(_collectionNumber, etag, key);
         _changes.Add(etag, id, collection, DocumentChangeKind.Put);
         return new WriteResult(id, collection, changeVector, lastModified, etag, Deleted: false);
     }
@@ -230,7 +229,7 @@ internal sealed class DocumentWriter
     private void RemoveFromEtagIndexes(long etag, byte[] collectionKey)
     {
         if (CollectionNumbers.TryGet(_numbers, collectionKey, out var number))
-            _collectionDocs.Delete(IndexKey(number, etag));
+            _etagIndex.Remove(number, etag);
     }
 
     private long NextEtag()
@@ -307,9 +306,6 @@ internal sealed class DocumentWriter
 
         public bool Existed { get; } = existed;
     }
-
-    private ReadOnlySpan<byte> IndexKey(uint collectionNumber, long etag) =>
-        _indexKey.AsSpan(0, CollectionNumbers.WriteKey(collectionNumber, etag, _indexKey));
 
     private byte[] EtagKey(long etag)
     {

@@ -4,9 +4,9 @@ using Folio.Storage.Trees;
 namespace Folio.Storage.Documents;
 
 /// <summary>
-/// One source of changes in etag order, for <see cref="EtagMerge"/> to merge: the documents of one collection (a
-/// range of the collection etag index, whose values are id keys), the tombstones of one collection (values of a
-/// multi-value tree) or the tombstones of all of them (keys of a tree).
+/// One source of changes in etag order, for <see cref="EtagMerge"/> to merge: the documents of one collection (its
+/// range of the collection etag index, blocks of entries that each hold an etag and an id key, <see cref="EtagBlock"/>),
+/// the tombstones of one collection (values of a multi-value tree) or the tombstones of all of them (keys of a tree).
 /// </summary>
 internal sealed class EtagStream
 {
@@ -14,12 +14,22 @@ internal sealed class EtagStream
     private readonly MultiValueCursor? _values;
     private readonly byte[]? _prefix;
 
+    // A collection's documents: the current block's entries not read yet, where the next starts, and the current
+    // entry's etag and id key (each entry's key is rebuilt over the one before it).
+    private readonly byte[]? _id;
+    private int _idLength;
+    private int _left;
+    private int _offset;
+    private long _blockEtag;
+
     private EtagStream(TreeCursor? tree, MultiValueCursor? values, byte[]? prefix, bool tombstones)
     {
         _tree = tree;
         _values = values;
         _prefix = prefix;
         IsTombstones = tombstones;
+        if (prefix is not null)
+            _id = new byte[DocumentIds.MaxKeyBytes];
     }
 
     /// <summary>Whether the stream holds tombstones rather than documents.</summary>
@@ -31,8 +41,8 @@ internal sealed class EtagStream
     /// <summary>The etag of the current change.</summary>
     public long Etag { get; private set; }
 
-    /// <summary>The current change's etag as a big-endian key (how the tombstone trees key tombstones).</summary>
-    public ReadOnlySpan<byte> EtagKey => _values is not null ? _values.Value : _tree!.Key[^8..];
+    /// <summary>The current tombstone's etag as a big-endian key (how the tombstone trees key tombstones).</summary>
+    public ReadOnlySpan<byte> EtagKey => _values is not null ? _values.Value : _prefix is null ? _tree!.Key : throw new InvalidOperationException("A stream of documents has no etag key.");
 
     /// <summary>
     /// Whether the stream holds more than the etag (<see cref="Record"/>): a document's id key, or a tombstone's record
@@ -41,7 +51,7 @@ internal sealed class EtagStream
     public bool HoldsRecord => _tree is not null;
 
     /// <summary>The id key (documents) or the record (all tombstones) of the current change.</summary>
-    public ReadOnlySpan<byte> Record => _tree!.Value;
+    public ReadOnlySpan<byte> Record => _id is not null ? _id.AsSpan(0, _idLength) : _tree!.Value;
 
     /// <summary>The documents of the collection whose index keys start with <paramref name="prefix"/>.</summary>
     public static EtagStream OfCollection(TreeCursor cursor, byte[] prefix) => new(cursor, null, prefix, tombstones: false);
@@ -64,17 +74,32 @@ internal sealed class EtagStream
         }
         BinaryPrimitives.WriteInt64BigEndian(key[length..], afterEtag + 1);
         key = key[..(length + 8)];
-        Settle(_values?.Seek(key) ?? InRange(_tree!.Seek(key)));
+        if (_prefix is null)
+        {
+            Settle(_values?.Seek(key) ?? _tree!.Seek(key));
+            return;
+        }
+        // The block that may hold the first etag after afterEtag starts at or before it; else the collection's first
+        // block starts after it.
+        var found = (_tree!.SeekLastAtOrBefore(key) && _tree.Key.StartsWith(_prefix)) || InRange(_tree.Seek(key));
+        if (found)
+        {
+            OpenBlock();
+            found = NextDocument();
+        }
+        while (found && _blockEtag <= afterEtag)
+            found = NextDocument();
+        Settle(found);
     }
 
     /// <summary>Moves to the next change.</summary>
-    public void MoveNext() => Settle(_values?.MoveNext() ?? InRange(_tree!.MoveNext()));
+    public void MoveNext() => Settle(_prefix is not null ? NextDocument() : _values?.MoveNext() ?? _tree!.MoveNext());
 
     /// <summary>
     /// Moves over up to <paramref name="count"/> changes, ending where that many <see cref="MoveNext"/> calls would, but
     /// not onto a change at or after <paramref name="belowEtag"/>: the first such change is where it stops (or the end),
-    /// and it is not counted. Returns how many it moved over, one step per leaf passed. Only a collection's documents
-    /// skip (listings skip; the changes reader, which reads tombstones, does not).
+    /// and it is not counted. Returns how many it moved over; a block the count passes whole, below the bound, is one
+    /// step. Only a collection's documents skip (listings skip; the changes reader, which reads tombstones, does not).
     /// </summary>
     public int Skip(int count, long belowEtag = long.MaxValue)
     {
@@ -82,25 +107,68 @@ internal sealed class EtagStream
             throw new InvalidOperationException("Only a stream of a collection's documents skips.");
         if (!HasCurrent || count == 0)
             return 0;
-        Span<byte> below = stackalloc byte[CollectionNumbers.MaxKeyLength];
-        var length = 0;
-        if (belowEtag != long.MaxValue)
+        var skipped = 0;
+        while (skipped < count)
         {
-            _prefix.CopyTo(below);
-            length = _prefix.Length + 8;
-            BinaryPrimitives.WriteInt64BigEndian(below[_prefix.Length..], belowEtag);
+            if (_left == 0)
+            {
+                if (!InRange(_tree!.MoveNext()))
+                {
+                    Settle(false);
+                    return skipped;
+                }
+                OpenBlock();
+                // Passed whole only when the move after its last entry is still to come, so the stream never rests on
+                // an entry it did not read.
+                if (_left < count - skipped && (belowEtag == long.MaxValue || EtagBlock.LastEtag(_tree.Value, _blockEtag) < belowEtag))
+                {
+                    skipped += _left;
+                    _left = 0;
+                    continue;
+                }
+            }
+            ReadEntry();
+            if (_blockEtag >= belowEtag)
+                break;
+            skipped++;
         }
-        var skipped = _tree!.Skip(count, _prefix, below[..length]);
-        Settle(InRange(_tree.IsValid));
+        Settle(true);
         return skipped;
     }
 
     private bool InRange(bool moved) => moved && (_prefix is null || _tree!.Key.StartsWith(_prefix));
 
+    /// <summary>Reads the next entry of the current block, or of the next block that has one; false past the collection's last.</summary>
+    private bool NextDocument()
+    {
+        while (_left == 0)
+        {
+            if (!InRange(_tree!.MoveNext()))
+                return false;
+            OpenBlock();
+        }
+        ReadEntry();
+        return true;
+    }
+
+    private void OpenBlock()
+    {
+        _left = EtagBlock.Count(_tree!.Value);
+        _offset = 1;
+        _blockEtag = CollectionNumbers.EtagOf(_tree.Key);
+        _idLength = 0;
+    }
+
+    private void ReadEntry()
+    {
+        _offset = EtagBlock.ReadEntry(_tree!.Value, _offset, ref _blockEtag, _id!, ref _idLength);
+        _left--;
+    }
+
     private void Settle(bool moved)
     {
         HasCurrent = moved;
         if (moved)
-            Etag = BinaryPrimitives.ReadInt64BigEndian(EtagKey);
+            Etag = _prefix is not null ? _blockEtag : BinaryPrimitives.ReadInt64BigEndian(EtagKey);
     }
 }

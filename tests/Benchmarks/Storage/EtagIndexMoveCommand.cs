@@ -8,10 +8,10 @@ using Folio.Storage.Tests.Support;
 namespace Folio.Benchmarks.Storage;
 
 /// <summary>
-/// <c>dotnet tests/Benchmarks/bin/Release/net10.0/Folio.Benchmarks.dll etag-index-move [--set search] [--docs 1000000]</c>:
+/// <c>dotnet tests/Benchmarks/bin/Release/net10.0/Folio.Benchmarks.dll etag-index-move [--set search] [--docs 1000000] [--from 4|3]</c>:
 /// writes one set of <c>storage-cost</c> into a store on real files (batches of 1,000), lays its etag index out as
-/// documents format 3 kept it (two trees), then times the open that moves it to format 4's one index. Prints the
-/// bytes of the etag trees in each format per document, and the open's time.
+/// documents format 4 (an entry a document) or 3 (two trees) kept it, then times the open that moves it to format 5's
+/// blocks. Prints the bytes of the etag trees in each format per document, and the open's time.
 /// </summary>
 public static class EtagIndexMoveCommand
 {
@@ -21,13 +21,14 @@ public static class EtagIndexMoveCommand
     {
         string set = StorageCostCommand.Option(args, "--set", "search");
         int docs = int.Parse(StorageCostCommand.Option(args, "--docs", "1000000"), CultureInfo.InvariantCulture);
+        int from = int.Parse(StorageCostCommand.Option(args, "--from", "4"), CultureInfo.InvariantCulture);
         (byte[][] records, string description) = StorageCostSets.Load(set, docs, 720);
         docs = records.Length;
         string work = Path.Combine(Path.GetTempPath(), "folio-etag-index-move-" + Environment.ProcessId);
         try
         {
             Console.WriteLine($"Writing {docs:N0} of {description} …");
-            double format4;
+            double written;
             using (var store = DocumentStore.Open(StorageOptions.ForPath(work)))
             {
                 for (int first = 0; first < docs; first += 1000)
@@ -37,12 +38,19 @@ public static class EtagIndexMoveCommand
                         commands.Add(new DocumentCommand(DocumentCommandType.Put, "records/" + n.ToString(CultureInfo.InvariantCulture), PreparedDocument.Parse(records[n]), null));
                     await store.BatchAsync(commands);
                 }
-                format4 = Bytes(store.Environment.ReportSpace(), DocumentStore.CollectionDocsTree, CollectionNumbers.Tree);
-                Format3EtagIndexes.Write(store);
+                written = Bytes(store.Environment.ReportSpace(), DocumentStore.CollectionDocsTree, CollectionNumbers.Tree);
+                if (from == 3)
+                    Format3EtagIndexes.Write(store);
+                else
+                    Format4EtagIndex.Write(store);
             }
-            double format3;
+            double old;
             using (var environment = StorageEnvironment.Open(StorageOptions.ForPath(work)))
-                format3 = Bytes(environment.ReportSpace(), Format3EtagIndexes.EtagsTree, Format3EtagIndexes.CollectionEtagsTree);
+            {
+                old = from == 3
+                    ? Bytes(environment.ReportSpace(), Format3EtagIndexes.EtagsTree, Format3EtagIndexes.CollectionEtagsTree)
+                    : Bytes(environment.ReportSpace(), Format4EtagIndex.Tree, CollectionNumbers.Tree);
+            }
             var clock = Stopwatch.StartNew();
             double moved;
             using (var store = DocumentStore.Open(StorageOptions.ForPath(work)))
@@ -52,9 +60,9 @@ public static class EtagIndexMoveCommand
                 Console.WriteLine();
                 Console.WriteLine($"Command: `dotnet tests/Benchmarks/bin/Release/net10.0/Folio.Benchmarks.dll {Command} {string.Join(' ', args)}` (load {MachineInfo.LoadAverage()})");
                 Console.WriteLine();
-                Console.WriteLine("| documents | format 3 etag trees, B a document | format 4 as written | format 4 after the move | the open that moved it |");
+                Console.WriteLine($"| documents | format {from} etag trees, B a document | format 5 as written | format 5 after the move | the open that moved it |");
                 Console.WriteLine("|---:|---:|---:|---:|---:|");
-                Console.WriteLine($"| {docs:N0} | {format3 / docs:0.0} | {format4 / docs:0.0} | {moved / docs:0.0} | {seconds:0.00} s |");
+                Console.WriteLine($"| {docs:N0} | {old / docs:0.0} | {written / docs:0.0} | {moved / docs:0.0} | {seconds:0.00} s |");
             }
             return 0;
         }

@@ -7,8 +7,9 @@ using Folio.Storage.Trees;
 namespace Folio.Storage.Tests.Documents;
 
 /// <summary>
-/// The one etag index of documents format 4 (collection number, then etag): every listing in etag order against a
-/// model of what was written, and the move of a format 3 store's two etag indexes into it on open.
+/// The one etag index of documents format 4 and 5 (collection number, then etag; in blocks since format 5): every
+/// listing in etag order against a model of what was written, and the move of a format 3 store's two etag indexes and
+/// of a format 4 store's entries into it on open.
 /// </summary>
 public sealed class CollectionEtagIndexTests
 {
@@ -142,7 +143,7 @@ public sealed class CollectionEtagIndexTests
     public async Task Open_Format3Store_MovesItsTwoEtagIndexesIntoOneAndListsTheSame()
     {
         using var directory = new TempDirectory("collection-etags-format3");
-        var model = await WriteFormat3StoreAsync(directory.Path, seed: 8, writes: 2_500, alter: null);
+        var model = await WriteOldFormatStoreAsync(directory.Path, 3, seed: 8, writes: 2_500, alter: null);
 
         using (var store = DocumentStore.Open(StorageOptions.ForPath(directory.Path)))
         {
@@ -171,7 +172,7 @@ public sealed class CollectionEtagIndexTests
     public async Task Open_Format3StoreWhoseEtagIndexPointsNowhere_ThrowsCorruptionAndKeepsTheOldIndexes()
     {
         using var directory = new TempDirectory("collection-etags-dangling");
-        await WriteFormat3StoreAsync(directory.Path, seed: 4, writes: 200, alter: (etags, _) => etags.Put(EtagKey(1_000_000), "nowhere/1"u8));
+        await WriteOldFormatStoreAsync(directory.Path, 3, seed: 4, writes: 200, alter: (etags, _) => etags.Put(EtagKey(1_000_000), "nowhere/1"u8));
 
         var error = Assert.Throws<CorruptionException>(() => DocumentStore.Open(StorageOptions.ForPath(directory.Path)));
         Assert.Contains("etag 1000000", error.Message);
@@ -186,7 +187,7 @@ public sealed class CollectionEtagIndexTests
     public async Task Open_Format3StoreWhoseEtagIndexMissesADocument_IndexesItFromTheDocumentsTree()
     {
         using var directory = new TempDirectory("collection-etags-missing");
-        var model = await WriteFormat3StoreAsync(directory.Path, seed: 6, writes: 600, alter: (etags, written) =>
+        var model = await WriteOldFormatStoreAsync(directory.Path, 3, seed: 6, writes: 600, alter: (etags, written) =>
         {
             var (id, (etag, _)) = written.First();
             Assert.True(etags.Delete(EtagKey(etag)), $"no old entry for {id}");
@@ -201,19 +202,97 @@ public sealed class CollectionEtagIndexTests
         }
     }
 
+    [Fact]
+    public async Task Open_Format4Store_MovesItsEntriesIntoBlocksAndListsTheSame()
+    {
+        using var directory = new TempDirectory("collection-etags-format4");
+        var model = await WriteOldFormatStoreAsync(directory.Path, 4, seed: 9, writes: 4_000, alter: null);
+
+        using var store = DocumentStore.Open(StorageOptions.ForPath(directory.Path));
+        using (var tx = store.Environment.BeginRead())
+        {
+            Assert.Null(tx.OpenTree(Format4EtagIndex.Tree));
+            Assert.True(tx.OpenTree("meta")!.TryGet("documents-format"u8, out var format));
+            Assert.Equal(DocumentStore.DocumentsFormat, BinaryPrimitives.ReadInt32LittleEndian(format));
+            Assert.True(tx.OpenTree(DocumentStore.CollectionDocsTree)!.Count < model.Count, "every document has an entry of its own, not a block's");
+        }
+        using (var reader = store.OpenReader())
+        {
+            Assert.Equal(Expected(model, null, 0), List(reader.ByEtag()));
+            Assert.Equal(Expected(model, "c17", 0), List(reader.ByCollection("C17")));
+        }
+        var written = await store.PutAsync("c17/after", Doc("c17"));
+        using var after = store.OpenReader();
+        Assert.Equal(("c17/after", written.Etag), List(after.ByCollection("c17"))[^1]);
+        Assert.Equal(model.Count + 1, List(after.ByEtag()).Count);
+    }
+
+    [Fact]
+    public async Task Open_Format4StoreWhoseEntryPointsNowhere_ThrowsCorruptionAndKeepsTheOldIndex()
+    {
+        using var directory = new TempDirectory("collection-etags-dangling4");
+        await WriteOldFormatStoreAsync(directory.Path, 4, seed: 5, writes: 200, alter: (index, _) =>
+        {
+            var cursor = index.CreateCursor();
+            Assert.True(cursor.First());
+            var key = cursor.Key.ToArray();
+            BinaryPrimitives.WriteInt64BigEndian(key.AsSpan(key.Length - 8), 1_000_000);
+            index.Put(key, "nowhere/1"u8);
+        });
+
+        var error = Assert.Throws<CorruptionException>(() => DocumentStore.Open(StorageOptions.ForPath(directory.Path)));
+        Assert.Contains("etag 1000000", error.Message);
+        using var env = StorageEnvironment.Open(StorageOptions.ForPath(directory.Path));
+        using var read = env.BeginRead();
+        Assert.NotNull(read.OpenTree(Format4EtagIndex.Tree));
+        Assert.Null(read.OpenTree(DocumentStore.CollectionDocsTree));
+        Assert.True(read.OpenTree("meta")!.TryGet("documents-format"u8, out var format));
+        Assert.Equal(4, BinaryPrimitives.ReadInt32LittleEndian(format));
+    }
+
+    [Fact]
+    public async Task Open_Format4StoreWhoseIndexMissesADocument_IndexesItFromTheDocumentsTree()
+    {
+        using var directory = new TempDirectory("collection-etags-missing4");
+        var model = await WriteOldFormatStoreAsync(directory.Path, 4, seed: 7, writes: 600, alter: (index, written) =>
+        {
+            var id = Encoding.UTF8.GetBytes(written.First().Key);
+            var cursor = index.CreateCursor();
+            for (var more = cursor.First(); more; more = cursor.MoveNext())
+            {
+                if (cursor.Value.SequenceEqual(id))
+                {
+                    Assert.True(index.Delete(cursor.Key.ToArray()));
+                    return;
+                }
+            }
+            Assert.Fail("no old entry for the first document");
+        });
+
+        using var store = DocumentStore.Open(StorageOptions.ForPath(directory.Path));
+        using var reader = store.OpenReader();
+        Assert.Equal(Expected(model, null, 0), List(reader.ByEtag()));
+        var (_, (_, collection)) = model.First();
+        Assert.Equal(Expected(model, collection, 0), List(reader.ByCollection(collection)));
+    }
+
     /// <summary>
-    /// Writes a churn into a store at <paramref name="path"/>, lays it out as format 3, lets <paramref name="alter"/> change
-    /// format 3's etag tree (given the model) in a transaction of its own, and closes it; returns the model.
+    /// Writes a churn into a store at <paramref name="path"/>, lays it out as documents format <paramref name="format"/>
+    /// (3 or 4), lets <paramref name="alter"/> change that format's etag tree (given the model) in a transaction of its
+    /// own, and closes it; returns the model.
     /// </summary>
-    private static async Task<Dictionary<string, (long Etag, string Collection)>> WriteFormat3StoreAsync(string path, int seed, int writes, Action<Tree, Dictionary<string, (long Etag, string Collection)>>? alter)
+    private static async Task<Dictionary<string, (long Etag, string Collection)>> WriteOldFormatStoreAsync(string path, int format, int seed, int writes, Action<Tree, Dictionary<string, (long Etag, string Collection)>>? alter)
     {
         using var store = DocumentStore.Open(StorageOptions.ForPath(path));
         var model = await WriteChurnAsync(store, new Random(seed), writes);
-        Format3EtagIndexes.Write(store);
+        if (format == 3)
+            Format3EtagIndexes.Write(store);
+        else
+            Format4EtagIndex.Write(store);
         if (alter is not null)
         {
             using var tx = store.Environment.BeginWrite();
-            alter(tx.OpenTree(Format3EtagIndexes.EtagsTree)!, model);
+            alter(tx.OpenTree(format == 3 ? Format3EtagIndexes.EtagsTree : Format4EtagIndex.Tree)!, model);
             tx.Commit();
         }
         return model;

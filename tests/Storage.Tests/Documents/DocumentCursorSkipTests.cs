@@ -108,8 +108,7 @@ public sealed class DocumentCursorSkipTests : IDisposable
         {
             Assert.True(write.OpenTree(DocumentStore.DocsTree)!.Delete(Encoding.UTF8.GetBytes(middle.ToLowerInvariant())));
             Assert.True(CollectionNumbers.TryGet(write.OpenTree(CollectionNumbers.Tree)!, "orders"u8, out var number));
-            var key = new byte[CollectionNumbers.MaxKeyLength];
-            write.OpenTree(DocumentStore.CollectionDocsTree)!.Put(key.AsSpan(0, CollectionNumbers.WriteKey(number, 10_000_000, key)), "orders/never"u8);
+            new CollectionEtagIndex().Use(write.OpenTree(DocumentStore.CollectionDocsTree)!).Add(number, 10_000_000, "orders/never"u8);
             write.Commit();
         }
         using var reader = _store.OpenReader();

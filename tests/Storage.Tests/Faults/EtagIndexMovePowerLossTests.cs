@@ -5,25 +5,30 @@ using Folio.Storage.Tests.Support;
 namespace Folio.Storage.Tests.Faults;
 
 /// <summary>
-/// Loses power at every device operation of the open that moves a documents format 3 store to format 4's one etag
-/// index, of a write after it and of the flush of both to the data file, and opens what the disk kept: the store must list exactly the documents it held,
-/// in etag order, in format 4, with the write after the move if it was acknowledged, and verify.
+/// Loses power at every device operation of the open that moves a documents format 3 store (two etag indexes) or a
+/// format 4 store (an entry a document) to format 5's blocks, of a write after it and of the flush of both to the data
+/// file, and opens what the disk kept: the store must list exactly the documents it held, in etag order, in format 5,
+/// with the write after the move if it was acknowledged, and verify.
 /// </summary>
 [Collection(HeavyTests.Name)]
 public class EtagIndexMovePowerLossTests
 {
     private static readonly CrashStrategy[] Strategies = Enum.GetValues<CrashStrategy>();
 
-    [Fact]
-    public void Open_PowerLostWhileMovingTheEtagIndex_LeavesTheStoreWholeInOneFormat() => CrashAtEveryPoint(stride: 1, rounds: 2);
+    [Theory]
+    [InlineData(3)]
+    [InlineData(4)]
+    public void Open_PowerLostWhileMovingTheEtagIndex_LeavesTheStoreWholeInOneFormat(int format) => CrashAtEveryPoint(format, stride: 1, rounds: 2);
 
-    [Fact]
+    [Theory]
+    [InlineData(3)]
+    [InlineData(4)]
     [Trait("Category", "Slow")]
-    public void Open_PowerLostAtEveryStepOfTheMoveWithEveryStrategy_LeavesTheStoreWholeInOneFormat() => CrashAtEveryPoint(stride: 1, rounds: Strategies.Length);
+    public void Open_PowerLostAtEveryStepOfTheMoveWithEveryStrategy_LeavesTheStoreWholeInOneFormat(int format) => CrashAtEveryPoint(format, stride: 1, rounds: Strategies.Length);
 
-    private static void CrashAtEveryPoint(int stride, int rounds)
+    private static void CrashAtEveryPoint(int format, int stride, int rounds)
     {
-        var probe = Workload.Run(new SimulatedPowerLossFileSystem());
+        var probe = Workload.Run(new SimulatedPowerLossFileSystem(), format);
         Assert.True(probe.Total - probe.BeforeMove > 6, $"the move made only {probe.Total - probe.BeforeMove} device operations");
         int runs = 0, ended = 0;
         for (var point = probe.BeforeMove + 1; point <= probe.Total; point += stride)
@@ -31,7 +36,7 @@ public class EtagIndexMovePowerLossTests
             for (var round = 0; round < rounds; round++)
             {
                 runs++;
-                if (!CrashAndRecover(point, Strategies[(int)((point + round) % Strategies.Length)], round, probe.Listing))
+                if (!CrashAndRecover(format, point, Strategies[(int)((point + round) % Strategies.Length)], round, probe.Listing))
                     ended++;
             }
         }
@@ -41,11 +46,11 @@ public class EtagIndexMovePowerLossTests
     }
 
     /// <summary>Loses power after operation <paramref name="point"/> and checks what the disk kept; false when the workload ended before it.</summary>
-    private static bool CrashAndRecover(long point, CrashStrategy strategy, int round, List<(string Id, long Etag)> before)
+    private static bool CrashAndRecover(int format, long point, CrashStrategy strategy, int round, List<(string Id, long Etag)> before)
     {
         var fileSystem = new SimulatedPowerLossFileSystem();
         fileSystem.CrashAfter(point, strategy, seed: (int)(point * 7919 + round));
-        var run = Workload.Run(fileSystem);
+        var run = Workload.Run(fileSystem, format);
         if (!fileSystem.HasCrashed)
             return false;
         var where = $"power lost after {fileSystem.CrashOperation} ({strategy}, round {round}){(run.AfterAcknowledged ? ", the write after the move acknowledged" : "")}";
@@ -57,12 +62,12 @@ public class EtagIndexMovePowerLossTests
         Assert.True(hasAfter || !run.AfterAcknowledged, $"{where}: the acknowledged write after the move is lost");
         Assert.Equal(Workload.List(reader.ByCollection("c3")), listed.Where(d => d.Id.StartsWith("c3/", StringComparison.Ordinal)).ToList());
         using (var tx = store.Environment.BeginRead())
-            Assert.Null(tx.OpenTree(Format3EtagIndexes.EtagsTree));
+            Assert.Null(tx.OpenTree(format == 3 ? Format3EtagIndexes.EtagsTree : Format4EtagIndex.Tree));
         store.Environment.Verify();
         return true;
     }
 
-    /// <summary>A format 3 store of 400 documents in five collections, closed; then the open that moves it, one write and a flush.</summary>
+    /// <summary>A format 3 or 4 store of 400 documents in five collections, closed; then the open that moves it, one write and a flush.</summary>
     private sealed class Workload
     {
         public List<(string Id, long Etag)> Listing { get; private set; } = [];
@@ -76,7 +81,7 @@ public class EtagIndexMovePowerLossTests
         public static StorageOptions OptionsFor(Platform.IStorageFileSystem fileSystem) =>
             new() { FileSystem = fileSystem, BackgroundFlush = false, JournalFileSize = 256 << 10 };
 
-        public static Workload Run(SimulatedPowerLossFileSystem fileSystem)
+        public static Workload Run(SimulatedPowerLossFileSystem fileSystem, int format)
         {
             var workload = new Workload();
             using (var store = DocumentStore.Open(OptionsFor(fileSystem)))
@@ -92,7 +97,10 @@ public class EtagIndexMovePowerLossTests
                 store.BatchAsync(commands).GetAwaiter().GetResult();
                 using (var reader = store.OpenReader())
                     workload.Listing = List(reader.ByEtag());
-                Format3EtagIndexes.Write(store);
+                if (format == 3)
+                    Format3EtagIndexes.Write(store);
+                else
+                    Format4EtagIndex.Write(store);
                 store.Environment.FlushToDataFile();
             }
             workload.BeforeMove = fileSystem.Operations;
