@@ -13,8 +13,8 @@ internal sealed class CollectionEtagIndex
 {
     private readonly byte[] _key = new byte[CollectionNumbers.MaxKeyLength];
     private readonly byte[] _block = new byte[EtagBlock.MaxBytes + EtagBlock.MaxEntryBytes];
-    private readonly byte[] _lastId = new byte[DocumentIds.MaxKeyBytes];
-    private readonly byte[] _readId = new byte[DocumentIds.MaxKeyBytes];
+    private byte[] _lastId = new byte[DocumentIds.MaxKeyBytes];
+    private byte[] _readId = new byte[DocumentIds.MaxKeyBytes];
     private readonly byte[] _keptId = new byte[DocumentIds.MaxKeyBytes];
     private readonly byte[] _scratch = new byte[EtagBlock.MaxBytes + EtagBlock.MaxEntryBytes];
     private readonly byte[] _scratchKey = new byte[CollectionNumbers.MaxKeyLength];
@@ -84,7 +84,7 @@ internal sealed class CollectionEtagIndex
         var found = false;
         for (var i = 0; i < count; i++)
         {
-            offset = EtagBlock.ReadEntry(block, offset, ref entryEtag, _readId, ref idLength);
+            offset = EtagBlock.ReadEntry(block, offset, ref entryEtag, ref _readId, ref idLength);
             if (entryEtag == etag && !found)
             {
                 found = true;
@@ -97,8 +97,10 @@ internal sealed class CollectionEtagIndex
         }
         if (!found)
             return false;
-        // The block written last may be this one; it is found and decoded again on the next add.
-        _tail = false;
+        // When this is the block written last, it is found and decoded again on the next add; a block before it leaves
+        // the kept one as it is, so a batch of updates to one collection does not decode its last block for each.
+        if (_tail && blockKey.SequenceEqual(_key.AsSpan(0, _keyLength)))
+            _tail = false;
         blockKey.CopyTo(_scratchKey);
         var length = blockKey.Length;
         if (count == 1)
@@ -132,7 +134,7 @@ internal sealed class CollectionEtagIndex
         _lastIdLength = 0;
         var offset = 1;
         for (var i = 0; i < count; i++)
-            offset = EtagBlock.ReadEntry(_block, offset, ref _lastEtag, _lastId, ref _lastIdLength);
+            offset = EtagBlock.ReadEntry(_block, offset, ref _lastEtag, ref _lastId, ref _lastIdLength);
         if (offset != _length)
             throw new CorruptionException("An entry of the collection etag index holds bytes after its last document.");
         _tail = true;

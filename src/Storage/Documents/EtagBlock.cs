@@ -48,16 +48,18 @@ internal static class EtagBlock
 
     /// <summary>
     /// Reads the entry at <paramref name="offset"/>: adds its difference to <paramref name="etag"/> and rebuilds its id key
-    /// in <paramref name="idKey"/> over the previous one (whose length <paramref name="idLength"/> holds, and then its own);
-    /// returns the offset after it.
+    /// in <paramref name="idKey"/> over the previous one (whose length <paramref name="idLength"/> holds, and then its own),
+    /// growing it to the longest key when the key does not fit; returns the offset after it.
     /// </summary>
-    public static int ReadEntry(ReadOnlySpan<byte> block, int offset, ref long etag, byte[] idKey, ref int idLength)
+    public static int ReadEntry(ReadOnlySpan<byte> block, int offset, ref long etag, ref byte[] idKey, ref int idLength)
     {
         offset = ReadVarint(block, offset, out var delta);
         offset = ReadVarint(block, offset, out var shared);
         offset = ReadVarint(block, offset, out var rest);
-        if (shared > (ulong)idLength || shared + rest > (ulong)idKey.Length || rest > (ulong)(block.Length - offset) || delta > long.MaxValue - (ulong)etag)
+        if (shared > (ulong)idLength || shared + rest > DocumentIds.MaxKeyBytes || rest > (ulong)(block.Length - offset) || delta > long.MaxValue - (ulong)etag)
             throw new CorruptionException("An entry of the collection etag index does not fit its block.");
+        if (shared + rest > (ulong)idKey.Length)
+            Array.Resize(ref idKey, DocumentIds.MaxKeyBytes);
         block.Slice(offset, (int)rest).CopyTo(idKey.AsSpan((int)shared));
         idLength = (int)(shared + rest);
         etag += (long)delta;

@@ -16,7 +16,7 @@ internal sealed class EtagStream
 
     // A collection's documents: the current block's entries not read yet, where the next starts, and the current
     // entry's etag and id key (each entry's key is rebuilt over the one before it).
-    private readonly byte[]? _id;
+    private byte[]? _id;
     private int _idLength;
     private int _left;
     private int _offset;
@@ -28,8 +28,10 @@ internal sealed class EtagStream
         _values = values;
         _prefix = prefix;
         IsTombstones = tombstones;
+        // Most id keys are short, and a listing of all documents opens a stream per collection: the buffer grows when a
+        // longer key comes.
         if (prefix is not null)
-            _id = new byte[DocumentIds.MaxKeyBytes];
+            _id = new byte[64];
     }
 
     /// <summary>Whether the stream holds tombstones rather than documents.</summary>
@@ -120,7 +122,7 @@ internal sealed class EtagStream
                 OpenBlock();
                 // Passed whole only when the move after its last entry is still to come, so the stream never rests on
                 // an entry it did not read.
-                if (_left < count - skipped && (belowEtag == long.MaxValue || EtagBlock.LastEtag(_tree.Value, _blockEtag) < belowEtag))
+                if (_left < count - skipped && BlockBelow(belowEtag))
                 {
                     skipped += _left;
                     _left = 0;
@@ -134,6 +136,19 @@ internal sealed class EtagStream
         }
         Settle(true);
         return skipped;
+    }
+
+    /// <summary>
+    /// Whether every etag of the current block is below <paramref name="belowEtag"/>: known from the next block's base
+    /// etag when that block is on the same leaf (it is above all of this block's), else from decoding this block's etags.
+    /// </summary>
+    private bool BlockBelow(long belowEtag)
+    {
+        if (belowEtag == long.MaxValue)
+            return true;
+        if (_tree!.TryPeekNextInLeaf(out var next) && next.StartsWith(_prefix) && CollectionNumbers.EtagOf(next) <= belowEtag)
+            return true;
+        return EtagBlock.LastEtag(_tree.Value, _blockEtag) < belowEtag;
     }
 
     private bool InRange(bool moved) => moved && (_prefix is null || _tree!.Key.StartsWith(_prefix));
@@ -161,7 +176,7 @@ internal sealed class EtagStream
 
     private void ReadEntry()
     {
-        _offset = EtagBlock.ReadEntry(_tree!.Value, _offset, ref _blockEtag, _id!, ref _idLength);
+        _offset = EtagBlock.ReadEntry(_tree!.Value, _offset, ref _blockEtag, ref _id!, ref _idLength);
         _left--;
     }
 

@@ -73,6 +73,23 @@ public sealed partial class TreeCursor
         return Last();
     }
 
+    /// <summary>
+    /// The key of the entry after the current one when it is on the same leaf, read without moving; false on a leaf's
+    /// last entry (or off any entry), where finding it takes a move.
+    /// </summary>
+    public bool TryPeekNextInLeaf(out ReadOnlySpan<byte> key)
+    {
+        key = default;
+        if (!IsValid)
+            return false;
+        var leaf = Leaf();
+        var next = _indexes[_leafLevel] + 1;
+        if (next >= TreePage.Count(leaf))
+            return false;
+        key = TreePage.LeafKey(leaf, next);
+        return true;
+    }
+
     /// <summary>Moves to the next entry; false (and invalid) past the last one.</summary>
     public bool MoveNext()
     {

@@ -95,6 +95,29 @@ public sealed class EtagBlockTests
     }
 
     [Fact]
+    public async Task Batch_ReplacingOlderDocumentsBetweenNewOnes_ListsEachOnceInEtagOrder()
+    {
+        // Replacing a document rewrites an older block while the batch appends to the last one, which the writer keeps
+        // decoded between appends.
+        using var store = DocumentStore.Open(StorageOptions.InMemory());
+        var ids = new List<string>();
+        for (var i = 0; i < 3 * EtagBlock.MaxEntries; i++)
+            ids.Add($"orders/{i}");
+        await PutAsync(store, "Orders", ids);
+        var batch = new List<string>();
+        var random = new Random(5);
+        for (var i = 0; i < 200; i++)
+            batch.Add(random.Next(3) == 0 ? $"orders/new-{i}" : $"orders/{random.Next(ids.Count + i)}");
+        await PutAsync(store, "Orders", batch);
+
+        var expected = ids.Concat(batch).Select((id, i) => (id, i)).GroupBy(p => p.id).Select(g => (Id: g.Key, Last: g.Max(p => p.i)))
+            .OrderBy(p => p.Last).Select(p => p.Id).ToList();
+        using var reader = store.OpenReader();
+        Assert.Equal(expected, ListIds(reader.ByCollection("orders")));
+        Assert.Equal(expected, ListIds(reader.ByEtag()));
+    }
+
+    [Fact]
     public async Task ByCollection_AfterEveryEtag_ListsWhatFollows()
     {
         using var store = DocumentStore.Open(StorageOptions.InMemory());
@@ -116,10 +139,13 @@ public sealed class EtagBlockTests
     public async Task Skip_EveryCountAcrossBlocks_EndsWhereSteppingEnds()
     {
         using var store = DocumentStore.Open(StorageOptions.InMemory());
-        for (var run = 0; run < 6; run++)
+        // Runs of one collection, long and short, so the other collection's writes cut blocks into stretches of every
+        // length and a merged skip meets the next stream's etag inside a block, at its edges and between blocks.
+        int[] lengths = [50, 3, 1, 17, 64, 2, 9, 130, 1, 1, 40];
+        for (var run = 0; run < 3 * lengths.Length; run++)
         {
             var ids = new List<string>();
-            for (var i = 0; i < 50 + (run * 17); i++)
+            for (var i = 0; i < lengths[run % lengths.Length]; i++)
                 ids.Add($"{(run % 2 == 0 ? "a" : "b")}/{run}-{i}");
             await PutAsync(store, run % 2 == 0 ? "A" : "B", ids);
         }
@@ -175,7 +201,7 @@ public sealed class EtagBlockTests
         var count = EtagBlock.Count(block);
         for (var i = 0; i < count; i++)
         {
-            offset = EtagBlock.ReadEntry(block, offset, ref etag, id, ref idLength);
+            offset = EtagBlock.ReadEntry(block, offset, ref etag, ref id, ref idLength);
             ids.Add(Encoding.UTF8.GetString(id, 0, idLength));
         }
         return ids;

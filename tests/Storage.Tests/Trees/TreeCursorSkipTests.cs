@@ -95,6 +95,28 @@ public sealed class TreeCursorSkipTests : IDisposable
     }
 
     [Fact]
+    public void TryPeekNextInLeaf_AtEveryEntry_IsTheNextKeyWithinALeafAndFalseAtItsEnd()
+    {
+        WriteTree("t", Enumerable.Range(0, Entries).Select(i => Keys.Of(i)), valueLength: 100);
+        using var read = _environment.BeginRead();
+        var tree = read.OpenTree("t")!;
+        var leaves = LeafSizes(tree);
+        var cursor = tree.CreateCursor();
+        Assert.False(cursor.TryPeekNextInLeaf(out _));
+        var ends = 0;
+        for (var more = cursor.First(); more;)
+        {
+            var peeked = cursor.TryPeekNextInLeaf(out var next) ? next.ToArray() : null;
+            more = cursor.MoveNext();
+            if (peeked is null)
+                ends++;
+            else
+                Assert.Equal(peeked, cursor.Key.ToArray());
+        }
+        Assert.Equal(leaves.Count, ends);
+    }
+
+    [Fact]
     public void Skip_NegativeCount_Throws()
     {
         WriteTree("t", Range("k/", 10), valueLength: 1);
