@@ -241,9 +241,10 @@ internal sealed class JournalWriter : IDisposable
                 if (ReferenceEquals(retired, _current))
                     _current = null;
                 retired.File.Dispose();
-                // Only a file of a size the rate picks can be taken again; one sized to a large record would wait on
-                // disk, as large as that record, for a record of exactly its size.
-                if (_spares.Count < MaxSpareFiles && retired.Allocated == retired.Length && IsRateSize(retired.Length))
+                // Only a file of the size the rate picks now is taken again: one sized to a large record, or to a
+                // faster rate than now (the end of a bulk load), would wait on disk, as large as it is, until the next
+                // file is started or the journal goes idle, and then be deleted unused.
+                if (_spares.Count < MaxSpareFiles && retired.Allocated == retired.Length && retired.Length == NextFileSize())
                     _spares.Enqueue((retired.Name, retired.Length));
                 else
                     _fileSystem.Delete(retired.Name);
@@ -255,9 +256,6 @@ internal sealed class JournalWriter : IDisposable
     // being chosen or written while it is retired.
     private bool CurrentIsSpent(JournalFile file) =>
         !_appending && file.LastRecordSize > 0 && file.Length - file.Position < file.LastRecordSize;
-
-    /// <summary>Whether <paramref name="length"/> is a size <see cref="NextFileSize"/> picks, so a spare of it can be reused.</summary>
-    private bool IsRateSize(long length) => length == _fileSize || (System.Numerics.BitOperations.IsPow2(length) && length < _fileSize);
 
     /// <summary>
     /// Deletes every journal file and spare when nothing has been appended for <paramref name="idleMilliseconds"/> and

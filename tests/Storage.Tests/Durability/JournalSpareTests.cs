@@ -1,0 +1,60 @@
+using Folio.Storage.Journal;
+using Folio.Storage.Platform;
+
+namespace Folio.Storage.Tests.Durability;
+
+/// <summary>
+/// Applied journal files are kept as spares (renamed into the next journal) only when they are the size the next file
+/// would take: after a burst, files sized to its rate were left on disk until the next file or the idle release.
+/// </summary>
+public class JournalSpareTests
+{
+    // 64 pages of random bytes: half a megabyte a record, so a 1 MB file holds one.
+    private const int PagesPerRecord = 64;
+
+    [Fact]
+    public void RetireUpTo_FilesOfTheSizeTheRatePicks_KeepsTwoAsSpares()
+    {
+        var fileSystem = new MemoryFileSystem();
+        using var writer = new JournalWriter(fileSystem, 1 << 20, 1, TimeSpan.FromHours(1), compress: false);
+        for (var transaction = 1; transaction <= 6; transaction++)
+            writer.Append(transaction, Pages(transaction), []);
+        Assert.Equal(6, writer.FileCount);
+
+        writer.RetireUpTo(5);
+
+        Assert.Equal(1, writer.FileCount);
+        Assert.Equal(3, fileSystem.List(JournalWriter.Suffix).Length);
+    }
+
+    [Fact]
+    public void RetireUpTo_FilesSizedToASlowerRateThanNow_DeletesThem()
+    {
+        // Within one rate window (an hour here) the size the next file takes grows with what was written: 1 MB, 1 MB,
+        // 2 MB, then 4 MB files, after which the next one would be 8 MB and none retired is of that size.
+        var fileSystem = new MemoryFileSystem();
+        using var writer = new JournalWriter(fileSystem, 64 << 20, 1, TimeSpan.FromHours(1), compress: false);
+        for (var transaction = 1; transaction <= 8; transaction++)
+            writer.Append(transaction, Pages(transaction), []);
+        Assert.Equal(4, writer.FileCount);
+
+        writer.RetireUpTo(5);
+
+        Assert.Equal(1, writer.FileCount);
+        Assert.Single(fileSystem.List(JournalWriter.Suffix));
+    }
+
+    private static Dictionary<long, byte[]> Pages(int seed)
+    {
+        var random = new Random(seed);
+        var pages = new Dictionary<long, byte[]>();
+        for (long number = 0; number < PagesPerRecord; number++)
+        {
+            var page = new byte[StorageLimits.PageSize];
+            Paging.PageHeader.Initialize(page, 1000 + number, Paging.PageFlags.Overflow);
+            random.NextBytes(page.AsSpan(Paging.PageHeader.Size));
+            pages[1000 + number] = page;
+        }
+        return pages;
+    }
+}
