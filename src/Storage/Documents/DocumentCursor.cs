@@ -72,8 +72,9 @@ public sealed class DocumentCursor
 
     /// <summary>
     /// Skips up to <paramref name="count"/> documents, ending where that many <see cref="MoveNext"/> calls would;
-    /// returns how many it skipped. Reads no documents. By id prefix, or within one collection, it costs one step per
-    /// index leaf passed; across several collections, one step of their merge per document.
+    /// returns how many it skipped. Reads no documents. By id prefix it costs one step per leaf of the documents tree
+    /// passed; within one collection, one per block of its etag index (64 documents); across several collections, the
+    /// same while one collection's run lasts, and a step of their merge where they interleave.
     /// </summary>
     /// <param name="count">How many documents to skip; zero or more.</param>
     /// <returns>How many documents it skipped: fewer than <paramref name="count"/> when the listing ends first.</returns>

@@ -41,9 +41,9 @@ internal sealed class EtagMerge
 
     /// <summary>
     /// Moves over up to <paramref name="count"/> changes from the earliest and returns how many of those moves landed on
-    /// a change: fewer when the streams run out first. The earliest stream moves within its tree (one step per leaf) up
-    /// to the next stream's etag, so collections written in runs are skipped a leaf at a time, interleaved ones a
-    /// change at a time.
+    /// a change: fewer when the streams run out first. The earliest stream moves up to the next stream's etag (one step
+    /// per block of its index, <see cref="EtagStream.Skip"/>), so collections written in runs are skipped a block at a
+    /// time, interleaved ones a change at a time.
     /// </summary>
     public int Skip(int count)
     {

@@ -174,13 +174,7 @@ public sealed class CollectionEtagIndexTests
         using var directory = new TempDirectory("collection-etags-dangling");
         await WriteOldFormatStoreAsync(directory.Path, 3, seed: 4, writes: 200, alter: (etags, _) => etags.Put(EtagKey(1_000_000), "nowhere/1"u8));
 
-        var error = Assert.Throws<CorruptionException>(() => DocumentStore.Open(StorageOptions.ForPath(directory.Path)));
-        Assert.Contains("etag 1000000", error.Message);
-        using var env = StorageEnvironment.Open(StorageOptions.ForPath(directory.Path));
-        using var read = env.BeginRead();
-        Assert.NotNull(read.OpenTree(Format3EtagIndexes.EtagsTree));
-        Assert.True(read.OpenTree("meta")!.TryGet("documents-format"u8, out var format));
-        Assert.Equal(3, BinaryPrimitives.ReadInt32LittleEndian(format));
+        AssertOpenFailsOnEtagAndKeepsTheOldFormat(directory.Path, 3, Format3EtagIndexes.EtagsTree);
     }
 
     [Fact]
@@ -240,14 +234,7 @@ public sealed class CollectionEtagIndexTests
             index.Put(key, "nowhere/1"u8);
         });
 
-        var error = Assert.Throws<CorruptionException>(() => DocumentStore.Open(StorageOptions.ForPath(directory.Path)));
-        Assert.Contains("etag 1000000", error.Message);
-        using var env = StorageEnvironment.Open(StorageOptions.ForPath(directory.Path));
-        using var read = env.BeginRead();
-        Assert.NotNull(read.OpenTree(Format4EtagIndex.Tree));
-        Assert.Null(read.OpenTree(DocumentStore.CollectionDocsTree));
-        Assert.True(read.OpenTree("meta")!.TryGet("documents-format"u8, out var format));
-        Assert.Equal(4, BinaryPrimitives.ReadInt32LittleEndian(format));
+        AssertOpenFailsOnEtagAndKeepsTheOldFormat(directory.Path, 4, Format4EtagIndex.Tree);
     }
 
     [Fact]
@@ -274,6 +261,19 @@ public sealed class CollectionEtagIndexTests
         Assert.Equal(Expected(model, null, 0), List(reader.ByEtag()));
         var (_, (_, collection)) = model.First();
         Assert.Equal(Expected(model, collection, 0), List(reader.ByCollection(collection)));
+    }
+
+    /// <summary>The open of the store at <paramref name="path"/> is a corruption naming etag 1,000,000, and leaves the store in <paramref name="format"/> with its index.</summary>
+    private static void AssertOpenFailsOnEtagAndKeepsTheOldFormat(string path, int format, string oldTree)
+    {
+        var error = Assert.Throws<CorruptionException>(() => DocumentStore.Open(StorageOptions.ForPath(path)));
+        Assert.Contains("etag 1000000", error.Message);
+        using var env = StorageEnvironment.Open(StorageOptions.ForPath(path));
+        using var read = env.BeginRead();
+        Assert.NotNull(read.OpenTree(oldTree));
+        Assert.Null(read.OpenTree(DocumentStore.CollectionDocsTree));
+        Assert.True(read.OpenTree("meta")!.TryGet("documents-format"u8, out var stored));
+        Assert.Equal(format, BinaryPrimitives.ReadInt32LittleEndian(stored));
     }
 
     /// <summary>
