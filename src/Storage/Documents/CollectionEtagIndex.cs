@@ -25,13 +25,19 @@ internal sealed class CollectionEtagIndex
     private uint _number;
     private bool _tail;
     private Tree? _tree;
+    private TreeCursor? _cursor;
 
     private Tree Tree => _tree ?? throw new InvalidOperationException("The collection etag index was not given its tree.");
+
+    // One cursor a transaction, positioned afresh by every seek (a write to the tree leaves it unpositioned), so an
+    // update or delete does not allocate one.
+    private TreeCursor Cursor => _cursor ?? throw new InvalidOperationException("The collection etag index was not given its tree.");
 
     /// <summary>Writes to <paramref name="tree"/> from now on, forgetting the block written last (which a rolled-back transaction may not hold).</summary>
     public CollectionEtagIndex Use(Tree tree)
     {
         _tree = tree;
+        _cursor = tree.CreateCursor();
         _tail = false;
         return this;
     }
@@ -69,7 +75,7 @@ internal sealed class CollectionEtagIndex
     {
         var keyLength = CollectionNumbers.WriteKey(number, etag, _scratchKey);
         var prefixLength = keyLength - 8;
-        var cursor = Tree.CreateCursor();
+        var cursor = Cursor;
         if (!cursor.SeekLastAtOrBefore(_scratchKey.AsSpan(0, keyLength)) || !cursor.Key.StartsWith(_scratchKey.AsSpan(0, prefixLength)))
             return false;
         var blockKey = cursor.Key;
@@ -119,7 +125,7 @@ internal sealed class CollectionEtagIndex
         _tail = false;
         _number = number;
         var keyLength = CollectionNumbers.WriteKey(number, etag, _key);
-        var cursor = Tree.CreateCursor();
+        var cursor = Cursor;
         if (!cursor.SeekLastAtOrBefore(_key.AsSpan(0, keyLength)) || !cursor.Key.StartsWith(_key.AsSpan(0, keyLength - 8)))
             return;
         var block = cursor.Value;

@@ -56,17 +56,7 @@ internal static class CollectionNumbers
     /// Writes the number as a varint (seven bits a byte, high bit set on all but the last), which no other number's
     /// varint starts with, so a collection's keys are exactly those that start with it; returns its length.
     /// </summary>
-    public static int WritePrefix(uint number, Span<byte> destination)
-    {
-        var length = 0;
-        while (number >= 0x80)
-        {
-            destination[length++] = (byte)(number | 0x80);
-            number >>= 7;
-        }
-        destination[length++] = (byte)number;
-        return length;
-    }
+    public static int WritePrefix(uint number, Span<byte> destination) => Varint.Write(destination, 0, number);
 
     /// <summary>The prefix of a collection's keys, as a new array.</summary>
     public static byte[] Prefix(uint number)
@@ -86,15 +76,10 @@ internal static class CollectionNumbers
     /// <summary>The collection number an index key starts with.</summary>
     public static uint NumberOf(ReadOnlySpan<byte> key)
     {
-        uint number = 0;
-        var length = key.Length - 8;
-        for (int i = 0, shift = 0; i < length && shift < 35; i++, shift += 7)
-        {
-            number |= (uint)(key[i] & 0x7F) << shift;
-            if (key[i] < 0x80)
-                return i == length - 1 ? number : throw new CorruptionException("A key of the collection etag index holds bytes between its number and its etag.");
-        }
-        throw new CorruptionException("A key of the collection etag index does not start with a collection number.");
+        var offset = 0;
+        if (!Varint.TryRead(key, ref offset, out var number) || number > uint.MaxValue || offset != key.Length - 8)
+            throw new CorruptionException("A key of the collection etag index does not start with a collection number followed by its etag.");
+        return (uint)number;
     }
 
     /// <summary>The etag an index key ends with.</summary>

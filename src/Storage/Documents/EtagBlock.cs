@@ -32,9 +32,9 @@ internal static class EtagBlock
     public static int WriteEntry(Span<byte> block, int offset, long delta, ReadOnlySpan<byte> previousKey, ReadOnlySpan<byte> idKey)
     {
         var shared = idKey.CommonPrefixLength(previousKey);
-        offset = WriteVarint(block, offset, (ulong)delta);
-        offset = WriteVarint(block, offset, (uint)shared);
-        offset = WriteVarint(block, offset, (uint)(idKey.Length - shared));
+        offset = Varint.Write(block, offset, (ulong)delta);
+        offset = Varint.Write(block, offset, (uint)shared);
+        offset = Varint.Write(block, offset, (uint)(idKey.Length - shared));
         idKey[shared..].CopyTo(block[offset..]);
         return offset + idKey.Length - shared;
     }
@@ -43,7 +43,7 @@ internal static class EtagBlock
     public static int EntryLength(long delta, ReadOnlySpan<byte> previousKey, ReadOnlySpan<byte> idKey)
     {
         var shared = idKey.CommonPrefixLength(previousKey);
-        return VarintLength((ulong)delta) + VarintLength((uint)shared) + VarintLength((uint)(idKey.Length - shared)) + idKey.Length - shared;
+        return Varint.Length((ulong)delta) + Varint.Length((uint)shared) + Varint.Length((uint)(idKey.Length - shared)) + idKey.Length - shared;
     }
 
     /// <summary>
@@ -84,40 +84,6 @@ internal static class EtagBlock
         return baseEtag;
     }
 
-    private static int WriteVarint(Span<byte> destination, int offset, ulong value)
-    {
-        while (value >= 0x80)
-        {
-            destination[offset++] = (byte)(value | 0x80);
-            value >>= 7;
-        }
-        destination[offset++] = (byte)value;
-        return offset;
-    }
-
-    private static int VarintLength(ulong value)
-    {
-        var length = 1;
-        while (value >= 0x80)
-        {
-            value >>= 7;
-            length++;
-        }
-        return length;
-    }
-
-    private static int ReadVarint(ReadOnlySpan<byte> source, int offset, out ulong value)
-    {
-        value = 0;
-        for (var shift = 0; shift < 64; shift += 7)
-        {
-            if (offset >= source.Length)
-                break;
-            var b = source[offset++];
-            value |= (ulong)(b & 0x7F) << shift;
-            if (b < 0x80)
-                return offset;
-        }
-        throw new CorruptionException("An entry of the collection etag index ends inside a number.");
-    }
+    private static int ReadVarint(ReadOnlySpan<byte> source, int offset, out ulong value) =>
+        Varint.TryRead(source, ref offset, out value) ? offset : throw new CorruptionException("An entry of the collection etag index ends inside a number.");
 }
