@@ -65,7 +65,7 @@ public static class BenchmarkEntry
         [StorageCostCommand.Command] = StorageCostCommand.RunAsync,
         [IdFillCommand.Command] = IdFillCommand.RunAsync,
         [CompactionLevelsCommand.Command] = CompactionLevelsCommand.RunAsync,
-        [EtagIndexMoveCommand.Command] = EtagIndexMoveCommand.RunAsync,
+        [FormatMoveCommand.Command] = FormatMoveCommand.RunAsync,
         [DictionaryCostCommand.Command] = args => Task.FromResult(DictionaryCostCommand.Run(args)),
         [ManyDatabases.ManyDatabasesCommand.Command] = ManyDatabases.ManyDatabasesCommand.RunAsync,
         [ManyDatabases.FairnessCommand.Command] = ManyDatabases.FairnessCommand.RunAsync,

@@ -11,7 +11,10 @@ namespace Folio.Storage.Documents;
 /// </summary>
 internal static class CollectionNumbers
 {
-    /// <summary>The tree of numbers: lower-cased name to the number (4 bytes, little-endian).</summary>
+    /// <summary>
+    /// The tree of numbers: lower-cased name to the number (4 bytes, little-endian) and, since documents format 6, the
+    /// name with the casing the collection's first document gave it (<see cref="CollectionNames"/>).
+    /// </summary>
     public const string Tree = "collection-numbers";
 
     /// <summary>The longest prefix a number takes (a varint of 32 bits).</summary>
@@ -32,13 +35,19 @@ internal static class CollectionNumbers
         return false;
     }
 
-    /// <summary>The collection's number, given now (the next after the last given) if it had none.</summary>
-    public static uint GetOrAdd(Tree numbers, ReadOnlySpan<byte> loweredName)
+    /// <summary>
+    /// The collection's number, given now (the next after the last given) with <paramref name="name"/> as its name in
+    /// the tree and in <paramref name="names"/> if it had none.
+    /// </summary>
+    public static uint GetOrAdd(Tree numbers, CollectionNames names, ReadOnlySpan<byte> loweredName, ReadOnlySpan<byte> name)
     {
         if (TryGet(numbers, loweredName, out var number))
             return number;
         number = checked((uint)numbers.Count);
-        BinaryPrimitives.WriteUInt32LittleEndian(numbers.Reserve(loweredName, 4), number);
+        var value = numbers.Reserve(loweredName, 4 + name.Length);
+        BinaryPrimitives.WriteUInt32LittleEndian(value, number);
+        name.CopyTo(value[4..]);
+        names.Set(number, name.ToArray());
         return number;
     }
 

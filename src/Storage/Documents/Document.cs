@@ -10,14 +10,12 @@ namespace Folio.Storage.Documents;
 /// </summary>
 public readonly ref struct Document
 {
-    internal const int HeaderSize = 24;
-
-    /// <summary>Body flag: the body is a Zstd frame (after its 4-byte raw length) made with the dictionary the header names.</summary>
+    /// <summary>Body flag: the body is a Zstd frame made with the dictionary the record names.</summary>
     internal const byte CompressedFlag = 1;
 
     /// <summary>
     /// Body flag: like <see cref="CompressedFlag"/>, but the frame holds the JSON only up to where the store's own
-    /// metadata goes; a read appends that from the header (<see cref="StoreMetadata"/>), and the 4-byte length is the
+    /// metadata goes; a read appends that from the header (<see cref="StoreMetadata"/>), and the raw length is the
     /// whole JSON's. The store's metadata (id, change vector, date) differs in every document, so a dictionary cannot
     /// take it out, and it cost a small document a tenth of its compressed size.
     /// </summary>
@@ -29,75 +27,119 @@ public readonly ref struct Document
     /// </summary>
     internal const byte CompressedPrefixMagiclessFlag = 3;
 
-    /// <summary>
-    /// Record flag: the id is not in the record because it is byte for byte the key the record is stored under (an id
-    /// already in lower case, as most are); a read takes it from the key. Saves the id's length in every such record.
-    /// </summary>
-    private const byte IdIsKeyFlag = 1;
+    private const byte BodyFlagsMask = 3;
 
     /// <summary>
-    /// Record flag: a compaction compressed the body with the collection's dictionary at its own level
+    /// Layout flag: the id is in the record because it is not byte for byte the key the record is stored under (an id
+    /// not in lower case); most ids are, and a read takes them from the key.
+    /// </summary>
+    private const byte IdInlineFlag = 4;
+
+    /// <summary>Layout flag: the collection's name is in the record because its casing differs from the name its number has (<see cref="CollectionNames"/>).</summary>
+    private const byte CollectionInlineFlag = 8;
+
+    /// <summary>
+    /// Layout flag: a compaction compressed the body with the collection's dictionary at its own level
     /// (<see cref="Compression.DocumentCompressionOptions.CompactionLevel"/>), or tried and found it would come out no
-    /// smaller, so later compactions leave it as it is while the dictionary stays current. Reads ignore it: the frame
-    /// is an ordinary one, which is why older builds of the same documents format read it too.
+    /// smaller, so later compactions leave it as it is while the dictionary stays current. Reads ignore it.
     /// </summary>
-    private const byte CompactedFlag = 2;
+    private const byte CompactedFlag = 16;
 
-    private readonly ReadOnlySpan<byte> _record;
+    private const byte KnownFlags = BodyFlagsMask | IdInlineFlag | CollectionInlineFlag | CompactedFlag;
+
     private readonly ReadOnlySpan<byte> _id;
+    private readonly ReadOnlySpan<byte> _collection;
+    private readonly ReadOnlySpan<byte> _stored;
     private readonly ReadOnlySpan<byte> _json;
+    private readonly long _etag;
+    private readonly long _ticks;
+    private readonly uint _collectionNumber;
+    private readonly int _dictionaryVersion;
+    private readonly int _rawLength;
+    private readonly byte _flags;
 
     /// <summary>
     /// A view of the record stored under <paramref name="key"/> whose <see cref="Json"/> is the stored body as it is
-    /// (plain, or compressed for callers that only read the header).
+    /// (plain, or compressed for callers that only read the header). Documents format 6 lays a record out as: a flags
+    /// byte (the body's form, <see cref="IdInlineFlag"/>, <see cref="CollectionInlineFlag"/>, <see cref="CompactedFlag"/>),
+    /// the etag as a varint, the last-modified ticks (8 bytes), the collection's number as a varint, the collection's
+    /// name and the id each as a varint length and bytes when their flags say so, for a compressed body the dictionary
+    /// version and the whole JSON's length as varints, then the body. Formats 1-5 spent 35 bytes of a typical record on
+    /// what takes 16 here (fixed-width fields and the collection's name in every record).
     /// </summary>
-    internal Document(ReadOnlySpan<byte> key, ReadOnlySpan<byte> record)
+    internal Document(ReadOnlySpan<byte> key, ReadOnlySpan<byte> record, CollectionNames names)
     {
-        if (record.Length < HeaderSize)
-            throw new CorruptionException("A document record is shorter than its header.");
-        _record = record;
-        var idLength = IdLength;
-        if ((record[21] & IdIsKeyFlag) != 0)
+        if (record.IsEmpty)
+            throw new CorruptionException("A document record is empty.");
+        var flags = record[0];
+        if ((flags & ~KnownFlags) != 0)
+            throw new CorruptionException($"A document record has layout flags this build does not know ({flags}); was it written by a newer Folio?");
+        var offset = 1;
+        if (!Varint.TryRead(record, ref offset, out var etag) || etag > long.MaxValue || offset + 8 > record.Length)
+            throw Truncated();
+        var ticks = BinaryPrimitives.ReadInt64LittleEndian(record[offset..]);
+        offset += 8;
+        if (!Varint.TryRead(record, ref offset, out var number) || number > uint.MaxValue)
+            throw Truncated();
+        _collection = (flags & CollectionInlineFlag) != 0 ? Inline(record, ref offset) : names.NameOf(number);
+        if ((flags & IdInlineFlag) != 0)
+        {
+            _id = Inline(record, ref offset);
+        }
+        else
         {
             if (key.IsEmpty)
                 throw new CorruptionException("A document record that takes its id from its key was read without the key.");
             _id = key;
         }
+        ulong dictionaryVersion = 0, rawLength;
+        if ((flags & BodyFlagsMask) != 0)
+        {
+            if (!Varint.TryRead(record, ref offset, out dictionaryVersion) || dictionaryVersion > ushort.MaxValue
+                || !Varint.TryRead(record, ref offset, out rawLength) || rawLength > int.MaxValue)
+                throw Truncated();
+        }
         else
         {
-            _id = record.Slice(HeaderSize, idLength);
+            rawLength = (ulong)(record.Length - offset);
         }
-        _json = record[(HeaderSize + idLength + CollectionLength)..];
+        _flags = flags;
+        _etag = (long)etag;
+        _ticks = ticks;
+        _collectionNumber = (uint)number;
+        _dictionaryVersion = (int)dictionaryVersion;
+        _rawLength = (int)rawLength;
+        _stored = record[offset..];
+        _json = _stored;
     }
 
     /// <summary>A view of a record whose body was decompressed to <paramref name="json"/>.</summary>
     internal Document(Document stored, ReadOnlySpan<byte> json)
     {
-        _record = stored._record;
-        _id = stored._id;
+        this = stored;
         _json = json;
     }
 
     /// <summary>The etag of the write that produced this version.</summary>
-    public long Etag => BinaryPrimitives.ReadInt64LittleEndian(_record);
+    public long Etag => _etag;
 
     /// <summary>When this version was written (UTC).</summary>
-    public DateTime LastModified => new(BinaryPrimitives.ReadInt64LittleEndian(_record[8..]), DateTimeKind.Utc);
+    public DateTime LastModified => new(_ticks, DateTimeKind.Utc);
 
     /// <summary>The id with the casing it was stored with, as UTF-8.</summary>
     public ReadOnlySpan<byte> Id => _id;
 
     /// <summary>The collection's name as UTF-8.</summary>
-    public ReadOnlySpan<byte> Collection => _record.Slice(HeaderSize + IdLength, CollectionLength);
+    public ReadOnlySpan<byte> Collection => _collection;
 
     /// <summary>The whole document as stored JSON (UTF-8).</summary>
     public ReadOnlySpan<byte> Json => _json;
 
     /// <summary>How the body is stored: 0 as it is, otherwise compressed in one of the forms the flags above name.</summary>
-    internal byte BodyFlags => _record[20];
+    internal byte BodyFlags => (byte)(_flags & BodyFlagsMask);
 
-    /// <summary>Whether the body is compressed, any way; its first 4 bytes are then the whole JSON's length.</summary>
-    internal bool IsCompressed => BodyFlags is CompressedFlag or CompressedPrefixFlag or CompressedPrefixMagiclessFlag;
+    /// <summary>Whether the body is compressed, any way.</summary>
+    internal bool IsCompressed => BodyFlags != 0;
 
     /// <summary>Whether the compressed frame holds the JSON only up to the store's metadata, which reads append.</summary>
     internal bool HoldsPrefix => BodyFlags is CompressedPrefixFlag or CompressedPrefixMagiclessFlag;
@@ -106,13 +148,22 @@ public readonly ref struct Document
     internal bool IsMagicless => BodyFlags == CompressedPrefixMagiclessFlag;
 
     /// <summary>Whether a compaction compressed the body at its level, or found that level gave nothing (<see cref="CompactedFlag"/>).</summary>
-    internal bool IsCompacted => (_record[21] & CompactedFlag) != 0;
+    internal bool IsCompacted => (_flags & CompactedFlag) != 0;
 
     /// <summary>The dictionary version a compressed body was made with (0: none).</summary>
-    internal int DictionaryVersion => BinaryPrimitives.ReadUInt16LittleEndian(_record[22..]);
+    internal int DictionaryVersion => _dictionaryVersion;
 
-    /// <summary>The body as stored: the JSON itself, or for a compressed body its raw length and frame.</summary>
-    internal ReadOnlySpan<byte> StoredBody => _record[(HeaderSize + IdLength + CollectionLength)..];
+    /// <summary>The number of the collection (<see cref="CollectionNumbers"/>).</summary>
+    internal uint CollectionNumber => _collectionNumber;
+
+    /// <summary>Whether the record holds the collection's name because its casing differs from the number's.</summary>
+    internal bool HoldsCollectionName => (_flags & CollectionInlineFlag) != 0;
+
+    /// <summary>The length of the whole JSON, read without decompressing anything.</summary>
+    internal int RawLength => _rawLength;
+
+    /// <summary>The body as stored: the JSON itself, or the compressed frame.</summary>
+    internal ReadOnlySpan<byte> StoredBody => _stored;
 
     /// <summary>The id as a string.</summary>
     public string IdString => Encoding.UTF8.GetString(Id);
@@ -120,34 +171,66 @@ public readonly ref struct Document
     /// <summary>The collection as a string.</summary>
     public string CollectionString => Encoding.UTF8.GetString(Collection);
 
-    private int IdLength => BinaryPrimitives.ReadUInt16LittleEndian(_record[16..]);
-
-    private int CollectionLength => BinaryPrimitives.ReadUInt16LittleEndian(_record[18..]);
+    /// <summary>Whether the record carries its id although the key it is stored under is the same bytes (as records of formats before 3 did).</summary>
+    internal bool CarriesIdItsKeyHolds(ReadOnlySpan<byte> key) => (_flags & IdInlineFlag) != 0 && _id.SequenceEqual(key);
 
     /// <summary>
-    /// Lays out a record: etag, last-modified ticks, id and collection lengths, the body flags, the record flags
-    /// and the dictionary version, then the id (unless it is the key, <see cref="IdIsKeyFlag"/>), the collection and the body.
-    /// <paramref name="compacted"/>: a compaction wrote the body (<see cref="CompactedFlag"/>).
+    /// The bytes <see cref="WriteHeader"/> lays out before the body. <paramref name="numberedName"/>: the name collection
+    /// <paramref name="collectionNumber"/> has in <see cref="CollectionNames"/>; the record holds
+    /// <paramref name="collection"/> only when it differs. The id is held only when it differs from the key.
     /// </summary>
-    internal static void WriteHeader(Span<byte> record, long etag, DateTime lastModified, ReadOnlySpan<byte> key, ReadOnlySpan<byte> id, ReadOnlySpan<byte> collection, byte bodyFlags = 0, int dictionaryVersion = 0, bool compacted = false)
+    internal static int HeaderLength(long etag, ReadOnlySpan<byte> key, ReadOnlySpan<byte> id, uint collectionNumber, ReadOnlySpan<byte> collection, ReadOnlySpan<byte> numberedName, byte bodyFlags = 0, int dictionaryVersion = 0, int rawLength = 0)
     {
-        var idIsKey = id.SequenceEqual(key);
-        ReadOnlySpan<byte> inlineId = idIsKey ? default : id;
-        BinaryPrimitives.WriteInt64LittleEndian(record, etag);
-        BinaryPrimitives.WriteInt64LittleEndian(record[8..], lastModified.Ticks);
-        BinaryPrimitives.WriteUInt16LittleEndian(record[16..], (ushort)inlineId.Length);
-        BinaryPrimitives.WriteUInt16LittleEndian(record[18..], (ushort)collection.Length);
-        record[20] = bodyFlags;
-        record[21] = (byte)((idIsKey ? IdIsKeyFlag : 0) | (compacted ? CompactedFlag : 0));
-        BinaryPrimitives.WriteUInt16LittleEndian(record[22..], (ushort)dictionaryVersion);
-        inlineId.CopyTo(record[HeaderSize..]);
-        collection.CopyTo(record[(HeaderSize + inlineId.Length)..]);
+        var length = 1 + Varint.Length((ulong)etag) + 8 + Varint.Length(collectionNumber);
+        if (!collection.SequenceEqual(numberedName))
+            length += Varint.Length((ulong)collection.Length) + collection.Length;
+        if (!id.SequenceEqual(key))
+            length += Varint.Length((ulong)id.Length) + id.Length;
+        if (bodyFlags != 0)
+            length += Varint.Length((ulong)dictionaryVersion) + Varint.Length((ulong)rawLength);
+        return length;
     }
 
-    /// <summary>The bytes <see cref="WriteHeader"/> lays out before the body for these values.</summary>
-    internal static int HeaderLength(ReadOnlySpan<byte> key, ReadOnlySpan<byte> id, ReadOnlySpan<byte> collection) =>
-        HeaderSize + (id.SequenceEqual(key) ? 0 : id.Length) + collection.Length;
+    /// <summary>
+    /// Lays out a record's header (the constructor above describes it) for these values and returns its length, where
+    /// the body goes. <paramref name="rawLength"/>: the whole JSON's length, for a compressed body.
+    /// <paramref name="compacted"/>: a compaction wrote the body (<see cref="CompactedFlag"/>).
+    /// </summary>
+    internal static int WriteHeader(Span<byte> record, long etag, DateTime lastModified, ReadOnlySpan<byte> key, ReadOnlySpan<byte> id, uint collectionNumber, ReadOnlySpan<byte> collection, ReadOnlySpan<byte> numberedName, byte bodyFlags = 0, int dictionaryVersion = 0, int rawLength = 0, bool compacted = false)
+    {
+        var collectionInline = !collection.SequenceEqual(numberedName);
+        var idInline = !id.SequenceEqual(key);
+        record[0] = (byte)((bodyFlags & BodyFlagsMask) | (idInline ? IdInlineFlag : 0) | (collectionInline ? CollectionInlineFlag : 0) | (compacted ? CompactedFlag : 0));
+        var offset = Varint.Write(record, 1, (ulong)etag);
+        BinaryPrimitives.WriteInt64LittleEndian(record[offset..], lastModified.Ticks);
+        offset = Varint.Write(record, offset + 8, collectionNumber);
+        if (collectionInline)
+            offset = WriteInline(record, offset, collection);
+        if (idInline)
+            offset = WriteInline(record, offset, id);
+        if (bodyFlags != 0)
+        {
+            offset = Varint.Write(record, offset, (ulong)dictionaryVersion);
+            offset = Varint.Write(record, offset, (ulong)rawLength);
+        }
+        return offset;
+    }
 
-    /// <summary>Whether the record carries its id although the key it is stored under is the same bytes (written before <see cref="IdIsKeyFlag"/>).</summary>
-    internal bool CarriesIdItsKeyHolds(ReadOnlySpan<byte> key) => (_record[21] & IdIsKeyFlag) == 0 && _id.SequenceEqual(key);
+    private static int WriteInline(Span<byte> record, int offset, ReadOnlySpan<byte> bytes)
+    {
+        offset = Varint.Write(record, offset, (ulong)bytes.Length);
+        bytes.CopyTo(record[offset..]);
+        return offset + bytes.Length;
+    }
+
+    private static ReadOnlySpan<byte> Inline(ReadOnlySpan<byte> record, scoped ref int offset)
+    {
+        if (!Varint.TryRead(record, ref offset, out var length) || length > (ulong)(record.Length - offset))
+            throw Truncated();
+        var bytes = record.Slice(offset, (int)length);
+        offset += (int)length;
+        return bytes;
+    }
+
+    private static CorruptionException Truncated() => new("A document record ends inside its header.");
 }

@@ -93,32 +93,25 @@ public sealed partial class DocumentReader : IDisposable
     {
         if (!Docs.TryGet(key, out var record))
             return -1;
-        var stored = new Document(key, record);
-        return stored.IsCompressed ? BinaryPrimitives.ReadInt32LittleEndian(stored.StoredBody) : stored.StoredBody.Length;
+        return new Document(key, record, Store.CollectionNames).RawLength;
     }
 
     /// <summary>The document a record holds, its body decompressed when it was stored compressed.</summary>
     internal Document Decode(ReadOnlySpan<byte> key, ReadOnlySpan<byte> record, BodyBuffer? buffer, long tag)
     {
-        var stored = new Document(key, record);
-        var flags = stored.BodyFlags;
-        if (flags == 0)
-            return stored;
+        var stored = new Document(key, record, Store.CollectionNames);
         if (!stored.IsCompressed)
-            throw new CorruptionException($"Document '{stored.IdString}' is stored in a body format this build does not know (flags {flags}); was it written by a newer Folio?");
+            return stored;
         if (buffer is not null && tag >= 0 && buffer.Tag == tag)
             return new Document(stored, buffer.Tagged);
-        var body = stored.StoredBody;
-        var rawLength = body.Length >= 4 ? BinaryPrimitives.ReadInt32LittleEndian(body) : -1;
-        if (rawLength < 0)
-            throw new CorruptionException($"Document '{stored.IdString}' has a compressed body too short to hold its length.");
+        var rawLength = stored.RawLength;
         var dictionary = Store.Compression.Find(stored.DictionaryVersion, Dictionaries)
             ?? throw new CorruptionException($"Document '{stored.IdString}' is compressed with dictionary {stored.DictionaryVersion}, which the database does not hold or holds damaged.");
         var target = (buffer ?? (_arena ??= Store.RentBodyBuffer(reusable: false))).Take(rawLength);
         int written;
         try
         {
-            written = dictionary.Decompress(body[4..], target, stored.IsMagicless);
+            written = dictionary.Decompress(stored.StoredBody, target, stored.IsMagicless);
         }
         catch (Platform.Zstd.ZstdFailureException e)
         {
@@ -179,13 +172,13 @@ public sealed partial class DocumentReader : IDisposable
         var cursor = Docs.CreateCursor();
         for (var more = cursor.First(); more; more = cursor.MoveNext())
         {
-            var stored = new Document(cursor.Key, cursor.Value);
+            var stored = new Document(cursor.Key, cursor.Value, Store.CollectionNames);
             var name = stored.CollectionString;
             if (!sums.TryGetValue(name, out var sum))
                 sums.Add(name, sum = new long[4]);
             var compressed = stored.IsCompressed;
             sum[0]++;
-            sum[1] += compressed ? BinaryPrimitives.ReadInt32LittleEndian(stored.StoredBody) : stored.StoredBody.Length;
+            sum[1] += stored.RawLength;
             sum[2] += stored.StoredBody.Length;
             sum[3] += compressed ? 1 : 0;
         }

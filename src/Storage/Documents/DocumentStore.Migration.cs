@@ -24,7 +24,7 @@ public sealed partial class DocumentStore
     private void MoveToCollectionEtagBlocks(WriteTransaction tx, string description)
     {
         var docs = tx.OpenTree(DocsTree)!;
-        var move = new EtagIndexMove(EtagIndex.Use(tx.OpenTree(CollectionDocsTree)!), tx.OpenTree(CollectionNumbers.Tree)!);
+        var move = new EtagIndexMove(EtagIndex.Use(tx.OpenTree(CollectionDocsTree)!), tx.OpenTree(CollectionNumbers.Tree)!, CollectionNames);
         // The spans read from an old index and the documents tree stay valid while the new index is written: the
         // transaction changes neither tree's pages.
         if (tx.OpenTree(Format4CollectionDocsTree) is { } format4)
@@ -53,12 +53,15 @@ public sealed partial class DocumentStore
         if (move.Count == docs.Count)
             return;
         tx.DeleteTree(CollectionDocsTree);
-        move = new EtagIndexMove(EtagIndex.Use(tx.CreateTree(CollectionDocsTree)), tx.OpenTree(CollectionNumbers.Tree)!);
+        move = new EtagIndexMove(EtagIndex.Use(tx.CreateTree(CollectionDocsTree)), tx.OpenTree(CollectionNumbers.Tree)!, CollectionNames);
         move.AddAll(docs);
     }
 
-    /// <summary>Format 5's etag index as a move fills it, with the numbers it has given so far kept by name.</summary>
-    private sealed class EtagIndexMove(CollectionEtagIndex index, Tree numbers)
+    /// <summary>
+    /// Format 5's etag index as a move fills it, with the numbers it has given so far kept by name. Reads records in
+    /// the layout of the formats it moves from (<see cref="LegacyRecord"/>).
+    /// </summary>
+    private sealed class EtagIndexMove(CollectionEtagIndex index, Tree numbers, CollectionNames names)
     {
         private readonly Dictionary<string, uint> _known = new(StringComparer.Ordinal);
 
@@ -75,8 +78,8 @@ public sealed partial class DocumentStore
         /// <summary>Adds the record stored under <paramref name="idKey"/> under its collection's number.</summary>
         public void Add(ReadOnlySpan<byte> idKey, ReadOnlySpan<byte> record)
         {
-            var document = new Document(idKey, record);
-            Add(NumberOf(document), document.Etag, idKey);
+            var document = new LegacyRecord(idKey, record);
+            Add(NumberOf(document.Collection), document.Etag, idKey);
         }
 
         /// <summary>Adds every document of the documents tree, sorted by collection and etag first (the tree is in id order).</summary>
@@ -86,20 +89,20 @@ public sealed partial class DocumentStore
             var cursor = docs.CreateCursor();
             for (var more = cursor.First(); more; more = cursor.MoveNext())
             {
-                var document = new Document(cursor.Key, cursor.Value);
-                all.Add((NumberOf(document), document.Etag, cursor.Key.ToArray()));
+                var document = new LegacyRecord(cursor.Key, cursor.Value);
+                all.Add((NumberOf(document.Collection), document.Etag, cursor.Key.ToArray()));
             }
             all.Sort((a, b) => a.Number != b.Number ? a.Number.CompareTo(b.Number) : a.Etag.CompareTo(b.Etag));
             foreach (var (number, etag, key) in all)
                 Add(number, etag, key);
         }
 
-        private uint NumberOf(Document document)
+        private uint NumberOf(ReadOnlySpan<byte> name)
         {
-            var collection = document.CollectionString.ToLowerInvariant();
+            var collection = System.Text.Encoding.UTF8.GetString(name).ToLowerInvariant();
             if (!_known.TryGetValue(collection, out var number))
             {
-                number = CollectionNumbers.GetOrAdd(numbers, System.Text.Encoding.UTF8.GetBytes(collection));
+                number = CollectionNumbers.GetOrAdd(numbers, names, System.Text.Encoding.UTF8.GetBytes(collection), name);
                 _known.Add(collection, number);
             }
             return number;

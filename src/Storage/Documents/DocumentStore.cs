@@ -26,9 +26,10 @@ public sealed partial class DocumentStore : IDisposable
     /// frame the store's metadata (which a build reading 2 would take for an empty id), 4 keeps one etag index keyed by
     /// collection number where 1-3 kept one of all documents and one per collection by name (a build reading 3 would
     /// find neither), 5 keeps that index in blocks of documents (<see cref="EtagBlock"/>) where 4 kept an entry a
-    /// document. Stores without the marker are format 1.
+    /// document, 6 lays records out with varints and the collection's number instead of its name (<see cref="Document"/>)
+    /// and keeps each number's name with it. Stores without the marker are format 1.
     /// </summary>
-    internal const int DocumentsFormat = 5;
+    internal const int DocumentsFormat = 6;
 
     private static ReadOnlySpan<byte> FormatKey => "documents-format"u8;
 
@@ -58,11 +59,13 @@ public sealed partial class DocumentStore : IDisposable
         var format = meta.TryGet(FormatKey, out var storedFormat) ? BinaryPrimitives.ReadInt32LittleEndian(storedFormat) : 1;
         if (format > DocumentsFormat)
             throw new UnsupportedFormatException($"The database in {environment.Description} holds documents in format {format}, written by a newer Folio; this build reads formats up to {DocumentsFormat}. Open it with that newer Folio.");
-        if (format < DocumentsFormat)
-        {
+        if (format < 5)
             MoveToCollectionEtagBlocks(tx, environment.Description);
+        if (format < 6)
+            StartRecordMove(tx);
+        if (format < DocumentsFormat)
             BinaryPrimitives.WriteInt32LittleEndian(meta.Reserve(FormatKey, 4), DocumentsFormat);
-        }
+        CollectionNames.Load(tx.OpenTree(CollectionNumbers.Tree)!);
         Compression.Load(tx);
         if (meta.TryGet("database-id"u8, out var stored))
         {
@@ -74,6 +77,7 @@ public sealed partial class DocumentStore : IDisposable
             meta.Put("database-id"u8, _databaseId);
         }
         tx.Commit();
+        MoveRecords();
         DatabaseId = Encoding.ASCII.GetString(_databaseId);
         using var reader = OpenReader();
         _lastChanges = CommittedChanges.Opened(reader.LastEtag);
@@ -114,6 +118,9 @@ public sealed partial class DocumentStore : IDisposable
 
     /// <summary>The environment the documents live in.</summary>
     public StorageEnvironment Environment { get; }
+
+    /// <summary>Each collection number's name, which records are read with.</summary>
+    internal CollectionNames CollectionNames { get; } = new();
 
     /// <summary>This database's id: the second half of every change vector it makes.</summary>
     public string DatabaseId { get; }

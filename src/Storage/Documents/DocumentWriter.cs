@@ -39,6 +39,7 @@ internal sealed class DocumentWriter
     private string _loweredCollection = string.Empty;
     private byte[] _collectionKey = [];
     private byte[] _collectionBytes = [];
+    private byte[] _numberedName = [];
     private uint _collectionNumber;
 
     public DocumentWriter(DocumentStore store, WriteTransaction transaction)
@@ -82,7 +83,7 @@ internal sealed class DocumentWriter
         DocumentIds.Validate(id);
         Span<byte> keyBuffer = stackalloc byte[DocumentIds.MaxKeyBytes];
         ReadOnlySpan<byte> key = Key(id, keyBuffer);
-        var existing = _docs.TryGet(key, out var stored) ? new Document(key, stored) : default;
+        var existing = _docs.TryGet(key, out var stored) ? new Document(key, stored, _store.CollectionNames) : default;
         var exists = !stored.IsEmpty;
         CheckExpected(id, expectedChangeVector, exists, exists ? existing.Etag : 0);
 
@@ -92,7 +93,7 @@ internal sealed class DocumentWriter
         {
             var oldEtag = existing.Etag;
             var oldCollection = existing.CollectionString;
-            RemoveFromEtagIndexes(oldEtag, Encoding.UTF8.GetBytes(oldCollection.ToLowerInvariant()));
+            _etagIndex.Remove(existing.CollectionNumber, oldEtag);
             if (!string.Equals(oldCollection, collection, StringComparison.OrdinalIgnoreCase))
             {
                 ChangeCollectionCount(oldCollection, -1);
@@ -118,18 +119,11 @@ internal sealed class DocumentWriter
         var properties = _metadata.Write(collectionBytes, idBytes, etag, _store.DatabaseIdBytes, lastModified);
         var comma = document.MetadataHasProperties ? 1 : 0;
         var jsonLength = document.Prefix.Length + comma + properties.Length + 1;
-        var headerLength = Document.HeaderLength(key, idBytes, collectionBytes);
         var compression = jsonLength >= MinCompressedJson ? _store.Compression.ForWriting(_loweredCollection, collection) : null;
         if (compression is null)
-        {
-            var record = _docs.Reserve(key, headerLength + jsonLength);
-            Document.WriteHeader(record, etag, lastModified, key, idBytes, collectionBytes);
-            LayOut(record[headerLength..], document, comma, properties);
-        }
+            WritePlain(key, etag, lastModified, idBytes, document, comma, properties, jsonLength);
         else
-        {
-            WriteCompressed(key, compression, etag, lastModified, idBytes, collectionBytes, document, comma, properties, jsonLength);
-        }
+            WriteCompressed(key, compression, etag, lastModified, idBytes, document, comma, properties, jsonLength);
 
         _etagIndex.Add(_collectionNumber, etag, key);
         _changes.Add(etag, id, collection, DocumentChangeKind.Put);
@@ -143,28 +137,33 @@ internal sealed class DocumentWriter
     /// what it holds (so incompressible bodies are still read in place, without a copy). Feeds
     /// the collection's samples and ratio, and starts a training when the samples are ready.
     /// </summary>
-    private void WriteCompressed(ReadOnlySpan<byte> key, CollectionCompression compression, long etag, DateTime lastModified, ReadOnlySpan<byte> idBytes, ReadOnlySpan<byte> collectionBytes, PreparedDocument document, int comma, ReadOnlySpan<byte> properties, int jsonLength)
+    private void WriteCompressed(ReadOnlySpan<byte> key, CollectionCompression compression, long etag, DateTime lastModified, ReadOnlySpan<byte> idBytes, PreparedDocument document, int comma, ReadOnlySpan<byte> properties, int jsonLength)
     {
         var codec = _store.Compression;
         var prefix = document.Prefix;
         if (compression.Sample(prefix) is { } samples)
             codec.StartTraining(compression, samples);
         var dictionary = compression.Current;
-        var headerLength = Document.HeaderLength(key, idBytes, collectionBytes);
         var compressed = codec.CompressedScratch(jsonLength);
         if (dictionary.TryCompress(prefix, compressed, prefix.Length, out var written))
         {
-            var record = _docs.Reserve(key, headerLength + 4 + written);
-            Document.WriteHeader(record, etag, lastModified, key, idBytes, collectionBytes, Document.CompressedPrefixMagiclessFlag, dictionary.Id);
-            BinaryPrimitives.WriteInt32LittleEndian(record[headerLength..], jsonLength);
-            compressed[..written].CopyTo(record[(headerLength + 4)..]);
-            compression.Observe(jsonLength, written + 4);
+            var headerLength = Document.HeaderLength(etag, key, idBytes, _collectionNumber, _collectionBytes, _numberedName, Document.CompressedPrefixMagiclessFlag, dictionary.Id, jsonLength);
+            var record = _docs.Reserve(key, headerLength + written);
+            Document.WriteHeader(record, etag, lastModified, key, idBytes, _collectionNumber, _collectionBytes, _numberedName, Document.CompressedPrefixMagiclessFlag, dictionary.Id, jsonLength);
+            compressed[..written].CopyTo(record[headerLength..]);
+            compression.Observe(jsonLength, written);
             return;
         }
-        var plain = _docs.Reserve(key, headerLength + jsonLength);
-        Document.WriteHeader(plain, etag, lastModified, key, idBytes, collectionBytes);
-        LayOut(plain[headerLength..], document, comma, properties);
+        WritePlain(key, etag, lastModified, idBytes, document, comma, properties, jsonLength);
         compression.Observe(jsonLength, jsonLength);
+    }
+
+    private void WritePlain(ReadOnlySpan<byte> key, long etag, DateTime lastModified, ReadOnlySpan<byte> idBytes, PreparedDocument document, int comma, ReadOnlySpan<byte> properties, int jsonLength)
+    {
+        var headerLength = Document.HeaderLength(etag, key, idBytes, _collectionNumber, _collectionBytes, _numberedName);
+        var record = _docs.Reserve(key, headerLength + jsonLength);
+        Document.WriteHeader(record, etag, lastModified, key, idBytes, _collectionNumber, _collectionBytes, _numberedName);
+        LayOut(record[headerLength..], document, comma, properties);
     }
 
     /// <summary>
@@ -190,12 +189,12 @@ internal sealed class DocumentWriter
             CheckExpected(id, expectedChangeVector, exists: false, 0);
             return null;
         }
-        var existing = new Document(key, stored);
+        var existing = new Document(key, stored, _store.CollectionNames);
         CheckExpected(id, expectedChangeVector, exists: true, existing.Etag);
         var originalId = existing.IdString;
         var collection = existing.CollectionString;
         var collectionKey = CollectionKey(collection);
-        RemoveFromEtagIndexes(existing.Etag, collectionKey);
+        _etagIndex.Remove(existing.CollectionNumber, existing.Etag);
         _docs.Delete(key);
         ChangeCollectionCount(collection, -1);
 
@@ -226,12 +225,6 @@ internal sealed class DocumentWriter
         };
     }
 
-    private void RemoveFromEtagIndexes(long etag, byte[] collectionKey)
-    {
-        if (CollectionNumbers.TryGet(_numbers, collectionKey, out var number))
-            _etagIndex.Remove(number, etag);
-    }
-
     private long NextEtag()
     {
         if (_lastEtag < 0)
@@ -253,7 +246,8 @@ internal sealed class DocumentWriter
             _loweredCollection = collection.ToLowerInvariant();
             _collectionKey = Encoding.UTF8.GetBytes(_loweredCollection);
             _collectionBytes = Encoding.UTF8.GetBytes(collection);
-            _collectionNumber = CollectionNumbers.GetOrAdd(_numbers, _collectionKey);
+            _collectionNumber = CollectionNumbers.GetOrAdd(_numbers, _store.CollectionNames, _collectionKey, _collectionBytes);
+            _numberedName = _store.CollectionNames.NameOf(_collectionNumber);
             _keyedCollection = collection;
         }
         return _collectionKey;

@@ -21,8 +21,8 @@ public class RecordIdTests
         await store.PutAsync("orders/1", DocumentCompressionTests.Json(DocumentCompressionTests.Order(1)));
 
         var record = StoredRecord(store, "orders/1");
-        var stored = new Document("orders/1"u8, record);
-        Assert.Equal(Document.HeaderSize + stored.Collection.Length + stored.StoredBody.Length, record.Length);
+        var stored = new Document("orders/1"u8, record, store.CollectionNames);
+        Assert.Equal(RecordLayout.MinimalHeader(stored) + stored.StoredBody.Length, record.Length);
         AssertEveryReadGives(store, "orders", "orders/1");
     }
 
@@ -43,8 +43,8 @@ public class RecordIdTests
         var key = DocumentIds.Key($"{id}0");
         var idBytes = Encoding.UTF8.GetByteCount($"{id}0");
         var inline = !key.AsSpan().SequenceEqual(Encoding.UTF8.GetBytes($"{id}0"));
-        var stored = new Document(key, record);
-        Assert.Equal(Document.HeaderSize + (inline ? idBytes : 0) + stored.Collection.Length + stored.StoredBody.Length, record.Length);
+        var stored = new Document(key, record, store.CollectionNames);
+        Assert.Equal(RecordLayout.MinimalHeader(stored) + (inline ? 1 + idBytes : 0) + stored.StoredBody.Length, record.Length);
     }
 
     [Fact]
@@ -69,7 +69,7 @@ public class RecordIdTests
         {
             DocumentCompressionTests.AssertReadsBack(store, id, json);
             var record = StoredRecord(store, id);
-            var saved = id.StartsWith('o') ? Encoding.UTF8.GetByteCount(id) : 0;
+            var saved = id.StartsWith('o') ? 1 + Encoding.UTF8.GetByteCount(id) : 0;
             Assert.Equal(before[id] - saved, record.Length);
         }
         AssertEveryReadGives(store, "orders", "Orders/3");
@@ -86,12 +86,9 @@ public class RecordIdTests
         {
             var key = DocumentIds.Key(id);
             Assert.True(docs.TryGet(key, out var value));
-            var stored = new Document(key, value.ToArray());
+            var stored = new Document(key, value.ToArray(), store.CollectionNames);
             // An empty key makes the header carry the id, as every record did before.
-            var headerLength = Document.HeaderLength([], stored.Id, stored.Collection);
-            var record = new byte[headerLength + stored.StoredBody.Length];
-            Document.WriteHeader(record, stored.Etag, stored.LastModified, [], stored.Id, stored.Collection, stored.BodyFlags, stored.DictionaryVersion);
-            stored.StoredBody.CopyTo(record.AsSpan(headerLength));
+            var record = RecordLayout.With(store, stored, [], stored.BodyFlags, stored.DictionaryVersion, stored.RawLength, stored.StoredBody);
             docs.Put(key, record);
             lengths[id] = record.Length;
         }

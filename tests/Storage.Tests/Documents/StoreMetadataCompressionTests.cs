@@ -86,7 +86,7 @@ public class StoreMetadataCompressionTests
         Assert.Equal(DocumentCompressionTests.Expected(DocumentCompressionTests.Order(1), result), Encoding.UTF8.GetString(document.Json));
         using var decompressor = Folio.Storage.Platform.Zstd.ZstdLibrary.Default.CreateDecompressor([]);
         var prefix = new byte[document.Json.Length];
-        var written = decompressor.Decompress(document.StoredBody[4..], prefix, magicless: true);
+        var written = decompressor.Decompress(document.StoredBody, prefix, magicless: true);
         var text = Encoding.UTF8.GetString(prefix, 0, written);
         Assert.EndsWith("\"@metadata\":{", text, StringComparison.Ordinal);
         Assert.DoesNotContain(result.ChangeVector!, text, StringComparison.Ordinal);
@@ -189,9 +189,8 @@ public class StoreMetadataCompressionTests
             Assert.True(docs.TryGet(key, out var value));
             var record = value.ToArray();
             // One more byte of JSON than the frame and the rebuilt metadata can make.
-            var stored = new Document(key, record);
-            var body = Document.HeaderLength(key, stored.Id, stored.Collection);
-            BinaryPrimitives.WriteInt32LittleEndian(record.AsSpan(body), BinaryPrimitives.ReadInt32LittleEndian(record.AsSpan(body)) + 1);
+            var stored = new Document(key, record, store.CollectionNames);
+            record = RecordLayout.With(store, stored, key, stored.BodyFlags, stored.DictionaryVersion, stored.RawLength + 1, stored.StoredBody);
             docs.Put(key, record);
             transaction.Commit();
         }
@@ -209,15 +208,11 @@ public class StoreMetadataCompressionTests
         {
             var key = Encoding.UTF8.GetBytes(id);
             Assert.True(docs.TryGet(key, out var value));
-            var stored = new Document(key, value.ToArray());
+            var stored = new Document(key, value.ToArray(), store.CollectionNames);
             var bytes = Encoding.UTF8.GetBytes(json);
             var frame = EarlierFrames.Compress(bytes, []);
             // Those builds also kept the id in the record: an empty key makes the header carry it.
-            var headerLength = Document.HeaderLength([], stored.Id, stored.Collection);
-            var record = new byte[headerLength + 4 + frame.Length];
-            Document.WriteHeader(record, stored.Etag, stored.LastModified, [], stored.Id, stored.Collection, Document.CompressedFlag, 0);
-            BinaryPrimitives.WriteInt32LittleEndian(record.AsSpan(headerLength), bytes.Length);
-            frame.CopyTo(record.AsSpan(headerLength + 4));
+            var record = RecordLayout.With(store, stored, [], Document.CompressedFlag, 0, bytes.Length, frame);
             docs.Put(key, record);
         }
         transaction.Commit();
@@ -232,16 +227,10 @@ public class StoreMetadataCompressionTests
         {
             var key = Encoding.UTF8.GetBytes(id);
             Assert.True(docs.TryGet(key, out var value));
-            var stored = new Document(key, value.ToArray());
+            var stored = new Document(key, value.ToArray(), store.CollectionNames);
             if (!stored.IsMagicless)
                 continue;
-            var body = stored.StoredBody;
-            var headerLength = Document.HeaderLength(key, stored.Id, stored.Collection);
-            var record = new byte[headerLength + body.Length + 4];
-            Document.WriteHeader(record, stored.Etag, stored.LastModified, key, stored.Id, stored.Collection, Document.CompressedPrefixFlag, stored.DictionaryVersion);
-            body[..4].CopyTo(record.AsSpan(headerLength));
-            EarlierFrames.Magic.CopyTo(record.AsSpan(headerLength + 4));
-            body[4..].CopyTo(record.AsSpan(headerLength + 8));
+            var record = RecordLayout.With(store, stored, key, Document.CompressedPrefixFlag, stored.DictionaryVersion, stored.RawLength, [.. EarlierFrames.Magic, .. stored.StoredBody]);
             docs.Put(key, record);
         }
         transaction.Commit();

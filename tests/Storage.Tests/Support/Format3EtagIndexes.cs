@@ -7,8 +7,8 @@ namespace Folio.Storage.Tests.Support;
 /// <summary>
 /// Lays a store's etag index out as documents format 3 kept it, for the tests and the benchmark of the move to
 /// format 4: all documents by etag (etag to id key) and each collection's etags by lower-cased name (a multi-value
-/// tree), without format 4's index and numbers, marked format 3. Built from the documents tree, as a format 3 build
-/// would have left it.
+/// tree), without format 4's index and numbers, its records in the layout of formats 1-5 (<see cref="Format5Records"/>),
+/// marked format 3. Built from the documents tree, as a format 3 build would have left it.
 /// </summary>
 internal static class Format3EtagIndexes
 {
@@ -18,6 +18,7 @@ internal static class Format3EtagIndexes
     public static void Write(DocumentStore store)
     {
         using var tx = store.Environment.BeginWrite();
+        Format5Records.Write(store, tx);
         var all = tx.CreateTree(EtagsTree);
         var byCollection = tx.CreateMultiValueTree(CollectionEtagsTree);
         var cursor = tx.OpenTree(DocumentStore.DocsTree)!.CreateCursor();

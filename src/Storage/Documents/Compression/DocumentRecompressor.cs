@@ -25,13 +25,13 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
     {
         if (tree != DocumentStore.DocsTree)
             return false;
-        var stored = new Document(key, value);
+        var stored = new Document(key, value, store.CollectionNames);
         if (TryRecompress(key, stored, output, out var markCompacted))
             return true;
         if (!markCompacted && !stored.CarriesIdItsKeyHolds(key))
             return false;
         var body = stored.StoredBody;
-        body.CopyTo(Reserve(output, key, stored, stored.BodyFlags, stored.DictionaryVersion, body.Length, out var length, markCompacted || stored.IsCompacted));
+        body.CopyTo(Reserve(output, key, stored, stored.BodyFlags, stored.DictionaryVersion, stored.RawLength, body.Length, out var length, markCompacted || stored.IsCompacted));
         output.Advance(length);
         return true;
     }
@@ -86,7 +86,7 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         var prefixLength = StoreMetadata.PrefixLength(stored, store.DatabaseIdBytes, json);
         if (prefixLength < 0)
             return false;
-        var limit = Math.Min(prefixLength, stored.StoredBody.Length - 4);
+        var limit = Math.Min(prefixLength, stored.StoredBody.Length);
         if (_compressed.Length < json.Length)
             _compressed = new byte[json.Length];
         if (limit <= 0 || !current.TryCompress(json.AsSpan(0, prefixLength), _compressed, limit, out var written))
@@ -98,22 +98,23 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         // Marked only when written at a level above the write path's: a compaction that later runs at a higher one
         // must still see this body as one to recompress.
         var options = store.Compression.Options;
-        var body = Reserve(output, key, stored, Document.CompressedPrefixMagiclessFlag, current.Id, 4 + written, out var length, compacted: options.CompactionLevel > options.Level);
-        BinaryPrimitives.WriteInt32LittleEndian(body, json.Length);
-        _compressed.AsSpan(0, written).CopyTo(body[4..]);
+        var body = Reserve(output, key, stored, Document.CompressedPrefixMagiclessFlag, current.Id, json.Length, written, out var length, compacted: options.CompactionLevel > options.Level);
+        _compressed.AsSpan(0, written).CopyTo(body);
         output.Advance(length);
         return true;
     }
 
     /// <summary>Lays out the header of a copy of <paramref name="stored"/> in <paramref name="output"/> and returns the span its body goes to.</summary>
-    private static Span<byte> Reserve(IBufferWriter<byte> output, ReadOnlySpan<byte> key, Document stored, byte bodyFlags, int dictionaryVersion, int bodyLength, out int length, bool compacted)
+    private Span<byte> Reserve(IBufferWriter<byte> output, ReadOnlySpan<byte> key, Document stored, byte bodyFlags, int dictionaryVersion, int rawLength, int bodyLength, out int length, bool compacted)
     {
         var id = stored.Id;
+        var number = stored.CollectionNumber;
+        var numbered = store.CollectionNames.NameOf(number);
         var collection = stored.Collection;
-        var headerLength = Document.HeaderLength(key, id, collection);
+        var headerLength = Document.HeaderLength(stored.Etag, key, id, number, collection, numbered, bodyFlags, dictionaryVersion, rawLength);
         length = headerLength + bodyLength;
         var record = output.GetSpan(length)[..length];
-        Document.WriteHeader(record, stored.Etag, stored.LastModified, key, id, collection, bodyFlags, dictionaryVersion, compacted);
+        Document.WriteHeader(record, stored.Etag, stored.LastModified, key, id, number, collection, numbered, bodyFlags, dictionaryVersion, rawLength, compacted);
         return record[headerLength..];
     }
 
@@ -128,13 +129,9 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
     private byte[]? RawJson(Document stored)
     {
         var body = stored.StoredBody;
-        if (stored.BodyFlags == 0)
+        if (!stored.IsCompressed)
             return Fill(body);
-        if (!stored.IsCompressed || body.Length < 4)
-            return null;
-        var rawLength = BinaryPrimitives.ReadInt32LittleEndian(body);
-        if (rawLength < 0)
-            return null;
+        var rawLength = stored.RawLength;
         var dictionary = store.Compression.Find(stored.DictionaryVersion, null);
         if (dictionary is null)
         {
@@ -145,7 +142,7 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         }
         if (_raw.Length != rawLength)
             _raw = new byte[rawLength];
-        var written = dictionary.Decompress(body[4..], _raw, stored.IsMagicless);
+        var written = dictionary.Decompress(body, _raw, stored.IsMagicless);
         if (stored.HoldsPrefix)
             written = StoreMetadata.Complete(stored, store.DatabaseIdBytes, _raw, written);
         return written == rawLength ? _raw : null;

@@ -1,0 +1,107 @@
+using System.Buffers.Binary;
+using System.Text;
+using Folio.Storage.Transactions;
+using Folio.Storage.Trees;
+
+namespace Folio.Storage.Documents;
+
+public sealed partial class DocumentStore
+{
+    /// <summary>
+    /// Meta key present while records are moved to format 6's layout: a 0 byte before the first batch, else a 1 byte
+    /// and the key of the last record moved. Records after it are still in the layout of format 5 and before.
+    /// </summary>
+    private static ReadOnlySpan<byte> RecordMoveKey => "records-moved-through"u8;
+
+    /// <summary>
+    /// The opening transaction's part of the move to format 6: gives every collection number the name its records
+    /// will be read with (the casing the collection's count keeps, or the lower-cased name of a collection that has
+    /// no documents left) and marks the records as still to be moved, which <see cref="MoveRecords"/> then does in batches.
+    /// </summary>
+    private static void StartRecordMove(WriteTransaction tx)
+    {
+        var numbers = tx.OpenTree(CollectionNumbers.Tree)!;
+        var collections = tx.OpenTree(CollectionsTree)!;
+        var unnamed = new List<(byte[] Key, uint Number)>();
+        var cursor = numbers.CreateCursor();
+        for (var more = cursor.First(); more; more = cursor.MoveNext())
+        {
+            if (cursor.Value.Length == 4)
+                unnamed.Add((cursor.Key.ToArray(), BinaryPrimitives.ReadUInt32LittleEndian(cursor.Value)));
+        }
+        foreach (var (key, number) in unnamed)
+        {
+            var name = collections.TryGet(key, out var count) && count.Length > 8 ? count[8..].ToArray() : key;
+            var value = numbers.Reserve(key, 4 + name.Length);
+            BinaryPrimitives.WriteUInt32LittleEndian(value, number);
+            name.CopyTo(value[4..]);
+        }
+        tx.OpenTree(MetaTree)!.Put(RecordMoveKey, [0]);
+    }
+
+    /// <summary>
+    /// Rewrites the records a store of format 5 or before holds in format 6's layout, a batch of a sixteenth of a
+    /// journal file (16 KB to 16 MB) a transaction, so a store of any size moves without holding it all in one, and
+    /// a crash resumes after the last batch committed. Bodies are copied as they are, compressed or not.
+    /// </summary>
+    private void MoveRecords()
+    {
+        var batchBytes = Math.Clamp(Environment.Options.JournalFileSize / 16, 16L << 10, 16L << 20);
+        var numbersByName = new Dictionary<string, uint>(StringComparer.Ordinal);
+        var batch = new List<(byte[] Key, byte[] Record)>();
+        while (true)
+        {
+            using var tx = Environment.BeginWrite();
+            var meta = tx.OpenTree(MetaTree)!;
+            if (!meta.TryGet(RecordMoveKey, out var through))
+                return;
+            var after = through.Length > 1 ? through[1..].ToArray() : null;
+            var docs = tx.OpenTree(DocsTree)!;
+            var numbers = tx.OpenTree(CollectionNumbers.Tree)!;
+            var cursor = docs.CreateCursor();
+            var more = after is null ? cursor.First() : cursor.Seek(after);
+            if (more && after is not null && cursor.Key.SequenceEqual(after))
+                more = cursor.MoveNext();
+            batch.Clear();
+            long bytes = 0;
+            for (; more && bytes < batchBytes; more = cursor.MoveNext())
+            {
+                var record = Relaid(cursor.Key, cursor.Value, numbers, numbersByName);
+                batch.Add((cursor.Key.ToArray(), record));
+                bytes += cursor.Key.Length + record.Length;
+            }
+            foreach (var (key, record) in batch)
+                docs.Put(key, record);
+            if (more)
+            {
+                var last = batch[^1].Key;
+                var marker = meta.Reserve(RecordMoveKey, 1 + last.Length);
+                marker[0] = 1;
+                last.CopyTo(marker[1..]);
+            }
+            else
+            {
+                meta.Delete(RecordMoveKey);
+            }
+            tx.Commit();
+        }
+    }
+
+    /// <summary>A record of format 5 or before in format 6's layout, its body copied as it is.</summary>
+    private byte[] Relaid(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, Tree numbers, Dictionary<string, uint> numbersByName)
+    {
+        var legacy = new LegacyRecord(key, value);
+        var collection = Encoding.UTF8.GetString(legacy.Collection);
+        if (!numbersByName.TryGetValue(collection, out var number))
+        {
+            number = CollectionNumbers.GetOrAdd(numbers, CollectionNames, Encoding.UTF8.GetBytes(collection.ToLowerInvariant()), legacy.Collection);
+            numbersByName.Add(collection, number);
+        }
+        var numbered = CollectionNames.NameOf(number);
+        var headerLength = Document.HeaderLength(legacy.Etag, key, legacy.Id, number, legacy.Collection, numbered, legacy.BodyFlags, legacy.DictionaryVersion, legacy.RawLength);
+        var record = new byte[headerLength + legacy.Body.Length];
+        Document.WriteHeader(record, legacy.Etag, legacy.LastModified, key, legacy.Id, number, legacy.Collection, numbered, legacy.BodyFlags, legacy.DictionaryVersion, legacy.RawLength, legacy.Compacted);
+        legacy.Body.CopyTo(record.AsSpan(headerLength));
+        return record;
+    }
+}

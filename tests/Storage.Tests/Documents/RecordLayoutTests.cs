@@ -1,0 +1,164 @@
+using System.Text;
+using Folio.Storage.Documents;
+using Folio.Storage.Documents.Compression;
+using Folio.Storage.Tests.Support;
+
+namespace Folio.Storage.Tests.Documents;
+
+/// <summary>
+/// Documents format 6's record: varints, the collection's number instead of its name (the name kept in the record only
+/// when its casing differs from the number's), and a header that tells a damaged or newer record from a good one.
+/// </summary>
+public class RecordLayoutTests
+{
+    [Fact]
+    public async Task Put_CollectionInOtherCasings_EachDocumentReadsBackItsOwn_AlsoAfterAReopen()
+    {
+        using var directory = new TempDirectory("record-casing");
+        var options = StorageOptions.ForPath(directory.Path);
+        var expected = new Dictionary<string, string>();
+        using (var store = DocumentStore.Open(options, DocumentCompressionOptions.Disabled))
+        {
+            foreach (var (id, collection) in new[] { ("a/1", "Users"), ("a/2", "users"), ("a/3", "USERS"), ("a/4", "Users") })
+            {
+                var client = $$$"""{"Name":"{{{id}}}","@metadata":{"@collection":"{{{collection}}}"}}""";
+                var result = await store.PutAsync(id, DocumentCompressionTests.Json(client));
+                Assert.Equal(collection, result.Collection);
+                expected[id] = collection;
+            }
+            AssertCollections(store, expected);
+            Assert.Equal(RecordLayout.MinimalHeader(Stored(store, "a/1")), HeaderLength(store, "a/1"));
+            Assert.Equal(RecordLayout.MinimalHeader(Stored(store, "a/2")) + 1 + "users".Length, HeaderLength(store, "a/2"));
+            Assert.Equal(RecordLayout.MinimalHeader(Stored(store, "a/4")), HeaderLength(store, "a/4"));
+        }
+        using var reopened = DocumentStore.Open(options, DocumentCompressionOptions.Disabled);
+        AssertCollections(reopened, expected);
+        using var reader = reopened.OpenReader();
+        Assert.Equal(4, reader.CountInCollection("users"));
+    }
+
+    [Fact]
+    public async Task Batch_RolledBackAfterNumberingACollection_TheNextNewCollectionReadsBackItsOwnName()
+    {
+        using var directory = new TempDirectory("record-rollback");
+        var options = StorageOptions.ForPath(directory.Path);
+        using (var store = DocumentStore.Open(options, DocumentCompressionOptions.Disabled))
+        {
+            await store.PutAsync("keep/1", DocumentCompressionTests.Json("""{"@metadata":{"@collection":"Keeps"}}"""));
+            var failing = new List<DocumentCommand>
+            {
+                new(DocumentCommandType.Put, "x/1", DocumentCompressionTests.Json("""{"@metadata":{"@collection":"Xylophones"}}"""), null),
+                new(DocumentCommandType.Put, "keep/1", DocumentCompressionTests.Json("""{"@metadata":{"@collection":"Keeps"}}"""), "A:999-nothing"),
+            };
+            await Assert.ThrowsAsync<ConcurrencyException>(() => store.BatchAsync(failing));
+            await store.PutAsync("z/1", DocumentCompressionTests.Json("""{"@metadata":{"@collection":"Zebras"}}"""));
+            using var reader = store.OpenReader();
+            Assert.False(reader.TryGet("x/1", out _));
+            Assert.True(reader.TryGet("z/1", out var zebra));
+            Assert.Equal("Zebras", zebra.CollectionString);
+            Assert.Contains("\"@collection\":\"Zebras\"", Encoding.UTF8.GetString(zebra.Json), StringComparison.Ordinal);
+        }
+        using var reopened = DocumentStore.Open(options, DocumentCompressionOptions.Disabled);
+        using var again = reopened.OpenReader();
+        Assert.True(again.TryGet("z/1", out var reread));
+        Assert.Equal("Zebras", reread.CollectionString);
+        Assert.Equal(["Keeps", "Zebras"], again.Collections().Keys.ToArray());
+    }
+
+    [Fact]
+    public async Task Read_RecordNamingACollectionNumberNeverGiven_IsACorruption()
+    {
+        using var store = DocumentStore.Open(StorageOptions.InMemory(), DocumentCompressionOptions.Disabled);
+        await store.PutAsync("orders/1", DocumentCompressionTests.Json("""{"A":1}"""));
+        Rewrite(store, "orders/1", record =>
+        {
+            // The etag (a varint of one byte for etag 1) and the ticks come before the number.
+            Assert.Equal(0, record[10]);
+            record[10] = 99;
+        });
+        using var reader = store.OpenReader();
+        var e = Assert.Throws<CorruptionException>(() => reader.TryGet("orders/1", out _));
+        Assert.Contains("collection number 99", e.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Read_RecordWithLayoutFlagsOfANewerBuild_IsACorruptionSayingSo()
+    {
+        using var store = DocumentStore.Open(StorageOptions.InMemory(), DocumentCompressionOptions.Disabled);
+        await store.PutAsync("orders/1", DocumentCompressionTests.Json("""{"A":1}"""));
+        Rewrite(store, "orders/1", record => record[0] |= 0x80);
+        using var reader = store.OpenReader();
+        var e = Assert.Throws<CorruptionException>(() => reader.TryGet("orders/1", out _));
+        Assert.Contains("newer Folio", e.Message, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Read_RecordCutInsideItsHeader_IsACorruptionAtEveryLength(bool compressed)
+    {
+        using var store = DocumentStore.Open(StorageOptions.InMemory(), compressed ? DocumentCompressionTests.QuickTraining : DocumentCompressionOptions.Disabled);
+        for (var n = 0; n < 300; n++)
+            await store.PutAsync($"Orders/{n}", DocumentCompressionTests.Json(DocumentCompressionTests.Order(n)));
+        await store.Compression.WhenTrainingsDoneAsync();
+        await store.PutAsync("Orders/last", DocumentCompressionTests.Json("{\"@metadata\":{\"@collection\":\"ORDERS\"}," + DocumentCompressionTests.Order(1)[1..]));
+        byte[] record;
+        int header;
+        using (var transaction = store.Environment.BeginRead())
+        {
+            Assert.True(transaction.OpenTree(DocumentStore.DocsTree)!.TryGet(DocumentIds.Key("Orders/last"), out var value));
+            record = value.ToArray();
+            var stored = new Document(DocumentIds.Key("Orders/last"), record, store.CollectionNames);
+            Assert.Equal(compressed, stored.IsCompressed);
+            Assert.True(stored.HoldsCollectionName);
+            header = record.Length - stored.StoredBody.Length;
+        }
+        for (var length = 0; length < header; length++)
+        {
+            var cut = record[..length];
+            Assert.Throws<CorruptionException>(() => new Document(DocumentIds.Key("Orders/last"), cut, store.CollectionNames).Etag);
+        }
+    }
+
+    private static void AssertCollections(DocumentStore store, Dictionary<string, string> expected)
+    {
+        using var reader = store.OpenReader();
+        foreach (var (id, collection) in expected)
+        {
+            Assert.True(reader.TryGet(id, out var document));
+            Assert.Equal(collection, document.CollectionString);
+            Assert.Contains($"\"@collection\":\"{collection}\"", Encoding.UTF8.GetString(document.Json), StringComparison.Ordinal);
+        }
+        var listed = new Dictionary<string, string>();
+        var cursor = reader.ByCollection("users");
+        while (cursor.MoveNext())
+            listed[cursor.Current.IdString] = cursor.Current.CollectionString;
+        Assert.Equal(expected, listed);
+    }
+
+    private static Document Stored(DocumentStore store, string id)
+    {
+        using var transaction = store.Environment.BeginRead();
+        Assert.True(transaction.OpenTree(DocumentStore.DocsTree)!.TryGet(DocumentIds.Key(id), out var value));
+        return new Document(DocumentIds.Key(id), value.ToArray(), store.CollectionNames);
+    }
+
+    private static int HeaderLength(DocumentStore store, string id)
+    {
+        var stored = Stored(store, id);
+        using var transaction = store.Environment.BeginRead();
+        Assert.True(transaction.OpenTree(DocumentStore.DocsTree)!.TryGet(DocumentIds.Key(id), out var value));
+        return value.Length - stored.StoredBody.Length;
+    }
+
+    private static void Rewrite(DocumentStore store, string id, Action<byte[]> change)
+    {
+        using var transaction = store.Environment.BeginWrite();
+        var docs = transaction.OpenTree(DocumentStore.DocsTree)!;
+        Assert.True(docs.TryGet(DocumentIds.Key(id), out var value));
+        var record = value.ToArray();
+        change(record);
+        docs.Put(DocumentIds.Key(id), record);
+        transaction.Commit();
+    }
+}

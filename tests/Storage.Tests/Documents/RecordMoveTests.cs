@@ -1,0 +1,135 @@
+using System.Buffers.Binary;
+using System.Text;
+using Folio.Storage.Documents;
+using Folio.Storage.Documents.Compression;
+using Folio.Storage.Tests.Support;
+
+namespace Folio.Storage.Tests.Documents;
+
+/// <summary>
+/// A store of documents format 5 or before is moved to format 6's record layout as it opens, in batches: every
+/// document must read back exactly as it did (JSON, id, etag, date, collection) by every path, whatever its id's shape,
+/// its collection's casing, its size or its body's form, and the records must come out smaller.
+/// </summary>
+public class RecordMoveTests
+{
+    [Fact]
+    public async Task Open_Format5Store_MovesEveryRecordInBatchesAndEachReadsBackAsItWas()
+    {
+        using var directory = new TempDirectory("record-move");
+        // A sixteenth of a 256 KB journal file a batch: the move takes many transactions.
+        var options = StorageOptions.ForPath(directory.Path) with { JournalFileSize = 256 << 10 };
+        Dictionary<string, Snapshot> before;
+        long legacyBytes;
+        using (var store = DocumentStore.Open(options, DocumentCompressionTests.QuickTraining))
+        {
+            await WriteEveryShapeAsync(store);
+            before = Snapshot.All(store);
+            Format5Records.Write(store);
+            legacyBytes = RecordBytes(store);
+            Assert.Equal(5, Format(store));
+        }
+
+        using var moved = DocumentStore.Open(options, DocumentCompressionTests.QuickTraining);
+        Assert.Equal(6, Format(moved));
+        using (var transaction = moved.Environment.BeginRead())
+            Assert.False(transaction.OpenTree(DocumentStore.MetaTree)!.TryGet("records-moved-through"u8, out _));
+        var after = Snapshot.All(moved);
+        Assert.Equal(before.Keys.Order(), after.Keys.Order());
+        foreach (var (id, expected) in before)
+            Assert.Equal(expected, after[id]);
+        var movedBytes = RecordBytes(moved);
+        Assert.True(movedBytes < legacyBytes - 15L * before.Count, $"records take {movedBytes} B after the move, {legacyBytes} B before");
+        moved.Environment.Verify();
+
+        // Writes after the move: a new casing, a replaced document, a deleted one.
+        await moved.PutAsync("orders/1", DocumentCompressionTests.Json(DocumentCompressionTests.Order(1)));
+        await moved.DeleteAsync("Orders/HiLo-2-A");
+        await moved.PutAsync("x/1", DocumentCompressionTests.Json("""{"@metadata":{"@collection":"ORDERS"}}"""));
+        using var reader = moved.OpenReader();
+        Assert.Equal(before.Values.Count(s => s.Collection.Equals("orders", StringComparison.OrdinalIgnoreCase)), reader.CountInCollection("orders"));
+        Assert.True(reader.TryGet("x/1", out var x));
+        Assert.Equal("ORDERS", x.CollectionString);
+    }
+
+    /// <summary>Ids of every shape, a collection in two casings, plain and compressed bodies, a 10 MB body, an emptied collection.</summary>
+    private static async Task WriteEveryShapeAsync(DocumentStore store)
+    {
+        for (var n = 0; n < 300; n++)
+            await store.PutAsync($"orders/{n}", DocumentCompressionTests.Json(DocumentCompressionTests.Order(n)));
+        await store.Compression.WhenTrainingsDoneAsync();
+        var commands = new List<DocumentCommand>();
+        for (var n = 300; n < 600; n++)
+        {
+            var id = (n % 4) switch
+            {
+                0 => $"orders/{n}",
+                1 => $"Orders/HiLo-{n % 7}-A",
+                2 => $"orders/{new Guid(n, 0, 0, new byte[8])}",
+                _ => $"orders/ünï-日本-{n}",
+            };
+            var client = n % 5 == 0
+                ? "{\"@metadata\":{\"@collection\":\"orders\"}," + DocumentCompressionTests.Order(n)[1..]
+                : DocumentCompressionTests.Order(n);
+            commands.Add(new DocumentCommand(DocumentCommandType.Put, id, DocumentCompressionTests.Json(client), null));
+        }
+        commands.Add(new DocumentCommand(DocumentCommandType.Put, "orders/", DocumentCompressionTests.Json(DocumentCompressionTests.Order(7)), null));
+        await store.BatchAsync(commands);
+        var large = new StringBuilder("{\"Blob\":\"");
+        var random = new Random(10);
+        while (large.Length < 10 << 20)
+            large.Append((char)('a' + random.Next(26)));
+        large.Append("\"}");
+        await store.PutAsync("Files/Large", DocumentCompressionTests.Json(large.ToString()));
+        await store.PutAsync("temps/1", DocumentCompressionTests.Json("""{"@metadata":{"@collection":"Temps"}}"""));
+        await store.DeleteAsync("temps/1");
+    }
+
+    private static long RecordBytes(DocumentStore store)
+    {
+        using var transaction = store.Environment.BeginRead();
+        long total = 0;
+        var cursor = transaction.OpenTree(DocumentStore.DocsTree)!.CreateCursor();
+        for (var more = cursor.First(); more; more = cursor.MoveNext())
+            total += cursor.Value.Length;
+        return total;
+    }
+
+    private static int Format(DocumentStore store)
+    {
+        using var transaction = store.Environment.BeginRead();
+        Assert.True(transaction.OpenTree(DocumentStore.MetaTree)!.TryGet("documents-format"u8, out var value));
+        return BinaryPrimitives.ReadInt32LittleEndian(value);
+    }
+
+    /// <summary>What every read gives of one document.</summary>
+    private sealed record Snapshot(string Json, long Etag, DateTime LastModified, string Collection, string InEtagOrder, string InCollection)
+    {
+        public static Dictionary<string, Snapshot> All(DocumentStore store)
+        {
+            using var reader = store.OpenReader();
+            var byEtag = Listing(reader.ByEtag());
+            var result = new Dictionary<string, Snapshot>(StringComparer.Ordinal);
+            foreach (var (id, position) in byEtag)
+            {
+                Assert.True(reader.TryGet(id, out var document), $"{id} is missing");
+                var inCollection = Listing(reader.ByCollection(document.CollectionString));
+                result[id] = new Snapshot(Encoding.UTF8.GetString(document.Json), document.Etag, document.LastModified, document.CollectionString, position, inCollection[id]);
+            }
+            return result;
+        }
+
+        private static Dictionary<string, string> Listing(DocumentCursor cursor)
+        {
+            var listed = new Dictionary<string, string>(StringComparer.Ordinal);
+            var previous = "";
+            while (cursor.MoveNext())
+            {
+                var document = cursor.Current;
+                listed[document.IdString] = $"{previous} < {document.Etag}: {Encoding.UTF8.GetString(document.Json).GetHashCode(StringComparison.Ordinal)}";
+                previous = document.IdString;
+            }
+            return listed;
+        }
+    }
+}

@@ -1,0 +1,28 @@
+using Folio.Storage.Documents;
+
+namespace Folio.Storage.Tests.Support;
+
+/// <summary>Records laid out by hand in documents format 6's layout, for tests that store a body in a form the writer no longer makes.</summary>
+internal static class RecordLayout
+{
+    /// <summary>
+    /// A record of <paramref name="stored"/>'s etag, date, id and collection with this body. <paramref name="keyForId"/>:
+    /// the key the id is compared with (an empty one makes the record carry the id, as records before format 3 did).
+    /// </summary>
+    public static byte[] With(DocumentStore store, Document stored, ReadOnlySpan<byte> keyForId, byte bodyFlags, int dictionaryVersion, int rawLength, ReadOnlySpan<byte> body)
+    {
+        var numbered = store.CollectionNames.NameOf(stored.CollectionNumber);
+        var headerLength = Document.HeaderLength(stored.Etag, keyForId, stored.Id, stored.CollectionNumber, stored.Collection, numbered, bodyFlags, dictionaryVersion, rawLength);
+        var record = new byte[headerLength + body.Length];
+        Document.WriteHeader(record, stored.Etag, stored.LastModified, keyForId, stored.Id, stored.CollectionNumber, stored.Collection, numbered, bodyFlags, dictionaryVersion, rawLength);
+        body.CopyTo(record.AsSpan(headerLength));
+        return record;
+    }
+
+    /// <summary>The header's length when it holds neither the id nor the collection's name.</summary>
+    public static int MinimalHeader(Document stored) =>
+        1 + VarintLength((ulong)stored.Etag) + 8 + VarintLength(stored.CollectionNumber)
+        + (stored.IsCompressed ? VarintLength((ulong)stored.DictionaryVersion) + VarintLength((ulong)stored.RawLength) : 0);
+
+    public static int VarintLength(ulong value) => (70 - System.Numerics.BitOperations.LeadingZeroCount(value | 1)) / 7;
+}
