@@ -45,7 +45,17 @@ public readonly ref struct Document
     /// </summary>
     private const byte CompactedFlag = 16;
 
-    private const byte KnownFlags = BodyFlagsMask | IdInlineFlag | CollectionInlineFlag | CompactedFlag;
+    /// <summary>
+    /// Layout flag: the last-modified ticks take 8 bytes because they fall outside the 7 bytes' reach from
+    /// <see cref="TicksEpoch"/> (2000 to 2228); every date the store itself writes takes 7.
+    /// </summary>
+    private const byte WideTicksFlag = 32;
+
+    private const byte KnownFlags = BodyFlagsMask | IdInlineFlag | CollectionInlineFlag | CompactedFlag | WideTicksFlag;
+
+    private const long TicksEpoch = 630_822_816_000_000_000;
+
+    private const long NarrowTicksLimit = 1L << 56;
 
     private readonly ReadOnlySpan<byte> _id;
     private readonly ReadOnlySpan<byte> _collection;
@@ -61,11 +71,12 @@ public readonly ref struct Document
     /// <summary>
     /// A view of the record stored under <paramref name="key"/> whose <see cref="Json"/> is the stored body as it is
     /// (plain, or compressed for callers that only read the header). Documents format 6 lays a record out as: a flags
-    /// byte (the body's form, <see cref="IdInlineFlag"/>, <see cref="CollectionInlineFlag"/>, <see cref="CompactedFlag"/>),
-    /// the etag as a varint, the last-modified ticks (8 bytes), the collection's number as a varint, the collection's
+    /// byte (the body's form, <see cref="IdInlineFlag"/>, <see cref="CollectionInlineFlag"/>, <see cref="CompactedFlag"/>,
+    /// <see cref="WideTicksFlag"/>), the etag as a varint, the last-modified ticks (7 bytes after <see cref="TicksEpoch"/>,
+    /// or 8 as they are), the collection's number as a varint, the collection's
     /// name and the id each as a varint length and bytes when their flags say so, for a compressed body the dictionary
     /// version and the whole JSON's length as varints, then the body. Formats 1-5 spent 35 bytes of a typical record on
-    /// what takes 16 here (fixed-width fields and the collection's name in every record).
+    /// what takes 15 here (fixed-width fields and the collection's name in every record).
     /// </summary>
     internal Document(ReadOnlySpan<byte> key, ReadOnlySpan<byte> record, CollectionNames names)
     {
@@ -75,10 +86,20 @@ public readonly ref struct Document
         if ((flags & ~KnownFlags) != 0)
             throw new CorruptionException($"A document record has layout flags this build does not know ({flags}); was it written by a newer Folio?");
         var offset = 1;
-        if (!Varint.TryRead(record, ref offset, out var etag) || etag > long.MaxValue || offset + 8 > record.Length)
+        var wide = (flags & WideTicksFlag) != 0;
+        if (!Varint.TryRead(record, ref offset, out var etag) || etag > long.MaxValue || offset + (wide ? 8 : 7) > record.Length)
             throw Truncated();
-        var ticks = BinaryPrimitives.ReadInt64LittleEndian(record[offset..]);
-        offset += 8;
+        long ticks;
+        if (wide)
+        {
+            ticks = BinaryPrimitives.ReadInt64LittleEndian(record[offset..]);
+            offset += 8;
+        }
+        else
+        {
+            ticks = TicksEpoch + (long)(BinaryPrimitives.ReadUInt32LittleEndian(record[offset..]) | (ulong)BinaryPrimitives.ReadUInt16LittleEndian(record[(offset + 4)..]) << 32 | (ulong)record[offset + 6] << 48);
+            offset += 7;
+        }
         if (!Varint.TryRead(record, ref offset, out var number) || number > uint.MaxValue)
             throw Truncated();
         _collection = (flags & CollectionInlineFlag) != 0 ? Inline(record, ref offset) : names.NameOf(number);
@@ -179,9 +200,9 @@ public readonly ref struct Document
     /// <paramref name="collectionNumber"/> has in <see cref="CollectionNames"/>; the record holds
     /// <paramref name="collection"/> only when it differs. The id is held only when it differs from the key.
     /// </summary>
-    internal static int HeaderLength(long etag, ReadOnlySpan<byte> key, ReadOnlySpan<byte> id, uint collectionNumber, ReadOnlySpan<byte> collection, ReadOnlySpan<byte> numberedName, byte bodyFlags = 0, int dictionaryVersion = 0, int rawLength = 0)
+    internal static int HeaderLength(long etag, DateTime lastModified, ReadOnlySpan<byte> key, ReadOnlySpan<byte> id, uint collectionNumber, ReadOnlySpan<byte> collection, ReadOnlySpan<byte> numberedName, byte bodyFlags = 0, int dictionaryVersion = 0, int rawLength = 0)
     {
-        var length = 1 + Varint.Length((ulong)etag) + 8 + Varint.Length(collectionNumber);
+        var length = 1 + Varint.Length((ulong)etag) + TicksLength(lastModified) + Varint.Length(collectionNumber);
         if (!collection.SequenceEqual(numberedName))
             length += Varint.Length((ulong)collection.Length) + collection.Length;
         if (!id.SequenceEqual(key))
@@ -200,10 +221,23 @@ public readonly ref struct Document
     {
         var collectionInline = !collection.SequenceEqual(numberedName);
         var idInline = !id.SequenceEqual(key);
-        record[0] = (byte)((bodyFlags & BodyFlagsMask) | (idInline ? IdInlineFlag : 0) | (collectionInline ? CollectionInlineFlag : 0) | (compacted ? CompactedFlag : 0));
+        var wide = TicksLength(lastModified) == 8;
+        record[0] = (byte)((bodyFlags & BodyFlagsMask) | (idInline ? IdInlineFlag : 0) | (collectionInline ? CollectionInlineFlag : 0) | (compacted ? CompactedFlag : 0) | (wide ? WideTicksFlag : 0));
         var offset = Varint.Write(record, 1, (ulong)etag);
-        BinaryPrimitives.WriteInt64LittleEndian(record[offset..], lastModified.Ticks);
-        offset = Varint.Write(record, offset + 8, collectionNumber);
+        if (wide)
+        {
+            BinaryPrimitives.WriteInt64LittleEndian(record[offset..], lastModified.Ticks);
+            offset += 8;
+        }
+        else
+        {
+            var narrow = (ulong)(lastModified.Ticks - TicksEpoch);
+            BinaryPrimitives.WriteUInt32LittleEndian(record[offset..], (uint)narrow);
+            BinaryPrimitives.WriteUInt16LittleEndian(record[(offset + 4)..], (ushort)(narrow >> 32));
+            record[offset + 6] = (byte)(narrow >> 48);
+            offset += 7;
+        }
+        offset = Varint.Write(record, offset, collectionNumber);
         if (collectionInline)
             offset = WriteInline(record, offset, collection);
         if (idInline)
@@ -215,6 +249,9 @@ public readonly ref struct Document
         }
         return offset;
     }
+
+    private static int TicksLength(DateTime lastModified) =>
+        lastModified.Ticks - TicksEpoch is >= 0 and < NarrowTicksLimit ? 7 : 8;
 
     private static int WriteInline(Span<byte> record, int offset, ReadOnlySpan<byte> bytes)
     {

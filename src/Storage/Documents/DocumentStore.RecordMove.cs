@@ -98,7 +98,7 @@ public sealed partial class DocumentStore
             numbersByName.Add(collection, number);
         }
         var numbered = CollectionNames.NameOf(number);
-        var headerLength = Document.HeaderLength(legacy.Etag, key, legacy.Id, number, legacy.Collection, numbered, legacy.BodyFlags, legacy.DictionaryVersion, legacy.RawLength);
+        var headerLength = Document.HeaderLength(legacy.Etag, legacy.LastModified, key, legacy.Id, number, legacy.Collection, numbered, legacy.BodyFlags, legacy.DictionaryVersion, legacy.RawLength);
         var record = new byte[headerLength + legacy.Body.Length];
         Document.WriteHeader(record, legacy.Etag, legacy.LastModified, key, legacy.Id, number, legacy.Collection, numbered, legacy.BodyFlags, legacy.DictionaryVersion, legacy.RawLength, legacy.Compacted);
         legacy.Body.CopyTo(record.AsSpan(headerLength));

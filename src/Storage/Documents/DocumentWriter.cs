@@ -147,7 +147,7 @@ internal sealed class DocumentWriter
         var compressed = codec.CompressedScratch(jsonLength);
         if (dictionary.TryCompress(prefix, compressed, prefix.Length, out var written))
         {
-            var headerLength = Document.HeaderLength(etag, key, idBytes, _collectionNumber, _collectionBytes, _numberedName, Document.CompressedPrefixMagiclessFlag, dictionary.Id, jsonLength);
+            var headerLength = Document.HeaderLength(etag, lastModified, key, idBytes, _collectionNumber, _collectionBytes, _numberedName, Document.CompressedPrefixMagiclessFlag, dictionary.Id, jsonLength);
             var record = _docs.Reserve(key, headerLength + written);
             Document.WriteHeader(record, etag, lastModified, key, idBytes, _collectionNumber, _collectionBytes, _numberedName, Document.CompressedPrefixMagiclessFlag, dictionary.Id, jsonLength);
             compressed[..written].CopyTo(record[headerLength..]);
@@ -160,7 +160,7 @@ internal sealed class DocumentWriter
 
     private void WritePlain(ReadOnlySpan<byte> key, long etag, DateTime lastModified, ReadOnlySpan<byte> idBytes, PreparedDocument document, int comma, ReadOnlySpan<byte> properties, int jsonLength)
     {
-        var headerLength = Document.HeaderLength(etag, key, idBytes, _collectionNumber, _collectionBytes, _numberedName);
+        var headerLength = Document.HeaderLength(etag, lastModified, key, idBytes, _collectionNumber, _collectionBytes, _numberedName);
         var record = _docs.Reserve(key, headerLength + jsonLength);
         Document.WriteHeader(record, etag, lastModified, key, idBytes, _collectionNumber, _collectionBytes, _numberedName);
         LayOut(record[headerLength..], document, comma, properties);

@@ -72,9 +72,9 @@ public class RecordLayoutTests
         await store.PutAsync("orders/1", DocumentCompressionTests.Json("""{"A":1}"""));
         Rewrite(store, "orders/1", record =>
         {
-            // The etag (a varint of one byte for etag 1) and the ticks come before the number.
-            Assert.Equal(0, record[10]);
-            record[10] = 99;
+            // The etag (a varint of one byte for etag 1) and the ticks (7 bytes) come before the number.
+            Assert.Equal(0, record[9]);
+            record[9] = 99;
         });
         using var reader = store.OpenReader();
         var e = Assert.Throws<CorruptionException>(() => reader.TryGet("orders/1", out _));
@@ -117,6 +117,44 @@ public class RecordLayoutTests
         {
             var cut = record[..length];
             Assert.Throws<CorruptionException>(() => new Document(DocumentIds.Key("Orders/last"), cut, store.CollectionNames).Etag);
+        }
+    }
+
+    [Theory]
+    [InlineData(1L, 0L)]
+    [InlineData(127L, 630_822_815_999_999_999L)]
+    [InlineData(128L, 630_822_816_000_000_000L)]
+    [InlineData(16_384L, 639_000_000_000_000_000L)]
+    [InlineData(long.MaxValue, 630_822_816_000_000_000L + (1L << 56) - 1)]
+    [InlineData(1_000_000L, 630_822_816_000_000_000L + (1L << 56))]
+    [InlineData(1_000_000L, 3_155_378_975_999_999_999L)]
+    public void WriteHeader_AnyEtagAndDate_ReadsBackExactly(long etag, long ticks)
+    {
+        var names = new CollectionNames();
+        names.Set(0, "Orders"u8.ToArray());
+        names.Set(300, "Users"u8.ToArray());
+        var lastModified = new DateTime(ticks, DateTimeKind.Utc);
+        foreach (var (number, collection, id, flags, dictionary, raw) in new (uint, string, string, byte, int, int)[]
+        {
+            (0, "Orders", "orders/1", 0, 0, 0),
+            (300, "users", "Users/1", Document.CompressedPrefixMagiclessFlag, 65_535, 12 << 20),
+        })
+        {
+            var key = DocumentIds.Key(id);
+            var numbered = names.NameOf(number);
+            var length = Document.HeaderLength(etag, lastModified, key, Encoding.UTF8.GetBytes(id), number, Encoding.UTF8.GetBytes(collection), numbered, flags, dictionary, raw);
+            var record = new byte[length + 3];
+            Assert.Equal(length, Document.WriteHeader(record, etag, lastModified, key, Encoding.UTF8.GetBytes(id), number, Encoding.UTF8.GetBytes(collection), numbered, flags, dictionary, raw));
+            var read = new Document(key, record, names);
+            Assert.Equal(etag, read.Etag);
+            Assert.Equal(lastModified, read.LastModified);
+            Assert.Equal(id, read.IdString);
+            Assert.Equal(collection, read.CollectionString);
+            Assert.Equal(number, read.CollectionNumber);
+            Assert.Equal(flags, read.BodyFlags);
+            Assert.Equal(dictionary, read.DictionaryVersion);
+            Assert.Equal(flags == 0 ? 3 : raw, read.RawLength);
+            Assert.Equal(3, read.StoredBody.Length);
         }
     }
 

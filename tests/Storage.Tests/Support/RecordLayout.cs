@@ -12,7 +12,7 @@ internal static class RecordLayout
     public static byte[] With(DocumentStore store, Document stored, ReadOnlySpan<byte> keyForId, byte bodyFlags, int dictionaryVersion, int rawLength, ReadOnlySpan<byte> body)
     {
         var numbered = store.CollectionNames.NameOf(stored.CollectionNumber);
-        var headerLength = Document.HeaderLength(stored.Etag, keyForId, stored.Id, stored.CollectionNumber, stored.Collection, numbered, bodyFlags, dictionaryVersion, rawLength);
+        var headerLength = Document.HeaderLength(stored.Etag, stored.LastModified, keyForId, stored.Id, stored.CollectionNumber, stored.Collection, numbered, bodyFlags, dictionaryVersion, rawLength);
         var record = new byte[headerLength + body.Length];
         Document.WriteHeader(record, stored.Etag, stored.LastModified, keyForId, stored.Id, stored.CollectionNumber, stored.Collection, numbered, bodyFlags, dictionaryVersion, rawLength);
         body.CopyTo(record.AsSpan(headerLength));
@@ -21,7 +21,7 @@ internal static class RecordLayout
 
     /// <summary>The header's length when it holds neither the id nor the collection's name.</summary>
     public static int MinimalHeader(Document stored) =>
-        1 + VarintLength((ulong)stored.Etag) + 8 + VarintLength(stored.CollectionNumber)
+        1 + VarintLength((ulong)stored.Etag) + 7 + VarintLength(stored.CollectionNumber)
         + (stored.IsCompressed ? VarintLength((ulong)stored.DictionaryVersion) + VarintLength((ulong)stored.RawLength) : 0);
 
     public static int VarintLength(ulong value) => (70 - System.Numerics.BitOperations.LeadingZeroCount(value | 1)) / 7;

@@ -111,7 +111,7 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         var number = stored.CollectionNumber;
         var numbered = store.CollectionNames.NameOf(number);
         var collection = stored.Collection;
-        var headerLength = Document.HeaderLength(stored.Etag, key, id, number, collection, numbered, bodyFlags, dictionaryVersion, rawLength);
+        var headerLength = Document.HeaderLength(stored.Etag, stored.LastModified, key, id, number, collection, numbered, bodyFlags, dictionaryVersion, rawLength);
         length = headerLength + bodyLength;
         var record = output.GetSpan(length)[..length];
         Document.WriteHeader(record, stored.Etag, stored.LastModified, key, id, number, collection, numbered, bodyFlags, dictionaryVersion, rawLength, compacted);
