@@ -12,14 +12,18 @@ namespace Folio.Storage.Tests.Support;
 /// </summary>
 internal static class Format5Records
 {
-    /// <summary>Rewrites every record and number in <paramref name="tx"/> and marks the store format 5.</summary>
+    /// <summary>
+    /// Rewrites every record and number in <paramref name="tx"/> and marks the store format 5. The documents tree is
+    /// built anew in key order, so its leaves are as full as a format 5 build's sequential writes left them.
+    /// </summary>
     public static void Write(DocumentStore store, WriteTransaction tx)
     {
-        var docs = tx.OpenTree(DocumentStore.DocsTree)!;
         var relaid = new List<(byte[] Key, byte[] Record)>();
-        var cursor = docs.CreateCursor();
+        var cursor = tx.OpenTree(DocumentStore.DocsTree)!.CreateCursor();
         for (var more = cursor.First(); more; more = cursor.MoveNext())
             relaid.Add((cursor.Key.ToArray(), Legacy(cursor.Key, new Document(cursor.Key, cursor.Value, store.CollectionNames))));
+        tx.DeleteTree(DocumentStore.DocsTree);
+        var docs = tx.CreateTree(DocumentStore.DocsTree);
         foreach (var (key, record) in relaid)
             docs.Put(key, record);
 

@@ -28,11 +28,12 @@ public sealed record DocumentCompressionOptions
     /// <summary>
     /// The Zstd level a compaction recompresses bodies at. A compaction runs off the write path, so it can spend the
     /// time a slower level takes for smaller frames, which also read no slower: on the search benchmark's records,
-    /// level 12 stores 6% fewer body bytes than level 3 (8% fewer than level 1) for about seven times the compaction's CPU (level 15: 10% for
-    /// sixteen times; docs/benchmarks.md). When above <see cref="Level"/>, a compaction recompresses every body the write
-    /// path compressed, once (the record remembers it was).
+    /// level 15 stores 8% fewer body bytes than level 3 (level 12: 6%) for about 6.6 times the compaction's time
+    /// (level 12: 2.9 times; level 19 gains 0.2% more for 1.5 times level 15's; docs/benchmarks.md). When above
+    /// <see cref="Level"/>, a compaction recompresses every body the write path compressed, once (the record remembers
+    /// it was).
     /// </summary>
-    public int CompactionLevel { get; init; } = 12;
+    public int CompactionLevel { get; init; } = 15;
 
     /// <summary>How many of a collection's bodies a dictionary is trained on.</summary>
     public int TrainingSamples { get; init; } = 2000;
