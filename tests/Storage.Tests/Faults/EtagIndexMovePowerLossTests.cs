@@ -114,6 +114,8 @@ public class EtagIndexMovePowerLossTests
                     Format4EtagIndex.Write(store);
                 else
                     Format5Records.Write(store);
+                // The records move in batches of a sixteenth of a journal file: the move must take several.
+                Assert.True(RecordBytes(store) > 3 * (OptionsFor(fileSystem).JournalFileSize / 16), $"the records take {RecordBytes(store)} bytes, a batch or two");
                 store.Environment.FlushToDataFile();
             }
             workload.BeforeMove = fileSystem.Operations;
@@ -131,6 +133,16 @@ public class EtagIndexMovePowerLossTests
                 environment.SimulateCrash();
             }
             return workload;
+        }
+
+        private static long RecordBytes(DocumentStore store)
+        {
+            using var transaction = store.Environment.BeginRead();
+            long total = 0;
+            var cursor = transaction.OpenTree(DocumentStore.DocsTree)!.CreateCursor();
+            for (var more = cursor.First(); more; more = cursor.MoveNext())
+                total += cursor.Key.Length + cursor.Value.Length;
+            return total;
         }
 
         public static List<(string Id, long Etag, string Json)> List(DocumentCursor cursor)
