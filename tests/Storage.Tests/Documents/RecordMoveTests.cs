@@ -26,7 +26,7 @@ public class RecordMoveTests
             await WriteEveryShapeAsync(store);
             before = Snapshot.All(store);
             Format5Records.Write(store);
-            legacyBytes = RecordBytes(store);
+            legacyBytes = RecordLayout.StoredBytes(store);
             Assert.Equal(5, Format(store));
         }
 
@@ -38,7 +38,7 @@ public class RecordMoveTests
         Assert.Equal(before.Keys.Order(), after.Keys.Order());
         foreach (var (id, expected) in before)
             Assert.Equal(expected, after[id]);
-        var movedBytes = RecordBytes(moved);
+        var movedBytes = RecordLayout.StoredBytes(moved);
         Assert.True(movedBytes < legacyBytes - 15L * before.Count, $"records take {movedBytes} B after the move, {legacyBytes} B before");
         moved.Environment.Verify();
 
@@ -83,16 +83,6 @@ public class RecordMoveTests
         await store.PutAsync("Files/Large", DocumentCompressionTests.Json(large.ToString()));
         await store.PutAsync("temps/1", DocumentCompressionTests.Json("""{"@metadata":{"@collection":"Temps"}}"""));
         await store.DeleteAsync("temps/1");
-    }
-
-    private static long RecordBytes(DocumentStore store)
-    {
-        using var transaction = store.Environment.BeginRead();
-        long total = 0;
-        var cursor = transaction.OpenTree(DocumentStore.DocsTree)!.CreateCursor();
-        for (var more = cursor.First(); more; more = cursor.MoveNext())
-            total += cursor.Value.Length;
-        return total;
     }
 
     private static int Format(DocumentStore store)

@@ -115,7 +115,7 @@ public class EtagIndexMovePowerLossTests
                 else
                     Format5Records.Write(store);
                 // The records move in batches of a sixteenth of a journal file: the move must take several.
-                Assert.True(RecordBytes(store) > 3 * (OptionsFor(fileSystem).JournalFileSize / 16), $"the records take {RecordBytes(store)} bytes, a batch or two");
+                Assert.True(RecordLayout.StoredBytes(store) > 3 * (OptionsFor(fileSystem).JournalFileSize / 16), $"the records take {RecordLayout.StoredBytes(store)} bytes, a batch or two");
                 store.Environment.FlushToDataFile();
             }
             workload.BeforeMove = fileSystem.Operations;
@@ -133,16 +133,6 @@ public class EtagIndexMovePowerLossTests
                 environment.SimulateCrash();
             }
             return workload;
-        }
-
-        private static long RecordBytes(DocumentStore store)
-        {
-            using var transaction = store.Environment.BeginRead();
-            long total = 0;
-            var cursor = transaction.OpenTree(DocumentStore.DocsTree)!.CreateCursor();
-            for (var more = cursor.First(); more; more = cursor.MoveNext())
-                total += cursor.Key.Length + cursor.Value.Length;
-            return total;
         }
 
         public static List<(string Id, long Etag, string Json)> List(DocumentCursor cursor)

@@ -24,5 +24,16 @@ internal static class RecordLayout
         1 + VarintLength((ulong)stored.Etag) + 7 + VarintLength(stored.CollectionNumber)
         + (stored.IsCompressed ? VarintLength((ulong)stored.DictionaryVersion) + VarintLength((ulong)stored.RawLength) : 0);
 
+    /// <summary>The bytes of every record in the documents tree.</summary>
+    public static long StoredBytes(DocumentStore store)
+    {
+        using var transaction = store.Environment.BeginRead();
+        long total = 0;
+        var cursor = transaction.OpenTree(DocumentStore.DocsTree)!.CreateCursor();
+        for (var more = cursor.First(); more; more = cursor.MoveNext())
+            total += cursor.Value.Length;
+        return total;
+    }
+
     public static int VarintLength(ulong value) => (70 - System.Numerics.BitOperations.LeadingZeroCount(value | 1)) / 7;
 }
