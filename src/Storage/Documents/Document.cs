@@ -93,6 +93,8 @@ public readonly ref struct Document
         if (wide)
         {
             ticks = BinaryPrimitives.ReadInt64LittleEndian(record[offset..]);
+            if ((ulong)ticks > (ulong)DateTime.MaxValue.Ticks)
+                throw new CorruptionException($"A document record holds a last-modified time outside what a date can be ({ticks} ticks).");
             offset += 8;
         }
         else
@@ -116,9 +118,10 @@ public readonly ref struct Document
         ulong dictionaryVersion = 0, rawLength;
         if ((flags & BodyFlagsMask) != 0)
         {
-            if (!Varint.TryRead(record, ref offset, out dictionaryVersion) || dictionaryVersion > ushort.MaxValue
-                || !Varint.TryRead(record, ref offset, out rawLength) || rawLength > int.MaxValue)
+            if (!Varint.TryRead(record, ref offset, out dictionaryVersion) || !Varint.TryRead(record, ref offset, out rawLength))
                 throw Truncated();
+            if (dictionaryVersion > ushort.MaxValue || rawLength > int.MaxValue)
+                throw new CorruptionException($"A document record names dictionary {dictionaryVersion} and a JSON length of {rawLength}, beyond what any record holds.");
         }
         else
         {

@@ -14,12 +14,18 @@ public sealed partial class DocumentStore
     private static ReadOnlySpan<byte> RecordMoveKey => "records-moved-through"u8;
 
     /// <summary>
-    /// The opening transaction's part of the move to format 6: gives every collection number the name its records
-    /// will be read with (the casing the collection's count keeps, or the lower-cased name of a collection that has
-    /// no documents left) and marks the records as still to be moved, which <see cref="MoveRecords"/> then does in batches.
+    /// The opening transaction's part of the move to format 6: reads every record in the old layout first, so that a
+    /// damaged one fails the open before anything is written and the store stays readable by the build that wrote it;
+    /// gives every collection number the name its records will be read with (the casing the collection's count keeps,
+    /// or the lower-cased name of a collection that has no documents left); and marks the records as still to be
+    /// moved, which <see cref="MoveRecords"/> then does in batches.
     /// </summary>
     private static void StartRecordMove(WriteTransaction tx)
     {
+        var docs = tx.OpenTree(DocsTree)!;
+        var records = docs.CreateCursor();
+        for (var more = records.First(); more; more = records.MoveNext())
+            _ = new LegacyRecord(records.Key, records.Value);
         var numbers = tx.OpenTree(CollectionNumbers.Tree)!;
         var collections = tx.OpenTree(CollectionsTree)!;
         var unnamed = new List<(byte[] Key, uint Number)>();
@@ -36,7 +42,8 @@ public sealed partial class DocumentStore
             BinaryPrimitives.WriteUInt32LittleEndian(value, number);
             name.CopyTo(value[4..]);
         }
-        tx.OpenTree(MetaTree)!.Put(RecordMoveKey, [0]);
+        if (docs.Count > 0)
+            tx.OpenTree(MetaTree)!.Put(RecordMoveKey, [0]);
     }
 
     /// <summary>

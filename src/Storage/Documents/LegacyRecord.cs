@@ -19,7 +19,10 @@ internal readonly ref struct LegacyRecord
         if (record.Length < HeaderSize)
             throw new CorruptionException("A document record of format 5 or before is shorter than its header.");
         Etag = BinaryPrimitives.ReadInt64LittleEndian(record);
-        LastModified = new DateTime(BinaryPrimitives.ReadInt64LittleEndian(record[8..]), DateTimeKind.Utc);
+        var ticks = BinaryPrimitives.ReadInt64LittleEndian(record[8..]);
+        if (Etag < 0 || (ulong)ticks > (ulong)DateTime.MaxValue.Ticks)
+            throw new CorruptionException($"A document record of format 5 or before under '{System.Text.Encoding.UTF8.GetString(key)}' holds etag {Etag} and a last-modified time of {ticks} ticks, which no write made.");
+        LastModified = new DateTime(ticks, DateTimeKind.Utc);
         int idLength = BinaryPrimitives.ReadUInt16LittleEndian(record[16..]);
         int collectionLength = BinaryPrimitives.ReadUInt16LittleEndian(record[18..]);
         BodyFlags = record[20];

@@ -92,6 +92,26 @@ public class RecordLayoutTests
         Assert.Contains("newer Folio", e.Message, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Read_RecordWithAWideDateNoDateCanBe_IsACorruption()
+    {
+        using var store = DocumentStore.Open(StorageOptions.InMemory(), DocumentCompressionOptions.Disabled);
+        await store.PutAsync("orders/1", DocumentCompressionTests.Json("""{"A":1}"""));
+        Replace(store, "orders/1", record =>
+        {
+            // Flags, etag 1, then 7 bytes of ticks: widen them to 8 with every bit set (a negative count).
+            var wide = new byte[record.Length + 1];
+            wide[0] = (byte)(record[0] | 32);
+            wide[1] = record[1];
+            Array.Fill(wide, (byte)0xFF, 2, 8);
+            record.AsSpan(9).CopyTo(wide.AsSpan(10));
+            return wide;
+        });
+        using var reader = store.OpenReader();
+        var e = Assert.Throws<CorruptionException>(() => reader.TryGet("orders/1", out _));
+        Assert.Contains("last-modified", e.Message, StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData(false)]
     [InlineData(true)]
@@ -189,14 +209,19 @@ public class RecordLayoutTests
         return value.Length - stored.StoredBody.Length;
     }
 
-    private static void Rewrite(DocumentStore store, string id, Action<byte[]> change)
+    private static void Rewrite(DocumentStore store, string id, Action<byte[]> change) =>
+        Replace(store, id, record =>
+        {
+            change(record);
+            return record;
+        });
+
+    private static void Replace(DocumentStore store, string id, Func<byte[], byte[]> replacement)
     {
         using var transaction = store.Environment.BeginWrite();
         var docs = transaction.OpenTree(DocumentStore.DocsTree)!;
         Assert.True(docs.TryGet(DocumentIds.Key(id), out var value));
-        var record = value.ToArray();
-        change(record);
-        docs.Put(DocumentIds.Key(id), record);
+        docs.Put(DocumentIds.Key(id), replacement(value.ToArray()));
         transaction.Commit();
     }
 }

@@ -52,6 +52,83 @@ public class RecordMoveTests
         Assert.Equal("ORDERS", x.CollectionString);
     }
 
+    [Fact]
+    public async Task Open_Format5StoreWithADamagedRecord_FailsNamingItAndWritesNothing()
+    {
+        using var directory = new TempDirectory("record-move-damaged");
+        var options = StorageOptions.ForPath(directory.Path);
+        using (var store = DocumentStore.Open(options, DocumentCompressionOptions.Disabled))
+        {
+            for (var n = 0; n < 50; n++)
+                await store.PutAsync($"orders/{n}", DocumentCompressionTests.Json(DocumentCompressionTests.Order(n)));
+            Format5Records.Write(store);
+        }
+        var key = DocumentIds.Key("orders/27");
+        byte[] good;
+        using (var environment = StorageEnvironment.Open(options))
+        {
+            using var tx = environment.BeginWrite();
+            var docs = tx.OpenTree(DocumentStore.DocsTree)!;
+            Assert.True(docs.TryGet(key, out var value));
+            good = value.ToArray();
+            var damaged = good.ToArray();
+            damaged[20] = 9;
+            docs.Put(key, damaged);
+            tx.Commit();
+        }
+
+        var e = Assert.Throws<CorruptionException>(() => DocumentStore.Open(options, DocumentCompressionOptions.Disabled));
+        Assert.Contains("orders/27", e.Message, StringComparison.Ordinal);
+        using (var environment = StorageEnvironment.Open(options))
+        {
+            using var tx = environment.BeginWrite();
+            var meta = tx.OpenTree(DocumentStore.MetaTree)!;
+            Assert.True(meta.TryGet("documents-format"u8, out var format));
+            Assert.Equal(5, BinaryPrimitives.ReadInt32LittleEndian(format));
+            Assert.False(meta.TryGet("records-moved-through"u8, out _));
+            tx.OpenTree(DocumentStore.DocsTree)!.Put(key, good);
+            tx.Commit();
+        }
+        using var repaired = DocumentStore.Open(options, DocumentCompressionOptions.Disabled);
+        using var reader = repaired.OpenReader();
+        Assert.True(reader.TryGet("orders/27", out var document));
+        Assert.Equal("orders", document.CollectionString);
+        Assert.Equal(50, reader.CountInCollection("orders"));
+    }
+
+    [Fact]
+    public void LegacyRecord_Format5BytesLaidOutByHand_ReadsEveryField()
+    {
+        var ticks = new DateTime(2026, 11, 29, 6, 40, 1, DateTimeKind.Utc).AddTicks(1234567).Ticks;
+        byte[] compressed =
+        [
+            5, 0, 0, 0, 0, 0, 0, 0, .. BitConverter.GetBytes(ticks), 0, 0, 6, 0, 3, 3, 2, 0,
+            .. "Orders"u8, 0x2C, 0x01, 0, 0, 0xAA, 0xBB,
+        ];
+        var read = new LegacyRecord("orders/5"u8, compressed);
+        Assert.Equal(5, read.Etag);
+        Assert.Equal(ticks, read.LastModified.Ticks);
+        Assert.Equal("orders/5"u8.ToArray(), read.Id.ToArray());
+        Assert.Equal("Orders"u8.ToArray(), read.Collection.ToArray());
+        Assert.Equal(Document.CompressedPrefixMagiclessFlag, read.BodyFlags);
+        Assert.True(read.Compacted);
+        Assert.Equal(2, read.DictionaryVersion);
+        Assert.Equal(300, read.RawLength);
+        Assert.Equal(new byte[] { 0xAA, 0xBB }, read.Body.ToArray());
+
+        byte[] plain = [7, 1, 0, 0, 0, 0, 0, 0, .. BitConverter.GetBytes(ticks), 8, 0, 5, 0, 0, 0, 0, 0, .. "Users/Ab"u8, .. "Users"u8, .. "{}"u8];
+        var inline = new LegacyRecord("users/ab"u8, plain);
+        Assert.Equal(263, inline.Etag);
+        Assert.Equal("Users/Ab"u8.ToArray(), inline.Id.ToArray());
+        Assert.Equal("Users"u8.ToArray(), inline.Collection.ToArray());
+        Assert.False(inline.Compacted);
+        Assert.Equal(2, inline.RawLength);
+        Assert.Equal("{}"u8.ToArray(), inline.Body.ToArray());
+
+        for (var length = 0; length < 24 + 8 + 5; length++)
+            Assert.Throws<CorruptionException>(() => new LegacyRecord("users/ab"u8, plain.AsSpan(0, length)).Etag);
+    }
+
     /// <summary>Ids of every shape, a collection in two casings, plain and compressed bodies, a 10 MB body, an emptied collection.</summary>
     private static async Task WriteEveryShapeAsync(DocumentStore store)
     {
