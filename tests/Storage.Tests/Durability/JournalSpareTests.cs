@@ -5,7 +5,8 @@ namespace Folio.Storage.Tests.Durability;
 
 /// <summary>
 /// Applied journal files are kept as spares (renamed into the next journal) only when they are the size the next file
-/// would take: after a burst, files sized to its rate were left on disk until the next file or the idle release.
+/// would take: after a burst, files sized to its rate were left on disk until the next file or the idle release. And
+/// the file being written holds few zeros ahead of its records.
 /// </summary>
 public class JournalSpareTests
 {
@@ -42,6 +43,26 @@ public class JournalSpareTests
 
         Assert.Equal(1, writer.FileCount);
         Assert.Single(fileSystem.List(JournalWriter.Suffix));
+    }
+
+    [Fact]
+    public void Append_IntoALargeFile_KeepsAtMostAStepOfZerosAheadOfTheRecords()
+    {
+        // 64 MB files picked by the rate after 1, 1, 2, … MB ones: the file being written grows by 4 MB steps, where
+        // doubling left 32 MB allocated and unused in a file 17 MB into its records.
+        var fileSystem = new MemoryFileSystem();
+        using var writer = new JournalWriter(fileSystem, 64 << 20, 1, TimeSpan.FromHours(1), compress: false);
+        var transaction = 0;
+        while (writer.BytesWritten < 81L << 20)
+            writer.Append(++transaction, Pages(transaction), []);
+        long onDisk = 0;
+        var files = fileSystem.List(JournalWriter.Suffix);
+        foreach (var name in files)
+            onDisk += fileSystem.Open(name).Length;
+
+        // Each full file ends with less than a record unused; the one being written, with at most a step of zeros.
+        var slack = onDisk - writer.BytesWritten;
+        Assert.True(slack <= (4L << 20) + files.Length * (PagesPerRecord + 1L) * StorageLimits.PageSize, $"{slack} bytes of the {files.Length} journal files hold no record");
     }
 
     private static Dictionary<long, byte[]> Pages(int seed)
