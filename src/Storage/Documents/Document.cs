@@ -195,9 +195,6 @@ public readonly ref struct Document
     /// <summary>The collection as a string.</summary>
     public string CollectionString => Encoding.UTF8.GetString(Collection);
 
-    /// <summary>Whether the record carries its id although the key it is stored under is the same bytes (as records of formats before 3 did).</summary>
-    internal bool CarriesIdItsKeyHolds(ReadOnlySpan<byte> key) => (_flags & IdInlineFlag) != 0 && _id.SequenceEqual(key);
-
     /// <summary>
     /// The bytes <see cref="WriteHeader"/> lays out before the body. <paramref name="numberedName"/>: the name collection
     /// <paramref name="collectionNumber"/> has in <see cref="CollectionNames"/>; the record holds

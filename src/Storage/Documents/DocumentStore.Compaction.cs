@@ -69,7 +69,7 @@ public sealed partial class DocumentStore
             {
                 var key = cursor.Key;
                 var value = cursor.Value;
-                if (recompressor.MayRewrite(key, new Document(key, value, CollectionNames), out var forLevelOnly))
+                if (recompressor.MayRewrite(new Document(key, value, CollectionNames), out var forLevelOnly))
                     (forLevelOnly ? levelOnly : outdated).Offer(key, value);
             }
         }

@@ -7,8 +7,8 @@ namespace Folio.Storage.Tests.Documents;
 
 /// <summary>
 /// A record leaves out the id when the key it is stored under holds the same bytes (an id already in lower case),
-/// and keeps it when the casing differs: every way of reading a document must give back the id as it was written,
-/// and records written before, which carry the id, must read the same and lose the copy on compaction.
+/// and keeps it when the casing differs: every way of reading a document must give back the id as it was written.
+/// (Records of formats before 3, which carried every id, lose the copy when they move to format 6: RecordMoveTests.)
 /// </summary>
 public class RecordIdTests
 {
@@ -45,55 +45,6 @@ public class RecordIdTests
         var inline = !key.AsSpan().SequenceEqual(Encoding.UTF8.GetBytes($"{id}0"));
         var stored = new Document(key, record, store.CollectionNames);
         Assert.Equal(RecordLayout.MinimalHeader(stored) + (inline ? 1 + idBytes : 0) + stored.StoredBody.Length, record.Length);
-    }
-
-    [Fact]
-    public async Task Compact_RecordsThatCarryTheIdTheirKeyHolds_LoseTheCopyAndReadBackTheSame()
-    {
-        using var directory = new TempDirectory("record-ids");
-        var options = StorageOptions.ForPath(directory.Path);
-        var expected = new Dictionary<string, string>();
-        using var store = DocumentStore.Open(options, DocumentCompressionOptions.Disabled);
-        for (var n = 0; n < 300; n++)
-        {
-            var id = n % 3 == 0 ? $"Orders/{n}" : $"orders/{n}";
-            var client = DocumentCompressionTests.Order(n);
-            var result = await store.PutAsync(id, DocumentCompressionTests.Json(client));
-            expected[id] = DocumentCompressionTests.Expected(client, result);
-        }
-        var before = RewriteWithIdsInline(store, expected.Keys);
-
-        store.Compact();
-
-        foreach (var (id, json) in expected)
-        {
-            DocumentCompressionTests.AssertReadsBack(store, id, json);
-            var record = StoredRecord(store, id);
-            var saved = id.StartsWith('o') ? 1 + Encoding.UTF8.GetByteCount(id) : 0;
-            Assert.Equal(before[id] - saved, record.Length);
-        }
-        AssertEveryReadGives(store, "orders", "Orders/3");
-        AssertEveryReadGives(store, "orders", "orders/4");
-    }
-
-    /// <summary>Rewrites each record as builds before ids were taken from keys wrote it, and returns the records' lengths.</summary>
-    private static Dictionary<string, int> RewriteWithIdsInline(DocumentStore store, IEnumerable<string> ids)
-    {
-        var lengths = new Dictionary<string, int>();
-        using var transaction = store.Environment.BeginWrite();
-        var docs = transaction.OpenTree(DocumentStore.DocsTree)!;
-        foreach (var id in ids)
-        {
-            var key = DocumentIds.Key(id);
-            Assert.True(docs.TryGet(key, out var value));
-            var stored = new Document(key, value.ToArray(), store.CollectionNames);
-            // An empty key makes the header carry the id, as every record did before.
-            var record = RecordLayout.With(store, stored, [], stored.BodyFlags, stored.DictionaryVersion, stored.RawLength, stored.StoredBody);
-            docs.Put(key, record);
-            lengths[id] = record.Length;
-        }
-        transaction.Commit();
-        return lengths;
     }
 
     private static byte[] StoredRecord(DocumentStore store, string id)

@@ -25,7 +25,8 @@ public class RecordMoveTests
         {
             await WriteEveryShapeAsync(store);
             before = Snapshot.All(store);
-            Format5Records.Write(store);
+            // A third of the records carry an id their key holds, as formats 1 and 2 wrote them.
+            Format5Records.Write(store, key => key.GetHashCode(StringComparison.Ordinal) % 3 == 0);
             legacyBytes = RecordLayout.StoredBytes(store);
             Assert.Equal(5, Format(store));
         }
@@ -38,6 +39,17 @@ public class RecordMoveTests
         Assert.Equal(before.Keys.Order(), after.Keys.Order());
         foreach (var (id, expected) in before)
             Assert.Equal(expected, after[id]);
+        using (var transaction = moved.Environment.BeginRead())
+        {
+            var cursor = transaction.OpenTree(DocumentStore.DocsTree)!.CreateCursor();
+            for (var more = cursor.First(); more; more = cursor.MoveNext())
+            {
+                var document = new Document(cursor.Key, cursor.Value, moved.CollectionNames);
+                var idHeld = document.Id.SequenceEqual(cursor.Key) ? 0 : 1 + document.Id.Length;
+                var nameHeld = document.HoldsCollectionName ? 1 + document.Collection.Length : 0;
+                Assert.Equal(RecordLayout.MinimalHeader(document) + idHeld + nameHeld, cursor.Value.Length - document.StoredBody.Length);
+            }
+        }
         var movedBytes = RecordLayout.StoredBytes(moved);
         Assert.True(movedBytes < legacyBytes - 15L * before.Count, $"records take {movedBytes} B after the move, {legacyBytes} B before");
         moved.Environment.Verify();

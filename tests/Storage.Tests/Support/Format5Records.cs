@@ -16,12 +16,15 @@ internal static class Format5Records
     /// Rewrites every record and number in <paramref name="tx"/> and marks the store format 5. The documents tree is
     /// built anew in key order, so its leaves are as full as a format 5 build's sequential writes left them.
     /// </summary>
-    public static void Write(DocumentStore store, WriteTransaction tx)
+    /// <param name="store">The store.</param>
+    /// <param name="tx">The transaction.</param>
+    /// <param name="carriesId">Keys whose record carries its id although the key holds it, as formats 1 and 2 wrote every record.</param>
+    public static void Write(DocumentStore store, WriteTransaction tx, Predicate<string>? carriesId = null)
     {
         var relaid = new List<(byte[] Key, byte[] Record)>();
         var cursor = tx.OpenTree(DocumentStore.DocsTree)!.CreateCursor();
         for (var more = cursor.First(); more; more = cursor.MoveNext())
-            relaid.Add((cursor.Key.ToArray(), Legacy(cursor.Key, new Document(cursor.Key, cursor.Value, store.CollectionNames))));
+            relaid.Add((cursor.Key.ToArray(), Legacy(cursor.Key, new Document(cursor.Key, cursor.Value, store.CollectionNames), carriesId?.Invoke(System.Text.Encoding.UTF8.GetString(cursor.Key)) ?? false)));
         tx.DeleteTree(DocumentStore.DocsTree);
         var docs = tx.CreateTree(DocumentStore.DocsTree);
         foreach (var (key, record) in relaid)
@@ -41,10 +44,10 @@ internal static class Format5Records
     }
 
     /// <summary>Rewrites every record and number of the store and marks it format 5.</summary>
-    public static void Write(DocumentStore store)
+    public static void Write(DocumentStore store, Predicate<string>? carriesId = null)
     {
         using var tx = store.Environment.BeginWrite();
-        Write(store, tx);
+        Write(store, tx, carriesId);
         tx.Commit();
     }
 

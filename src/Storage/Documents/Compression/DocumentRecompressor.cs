@@ -9,8 +9,7 @@ namespace Folio.Storage.Documents.Compression;
 /// dictionary than its collection's current one, in an older form (whole with the store's metadata, or with Zstd's
 /// magic number: <see cref="Document.CompressedPrefixMagiclessFlag"/>), or on the write path at a lower level than
 /// <see cref="DocumentCompressionOptions.CompactionLevel"/>, is compressed again with the current one at that level and
-/// kept only when that comes out smaller; a record that still carries an id its key holds (as all did before ids were taken from
-/// keys) loses that copy. Etag, dates, id and JSON stay exactly as they were. Compresses with copies of the
+/// kept only when that comes out smaller. Etag, dates, id and JSON stay exactly as they were. Compresses with copies of the
 /// dictionaries of its own, since a dictionary's compressor belongs to the write thread.
 /// </summary>
 internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionValueRewriter, IDisposable
@@ -28,10 +27,10 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         var stored = new Document(key, value, store.CollectionNames);
         if (TryRecompress(key, stored, output, out var markCompacted))
             return true;
-        if (!markCompacted && !stored.CarriesIdItsKeyHolds(key))
+        if (!markCompacted)
             return false;
         var body = stored.StoredBody;
-        body.CopyTo(Reserve(output, key, stored, stored.BodyFlags, stored.DictionaryVersion, stored.RawLength, body.Length, out var length, markCompacted || stored.IsCompacted));
+        body.CopyTo(Reserve(output, key, stored, stored.BodyFlags, stored.DictionaryVersion, stored.RawLength, body.Length, out var length, compacted: true));
         output.Advance(length);
         return true;
     }
@@ -42,11 +41,9 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
     /// the body is in the current form under the current dictionary and would be recompressed only for the compaction's
     /// level, which saves far less a body than a new dictionary or form does, so an estimate samples those apart.
     /// </summary>
-    public bool MayRewrite(ReadOnlySpan<byte> key, Document stored, out bool forLevelOnly)
+    public bool MayRewrite(Document stored, out bool forLevelOnly)
     {
         forLevelOnly = false;
-        if (stored.CarriesIdItsKeyHolds(key))
-            return true;
         if (Outdated(stored) is not { } current)
             return false;
         forLevelOnly = InCurrentForm(stored, current);
