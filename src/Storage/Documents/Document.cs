@@ -57,6 +57,15 @@ public readonly ref struct Document
 
     private const long NarrowTicksLimit = 1L << 56;
 
+    /// <summary>
+    /// The most JSON a byte of Zstd frame can stand for: a 4-byte block (a 3-byte header and one byte repeated) holds at
+    /// most 128 KB. A record claiming more is damaged; read as it says, it would have a read allocate up to 2 GB first.
+    /// </summary>
+    private const ulong MaxFrameExpansion = (128 << 10) / 4;
+
+    /// <summary>More than the store's metadata a read appends to a frame ever takes (ids are at most 512 bytes).</summary>
+    private const ulong MaxStoreMetadataBytes = 64 << 10;
+
     private readonly ReadOnlySpan<byte> _id;
     private readonly ReadOnlySpan<byte> _collection;
     private readonly ReadOnlySpan<byte> _stored;
@@ -127,6 +136,8 @@ public readonly ref struct Document
         {
             rawLength = (ulong)(record.Length - offset);
         }
+        if ((flags & BodyFlagsMask) != 0 && rawLength > (ulong)(record.Length - offset) * MaxFrameExpansion + MaxStoreMetadataBytes)
+            throw new CorruptionException($"A document record claims {rawLength} bytes of JSON from a frame of {record.Length - offset} bytes, more than any frame of that size holds.");
         _flags = flags;
         _etag = (long)etag;
         _ticks = ticks;

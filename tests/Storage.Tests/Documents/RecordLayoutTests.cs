@@ -112,6 +112,26 @@ public class RecordLayoutTests
         Assert.Contains("last-modified", e.Message, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Read_CompressedRecordClaimingMoreJsonThanItsFrameCanHold_IsACorruptionBeforeAnyAllocation()
+    {
+        using var store = DocumentStore.Open(StorageOptions.InMemory(), DocumentCompressionTests.QuickTraining);
+        for (var n = 0; n < 300; n++)
+            await store.PutAsync($"orders/{n}", DocumentCompressionTests.Json(DocumentCompressionTests.Order(n)));
+        await store.Compression.WhenTrainingsDoneAsync();
+        await store.PutAsync("orders/last", DocumentCompressionTests.Json(DocumentCompressionTests.Order(1)));
+        Replace(store, "orders/last", record =>
+        {
+            var stored = new Document(DocumentIds.Key("orders/last"), record, store.CollectionNames);
+            Assert.True(stored.IsCompressed);
+            return RecordLayout.With(store, stored, DocumentIds.Key("orders/last"), stored.BodyFlags, stored.DictionaryVersion, int.MaxValue, stored.StoredBody);
+        });
+        using var reader = store.OpenReader();
+        var e = Assert.Throws<CorruptionException>(() => reader.TryGet("orders/last", out _));
+        Assert.Contains("more than any frame", e.Message, StringComparison.Ordinal);
+        Assert.True(reader.TryGet("orders/299", out _));
+    }
+
     [Theory]
     [InlineData(false)]
     [InlineData(true)]
@@ -157,7 +177,7 @@ public class RecordLayoutTests
         foreach (var (number, collection, id, flags, dictionary, raw) in new (uint, string, string, byte, int, int)[]
         {
             (0, "Orders", "orders/1", 0, 0, 0),
-            (300, "users", "Users/1", Document.CompressedPrefixMagiclessFlag, 65_535, 12 << 20),
+            (300, "users", "Users/1", Document.CompressedPrefixMagiclessFlag, 65_535, 150_000),
         })
         {
             var key = DocumentIds.Key(id);
