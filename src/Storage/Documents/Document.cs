@@ -131,13 +131,13 @@ public readonly ref struct Document
                 throw Truncated();
             if (dictionaryVersion > ushort.MaxValue || rawLength > int.MaxValue)
                 throw new CorruptionException($"A document record names dictionary {dictionaryVersion} and a JSON length of {rawLength}, beyond what any record holds.");
+            if (rawLength > (ulong)(record.Length - offset) * MaxFrameExpansion + MaxStoreMetadataBytes)
+                throw new CorruptionException($"A document record claims {rawLength} bytes of JSON from a frame of {record.Length - offset} bytes, more than any frame of that size holds.");
         }
         else
         {
             rawLength = (ulong)(record.Length - offset);
         }
-        if ((flags & BodyFlagsMask) != 0 && rawLength > (ulong)(record.Length - offset) * MaxFrameExpansion + MaxStoreMetadataBytes)
-            throw new CorruptionException($"A document record claims {rawLength} bytes of JSON from a frame of {record.Length - offset} bytes, more than any frame of that size holds.");
         _flags = flags;
         _etag = (long)etag;
         _ticks = ticks;

@@ -68,36 +68,31 @@ public class RecordLayoutTests
     [Fact]
     public async Task Read_RecordNamingACollectionNumberNeverGiven_IsACorruption()
     {
-        using var store = DocumentStore.Open(StorageOptions.InMemory(), DocumentCompressionOptions.Disabled);
-        await store.PutAsync("orders/1", DocumentCompressionTests.Json("""{"A":1}"""));
-        Rewrite(store, "orders/1", record =>
+        var e = await ReadDamagedAsync(record =>
         {
             // The etag (a varint of one byte for etag 1) and the ticks (7 bytes) come before the number.
             Assert.Equal(0, record[9]);
             record[9] = 99;
+            return record;
         });
-        using var reader = store.OpenReader();
-        var e = Assert.Throws<CorruptionException>(() => reader.TryGet("orders/1", out _));
         Assert.Contains("collection number 99", e.Message, StringComparison.Ordinal);
     }
 
     [Fact]
     public async Task Read_RecordWithLayoutFlagsOfANewerBuild_IsACorruptionSayingSo()
     {
-        using var store = DocumentStore.Open(StorageOptions.InMemory(), DocumentCompressionOptions.Disabled);
-        await store.PutAsync("orders/1", DocumentCompressionTests.Json("""{"A":1}"""));
-        Rewrite(store, "orders/1", record => record[0] |= 0x80);
-        using var reader = store.OpenReader();
-        var e = Assert.Throws<CorruptionException>(() => reader.TryGet("orders/1", out _));
+        var e = await ReadDamagedAsync(record =>
+        {
+            record[0] |= 0x80;
+            return record;
+        });
         Assert.Contains("newer Folio", e.Message, StringComparison.Ordinal);
     }
 
     [Fact]
     public async Task Read_RecordWithAWideDateNoDateCanBe_IsACorruption()
     {
-        using var store = DocumentStore.Open(StorageOptions.InMemory(), DocumentCompressionOptions.Disabled);
-        await store.PutAsync("orders/1", DocumentCompressionTests.Json("""{"A":1}"""));
-        Replace(store, "orders/1", record =>
+        var e = await ReadDamagedAsync(record =>
         {
             // Flags, etag 1, then 7 bytes of ticks: widen them to 8 with every bit set (a negative count).
             var wide = new byte[record.Length + 1];
@@ -107,8 +102,6 @@ public class RecordLayoutTests
             record.AsSpan(9).CopyTo(wide.AsSpan(10));
             return wide;
         });
-        using var reader = store.OpenReader();
-        var e = Assert.Throws<CorruptionException>(() => reader.TryGet("orders/1", out _));
         Assert.Contains("last-modified", e.Message, StringComparison.Ordinal);
     }
 
@@ -229,12 +222,15 @@ public class RecordLayoutTests
         return value.Length - stored.StoredBody.Length;
     }
 
-    private static void Rewrite(DocumentStore store, string id, Action<byte[]> change) =>
-        Replace(store, id, record =>
-        {
-            change(record);
-            return record;
-        });
+    /// <summary>Stores <c>orders/1</c> (etag 1, plain), replaces its record with <paramref name="damage"/>'s and returns what reading it throws.</summary>
+    private static async Task<CorruptionException> ReadDamagedAsync(Func<byte[], byte[]> damage)
+    {
+        using var store = DocumentStore.Open(StorageOptions.InMemory(), DocumentCompressionOptions.Disabled);
+        await store.PutAsync("orders/1", DocumentCompressionTests.Json("""{"A":1}"""));
+        Replace(store, "orders/1", damage);
+        using var reader = store.OpenReader();
+        return Assert.Throws<CorruptionException>(() => reader.TryGet("orders/1", out _));
+    }
 
     private static void Replace(DocumentStore store, string id, Func<byte[], byte[]> replacement)
     {

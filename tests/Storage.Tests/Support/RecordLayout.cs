@@ -21,8 +21,8 @@ internal static class RecordLayout
 
     /// <summary>The header's length when it holds neither the id nor the collection's name.</summary>
     public static int MinimalHeader(Document stored) =>
-        1 + VarintLength((ulong)stored.Etag) + 7 + VarintLength(stored.CollectionNumber)
-        + (stored.IsCompressed ? VarintLength((ulong)stored.DictionaryVersion) + VarintLength((ulong)stored.RawLength) : 0);
+        1 + Varint.Length((ulong)stored.Etag) + 7 + Varint.Length(stored.CollectionNumber)
+        + (stored.IsCompressed ? Varint.Length((ulong)stored.DictionaryVersion) + Varint.Length((ulong)stored.RawLength) : 0);
 
     /// <summary>The bytes of every record in the documents tree.</summary>
     public static long StoredBytes(DocumentStore store)
@@ -34,6 +34,4 @@ internal static class RecordLayout
             total += cursor.Value.Length;
         return total;
     }
-
-    public static int VarintLength(ulong value) => (70 - System.Numerics.BitOperations.LeadingZeroCount(value | 1)) / 7;
 }
