@@ -7,7 +7,7 @@ using Folio.Storage.Documents.Compression;
 namespace Folio.Benchmarks.Storage;
 
 /// <summary>
-/// <c>dotnet tests/Benchmarks/bin/Release/net10.0/Folio.Benchmarks.dll compaction-levels [--set search] [--docs 200000] [--levels 1,3,6,9,12,15,19] [--reads 400000] [--rounds 8]</c>:
+/// <c>dotnet tests/Benchmarks/bin/Release/net10.0/Folio.Benchmarks.dll compaction-levels [--set search] [--docs 200000] [--levels 1,3,6,9,12,15,19] [--reads 400000] [--rounds 8] [--dictionary-bytes 65536] [--samples 2000]</c>:
 /// writes one set of <c>storage-cost</c> (compression on at level 1, the baseline every row is compacted from, batches of 1,000, the first tenth written again so every body
 /// is under the collection's current dictionary) into a store on real files, copies the store once per level and
 /// compacts each copy with <see cref="DocumentCompressionOptions.CompactionLevel"/> at that level, then reads the same
@@ -25,6 +25,12 @@ public static class CompactionLevelsCommand
         int[] levels = Array.ConvertAll(Option(args, "--levels", "1,3,6,9,12,15,19").Split(','), l => int.Parse(l, CultureInfo.InvariantCulture));
         int reads = int.Parse(Option(args, "--reads", "400000"), CultureInfo.InvariantCulture);
         int rounds = int.Parse(Option(args, "--rounds", "8"), CultureInfo.InvariantCulture);
+        var defaults = new DocumentCompressionOptions();
+        var trained = defaults with
+        {
+            DictionaryBytes = int.Parse(Option(args, "--dictionary-bytes", defaults.DictionaryBytes.ToString(CultureInfo.InvariantCulture)), CultureInfo.InvariantCulture),
+            TrainingSamples = int.Parse(Option(args, "--samples", defaults.TrainingSamples.ToString(CultureInfo.InvariantCulture)), CultureInfo.InvariantCulture),
+        };
 
         (byte[][] records, string description) = StorageCostSets.Load(set, docs, 720);
         docs = records.Length;
@@ -33,7 +39,7 @@ public static class CompactionLevelsCommand
         try
         {
             Console.WriteLine($"Writing {docs:N0} of {description} …");
-            await WriteAsync(written, records);
+            await WriteAsync(written, records, trained);
             var stores = new DocumentStore[levels.Length];
             Console.WriteLine();
             Console.WriteLine($"Command: `dotnet tests/Benchmarks/bin/Release/net10.0/Folio.Benchmarks.dll {Command} {string.Join(' ', args)}`");
@@ -47,7 +53,7 @@ public static class CompactionLevelsCommand
                 Directory.CreateDirectory(copy);
                 foreach (string file in Directory.GetFiles(written))
                     File.Copy(file, Path.Combine(copy, Path.GetFileName(file)));
-                stores[i] = DocumentStore.Open(StorageOptions.ForPath(copy), new DocumentCompressionOptions { Level = 1, CompactionLevel = levels[i] });
+                stores[i] = DocumentStore.Open(StorageOptions.ForPath(copy), trained with { Level = 1, CompactionLevel = levels[i] });
                 var clock = Stopwatch.StartNew();
                 var result = stores[i].Compact();
                 double seconds = clock.Elapsed.TotalSeconds;
@@ -75,9 +81,9 @@ public static class CompactionLevelsCommand
         }
     }
 
-    private static async Task WriteAsync(string directory, byte[][] records)
+    private static async Task WriteAsync(string directory, byte[][] records, DocumentCompressionOptions trained)
     {
-        using var store = DocumentStore.Open(StorageOptions.ForPath(directory), new DocumentCompressionOptions { Level = 1, CompactionLevel = 1 });
+        using var store = DocumentStore.Open(StorageOptions.ForPath(directory), trained with { Level = 1, CompactionLevel = 1 });
         await WriteRangeAsync(store, records, 0, records.Length);
         await WriteRangeAsync(store, records, 0, records.Length / 10);
     }
