@@ -58,4 +58,15 @@ internal static partial class DatabaseLog
     /// <summary>An automatic compaction the estimate called for could not be started; the server tries again after more writes.</summary>
     [LoggerMessage(EventId = 2013, Level = LogLevel.Error, Message = "Starting an automatic compaction of {Database} failed")]
     public static partial void AutoCompactionFailed(ILogger logger, Exception exception, string database);
+
+    /// <summary>
+    /// Opening a database written by an older build moves its documents to the current format before it serves
+    /// anything; this says how far that has got (at the start, then about once a second).
+    /// </summary>
+    [LoggerMessage(EventId = 2014, Level = LogLevel.Information, Message = "Moving the documents of {Database} from format {FromFormat} to {ToFormat} (resuming an interrupted move: {Resumed}): {RecordsMoved} of {Records} records after {ElapsedMs} ms")]
+    public static partial void MovingFormat(ILogger logger, string database, int fromFormat, int toFormat, bool resumed, long recordsMoved, long records, double elapsedMs);
+
+    /// <summary>The move of a database's documents to the current format is complete.</summary>
+    [LoggerMessage(EventId = 2015, Level = LogLevel.Information, Message = "Moved the documents of {Database} from format {FromFormat} to {ToFormat} (resumed: {Resumed}): {RecordsMoved} records rewritten in {ElapsedMs} ms")]
+    public static partial void MovedFormat(ILogger logger, string database, int fromFormat, int toFormat, bool resumed, long recordsMoved, double elapsedMs);
 }

@@ -232,7 +232,10 @@ public sealed partial class DatabaseRegistry : IAsyncDisposable
     private Database Open(DatabaseEntry entry)
     {
         string directory = entry.Directory;
-        DocumentStore store = DocumentStore.Open(StorageOptions.ForPath(directory) with { JournalFileSize = _journalFileSize, MetricsName = entry.Name }, CompressionFor(entry));
+        DocumentStore store = DocumentStore.Open(
+            StorageOptions.ForPath(directory) with { JournalFileSize = _journalFileSize, MetricsName = entry.Name },
+            CompressionFor(entry),
+            progress => LogFormatMove(entry.Name, progress));
         try
         {
             var database = new Database(entry.Name, directory, store, new IndexStore(store, Path.Combine(directory, IndexesFolder), _loggers, _indexOptions));
@@ -244,6 +247,14 @@ public sealed partial class DatabaseRegistry : IAsyncDisposable
             store.Dispose();
             throw;
         }
+    }
+
+    private void LogFormatMove(string database, FormatMoveProgress progress)
+    {
+        if (progress.Finished)
+            DatabaseLog.MovedFormat(_logger, database, progress.FromFormat, progress.ToFormat, progress.Resumed, progress.RecordsMoved, progress.Elapsed.TotalMilliseconds);
+        else
+            DatabaseLog.MovingFormat(_logger, database, progress.FromFormat, progress.ToFormat, progress.Resumed, progress.RecordsMoved, progress.Records, progress.Elapsed.TotalMilliseconds);
     }
 
     private void ReadCatalog()

@@ -13,6 +13,9 @@ public sealed partial class DocumentStore
     /// </summary>
     private static ReadOnlySpan<byte> RecordMoveKey => "records-moved-through"u8;
 
+    private byte[]? _movedCollection;
+    private uint _movedCollectionNumber;
+
     /// <summary>
     /// The opening transaction's part of the move to format 6: reads every record in the old layout first, so that a
     /// damaged one fails the open before anything is written and the store stays readable by the build that wrote it;
@@ -51,19 +54,35 @@ public sealed partial class DocumentStore
     /// journal file (16 KB to 16 MB) a transaction, so a store of any size moves without holding it all in one, and
     /// a crash resumes after the last batch committed. Bodies are copied as they are, compressed or not.
     /// </summary>
-    private void MoveRecords()
+    /// <param name="openedFormat">The format the store was in when opened.</param>
+    /// <param name="opened">Running since the open began.</param>
+    /// <param name="progress">Told how far the move has got (<see cref="FormatMoveProgress"/>); nothing is reported for a store already in the current format.</param>
+    private void MoveRecords(int openedFormat, System.Diagnostics.Stopwatch opened, Action<FormatMoveProgress>? progress)
     {
         var batchBytes = Math.Clamp(Environment.Options.JournalFileSize / 16, 16L << 10, 16L << 20);
         var numbersByName = new Dictionary<string, uint>(StringComparer.Ordinal);
         var batch = new List<(byte[] Key, byte[] Record)>();
+        var resumed = openedFormat == DocumentsFormat;
+        long moved = 0, records = -1;
+        var reported = TimeSpan.Zero;
         while (true)
         {
             using var tx = Environment.BeginWrite();
             var meta = tx.OpenTree(MetaTree)!;
-            if (!meta.TryGet(RecordMoveKey, out var through))
-                return;
-            var after = through.Length > 1 ? through[1..].ToArray() : null;
             var docs = tx.OpenTree(DocsTree)!;
+            if (!meta.TryGet(RecordMoveKey, out var through))
+            {
+                if (openedFormat < DocumentsFormat || records >= 0)
+                    progress?.Invoke(new FormatMoveProgress(openedFormat, DocumentsFormat, moved, docs.Count, opened.Elapsed, Finished: true, resumed));
+                return;
+            }
+            if (records < 0)
+            {
+                records = docs.Count;
+                progress?.Invoke(new FormatMoveProgress(openedFormat, DocumentsFormat, 0, records, opened.Elapsed, Finished: false, resumed));
+                reported = opened.Elapsed;
+            }
+            var after = through.Length > 1 ? through[1..].ToArray() : null;
             var numbers = tx.OpenTree(CollectionNumbers.Tree)!;
             var cursor = docs.CreateCursor();
             var more = after is null ? cursor.First() : cursor.Seek(after);
@@ -91,6 +110,12 @@ public sealed partial class DocumentStore
                 meta.Delete(RecordMoveKey);
             }
             tx.Commit();
+            moved += batch.Count;
+            if (more && opened.Elapsed - reported >= TimeSpan.FromSeconds(1))
+            {
+                progress?.Invoke(new FormatMoveProgress(openedFormat, DocumentsFormat, moved, records, opened.Elapsed, Finished: false, resumed));
+                reported = opened.Elapsed;
+            }
         }
     }
 
@@ -98,11 +123,23 @@ public sealed partial class DocumentStore
     private byte[] Relaid(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, Tree numbers, Dictionary<string, uint> numbersByName)
     {
         var legacy = new LegacyRecord(key, value);
-        var collection = Encoding.UTF8.GetString(legacy.Collection);
-        if (!numbersByName.TryGetValue(collection, out var number))
+        uint number;
+        // Records come in id order, so mostly in runs of one collection: the run's number is kept to spare a string
+        // and a lookup per record.
+        if (_movedCollection is not null && legacy.Collection.SequenceEqual(_movedCollection))
         {
-            number = CollectionNumbers.GetOrAdd(numbers, CollectionNames, Encoding.UTF8.GetBytes(collection.ToLowerInvariant()), legacy.Collection);
-            numbersByName.Add(collection, number);
+            number = _movedCollectionNumber;
+        }
+        else
+        {
+            var collection = Encoding.UTF8.GetString(legacy.Collection);
+            if (!numbersByName.TryGetValue(collection, out number))
+            {
+                number = CollectionNumbers.GetOrAdd(numbers, CollectionNames, Encoding.UTF8.GetBytes(collection.ToLowerInvariant()), legacy.Collection);
+                numbersByName.Add(collection, number);
+            }
+            _movedCollection = legacy.Collection.ToArray();
+            _movedCollectionNumber = number;
         }
         var numbered = CollectionNames.NameOf(number);
         var headerLength = Document.HeaderLength(legacy.Etag, legacy.LastModified, key, legacy.Id, number, legacy.Collection, numbered, legacy.BodyFlags, legacy.DictionaryVersion, legacy.RawLength);

@@ -40,8 +40,9 @@ public sealed partial class DocumentStore : IDisposable
     private readonly ContextPool<BodyBuffer> _cursorBuffers = new(() => new BodyBuffer(reusable: true));
     private CommittedChanges _lastChanges;
 
-    private DocumentStore(StorageEnvironment environment, bool ownsEnvironment, DocumentCompressionOptions compression)
+    private DocumentStore(StorageEnvironment environment, bool ownsEnvironment, DocumentCompressionOptions compression, Action<FormatMoveProgress>? formatMoveProgress)
     {
+        var opened = System.Diagnostics.Stopwatch.StartNew();
         Environment = environment;
         _ownsEnvironment = ownsEnvironment;
         _collector = new CommitChangeCollector(this);
@@ -77,7 +78,7 @@ public sealed partial class DocumentStore : IDisposable
             meta.Put("database-id"u8, _databaseId);
         }
         tx.Commit();
-        MoveRecords();
+        MoveRecords(format, opened, formatMoveProgress);
         DatabaseId = Encoding.ASCII.GetString(_databaseId);
         using var reader = OpenReader();
         _lastChanges = CommittedChanges.Opened(reader.LastEtag);
@@ -135,14 +136,15 @@ public sealed partial class DocumentStore : IDisposable
 
     /// <summary>
     /// Opens the environment described by <paramref name="options"/> and the document store in it; bodies are
-    /// compressed as <paramref name="compression"/> says (by default, on).
+    /// compressed as <paramref name="compression"/> says (by default, on). A store written by an older build is moved to
+    /// the current documents format first, <paramref name="formatMoveProgress"/> told how far that has got.
     /// </summary>
-    public static DocumentStore Open(StorageOptions options, DocumentCompressionOptions? compression = null)
+    public static DocumentStore Open(StorageOptions options, DocumentCompressionOptions? compression = null, Action<FormatMoveProgress>? formatMoveProgress = null)
     {
         var environment = StorageEnvironment.Open(options);
         try
         {
-            return new DocumentStore(environment, ownsEnvironment: true, compression ?? new DocumentCompressionOptions());
+            return new DocumentStore(environment, ownsEnvironment: true, compression ?? new DocumentCompressionOptions(), formatMoveProgress);
         }
         catch
         {
@@ -153,7 +155,7 @@ public sealed partial class DocumentStore : IDisposable
 
     /// <summary>A document store in an environment the caller keeps owning.</summary>
     public static DocumentStore On(StorageEnvironment environment, DocumentCompressionOptions? compression = null) =>
-        new(environment, ownsEnvironment: false, compression ?? new DocumentCompressionOptions());
+        new(environment, ownsEnvironment: false, compression ?? new DocumentCompressionOptions(), null);
 
     internal BodyBuffer RentBodyBuffer(bool reusable) => (reusable ? _cursorBuffers : _arenas).Rent();
 

@@ -109,6 +109,65 @@ public class RecordMoveTests
     }
 
     [Fact]
+    public async Task Open_Format5Store_ReportsTheMoveFromItsStartToItsEnd_AndAStoreInTheCurrentFormatReportsNothing()
+    {
+        using var directory = new TempDirectory("record-move-progress");
+        var options = StorageOptions.ForPath(directory.Path) with { JournalFileSize = 256 << 10 };
+        using (var store = DocumentStore.Open(options, DocumentCompressionOptions.Disabled))
+        {
+            await WriteOrdersAsync(store, 2_000);
+            Format5Records.Write(store);
+        }
+
+        var reports = new List<FormatMoveProgress>();
+        using (DocumentStore.Open(options, DocumentCompressionOptions.Disabled, reports.Add))
+        {
+        }
+        Assert.True(reports.Count >= 2, string.Join("; ", reports));
+        Assert.Equal(new FormatMoveProgress(5, 6, 0, 2_000, reports[0].Elapsed, Finished: false, Resumed: false), reports[0]);
+        Assert.Equal(new FormatMoveProgress(5, 6, 2_000, 2_000, reports[^1].Elapsed, Finished: true, Resumed: false), reports[^1]);
+        for (var i = 1; i < reports.Count; i++)
+        {
+            Assert.True(reports[i].RecordsMoved >= reports[i - 1].RecordsMoved && reports[i].Elapsed >= reports[i - 1].Elapsed, string.Join("; ", reports));
+            Assert.Equal(i == reports.Count - 1, reports[i].Finished);
+        }
+
+        reports.Clear();
+        using (DocumentStore.Open(options, DocumentCompressionOptions.Disabled, reports.Add))
+        {
+        }
+        Assert.Empty(reports);
+    }
+
+    [Fact]
+    public async Task Open_MoveInterruptedAfterItsOpeningTransaction_ResumesAndSaysSo()
+    {
+        using var directory = new TempDirectory("record-move-resume");
+        var options = StorageOptions.ForPath(directory.Path) with { JournalFileSize = 256 << 10 };
+        Dictionary<string, Snapshot> before;
+        using (var store = DocumentStore.Open(options, DocumentCompressionOptions.Disabled))
+        {
+            await WriteOrdersAsync(store, 1_000);
+            before = Snapshot.All(store);
+            Format5Records.Write(store);
+        }
+
+        // The first report comes once the opening transaction has committed and before any batch: failing there
+        // leaves the store marked format 6 with every record still in format 5's layout.
+        var interrupted = Assert.Throws<InvalidOperationException>(() => DocumentStore.Open(options, DocumentCompressionOptions.Disabled, _ => throw new InvalidOperationException("stop")));
+        Assert.Equal("stop", interrupted.Message);
+
+        var reports = new List<FormatMoveProgress>();
+        using var resumed = DocumentStore.Open(options, DocumentCompressionOptions.Disabled, reports.Add);
+        Assert.Equal(new FormatMoveProgress(6, 6, 0, 1_000, reports[0].Elapsed, Finished: false, Resumed: true), reports[0]);
+        Assert.Equal(new FormatMoveProgress(6, 6, 1_000, 1_000, reports[^1].Elapsed, Finished: true, Resumed: true), reports[^1]);
+        var after = Snapshot.All(resumed);
+        Assert.Equal(before.Keys.Order(), after.Keys.Order());
+        foreach (var (id, expected) in before)
+            Assert.Equal(expected, after[id]);
+    }
+
+    [Fact]
     public void LegacyRecord_Format5BytesLaidOutByHand_ReadsEveryField()
     {
         var ticks = new DateTime(2026, 11, 29, 6, 40, 1, DateTimeKind.Utc).AddTicks(1234567).Ticks;
@@ -172,6 +231,14 @@ public class RecordMoveTests
         await store.PutAsync("Files/Large", DocumentCompressionTests.Json(large.ToString()));
         await store.PutAsync("temps/1", DocumentCompressionTests.Json("""{"@metadata":{"@collection":"Temps"}}"""));
         await store.DeleteAsync("temps/1");
+    }
+
+    private static async Task WriteOrdersAsync(DocumentStore store, int count)
+    {
+        var commands = new List<DocumentCommand>(count);
+        for (var n = 0; n < count; n++)
+            commands.Add(new DocumentCommand(DocumentCommandType.Put, $"orders/{n}", DocumentCompressionTests.Json(DocumentCompressionTests.Order(n)), null));
+        await store.BatchAsync(commands);
     }
 
     private static int Format(DocumentStore store)
