@@ -5,11 +5,13 @@ namespace Folio.Indexing.Rql;
 /// <summary>
 /// The JavaScript clauses of the seeds' RQL: <c>declare function name(args) { … }</c> before <c>from</c>, the alias
 /// of <c>from Orders as o</c> (which field references may start with), <c>load o.Company as c</c>,
-/// <c>select { … }</c> and <c>update { … }</c>. The JavaScript itself is kept as text; the scripting engine parses it.
+/// <c>select { … }</c>, <c>select f(o)</c> of a declared function, and <c>update { … }</c>. The JavaScript itself is kept
+/// as text; the scripting engine parses it.
 /// </summary>
 public sealed partial class RqlParser
 {
     private readonly List<RqlScript> _functions = [];
+    private readonly HashSet<string> _functionNames = new(StringComparer.Ordinal);
     private readonly List<RqlLoad> _loads = [];
     private string? _alias;
     private RqlScript? _scriptProjection;
@@ -24,6 +26,7 @@ public sealed partial class RqlParser
             ExpectKeyword("function");
             if (Current.Kind != RqlTokenKind.Identifier)
                 throw Error($"Expected the declared function's name but found {Current.Describe()}");
+            _functionNames.Add(Current.Text);
             while (Current.Kind is not (RqlTokenKind.Script or RqlTokenKind.End))
                 _index++;
             if (Current.Kind != RqlTokenKind.Script)
@@ -57,10 +60,40 @@ public sealed partial class RqlParser
 
     private bool TryParseScriptSelect()
     {
-        if (Current.Kind != RqlTokenKind.Script)
+        if (Current.Kind == RqlTokenKind.Script)
+        {
+            _scriptProjection = ScriptAt(Current.Text, Current.Position);
+            _index++;
+            return true;
+        }
+        return TryParseDeclaredFunctionSelect();
+    }
+
+    /// <summary>
+    /// <c>select output(e)</c>: the projection is what a function the query declared returns, as the seeds' documentation
+    /// writes projections that format or combine fields. Kept as the call's text, arguments and all, which the scripting
+    /// engine evaluates as it does <c>select { … }</c>.
+    /// </summary>
+    private bool TryParseDeclaredFunctionSelect()
+    {
+        if (Current.Kind != RqlTokenKind.Identifier || !_functionNames.Contains(Current.Text) || Peek(1).Kind != RqlTokenKind.OpenParen)
             return false;
-        _scriptProjection = ScriptAt(Current.Text, Current.Position);
-        _index++;
+        var start = Current.Position;
+        var name = Current.Text;
+        _index += 2;
+        for (var depth = 1; depth > 0; _index++)
+        {
+            if (Current.Kind == RqlTokenKind.End)
+                throw Error($"Expected ')' to close the call of {name} but found the end of the query");
+            if (Current.Kind == RqlTokenKind.OpenParen)
+                depth++;
+            else if (Current.Kind == RqlTokenKind.CloseParen)
+                depth--;
+        }
+        var end = Peek(-1).Position + 1;
+        if (Current.Kind == RqlTokenKind.Comma || TakeKeyword("as"))
+            throw Error("A declared function's projection is the whole select: it cannot be named or listed with other fields (return an object with them instead)");
+        _scriptProjection = ScriptAt(_text[start..end], start);
         return true;
     }
 

@@ -94,6 +94,8 @@ public sealed partial class RqlParser
     private RqlProjection ParseProjection()
     {
         var field = ParseField();
+        if (Current.Kind == RqlTokenKind.OpenParen && field.Path is not null && field.Aggregate is null && !field.IsId)
+            throw new RqlParseException($"Unknown function '{field.Name}' in select: a projection that calls JavaScript declares the function first (declare function {field.Name}(…) {{ … }}) or is written select {{ … }}", field.Position);
         var alias = field.Name;
         if (TakeKeyword("as"))
             alias = ExpectName("an alias");

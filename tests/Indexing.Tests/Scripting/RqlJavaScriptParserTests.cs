@@ -29,12 +29,33 @@ public sealed class RqlJavaScriptParserTests
         Assert.Null(query.ScriptProjection);
     }
 
+    [Fact]
+    public void Parse_SelectOfADeclaredFunction_IsTheCallAsTheProjection()
+    {
+        var query = RqlParser.Parse("declare function output(e) { return { N: e.FirstName + ')' }; }\nfrom Employees as e where e.Age > 3 select output(e, f(1, (2)), 'x)') include e.Manager limit 5");
+        Assert.Equal("output(e, f(1, (2)), 'x)')", query.ScriptProjection!.Text);
+        Assert.Equal((2, 44), (query.ScriptProjection.Line, query.ScriptProjection.Column));
+        Assert.Empty(query.Select);
+        Assert.Single(query.Include);
+        Assert.NotNull(query.Limit);
+    }
+
+    [Fact]
+    public void Parse_SelectOfAFunctionNotDeclared_IsNotAScript()
+    {
+        var error = Assert.Throws<RqlParseException>(() => RqlParser.Parse("declare function output(e) { return e; } from Employees as e select other(e)"));
+        Assert.Contains("Unknown function 'other'", error.Message);
+    }
+
     [Theory]
     [InlineData("from Orders select { X: 1", "Unterminated JavaScript block")]
     [InlineData("declare function f() from Orders", "body in braces")]
     [InlineData("from Orders update 1", "update's JavaScript")]
     [InlineData("from Orders as o load o.Company as c select o.Freight", "load needs a JavaScript projection")]
     [InlineData("from Orders update { } select Freight", "")]
+    [InlineData("declare function f(o) { return o; } from Orders as o select f(o", "close the call of f")]
+    [InlineData("declare function f(o) { return o; } from Orders as o select f(o) as X", "the whole select")]
+    [InlineData("declare function f(o) { return o; } from Orders as o select f(o), Freight", "the whole select")]
     public void Parse_BadJavaScriptClauses_AreClearErrors(string text, string expected)
     {
         var error = Assert.Throws<RqlParseException>(() => RqlParser.Parse(text));

@@ -45,6 +45,8 @@ public sealed class JavaScriptProjectionTests : IAsyncLifetime
     [InlineData("from Orders as o select { Id: id(o), Total: o.Lines.map(l => l.PricePerUnit * l.Quantity).reduce((a, b) => a + b, 0) }")]
     [InlineData("from Orders as o where o.Freight >= 10 order by Freight as long select { Id: id(o), Total: o.Lines.map(l => l.PricePerUnit * l.Quantity).reduce((a, b) => a + b, 0) }")]
     [InlineData("declare function total(o) {\n  return o.Lines.map(l => l.PricePerUnit * l.Quantity)\n    .reduce((a, b) => a + b, 0);\n}\nfrom Orders as o select { Id: id(o), Total: total(o) }")]
+    [InlineData("declare function output(o) {\n  var total = function (lines) { return lines.map(l => l.PricePerUnit * l.Quantity).reduce((a, b) => a + b, 0); };\n  return { Id: id(o), Total: total(o.Lines) };\n}\nfrom Orders as o select output(o)")]
+    [InlineData("declare function output(o, factor) { return { Id: id(o), Total: o.Lines.reduce((a, l) => a + l.PricePerUnit * l.Quantity * factor, 0) }; }\nfrom Orders as o where o.Freight > 0 select output(o, (1)) limit 10")]
     public async Task Query_ObjectLiteralProjection_ComputesEachResult(string query)
     {
         var result = await QueryAsync(query);
@@ -56,6 +58,15 @@ public sealed class JavaScriptProjectionTests : IAsyncLifetime
             Assert.Equal(ExpectedTotal(i), row.GetProperty("Total").GetDouble(), 6);
             Assert.True(row.GetProperty("@metadata").GetProperty("@projection").GetBoolean());
         }
+    }
+
+    [Fact]
+    public async Task Query_SelectOfADeclaredFunction_ProjectsWithTheLoadedDocument()
+    {
+        var result = await QueryAsync("declare function output(o, c) { return { Freight: o.Freight, Company: c.Name }; } from Orders as o where o.Freight = 30 load o.Company as c select output(o, c)");
+        var row = Assert.Single(result.GetProperty("Results").EnumerateArray());
+        Assert.Equal("Globex", row.GetProperty("Company").GetString());
+        Assert.Equal(30, row.GetProperty("Freight").GetInt32());
     }
 
     [Fact]

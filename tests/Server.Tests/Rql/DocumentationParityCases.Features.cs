@@ -64,6 +64,8 @@ public static partial class DocumentationParityCases
             d => Rows(d.Orders.Where(o => o.Freight > 110).Select(o => new { Total = o.Lines.Sum(l => l.PricePerUnit * l.Quantity) }))) { Pending = Js },
         new("js projections", "declare function fullName(e) { return e.FirstName + ' ' + e.LastName; } from Employees as e select { Name: fullName(e) }",
             d => Rows(d.Employees.Select(e => new { Name = e.FirstName + " " + e.LastName }))) { Pending = Js },
+        new("js projections", "declare function output(e) { var format = function(p) { return p.FirstName + ' ' + p.LastName; }; return { FullName: format(e) }; } from Employees as e select output(e)",
+            d => Rows(d.Employees.Select(e => new { FullName = e.FirstName + " " + e.LastName }))) { Pending = Js },
         new("js projections", "from Orders as o where id() = 'orders/1-A' load o.Company as c select { CompanyName: c.Name, Freight: o.Freight }",
             d => Rows([new { CompanyName = d.Companies.Single(c => Eq(c.Id, d.Orders[0].Company)).Name, d.Orders[0].Freight }])) { Pending = Js },
         new("js projections", "from Orders as o where o.Company = 'companies/5-A' select { Products: o.Lines.map(l => l.ProductName), Count: o.Lines.length }",
