@@ -110,10 +110,16 @@ public sealed partial class RqlParser
         {
             if (projection.Field.IsKey)
                 throw new RqlParseException("key() is the group of a group by query (from Orders group by Company select key(), count())", projection.Field.Position);
+            // Without a group the function would have nothing to aggregate, and read as a field it answered each document's id or value.
+            if (projection.Field.Aggregate is not null)
+                throw new RqlParseException($"{projection.Field} aggregates the groups of a group by query (from Orders group by Company select key(), {projection.Field}); a query without group by selects fields", projection.Field.Position);
         }
         var key = orderBy.Find(static o => o.Field is { IsKey: true });
         if (key is not null)
             throw new RqlParseException("key() is the group of a group by query; order by a field instead", key.Position);
+        var aggregate = orderBy.Find(static o => o.Field is { Aggregate: not null });
+        if (aggregate is not null)
+            throw new RqlParseException($"{aggregate.Field} aggregates the groups of a group by query; order by a field instead", aggregate.Position);
     }
 
     /// <summary><c>random()</c> or <c>random('seed')</c> as an order by key.</summary>

@@ -72,6 +72,22 @@ public sealed class SeedsQueryShapesTests(ServerFixture fixture) : IClassFixture
         Assert.Equal(3, (await FolioApi.StatsAsync(Client, db)).CountOfDocuments);
     }
 
+    [Theory]
+    [InlineData("from Orders select count()", "count()")]
+    [InlineData("from Orders where Total > 1 select count() as N, Product", "count()")]
+    [InlineData("from Orders select sum(Total)", "sum(Total)")]
+    [InlineData("from Orders order by count() desc", "count()")]
+    public async Task Query_WithAnAggregateButNoGroupBy_IsRefusedNamingIt(string rql, string named)
+    {
+        // Regression: these answered each document's id (count()) or field (sum(Total)) under the function's name.
+        string db = await StoreOrdersAsync();
+        using HttpResponseMessage response = await Client.PostAsync($"/databases/{db}/queries", FolioApi.Json(JsonSerializer.Serialize(new { Query = rql })));
+        string text = await response.Content.ReadAsStringAsync();
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        Assert.Equal("application/problem+json", response.Content.Headers.ContentType?.MediaType);
+        Assert.Contains(named + " aggregates the groups of a group by query", text);
+    }
+
     [Fact]
     public async Task MapReduceRows_CarryAnEmptyMetadata_OnlyForTheSeedsClients()
     {
