@@ -4,7 +4,10 @@ using System.Text;
 
 namespace Folio.Client.Linq;
 
-/// <summary>Turns member accesses in expression trees into document paths (<c>ShipTo.Country</c>, <c>Lines[].Product</c>).</summary>
+/// <summary>
+/// Turns member accesses in expression trees into document paths (<c>ShipTo.Country</c>, <c>Lines[].Product</c>,
+/// <c>Tags.Count</c> and <c>Notes.Length</c>, which the server reads as sizes).
+/// </summary>
 internal static class ExpressionPaths
 {
     /// <summary>The path of a member chain from the lambda's parameter; throws for anything else.</summary>
@@ -32,6 +35,11 @@ internal static class ExpressionPaths
                          && TryMemberPath(selector.Body, out string inner):
                     parts.Add("[]." + inner);
                     current = StripConvert(call.Arguments[0]);
+                    continue;
+                // tags.Length of an array: the server reads a last Length as the array's size, as it reads List's Count.
+                case UnaryExpression { NodeType: ExpressionType.ArrayLength } length:
+                    parts.Add("Length");
+                    current = StripConvert(length.Operand);
                     continue;
                 case ParameterExpression:
                     path = Join(parts);

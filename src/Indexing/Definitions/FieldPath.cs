@@ -11,7 +11,10 @@ namespace Folio.Indexing.Definitions;
 /// backslash escapes the quote and itself. Arrays are walked wherever the path meets them, so
 /// <c>Tags</c> on an array means its items; <c>[]</c> after a name (<c>Lines[].Product</c>,
 /// <c>Tags[]</c>) says so explicitly and makes a projection return the items of a last array rather than
-/// the array itself.
+/// the array itself. A last name <c>Count</c> or <c>Length</c> (either casing) that the value it follows does not hold
+/// gives that value's size, as the seeds' paths do (<c>Lines.Count</c>, <c>Name.Length</c>): an array's items (when none
+/// of them is an object holding the name and the array is not marked <c>[]</c>), a string's characters, an object's
+/// properties.
 /// </summary>
 public sealed class FieldPath
 {
@@ -21,7 +24,11 @@ public sealed class FieldPath
     private readonly string[] _names;
     private readonly byte[][] _utf8Names;
     private readonly bool _walksLastArray;
+    private readonly bool _endsInSize;
     private string? _queryText;
+
+    /// <summary>Sizes as JSON numbers, made once each: a path ending in a size gives one per document it reads.</summary>
+    private static readonly System.Runtime.CompilerServices.StrongBox<JsonElement>?[] SmallSizes = new System.Runtime.CompilerServices.StrongBox<JsonElement>?[256];
 
     private FieldPath(PathSegment[] segments)
     {
@@ -35,6 +42,7 @@ public sealed class FieldPath
             _utf8Names[i] = Encoding.UTF8.GetBytes(segments[i].Name);
         }
         _walksLastArray = segments[^1].MarksArray;
+        _endsInSize = segments.Length > 1 && !segments[^1].MarksArray && segments[^1].Name is "Count" or "count" or "Length" or "length";
     }
 
     /// <summary>The path in canonical form: names quoted only where they must be. Parsing it gives this path again.</summary>
@@ -123,6 +131,11 @@ public sealed class FieldPath
     private bool Collect(JsonElement element, int depth, bool forIndex, List<JsonElement> values)
     {
         var atEnd = depth == _names.Length;
+        if (_endsInSize && depth == _names.Length - 1 && SizeOf(element, depth) is { } size)
+        {
+            values.Add(size);
+            return false;
+        }
         if (element.ValueKind == JsonValueKind.Array && (!atEnd || forIndex || _walksLastArray))
         {
             if (atEnd && forIndex && element.GetArrayLength() == 0)
@@ -138,6 +151,45 @@ public sealed class FieldPath
         }
         return element.ValueKind == JsonValueKind.Object && element.TryGetProperty(_names[depth], out var child)
             && Collect(child, depth + 1, forIndex, values);
+    }
+
+    /// <summary>
+    /// The size a last <c>Count</c> or <c>Length</c> stands for at <paramref name="element"/>, or null when the name is a
+    /// property to read as any other: an object holding it, or an array marked <c>[]</c> or with an object item holding it.
+    /// </summary>
+    private JsonElement? SizeOf(JsonElement element, int depth)
+    {
+        switch (element.ValueKind)
+        {
+            case JsonValueKind.Array:
+                if (Segments[depth - 1].MarksArray)
+                    return null;
+                foreach (var item in element.EnumerateArray())
+                {
+                    if (item.ValueKind == JsonValueKind.Object && item.TryGetProperty(_names[depth], out _))
+                        return null;
+                }
+                return Size(element.GetArrayLength());
+            case JsonValueKind.String:
+                return Size(element.GetString()!.Length);
+            case JsonValueKind.Object:
+                if (element.TryGetProperty(_names[depth], out _))
+                    return null;
+                var count = 0;
+                foreach (var _ in element.EnumerateObject())
+                    count++;
+                return Size(count);
+            default:
+                return null;
+        }
+    }
+
+    private static JsonElement Size(int size)
+    {
+        if (size >= SmallSizes.Length)
+            return JsonSerializer.SerializeToElement(size);
+        // Boxed so that threads racing to fill a slot each store a whole reference, never half an element.
+        return (SmallSizes[size] ??= new System.Runtime.CompilerServices.StrongBox<JsonElement>(JsonSerializer.SerializeToElement(size))).Value;
     }
 
     /// <summary>Consumes the value the reader is on, following the path from <paramref name="depth"/> as <see cref="Collect"/> does for an index.</summary>

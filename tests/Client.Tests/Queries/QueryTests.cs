@@ -40,6 +40,25 @@ public class QueryTests(TestServer server)
     }
 
     [Fact]
+    public async Task Where_OnTheCountOfAListAndTheLengthOfAString_FindsBySize()
+    {
+        using DocumentStore store = await Seed.OrdersAsync(server);
+        await using var session = store.OpenAsyncSession();
+        Assert.Equal("from Orders where (Tags.Count > $p0 and Notes.Length < $p1)", session.Query<Order>().Where(o => o.Tags.Count > 0 && o.Notes!.Length < 20).ToRql().Text);
+        List<Order> orders = await session.Query<Order>().Customize(c => c.WaitForNonStaleResults())
+            .Where(o => o.Tags.Count > 0 && o.Notes!.Length < 20)
+            .OrderBy(o => o.Total)
+            .ToListAsync();
+        Assert.Equal(["orders/4", "orders/2"], orders.Select(o => o.Id));
+        Assert.Equal("from Crates where Codes.Length > $p0", session.Query<Crate>().Where(c => c.Codes.Length > 1).ToRql().Text);
+    }
+
+    private sealed class Crate
+    {
+        public string[] Codes { get; set; } = [];
+    }
+
+    [Fact]
     public async Task Search_FindsDocumentsByWords()
     {
         using DocumentStore store = await Seed.OrdersAsync(server);
