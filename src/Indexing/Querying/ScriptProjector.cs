@@ -128,7 +128,7 @@ internal sealed class ScriptProjector : IDisposable
 
     private static ScriptSource Source(RqlQuery query)
     {
-        var source = new ScriptSource().Glue(IdHelper);
+        var source = new ScriptSource().Glue(IdHelper).Glue(LoadedSelect.PathHelper);
         foreach (var function in query.Functions)
             source.Client(function.Text, function.Line, function.Column);
         var parameters = query.Alias ?? "__folio_document";

@@ -112,7 +112,15 @@ public sealed partial class RqlParser
         if (_update is not null && (query.Select.Count > 0 || _scriptProjection is not null || query.Facets.Count > 0))
             throw new RqlParseException("A query with update cannot also select", _tokens[0].Position);
         if (_loads.Count > 0 && _scriptProjection is null && _update is null)
-            throw new RqlParseException("load needs a JavaScript projection (select { … }) or an update that uses the loaded documents", _tokens[0].Position);
+        {
+            if (query.Select.Count == 0)
+                throw new RqlParseException("load needs a select that uses the loaded documents (select c.Name, or select { … }) or an update that does", _tokens[0].Position);
+            if (_distinct)
+                throw new RqlParseException("select distinct cannot read loaded documents", _distinctAt);
+            var first = query.Select[0].Field.Position;
+            _scriptProjection = ScriptAt(LoadedSelect.ObjectLiteral(query.Select, _loads), first);
+            query = query with { Select = [] };
+        }
         return query with { Alias = _alias, Functions = _functions, Loads = _loads, ScriptProjection = _scriptProjection, Update = _update };
     }
 

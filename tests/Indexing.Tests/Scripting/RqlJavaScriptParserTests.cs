@@ -41,6 +41,16 @@ public sealed class RqlJavaScriptParserTests
     }
 
     [Fact]
+    public void Parse_PlainSelectWithLoad_IsTheProjectionItMeans()
+    {
+        var query = RqlParser.Parse("from Orders as o load o.Company as c select c.Name, c.'Main Address'.City as City, o.Freight, Lines[].Price as Prices, id() as Id");
+        Assert.Empty(query.Select);
+        Assert.Equal(
+            "{ \"Name\": __folio_path(c, [\"Name\"], false), \"City\": __folio_path(c, [\"Main Address\", \"City\"], false), \"Freight\": __folio_path(this, [\"Freight\"], false), \"Prices\": __folio_path(this, [\"Lines\", \"Price\"], false), \"Id\": id(this) }",
+            query.ScriptProjection!.Text);
+    }
+
+    [Fact]
     public void Parse_SelectOfAFunctionNotDeclared_IsNotAScript()
     {
         var error = Assert.Throws<RqlParseException>(() => RqlParser.Parse("declare function output(e) { return e; } from Employees as e select other(e)"));
@@ -51,7 +61,8 @@ public sealed class RqlJavaScriptParserTests
     [InlineData("from Orders select { X: 1", "Unterminated JavaScript block")]
     [InlineData("declare function f() from Orders", "body in braces")]
     [InlineData("from Orders update 1", "update's JavaScript")]
-    [InlineData("from Orders as o load o.Company as c select o.Freight", "load needs a JavaScript projection")]
+    [InlineData("from Orders as o load o.Company as c", "load needs a select")]
+    [InlineData("from Orders as o load o.Company as c select count()", "aggregates the groups")]
     [InlineData("from Orders update { } select Freight", "")]
     [InlineData("declare function f(o) { return o; } from Orders as o select f(o", "close the call of f")]
     [InlineData("declare function f(o) { return o; } from Orders as o select f(o) as X", "the whole select")]

@@ -70,6 +70,24 @@ public sealed class JavaScriptProjectionTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task Query_LoadWithAPlainSelect_ProjectsFieldsOfBothDocuments()
+    {
+        var result = await QueryAsync("from Orders as o where o.Freight = 30 load o.Company as c select c.Name, c.Missing as Missing, o.Freight, Lines[].PricePerUnit as Prices, id() as Id");
+        var row = Assert.Single(result.GetProperty("Results").EnumerateArray());
+        Assert.Equal("Globex", row.GetProperty("Name").GetString());
+        Assert.Equal(JsonValueKind.Null, row.GetProperty("Missing").ValueKind);
+        Assert.Equal(30, row.GetProperty("Freight").GetInt32());
+        Assert.Equal([3.0, 1.5], row.GetProperty("Prices").EnumerateArray().Select(p => p.GetDouble()));
+        Assert.Equal("orders/3", row.GetProperty("Id").GetString());
+        Assert.True(result.GetProperty("Includes").TryGetProperty("companies/2", out _));
+
+        // The same fields as a plain projection gives them, read from the queried document alone.
+        var plain = await QueryAsync("from Orders where Freight = 30 select Freight, Lines[].PricePerUnit as Prices");
+        var expected = Assert.Single(plain.GetProperty("Results").EnumerateArray());
+        Assert.Equal(expected.GetProperty("Prices").GetRawText(), row.GetProperty("Prices").GetRawText());
+    }
+
+    [Fact]
     public async Task Query_Load_ReadsTheRelatedDocumentAndIncludesIt()
     {
         var result = await QueryAsync("from Orders as o where o.Freight = $f load o.Company as c select { Freight: o.Freight, Company: c.Name, Upper: c.Name.toUpperCase() }", new { f = 30 });

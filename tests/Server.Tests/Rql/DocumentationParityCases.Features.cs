@@ -66,6 +66,8 @@ public static partial class DocumentationParityCases
             d => Rows(d.Employees.Select(e => new { Name = e.FirstName + " " + e.LastName }))) { Pending = Js },
         new("js projections", "declare function output(e) { var format = function(p) { return p.FirstName + ' ' + p.LastName; }; return { FullName: format(e) }; } from Employees as e select output(e)",
             d => Rows(d.Employees.Select(e => new { FullName = e.FirstName + " " + e.LastName }))) { Pending = Js },
+        new("projections", "from Orders as o where id() = 'orders/1-A' load o.Company as c select c.Name as CompanyName, o.Freight as Freight",
+            d => Rows([new { CompanyName = d.Companies.Single(c => Eq(c.Id, d.Orders[0].Company)).Name, d.Orders[0].Freight }])),
         new("js projections", "from Orders as o where id() = 'orders/1-A' load o.Company as c select { CompanyName: c.Name, Freight: o.Freight }",
             d => Rows([new { CompanyName = d.Companies.Single(c => Eq(c.Id, d.Orders[0].Company)).Name, d.Orders[0].Freight }])) { Pending = Js },
         new("js projections", "from Orders as o where o.Company = 'companies/5-A' select { Products: o.Lines.map(l => l.ProductName), Count: o.Lines.length }",

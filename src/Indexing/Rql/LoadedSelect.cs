@@ -1,0 +1,95 @@
+using System.Text;
+using System.Text.Json;
+using Folio.Indexing.Definitions;
+
+namespace Folio.Indexing.Rql;
+
+/// <summary>
+/// <c>load o.Company as c select c.Name as Company, Freight</c>: a select of plain fields that reads loaded documents, as
+/// the seeds' RQL allows without JavaScript. It is written as the JavaScript projection it means, each field read by the
+/// projection's path helper with the rules of a plain projection (arrays on the way walked, a missing value null), so
+/// that it runs where <c>select { … }</c> runs: after the index, with the loaded documents added to the includes.
+/// </summary>
+internal static class LoadedSelect
+{
+    /// <summary>The projection's path helper: the value at names in a value, as <see cref="FieldPath.Select"/> gives it.</summary>
+    public const string PathFunction = "__folio_path";
+
+    /// <summary>The helper's definition, glued before every projection.</summary>
+    public const string PathHelper =
+        "function " + PathFunction + "(v, names, walkLast) {\n" +
+        "  var out = [], walked = false;\n" +
+        "  function size(e, d) {\n" +
+        "    var n = names[d];\n" +
+        "    if (d !== names.length - 1 || d === 0 || (n !== 'Count' && n !== 'count' && n !== 'Length' && n !== 'length')) return undefined;\n" +
+        "    if (typeof e === 'string') return e.length;\n" +
+        "    if (Array.isArray(e)) return e.some(function (x) { return x !== null && typeof x === 'object' && !Array.isArray(x) && Object.prototype.hasOwnProperty.call(x, n); }) ? undefined : e.length;\n" +
+        "    if (e !== null && typeof e === 'object' && !Object.prototype.hasOwnProperty.call(e, n)) return Object.keys(e).length;\n" +
+        "    return undefined;\n" +
+        "  }\n" +
+        "  function collect(e, d) {\n" +
+        "    var s = size(e, d);\n" +
+        "    if (s !== undefined) { out.push(s); return; }\n" +
+        "    var atEnd = d === names.length;\n" +
+        "    if (Array.isArray(e) && (!atEnd || walkLast)) { walked = true; for (var i = 0; i < e.length; i++) collect(e[i], d); return; }\n" +
+        "    if (atEnd) { out.push(e === undefined ? null : e); return; }\n" +
+        "    if (e !== null && typeof e === 'object' && Object.prototype.hasOwnProperty.call(e, names[d])) collect(e[names[d]], d + 1);\n" +
+        "  }\n" +
+        "  collect(v, 0);\n" +
+        "  return walked ? out : (out.length > 0 ? out[0] : null);\n" +
+        "}\n";
+
+    /// <summary>
+    /// The object literal a select of <paramref name="projections"/> under <paramref name="loads"/> stands for; throws for
+    /// a select that is not plain fields and <c>id()</c>.
+    /// </summary>
+    public static string ObjectLiteral(IReadOnlyList<RqlProjection> projections, IReadOnlyList<RqlLoad> loads)
+    {
+        var text = new StringBuilder("{ ");
+        for (var i = 0; i < projections.Count; i++)
+        {
+            var projection = projections[i];
+            var field = projection.Field;
+            if (field.Aggregate is not null)
+                throw new RqlParseException($"{field} cannot be selected beside loaded documents; a query with load selects fields, id() or an object literal (select {{ … }})", field.Position);
+            if (i > 0)
+                text.Append(", ");
+            if (field.IsId)
+            {
+                text.Append(JsonSerializer.Serialize(projection.Alias)).Append(": id(this)");
+                continue;
+            }
+            var segments = field.Path!.Segments;
+            var root = "this";
+            var start = 0;
+            var alias = projection.Alias;
+            if (segments.Count > 1 && !segments[0].MarksArray && IsLoadAlias(segments[0].Name, loads))
+            {
+                root = segments[0].Name;
+                start = 1;
+                // Named after the path in the loaded document, as a path of the queried one is named after itself.
+                if (alias == field.Name)
+                    alias = new RqlField(FieldPath.FromSegments([.. segments.Skip(1)]), field.Position).Name;
+            }
+            text.Append(JsonSerializer.Serialize(alias)).Append(": ").Append(PathFunction).Append('(').Append(root).Append(", [");
+            for (var s = start; s < segments.Count; s++)
+            {
+                if (s > start)
+                    text.Append(", ");
+                text.Append(JsonSerializer.Serialize(segments[s].Name));
+            }
+            text.Append("], ").Append(segments[^1].MarksArray ? "true" : "false").Append(')');
+        }
+        return text.Append(" }").ToString();
+    }
+
+    private static bool IsLoadAlias(string name, IReadOnlyList<RqlLoad> loads)
+    {
+        foreach (var load in loads)
+        {
+            if (string.Equals(load.Alias, name, StringComparison.Ordinal))
+                return true;
+        }
+        return false;
+    }
+}
