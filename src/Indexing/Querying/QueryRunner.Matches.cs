@@ -20,6 +20,12 @@ public sealed partial class QueryRunner
     public async Task<List<string>> MatchingIdsAsync(RqlQuery query, QueryOptions options, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(query);
+        var ids = await RetrievedIdsAsync(query, options, cancellationToken).ConfigureAwait(false);
+        return query.Filters ? FilteredIds(query, options, ids) : ids;
+    }
+
+    private async Task<List<string>> RetrievedIdsAsync(RqlQuery query, QueryOptions options, CancellationToken cancellationToken)
+    {
         if (query.Facets.Count > 0 || query.Suggestions.Count > 0 || query.GroupBy.Count > 0 || query.Select.Count > 0 || query.ScriptProjection is not null)
             throw new QueryException("A patch or delete by query works on documents: it cannot have facets, suggestions, group by or a select.");
         var ids = new List<string>();
@@ -59,5 +65,22 @@ public sealed partial class QueryRunner
                 ids.Add(document);
         }
         return ids;
+    }
+
+    /// <summary>The ids among <paramref name="ids"/> whose documents pass the query's <c>filter</c>, checked up to its <c>filter_limit</c>.</summary>
+    private List<string> FilteredIds(RqlQuery query, QueryOptions options, List<string> ids)
+    {
+        CheckFilter(query);
+        using var reader = store.OpenReader();
+        using var filter = ResultFilter.Create(query, options, reader);
+        var passed = new List<string>();
+        foreach (var id in ids)
+        {
+            if (filter.Exhausted)
+                break;
+            if (reader.TryGet(id, out var document) && filter.Passes(document.Json, document.IdString, reader))
+                passed.Add(id);
+        }
+        return passed;
     }
 }

@@ -59,6 +59,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             throw new QueryException("A query with update { … } is a patch by query: send it with PATCH /databases/{db}/queries.");
         if (query.ScriptProjection is not null && NeedsAllMatches(query))
             throw new QueryException("A JavaScript projection (select { … }) cannot be combined with select distinct, order by random() or an alphanumeric order yet.");
+        CheckFilter(query);
         var plan = query.GroupBy.Count > 0 ? GroupByPlan.Create(query) : null;
         if (plan is not null)
             query = plan.Query;
@@ -69,7 +70,10 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             // A collection read waits for no index: its budget, which stops its projections too, starts now.
             budget.Start();
             using var direct = ScriptProjector.Create(query, options, budget.Token);
-            AnswerDirect(query, ids, options, skip, take, result, direct);
+            if (query.Filters)
+                AnswerDirectFiltered(query, ids, options, skip, take, result, direct);
+            else
+                AnswerDirect(query, ids, options, skip, take, result, direct);
             return Finished(result, started);
         }
 
@@ -114,6 +118,11 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             {
                 AddByDistance(query, distance, searcher, where, skip, take, reader, result, projector);
                 timings?.QueryDone();
+                return Finished(result, started);
+            }
+            if (query.Filters)
+            {
+                AnswerIndexFiltered(query, searcher, where, sort, index.Definition.IsFanOut, options, skip, take, reader, result, projector);
                 return Finished(result, started);
             }
             var page = !index.Definition.IsFanOut ? searcher.Search(where, skip, take, sort) : FanOutPage.Search(searcher, where, skip, take, sort, result, options.SkipDuplicateChecking);
@@ -177,6 +186,8 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             throw new QueryException("Queries with select distinct, order by random() or an alphanumeric order cannot be streamed; run them as queries.");
         if (query.ScriptProjection is not null || query.Update is not null)
             throw new QueryException("Queries with JavaScript (select { … }, update { … }) cannot be streamed; run them as queries.");
+        if (query.Filters)
+            throw new QueryException("Queries with filter cannot be streamed yet; run them as queries (with filter_limit for a large collection).");
         var plan = query.GroupBy.Count > 0 ? GroupByPlan.Create(query) : null;
         if (plan is not null)
             query = plan.Query;

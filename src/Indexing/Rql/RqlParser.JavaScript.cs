@@ -76,6 +76,18 @@ public sealed partial class RqlParser
     /// </summary>
     private bool TryParseDeclaredFunctionSelect()
     {
+        if (!TryParseDeclaredFunctionCall(out var call))
+            return false;
+        if (Current.Kind == RqlTokenKind.Comma || TakeKeyword("as"))
+            throw Error("A declared function's projection is the whole select: it cannot be named or listed with other fields (return an object with them instead)");
+        _scriptProjection = call;
+        return true;
+    }
+
+    /// <summary>A call of a function the query declared, kept as its text, arguments and all.</summary>
+    private bool TryParseDeclaredFunctionCall(out RqlScript call)
+    {
+        call = null!;
         if (Current.Kind != RqlTokenKind.Identifier || !_functionNames.Contains(Current.Text) || Peek(1).Kind != RqlTokenKind.OpenParen)
             return false;
         var start = Current.Position;
@@ -91,9 +103,7 @@ public sealed partial class RqlParser
                 depth--;
         }
         var end = Peek(-1).Position + 1;
-        if (Current.Kind == RqlTokenKind.Comma || TakeKeyword("as"))
-            throw Error("A declared function's projection is the whole select: it cannot be named or listed with other fields (return an object with them instead)");
-        _scriptProjection = ScriptAt(_text[start..end], start);
+        call = ScriptAt(_text[start..end], start);
         return true;
     }
 

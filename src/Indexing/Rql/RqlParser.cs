@@ -6,7 +6,7 @@ namespace Folio.Indexing.Rql;
 /// Parses Folio's RQL subset:
 /// <code>
 /// from Collection | from index 'Name'
-/// [where condition] [group by field, … [where condition]]   condition: or/and/not, parentheses, field (= != &lt; &lt;= &gt; &gt;=) value,
+/// [where condition] [group by field, … [where condition]] [filter condition [filter_limit n]]   condition: or/and/not, parentheses, field (= != &lt; &lt;= &gt; &gt;=) value,
 ///                     field between a and b, field in (…), search(f, 'text'), startsWith(f, 'p'),
 ///                     endsWith(f, 's'), exists(f), id() = 'x', boost(condition, factor), fuzzy(f = 'v', factor),
 ///                     proximity(search(f, 'words'), slop), exact(condition), regex(f, 'pattern'), f all in (…),
@@ -83,6 +83,7 @@ public sealed partial class RqlParser
             if (TakeKeyword("where"))
                 where = where is null ? ParseOr() : new RqlBinary(true, where, ParseOr());
         }
+        ParseFilter();
         if (TakeKeyword("order"))
         {
             ExpectKeyword("by");
@@ -119,10 +120,11 @@ public sealed partial class RqlParser
         // RavenDB users write include after limit as often as before it.
         if (include.Count == 0 && highlights.Count == 0 && _compareExchangeIncludes.Count == 0 && !IncludesDiagnostics && TakeKeyword("include"))
             ParseIncludes(include, highlights);
+        TryParseFilterLimit();
         if (Current.Kind != RqlTokenKind.End)
             throw Error($"Expected where, group by, order by, select, include, limit or the end of the query but found {Current.Describe()}");
         CheckClauses(groupBy, select, facets, orderBy);
-        return WithScripts(new RqlQuery(source, where, orderBy, select, facets, include, limit, offset)
+        return WithFilter(WithScripts(new RqlQuery(source, where, orderBy, select, facets, include, limit, offset)
         {
             GroupBy = groupBy,
             Highlights = highlights,
@@ -132,7 +134,7 @@ public sealed partial class RqlParser
             IncludeExplanations = _explanations,
             CompareExchangeIncludes = _compareExchangeIncludes,
             UsesCompareExchange = _usesCompareExchange,
-        });
+        }));
     }
 
     private RqlToken Peek(int ahead) => _tokens[Math.Min(_index + ahead, _tokens.Count - 1)];

@@ -51,6 +51,23 @@ public sealed class RqlJavaScriptParserTests
     }
 
     [Fact]
+    public void Parse_Filter_IsAConditionOrADeclaredFunctionWithItsLimit()
+    {
+        var query = RqlParser.Parse("from Employees as e where e.Title = 'Sales' filter e.Address.Country = 'USA' filter_limit 500");
+        Assert.Equal("Title", Assert.IsType<RqlComparison>(query.Where).Field.Name);
+        Assert.Equal("Address.Country", Assert.IsType<RqlComparison>(query.Filter).Field.Name);
+        Assert.Equal(500L, Assert.IsType<RqlLiteral>(query.FilterLimit).Value);
+
+        var scripted = RqlParser.Parse("declare function titlePrefix(r, prefix) { return r.Title.startsWith(prefix); }\nfrom Employees as e filter titlePrefix(e, $prefix) order by LastName limit 5 filter_limit 100");
+        Assert.Equal("titlePrefix(e, $prefix)", scripted.FilterScript!.Text);
+        Assert.Null(scripted.Filter);
+        Assert.Equal(100L, Assert.IsType<RqlLiteral>(scripted.FilterLimit).Value);
+        Assert.Single(scripted.OrderBy);
+
+        Assert.False(RqlParser.Parse("from Orders where filter = 1").Filters);
+    }
+
+    [Fact]
     public void Parse_SelectOfAFunctionNotDeclared_IsNotAScript()
     {
         var error = Assert.Throws<RqlParseException>(() => RqlParser.Parse("declare function output(e) { return e; } from Employees as e select other(e)"));
@@ -65,6 +82,8 @@ public sealed class RqlJavaScriptParserTests
     [InlineData("from Orders as o load o.Company as c select count()", "aggregates the groups")]
     [InlineData("from Orders update { } select Freight", "")]
     [InlineData("declare function f(o) { return o; } from Orders as o select f(o", "close the call of f")]
+    [InlineData("from Orders filter_limit 5", "the query has no filter")]
+    [InlineData("from Orders group by Company filter Company = 'x' select key()", "cannot be combined with group by")]
     [InlineData("declare function f(o) { return o; } from Orders as o select f(o) as X", "the whole select")]
     [InlineData("declare function f(o) { return o; } from Orders as o select f(o), Freight", "the whole select")]
     public void Parse_BadJavaScriptClauses_AreClearErrors(string text, string expected)

@@ -101,6 +101,21 @@ public sealed class QueryOperationTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task PatchByQuery_WithFilter_PatchesOnlyWhatPassesIt()
+    {
+        // The where retrieves a fifth of the orders through an index; the filter keeps those of them with a Number over 2,000.
+        var id = await StartAsync(Client, _db, HttpMethod.Patch, "from Orders where Freight < 10 filter Number > $min update { this.Filtered = true; }", new { min = 2000 });
+        var state = await EndedAsync(Client, _db, id);
+
+        var expected = Enumerable.Range(2001, Orders - 2000).Count(i => i % 50 < 10);
+        Assert.Equal("Completed", state.GetProperty("Status").GetString());
+        Assert.Equal(expected, state.GetProperty("Processed").GetInt64());
+        Assert.True((await LoadAsync(Client, _db, "orders/2001"))!.Value.GetProperty("Filtered").GetBoolean());
+        Assert.False((await LoadAsync(Client, _db, "orders/1001"))!.Value.TryGetProperty("Filtered", out _));
+        Assert.False((await LoadAsync(Client, _db, "orders/2010"))!.Value.TryGetProperty("Filtered", out _));
+    }
+
+    [Fact]
     public async Task PatchByQuery_QueryAsAnObject_IsTheSeedsClientsForm()
     {
         var (status, body) = await SendAsync(Client, HttpMethod.Patch, $"/databases/{_db}/queries", new { Query = new { Query = "from Orders where Number = $n update { this.Freight = -7; }", QueryParameters = new { n = 3 } } });

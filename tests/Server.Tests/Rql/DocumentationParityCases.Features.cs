@@ -32,6 +32,14 @@ public static partial class DocumentationParityCases
             d => OrderedRows(d.Orders.GroupBy(o => o.Company).Where(g => g.Count() > 5).OrderByDescending(g => g.Sum(o => o.Freight))
                 .Select(g => new { Company = g.Key, Count = g.Count(), Total = g.Sum(o => o.Freight) }))),
 
+        // Exploration queries (filter).
+        new("filter", "from Employees as e filter e.Address.Country = 'USA'",
+            d => Ids(d.Employees.Where(e => Eq(e.Address.Country, "USA")).Select(e => e.Id))),
+        new("filter", "from Employees as e where e.Title = 'Sales Representative' filter e.Address.Country = 'USA' filter_limit 500",
+            d => Ids(d.Employees.Where(e => Eq(e.Title, "Sales Representative") && Eq(e.Address.Country, "USA")).Select(e => e.Id))),
+        new("filter", "from index 'Orders/ByCompany' filter Count > 10",
+            d => Rows(d.Orders.GroupBy(o => o.Company).Where(g => g.Count() > 10).Select(g => new { Company = g.Key, Count = g.Count(), Total = g.Sum(o => o.Freight) }))),
+
         // Facets.
         new("facets", "from index 'Products/Search' select facet(Category)",
             d => FacetValues(d.Products.GroupBy(p => p.Category).Select(g => ("Category", g.Key, g.Count())))),
