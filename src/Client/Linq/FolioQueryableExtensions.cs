@@ -3,12 +3,20 @@ using System.Reflection;
 
 namespace Folio.Client.Linq;
 
-/// <summary>Folio's LINQ operators (<c>Search</c>, <c>Include</c>, <c>Customize</c>, <c>Statistics</c>) and the asynchronous ways to run a query.</summary>
+/// <summary>Folio's LINQ operators (<c>Search</c>, <c>Filter</c>, <c>Include</c>, <c>Customize</c>, <c>Statistics</c>) and the asynchronous ways to run a query.</summary>
 public static class FolioQueryableExtensions
 {
     /// <summary>Full-text search: the documents whose <paramref name="field"/> holds the words of <paramref name="terms"/> (RQL <c>search()</c>); and-ed with the query's other conditions.</summary>
     public static IFolioQueryable<T> Search<T>(this IQueryable<T> source, Expression<Func<T, object?>> field, string terms) =>
         Call(source, (MethodInfo)MethodBase.GetCurrentMethod()!, Expression.Quote(field), Expression.Constant(terms));
+
+    /// <summary>
+    /// An exploration filter (RQL <c>filter</c>): <paramref name="predicate"/> is checked on each document the query
+    /// retrieved, without an index of its own, at most <paramref name="limit"/> of them (<c>filter_limit</c>). For a one-off
+    /// look at data no index covers; a recurring condition belongs in <c>Where</c>, which uses an index.
+    /// </summary>
+    public static IFolioQueryable<T> Filter<T>(this IQueryable<T> source, Expression<Func<T, bool>> predicate, int limit = int.MaxValue) =>
+        Call(source, (MethodInfo)MethodBase.GetCurrentMethod()!, Expression.Quote(predicate), Expression.Constant(limit));
 
     /// <summary>Brings the documents whose ids are at <paramref name="path"/> into the session with the results, so loading them needs no request.</summary>
     public static IFolioQueryable<T> Include<T>(this IQueryable<T> source, Expression<Func<T, object?>> path) =>

@@ -25,6 +25,8 @@ internal sealed partial class QueryTranslator
     private readonly List<string> _idAliases = [];
     private readonly QueryCustomization _customization = new();
     private string? _where;
+    private string? _filter;
+    private int? _filterLimit;
     private ProjectionKind _projection;
     private string? _singleField;
     private int? _skip;
@@ -57,6 +59,12 @@ internal sealed partial class QueryTranslator
         var rql = new StringBuilder(_source);
         if (_where is not null)
             rql.Append(" where ").Append(_where);
+        if (_filter is not null)
+        {
+            rql.Append(" filter ").Append(_filter);
+            if (_filterLimit is int filterLimit && filterLimit != int.MaxValue)
+                rql.Append(" filter_limit ").Append(filterLimit.ToString(CultureInfo.InvariantCulture));
+        }
         if (_orderBy.Count > 0)
             rql.Append(" order by ").AppendJoin(", ", _orderBy);
         if (_select.Count > 0)
@@ -140,6 +148,13 @@ internal sealed partial class QueryTranslator
                 string field = ExpressionPaths.MemberPath(Lambda(call.Arguments[1]).Body);
                 string terms = (string)Evaluate(call.Arguments[2])!;
                 AddWhere($"search({Field(field)}, {AddParameter(terms)})");
+                break;
+            case nameof(FolioQueryableExtensions.Filter):
+                RequireNoProjection(call.Method.Name);
+                string condition = Translate(Lambda(call.Arguments[1]).Body);
+                _filter = _filter is null ? condition : $"({_filter}) and ({condition})";
+                int limit = (int)Evaluate(call.Arguments[2])!;
+                _filterLimit = _filterLimit is int current ? Math.Min(current, limit) : limit;
                 break;
             case nameof(FolioQueryableExtensions.Include):
                 _includes.Add(Field(ExpressionPaths.MemberPath(Lambda(call.Arguments[1]).Body)));

@@ -59,6 +59,18 @@ public class QueryTests(TestServer server)
     }
 
     [Fact]
+    public async Task Filter_ChecksWhatTheQueryRetrieved_UpToItsLimit()
+    {
+        using DocumentStore store = await Seed.OrdersAsync(server);
+        await using var session = store.OpenAsyncSession();
+        IQueryable<Order> filtered = session.Query<Order>().Customize(c => c.WaitForNonStaleResults()).Where(o => o.Employee != "carl").Filter(o => o.Freight >= 10, 50);
+        Assert.EndsWith(" filter Freight >= $p1 filter_limit 50", filtered.ToRql().Text, StringComparison.Ordinal);
+        List<Order> orders = await filtered.OrderBy(o => o.Total).ToListAsync();
+        Assert.Equal(["orders/2", "orders/1"], orders.Select(o => o.Id));
+        Assert.Equal(3, await session.Query<Order>().Filter(o => o.Freight >= 10).CountAsync());
+    }
+
+    [Fact]
     public async Task Search_FindsDocumentsByWords()
     {
         using DocumentStore store = await Seed.OrdersAsync(server);
