@@ -43,7 +43,7 @@ internal static class LoadedSelect
     /// The object literal a select of <paramref name="projections"/> under <paramref name="loads"/> stands for; throws for
     /// a select that is not plain fields and <c>id()</c>.
     /// </summary>
-    public static string ObjectLiteral(IReadOnlyList<RqlProjection> projections, IReadOnlyList<RqlLoad> loads)
+    public static string ObjectLiteral(IReadOnlyList<RqlProjection> projections, IReadOnlyList<RqlLoad> loads, string? alias)
     {
         var text = new StringBuilder("{ ");
         for (var i = 0; i < projections.Count; i++)
@@ -62,16 +62,16 @@ internal static class LoadedSelect
             var segments = field.Path!.Segments;
             var root = "this";
             var start = 0;
-            var alias = projection.Alias;
-            if (segments.Count > 1 && !segments[0].MarksArray && IsLoadAlias(segments[0].Name, loads))
+            var name = projection.Alias;
+            if (!segments[0].MarksArray && (IsLoadAlias(segments[0].Name, loads) || (segments.Count == 1 && segments[0].Name == alias)))
             {
-                root = segments[0].Name;
+                // c.Name reads the loaded c, named after the path in it; c or o alone is the whole document.
+                root = segments[0].Name == alias ? "this" : segments[0].Name;
                 start = 1;
-                // Named after the path in the loaded document, as a path of the queried one is named after itself.
-                if (alias == field.Name)
-                    alias = new RqlField(FieldPath.FromSegments([.. segments.Skip(1)]), field.Position).Name;
+                if (name == field.Name && segments.Count > 1)
+                    name = new RqlField(FieldPath.FromSegments([.. segments.Skip(1)]), field.Position).Name;
             }
-            text.Append(JsonSerializer.Serialize(alias)).Append(": ").Append(PathFunction).Append('(').Append(root).Append(", [");
+            text.Append(JsonSerializer.Serialize(name)).Append(": ").Append(PathFunction).Append('(').Append(root).Append(", [");
             for (var s = start; s < segments.Count; s++)
             {
                 if (s > start)

@@ -121,6 +121,13 @@ public sealed partial class RqlParser
     {
         if (_update is not null && (query.Select.Count > 0 || _scriptProjection is not null || query.Facets.Count > 0))
             throw new RqlParseException("A query with update cannot also select", _tokens[0].Position);
+        if (_alias is not null && _loads.Count == 0 && query.Select.Count > 0 && IndexOfAliasProjection(query.Select) is var whole and >= 0)
+        {
+            // select o under from Orders as o is the document itself, as the seeds' RQL reads it.
+            if (query.Select.Count > 1)
+                throw new RqlParseException($"select {_alias} is the whole document; beside other fields write select {{ … }} (select {{ Order: {_alias}, … }})", query.Select[whole].Field.Position);
+            query = query with { Select = [] };
+        }
         if (_loads.Count > 0 && _scriptProjection is null && _update is null)
         {
             if (query.Select.Count == 0)
@@ -128,10 +135,21 @@ public sealed partial class RqlParser
             if (_distinct)
                 throw new RqlParseException("select distinct cannot read loaded documents", _distinctAt);
             var first = query.Select[0].Field.Position;
-            _scriptProjection = ScriptAt(LoadedSelect.ObjectLiteral(query.Select, _loads), first);
+            _scriptProjection = ScriptAt(LoadedSelect.ObjectLiteral(query.Select, _loads, _alias), first);
             query = query with { Select = [] };
         }
         return query with { Alias = _alias, Functions = _functions, Loads = _loads, ScriptProjection = _scriptProjection, Update = _update };
+    }
+
+    /// <summary>The position in <paramref name="select"/> of a projection that names the from alias alone, or -1.</summary>
+    private int IndexOfAliasProjection(IReadOnlyList<RqlProjection> select)
+    {
+        for (var i = 0; i < select.Count; i++)
+        {
+            if (select[i].Field is { Aggregate: null, Path.Segments: [{ MarksArray: false } only] } && only.Name == _alias)
+                return i;
+        }
+        return -1;
     }
 
     /// <summary><c>o.Freight</c> under <c>from Orders as o</c> is the field <c>Freight</c>.</summary>

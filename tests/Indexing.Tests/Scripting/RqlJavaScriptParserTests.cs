@@ -68,6 +68,17 @@ public sealed class RqlJavaScriptParserTests
     }
 
     [Fact]
+    public void Parse_SelectOfTheAlias_IsTheWholeDocument()
+    {
+        var query = RqlParser.Parse("from Orders as o where o.Freight > 1 select o");
+        Assert.Empty(query.Select);
+        Assert.Null(query.ScriptProjection);
+        var loaded = RqlParser.Parse("from Orders as o load o.Company as c select o, c");
+        Assert.Equal("{ \"o\": __folio_path(this, [], false), \"c\": __folio_path(c, [], false) }", loaded.ScriptProjection!.Text);
+        Assert.Contains("is the whole document", Assert.Throws<RqlParseException>(() => RqlParser.Parse("from Orders as o select o, Freight")).Message);
+    }
+
+    [Fact]
     public void Parse_SelectOfAFunctionNotDeclared_IsNotAScript()
     {
         var error = Assert.Throws<RqlParseException>(() => RqlParser.Parse("declare function output(e) { return e; } from Employees as e select other(e)"));

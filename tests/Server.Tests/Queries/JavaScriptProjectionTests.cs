@@ -88,6 +88,18 @@ public sealed class JavaScriptProjectionTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task Query_SelectOfTheAlias_AnswersTheWholeDocuments()
+    {
+        var whole = Assert.Single((await QueryAsync("from Orders as o where o.Freight = 30 select o")).GetProperty("Results").EnumerateArray());
+        Assert.Equal("companies/2", whole.GetProperty("Company").GetString());
+        Assert.Equal("orders/3", whole.GetProperty("@metadata").GetProperty("@id").GetString());
+
+        var pair = Assert.Single((await QueryAsync("from Orders as o where o.Freight = 30 load o.Company as c select o, c")).GetProperty("Results").EnumerateArray());
+        Assert.Equal(30, pair.GetProperty("o").GetProperty("Freight").GetInt32());
+        Assert.Equal("Globex", pair.GetProperty("c").GetProperty("Name").GetString());
+    }
+
+    [Fact]
     public async Task Query_Load_ReadsTheRelatedDocumentAndIncludesIt()
     {
         var result = await QueryAsync("from Orders as o where o.Freight = $f load o.Company as c select { Freight: o.Freight, Company: c.Name, Upper: c.Name.toUpperCase() }", new { f = 30 });
