@@ -25,6 +25,7 @@ export const rqlKeywords = [
   'from', 'index', 'where', 'and', 'or', 'not', 'order', 'by', 'desc', 'asc', 'as', 'select', 'include', 'limit', 'offset',
   'group', 'between', 'in', 'all', 'true', 'false', 'null', 'facet', 'search', 'startsWith', 'endsWith', 'exists', 'count',
   'sum', 'min', 'max', 'avg', 'average', 'id', 'exact', 'string', 'long', 'double', 'alphanumeric', 'random', 'distinct',
+  'filter', 'filter_limit', 'load', 'declare', 'function', 'update',
 ];
 const keywordSet = new Set(rqlKeywords.map((k) => k.toLowerCase()));
 
