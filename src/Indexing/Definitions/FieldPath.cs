@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using System.Text;
 using System.Text.Json;
 
@@ -28,7 +30,7 @@ public sealed class FieldPath
     private string? _queryText;
 
     /// <summary>Sizes as JSON numbers, made once each: a path ending in a size gives one per document it reads.</summary>
-    private static readonly System.Runtime.CompilerServices.StrongBox<JsonElement>?[] SmallSizes = new System.Runtime.CompilerServices.StrongBox<JsonElement>?[256];
+    private static readonly StrongBox<JsonElement>?[] SmallSizes = new StrongBox<JsonElement>?[256];
 
     private FieldPath(PathSegment[] segments)
     {
@@ -128,10 +130,12 @@ public sealed class FieldPath
     /// <inheritdoc/>
     public override string ToString() => Text;
 
-    private bool Collect(JsonElement element, int depth, bool forIndex, List<JsonElement> values)
+    // arrayItem: the element is an item of an array walked at this depth; it was not reached by its name, so a size
+    // (a last Count or Length) is not its to give.
+    private bool Collect(JsonElement element, int depth, bool forIndex, List<JsonElement> values, bool arrayItem = false)
     {
         var atEnd = depth == _names.Length;
-        if (_endsInSize && depth == _names.Length - 1 && SizeOf(element, depth) is { } size)
+        if (_endsInSize && !arrayItem && depth == _names.Length - 1 && SizeOf(element, depth) is { } size)
         {
             values.Add(size);
             return false;
@@ -141,7 +145,7 @@ public sealed class FieldPath
             if (atEnd && forIndex && element.GetArrayLength() == 0)
                 values.Add(element);
             foreach (var item in element.EnumerateArray())
-                Collect(item, depth, forIndex, values);
+                Collect(item, depth, forIndex, values, arrayItem: true);
             return true;
         }
         if (atEnd)
@@ -171,7 +175,9 @@ public sealed class FieldPath
                 }
                 return Size(element.GetArrayLength());
             case JsonValueKind.String:
-                return Size(element.GetString()!.Length);
+                // UTF-16 units, as .NET's Length counts them, read from the UTF-8 without making the string.
+                var raw = JsonMarshal.GetRawUtf8Value(element);
+                return Size(raw.IndexOf((byte)'\\') < 0 ? Encoding.UTF8.GetCharCount(raw[1..^1]) : element.GetString()!.Length);
             case JsonValueKind.Object:
                 if (element.TryGetProperty(_names[depth], out _))
                     return null;
@@ -189,7 +195,7 @@ public sealed class FieldPath
         if (size >= SmallSizes.Length)
             return JsonSerializer.SerializeToElement(size);
         // Boxed so that threads racing to fill a slot each store a whole reference, never half an element.
-        return (SmallSizes[size] ??= new System.Runtime.CompilerServices.StrongBox<JsonElement>(JsonSerializer.SerializeToElement(size))).Value;
+        return (SmallSizes[size] ??= new StrongBox<JsonElement>(JsonSerializer.SerializeToElement(size))).Value;
     }
 
     /// <summary>Consumes the value the reader is on, following the path from <paramref name="depth"/> as <see cref="Collect"/> does for an index.</summary>

@@ -17,25 +17,26 @@ internal static class LoadedSelect
 
     /// <summary>The helper's definition, glued before every projection.</summary>
     public const string PathHelper =
-        "function " + PathFunction + "(v, names, walkLast) {\n" +
-        "  var out = [], walked = false;\n" +
+        "function " + PathFunction + "(v, names, marks) {\n" +
+        "  var out = [], walked = false, last = names.length - 1;\n" +
+        "  function has(x, n) { return x !== null && typeof x === 'object' && !Array.isArray(x) && Object.prototype.hasOwnProperty.call(x, n); }\n" +
         "  function size(e, d) {\n" +
         "    var n = names[d];\n" +
-        "    if (d !== names.length - 1 || d === 0 || (n !== 'Count' && n !== 'count' && n !== 'Length' && n !== 'length')) return undefined;\n" +
+        "    if (d !== last || d === 0 || marks[d] || (n !== 'Count' && n !== 'count' && n !== 'Length' && n !== 'length')) return undefined;\n" +
         "    if (typeof e === 'string') return e.length;\n" +
-        "    if (Array.isArray(e)) return e.some(function (x) { return x !== null && typeof x === 'object' && !Array.isArray(x) && Object.prototype.hasOwnProperty.call(x, n); }) ? undefined : e.length;\n" +
-        "    if (e !== null && typeof e === 'object' && !Object.prototype.hasOwnProperty.call(e, n)) return Object.keys(e).length;\n" +
+        "    if (Array.isArray(e)) return marks[d - 1] || e.some(function (x) { return has(x, n); }) ? undefined : e.length;\n" +
+        "    if (e !== null && typeof e === 'object' && !has(e, n)) return Object.keys(e).length;\n" +
         "    return undefined;\n" +
         "  }\n" +
-        "  function collect(e, d) {\n" +
-        "    var s = size(e, d);\n" +
+        "  function collect(e, d, item) {\n" +
+        "    var s = item ? undefined : size(e, d);\n" +
         "    if (s !== undefined) { out.push(s); return; }\n" +
         "    var atEnd = d === names.length;\n" +
-        "    if (Array.isArray(e) && (!atEnd || walkLast)) { walked = true; for (var i = 0; i < e.length; i++) collect(e[i], d); return; }\n" +
+        "    if (Array.isArray(e) && (!atEnd || (d > 0 && marks[d - 1]))) { walked = true; for (var i = 0; i < e.length; i++) collect(e[i], d, true); return; }\n" +
         "    if (atEnd) { out.push(e === undefined ? null : e); return; }\n" +
-        "    if (e !== null && typeof e === 'object' && Object.prototype.hasOwnProperty.call(e, names[d])) collect(e[names[d]], d + 1);\n" +
+        "    if (has(e, names[d])) collect(e[names[d]], d + 1, false);\n" +
         "  }\n" +
-        "  collect(v, 0);\n" +
+        "  collect(v, 0, false);\n" +
         "  return walked ? out : (out.length > 0 ? out[0] : null);\n" +
         "}\n";
 
@@ -46,6 +47,7 @@ internal static class LoadedSelect
     public static string ObjectLiteral(IReadOnlyList<RqlProjection> projections, IReadOnlyList<RqlLoad> loads, string? alias)
     {
         var text = new StringBuilder("{ ");
+        var names = new HashSet<string>(StringComparer.Ordinal);
         for (var i = 0; i < projections.Count; i++)
         {
             var projection = projections[i];
@@ -54,6 +56,8 @@ internal static class LoadedSelect
                 throw new RqlParseException($"{field} cannot be selected beside loaded documents; a query with load selects fields, id() or an object literal (select {{ … }})", field.Position);
             if (i > 0)
                 text.Append(", ");
+            if (!names.Add(NameOf(projection, loads, alias)))
+                throw new RqlParseException($"Two fields of the select are named '{NameOf(projection, loads, alias)}'; name one with as", field.Position);
             if (field.IsId)
             {
                 text.Append(JsonSerializer.Serialize(projection.Alias)).Append(": id(this)");
@@ -62,25 +66,38 @@ internal static class LoadedSelect
             var segments = field.Path!.Segments;
             var root = "this";
             var start = 0;
-            var name = projection.Alias;
-            if (!segments[0].MarksArray && (IsLoadAlias(segments[0].Name, loads) || (segments.Count == 1 && segments[0].Name == alias)))
+            if (FromAlias(segments, loads, alias))
             {
-                // c.Name reads the loaded c, named after the path in it; c or o alone is the whole document.
+                // c.Name reads the loaded c; c or o alone is the whole document.
                 root = segments[0].Name == alias ? "this" : segments[0].Name;
                 start = 1;
-                if (name == field.Name && segments.Count > 1)
-                    name = new RqlField(FieldPath.FromSegments([.. segments.Skip(1)]), field.Position).Name;
             }
-            text.Append(JsonSerializer.Serialize(name)).Append(": ").Append(PathFunction).Append('(').Append(root).Append(", [");
+            text.Append(JsonSerializer.Serialize(NameOf(projection, loads, alias))).Append(": ").Append(PathFunction).Append('(').Append(root).Append(", [");
             for (var s = start; s < segments.Count; s++)
             {
                 if (s > start)
                     text.Append(", ");
                 text.Append(JsonSerializer.Serialize(segments[s].Name));
             }
-            text.Append("], ").Append(segments[^1].MarksArray ? "true" : "false").Append(')');
+            text.Append("], [");
+            for (var s = start; s < segments.Count; s++)
+                text.Append(s > start ? ", " : "").Append(segments[s].MarksArray ? "true" : "false");
+            text.Append("])");
         }
         return text.Append(" }").ToString();
+    }
+
+    /// <summary>Whether the path starts with a loaded document's alias, or is the queried document's alias alone.</summary>
+    private static bool FromAlias(IReadOnlyList<PathSegment> segments, IReadOnlyList<RqlLoad> loads, string? alias) =>
+        !segments[0].MarksArray && (IsLoadAlias(segments[0].Name, loads) || (segments.Count == 1 && segments[0].Name == alias));
+
+    /// <summary>The property a projection answers under: its alias, or for a loaded document's field the path in that document.</summary>
+    private static string NameOf(RqlProjection projection, IReadOnlyList<RqlLoad> loads, string? alias)
+    {
+        var field = projection.Field;
+        if (field.Path is not { } path || projection.Alias != field.Name || path.Segments.Count < 2 || !FromAlias(path.Segments, loads, alias))
+            return projection.Alias;
+        return new RqlField(FieldPath.FromSegments([.. path.Segments.Skip(1)]), field.Position).Name;
     }
 
     private static bool IsLoadAlias(string name, IReadOnlyList<RqlLoad> loads)

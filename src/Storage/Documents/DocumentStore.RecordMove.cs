@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Diagnostics;
 using System.Text;
 using Folio.Storage.Transactions;
 using Folio.Storage.Trees;
@@ -12,9 +13,6 @@ public sealed partial class DocumentStore
     /// and the key of the last record moved. Records after it are still in the layout of format 5 and before.
     /// </summary>
     private static ReadOnlySpan<byte> RecordMoveKey => "records-moved-through"u8;
-
-    private byte[]? _movedCollection;
-    private uint _movedCollectionNumber;
 
     /// <summary>
     /// The opening transaction's part of the move to format 6: reads every record in the old layout first, so that a
@@ -57,10 +55,10 @@ public sealed partial class DocumentStore
     /// <param name="openedFormat">The format the store was in when opened.</param>
     /// <param name="opened">Running since the open began.</param>
     /// <param name="progress">Told how far the move has got (<see cref="FormatMoveProgress"/>); nothing is reported for a store already in the current format.</param>
-    private void MoveRecords(int openedFormat, System.Diagnostics.Stopwatch opened, Action<FormatMoveProgress>? progress)
+    private void MoveRecords(int openedFormat, Stopwatch opened, Action<FormatMoveProgress>? progress)
     {
         var batchBytes = Math.Clamp(Environment.Options.JournalFileSize / 16, 16L << 10, 16L << 20);
-        var numbersByName = new Dictionary<string, uint>(StringComparer.Ordinal);
+        var numbers = new MovedNumbers();
         var batch = new List<(byte[] Key, byte[] Record)>();
         var resumed = openedFormat == DocumentsFormat;
         long moved = 0, records = -1;
@@ -72,7 +70,8 @@ public sealed partial class DocumentStore
             var docs = tx.OpenTree(DocsTree)!;
             if (!meta.TryGet(RecordMoveKey, out var through))
             {
-                if (openedFormat < DocumentsFormat || records >= 0)
+                // A new or empty store is marked current without a move, and says nothing.
+                if (records >= 0)
                     progress?.Invoke(new FormatMoveProgress(openedFormat, DocumentsFormat, moved, docs.Count, opened.Elapsed, Finished: true, resumed));
                 return;
             }
@@ -83,7 +82,7 @@ public sealed partial class DocumentStore
                 reported = opened.Elapsed;
             }
             var after = through.Length > 1 ? through[1..].ToArray() : null;
-            var numbers = tx.OpenTree(CollectionNumbers.Tree)!;
+            var numbersTree = tx.OpenTree(CollectionNumbers.Tree)!;
             var cursor = docs.CreateCursor();
             var more = after is null ? cursor.First() : cursor.Seek(after);
             if (more && after is not null && cursor.Key.SequenceEqual(after))
@@ -92,7 +91,7 @@ public sealed partial class DocumentStore
             long bytes = 0;
             for (; more && bytes < batchBytes; more = cursor.MoveNext())
             {
-                var record = Relaid(cursor.Key, cursor.Value, numbers, numbersByName);
+                var record = Relaid(cursor.Key, cursor.Value, numbersTree, numbers);
                 batch.Add((cursor.Key.ToArray(), record));
                 bytes += cursor.Key.Length + record.Length;
             }
@@ -120,26 +119,26 @@ public sealed partial class DocumentStore
     }
 
     /// <summary>A record of format 5 or before in format 6's layout, its body copied as it is.</summary>
-    private byte[] Relaid(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, Tree numbers, Dictionary<string, uint> numbersByName)
+    private byte[] Relaid(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, Tree numbersTree, MovedNumbers numbers)
     {
         var legacy = new LegacyRecord(key, value);
         uint number;
         // Records come in id order, so mostly in runs of one collection: the run's number is kept to spare a string
         // and a lookup per record.
-        if (_movedCollection is not null && legacy.Collection.SequenceEqual(_movedCollection))
+        if (numbers.Last is not null && legacy.Collection.SequenceEqual(numbers.Last))
         {
-            number = _movedCollectionNumber;
+            number = numbers.LastNumber;
         }
         else
         {
             var collection = Encoding.UTF8.GetString(legacy.Collection);
-            if (!numbersByName.TryGetValue(collection, out number))
+            if (!numbers.ByName.TryGetValue(collection, out number))
             {
-                number = CollectionNumbers.GetOrAdd(numbers, CollectionNames, Encoding.UTF8.GetBytes(collection.ToLowerInvariant()), legacy.Collection);
-                numbersByName.Add(collection, number);
+                number = CollectionNumbers.GetOrAdd(numbersTree, CollectionNames, Encoding.UTF8.GetBytes(collection.ToLowerInvariant()), legacy.Collection);
+                numbers.ByName.Add(collection, number);
             }
-            _movedCollection = legacy.Collection.ToArray();
-            _movedCollectionNumber = number;
+            numbers.Last = legacy.Collection.ToArray();
+            numbers.LastNumber = number;
         }
         var numbered = CollectionNames.NameOf(number);
         var headerLength = Document.HeaderLength(legacy.Etag, legacy.LastModified, key, legacy.Id, number, legacy.Collection, numbered, legacy.BodyFlags, legacy.DictionaryVersion, legacy.RawLength);
@@ -147,5 +146,15 @@ public sealed partial class DocumentStore
         Document.WriteHeader(record, legacy.Etag, legacy.LastModified, key, legacy.Id, number, legacy.Collection, numbered, legacy.BodyFlags, legacy.DictionaryVersion, legacy.RawLength, legacy.Compacted);
         legacy.Body.CopyTo(record.AsSpan(headerLength));
         return record;
+    }
+
+    /// <summary>The collection numbers a move has looked up, by name, and the last one.</summary>
+    private sealed class MovedNumbers
+    {
+        public Dictionary<string, uint> ByName { get; } = new(StringComparer.Ordinal);
+
+        public byte[]? Last { get; set; }
+
+        public uint LastNumber { get; set; }
     }
 }

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Diagnostics;
 using System.Text;
 using Folio.Storage.Documents.Compression;
 using Folio.Storage.Merging;
@@ -42,7 +43,7 @@ public sealed partial class DocumentStore : IDisposable
 
     private DocumentStore(StorageEnvironment environment, bool ownsEnvironment, DocumentCompressionOptions compression, Action<FormatMoveProgress>? formatMoveProgress)
     {
-        var opened = System.Diagnostics.Stopwatch.StartNew();
+        var opened = Stopwatch.StartNew();
         Environment = environment;
         _ownsEnvironment = ownsEnvironment;
         _collector = new CommitChangeCollector(this);

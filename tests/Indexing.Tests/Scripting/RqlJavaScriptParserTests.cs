@@ -46,7 +46,7 @@ public sealed class RqlJavaScriptParserTests
         var query = RqlParser.Parse("from Orders as o load o.Company as c select c.Name, c.'Main Address'.City as City, o.Freight, Lines[].Price as Prices, id() as Id");
         Assert.Empty(query.Select);
         Assert.Equal(
-            "{ \"Name\": __folio_path(c, [\"Name\"], false), \"City\": __folio_path(c, [\"Main Address\", \"City\"], false), \"Freight\": __folio_path(this, [\"Freight\"], false), \"Prices\": __folio_path(this, [\"Lines\", \"Price\"], false), \"Id\": id(this) }",
+            "{ \"Name\": __folio_path(c, [\"Name\"], [false]), \"City\": __folio_path(c, [\"Main Address\", \"City\"], [false, false]), \"Freight\": __folio_path(this, [\"Freight\"], [false]), \"Prices\": __folio_path(this, [\"Lines\", \"Price\"], [true, false]), \"Id\": id(this) }",
             query.ScriptProjection!.Text);
     }
 
@@ -74,7 +74,8 @@ public sealed class RqlJavaScriptParserTests
         Assert.Empty(query.Select);
         Assert.Null(query.ScriptProjection);
         var loaded = RqlParser.Parse("from Orders as o load o.Company as c select o, c");
-        Assert.Equal("{ \"o\": __folio_path(this, [], false), \"c\": __folio_path(c, [], false) }", loaded.ScriptProjection!.Text);
+        Assert.Equal("{ \"o\": __folio_path(this, [], []), \"c\": __folio_path(c, [], []) }", loaded.ScriptProjection!.Text);
+        Assert.Contains("named 'Name'", Assert.Throws<RqlParseException>(() => RqlParser.Parse("from Orders as o load o.Company as c select c.Name, o.Name")).Message);
         Assert.Contains("is the whole document", Assert.Throws<RqlParseException>(() => RqlParser.Parse("from Orders as o select o, Freight")).Message);
     }
 

@@ -50,6 +50,7 @@ public sealed class FormatMoveLogTests
 
         await using RunningServer third = await RunningServer.StartOnAsync(first.DataDir);
         Assert.NotNull(await LoadAsync(third.Client, db, "orders/1"));
+        await CreateDatabaseAsync(third.Client);
         Assert.DoesNotContain(third.Log.Events, e => e.MessageTemplate.Text.StartsWith(MovingTemplate, StringComparison.Ordinal) || e.MessageTemplate.Text.StartsWith(MovedTemplate, StringComparison.Ordinal));
     }
 }

@@ -85,6 +85,13 @@ public sealed class JavaScriptProjectionTests : IAsyncLifetime
         var plain = await QueryAsync("from Orders where Freight = 30 select Freight, Lines[].PricePerUnit as Prices");
         var expected = Assert.Single(plain.GetProperty("Results").EnumerateArray());
         Assert.Equal(expected.GetProperty("Prices").GetRawText(), row.GetProperty("Prices").GetRawText());
+
+        // Sizes, and [] that keeps an array of items, read as the plain projection reads them.
+        var loadedSizes = Assert.Single((await QueryAsync("from Orders as o where o.Freight = 30 load o.Company as c select c.Name, Lines.Count as N, Lines[].Count as PerLine")).GetProperty("Results").EnumerateArray());
+        var plainSizes = Assert.Single((await QueryAsync("from Orders where Freight = 30 select Lines.Count as N, Lines[].Count as PerLine")).GetProperty("Results").EnumerateArray());
+        Assert.Equal(2, loadedSizes.GetProperty("N").GetInt32());
+        Assert.Equal(plainSizes.GetProperty("N").GetRawText(), loadedSizes.GetProperty("N").GetRawText());
+        Assert.Equal(plainSizes.GetProperty("PerLine").GetRawText(), loadedSizes.GetProperty("PerLine").GetRawText());
     }
 
     [Fact]

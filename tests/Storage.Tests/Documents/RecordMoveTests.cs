@@ -140,6 +140,21 @@ public class RecordMoveTests
     }
 
     [Fact]
+    public void Open_NewStore_ReportsNoMove()
+    {
+        // Regression: a new store reads as format 1 before it is marked, and was reported as moved (0 records).
+        using var directory = new TempDirectory("record-move-new");
+        var reports = new List<FormatMoveProgress>();
+        using (DocumentStore.Open(StorageOptions.ForPath(directory.Path), DocumentCompressionOptions.Disabled, reports.Add))
+        {
+        }
+        using (DocumentStore.Open(StorageOptions.ForPath(directory.Path), DocumentCompressionOptions.Disabled, reports.Add))
+        {
+        }
+        Assert.Empty(reports);
+    }
+
+    [Fact]
     public async Task Open_MoveInterruptedAfterItsOpeningTransaction_ResumesAndSaysSo()
     {
         using var directory = new TempDirectory("record-move-resume");
