@@ -19,11 +19,11 @@ namespace Folio.Indexing.Querying;
 public sealed partial class QueryRunner
 {
     /// <summary>Answers a filtered query whose candidates <see cref="IsDirect"/> reads without an index.</summary>
-    private void AnswerDirectFiltered(RqlQuery query, List<string>? ids, QueryOptions options, int skip, int take, QueryResult result, ScriptProjector? projector)
+    private void AnswerDirectFiltered(RqlQuery query, List<string>? ids, QueryOptions options, int skip, int take, QueryResult result, ScriptProjector? projector, CancellationToken budget)
     {
         var collection = query.From.Collection!;
         using var reader = store.OpenReader();
-        using var filter = ResultFilter.Create(query, options, reader);
+        using var filter = ResultFilter.Create(query, options, budget);
         var page = new FilteredPage(skip, take);
         result.IndexEtag = reader.LastEtag;
         result.Timings?.PlanDone();
@@ -32,7 +32,10 @@ public sealed partial class QueryRunner
             result.IndexName = "collection/" + collection;
             var cursor = CollectionScope.Cursor(reader, collection);
             while (!filter.Exhausted && cursor.MoveNext())
+            {
+                budget.ThrowIfCancellationRequested();
                 page.Offer(query, reader, cursor.Current.Json, cursor.Current.IdString, filter, result, projector);
+            }
         }
         else
         {
@@ -41,6 +44,7 @@ public sealed partial class QueryRunner
             {
                 if (filter.Exhausted)
                     break;
+                budget.ThrowIfCancellationRequested();
                 if (reader.TryGet(id, out var document) && CollectionScope.Contains(collection, document.CollectionString))
                     page.Offer(query, reader, document.Json, document.IdString, filter, result, projector);
             }
@@ -49,9 +53,9 @@ public sealed partial class QueryRunner
     }
 
     /// <summary>Answers a filtered query from every hit of its index, in the index's order.</summary>
-    private static void AnswerIndexFiltered(RqlQuery query, IEngineSearcher searcher, Query where, IReadOnlyList<SortField> sort, bool fanOut, QueryOptions options, int skip, int take, DocumentReader reader, QueryResult result, ScriptProjector? projector)
+    private static void AnswerIndexFiltered(RqlQuery query, IEngineSearcher searcher, Query where, IReadOnlyList<SortField> sort, bool fanOut, QueryOptions options, int skip, int take, DocumentReader reader, QueryResult result, ScriptProjector? projector, CancellationToken budget)
     {
-        using var filter = ResultFilter.Create(query, options, reader);
+        using var filter = ResultFilter.Create(query, options, budget);
         var page = new FilteredPage(skip, take);
         var hits = searcher.Search(where, 0, int.MaxValue, sort).Hits;
         result.Timings?.QueryDone();
@@ -89,6 +93,24 @@ public sealed partial class QueryRunner
             if (order.Field is null && order.Type != RqlOrderType.Random)
                 throw new QueryException("filter keeps the order of what the query retrieved; order by score() or spatial.distance() cannot be combined with it yet.");
         }
+        if (query.Highlights.Count > 0 || query.IncludeExplanations)
+            throw new QueryException("filter cannot be combined with include highlight() or explanations() yet.");
+    }
+
+    /// <summary>
+    /// Checks a query's filter and its limit before a set-based operation starts (a 400 then, rather than an operation
+    /// that fails once it has read every match).
+    /// </summary>
+    /// <param name="query">The operation's query.</param>
+    /// <param name="options">Its parameters.</param>
+    public static void ValidateFilter(RqlQuery query, QueryOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(query);
+        ArgumentNullException.ThrowIfNull(options);
+        if (!query.Filters)
+            return;
+        CheckFilter(query);
+        using var filter = ResultFilter.Create(query, options, CancellationToken.None);
     }
 
     /// <summary>The results that passed the filter so far, and the page they fill.</summary>
@@ -124,7 +146,7 @@ public sealed partial class QueryRunner
         /// <summary>Whether <c>filter_limit</c> documents were checked.</summary>
         public bool Exhausted => _checked >= _limit;
 
-        public static ResultFilter Create(RqlQuery query, QueryOptions options, DocumentReader reader)
+        public static ResultFilter Create(RqlQuery query, QueryOptions options, CancellationToken cancellation)
         {
             var limit = long.MaxValue;
             if (query.FilterLimit is not null)
@@ -137,7 +159,7 @@ public sealed partial class QueryRunner
             if (query.FilterScript is { } call)
             {
                 var truth = new RqlScript("!!(" + call.Text + ")", call.Line, call.Column);
-                return new ResultFilter(null, ScriptProjector.Create(query with { ScriptProjection = truth, Loads = [] }, options), limit);
+                return new ResultFilter(null, ScriptProjector.Create(query with { ScriptProjection = truth, Loads = [] }, options, cancellation), limit);
             }
             return new ResultFilter(MatchNode.Compile(query.Filter!, options.Parameters), null, limit);
         }
@@ -146,7 +168,11 @@ public sealed partial class QueryRunner
         {
             _checked++;
             if (_script is not null)
+            {
+                // The filter's answer is all that is kept: documents its function load()s are not the results' includes.
+                _scratch.Includes.Clear();
                 return _script.Project(json, id, reader, _scratch) is [(byte)'t', ..];
+            }
             using var document = JsonDocument.Parse(json.ToArray());
             return _condition!.Matches(id ?? string.Empty, document.RootElement);
         }

@@ -20,8 +20,9 @@ public sealed partial class QueryRunner
     public async Task<List<string>> MatchingIdsAsync(RqlQuery query, QueryOptions options, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(query);
+        ValidateFilter(query, options);
         var ids = await RetrievedIdsAsync(query, options, cancellationToken).ConfigureAwait(false);
-        return query.Filters ? FilteredIds(query, options, ids) : ids;
+        return query.Filters ? FilteredIds(query, options, ids, cancellationToken) : ids;
     }
 
     private async Task<List<string>> RetrievedIdsAsync(RqlQuery query, QueryOptions options, CancellationToken cancellationToken)
@@ -68,16 +69,16 @@ public sealed partial class QueryRunner
     }
 
     /// <summary>The ids among <paramref name="ids"/> whose documents pass the query's <c>filter</c>, checked up to its <c>filter_limit</c>.</summary>
-    private List<string> FilteredIds(RqlQuery query, QueryOptions options, List<string> ids)
+    private List<string> FilteredIds(RqlQuery query, QueryOptions options, List<string> ids, CancellationToken cancellationToken)
     {
-        CheckFilter(query);
         using var reader = store.OpenReader();
-        using var filter = ResultFilter.Create(query, options, reader);
+        using var filter = ResultFilter.Create(query, options, cancellationToken);
         var passed = new List<string>();
         foreach (var id in ids)
         {
             if (filter.Exhausted)
                 break;
+            cancellationToken.ThrowIfCancellationRequested();
             if (reader.TryGet(id, out var document) && filter.Passes(document.Json, document.IdString, reader))
                 passed.Add(id);
         }

@@ -71,7 +71,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             budget.Start();
             using var direct = ScriptProjector.Create(query, options, budget.Token);
             if (query.Filters)
-                AnswerDirectFiltered(query, ids, options, skip, take, result, direct);
+                AnswerDirectFiltered(query, ids, options, skip, take, result, direct, budget.Token);
             else
                 AnswerDirect(query, ids, options, skip, take, result, direct);
             return Finished(result, started);
@@ -122,7 +122,7 @@ public sealed partial class QueryRunner(DocumentStore store, IndexStore indexes)
             }
             if (query.Filters)
             {
-                AnswerIndexFiltered(query, searcher, where, sort, index.Definition.IsFanOut, options, skip, take, reader, result, projector);
+                AnswerIndexFiltered(query, searcher, where, sort, index.Definition.IsFanOut, options, skip, take, reader, result, projector, budget.Token);
                 return Finished(result, started);
             }
             var page = !index.Definition.IsFanOut ? searcher.Search(where, skip, take, sort) : FanOutPage.Search(searcher, where, skip, take, sort, result, options.SkipDuplicateChecking);

@@ -126,6 +126,8 @@ public sealed partial class RqlParser
             // select o under from Orders as o is the document itself, as the seeds' RQL reads it.
             if (query.Select.Count > 1)
                 throw new RqlParseException($"select {_alias} is the whole document; beside other fields write select {{ … }} (select {{ Order: {_alias}, … }})", query.Select[whole].Field.Position);
+            if (query.Select[whole].Alias != _alias)
+                throw new RqlParseException($"select {_alias} is the whole document; it takes no name (select {{ Name: {_alias} }} puts it under one)", query.Select[whole].Field.Position);
             query = query with { Select = [] };
         }
         if (_loads.Count > 0 && _scriptProjection is null && _update is null)

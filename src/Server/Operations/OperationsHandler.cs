@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using Folio.Indexing.Querying;
 using Folio.Server.Configuration;
 using Folio.Server.Databases;
 using Folio.Server.Http;
@@ -81,6 +82,8 @@ public sealed class OperationsHandler(DatabaseRegistry databases, ServerOptions 
                 // A script that does not parse is the client's 400 now, not a faulted operation later.
                 using var check = Indexing.Patching.DocumentPatcher.ForQuery(query, parameters, options.Scripting.ToLimits(), options.MaxJsonDepth);
             }
+            // A filter that cannot run, or a filter_limit that is no count, is the client's 400 now too.
+            QueryRunner.ValidateFilter(query, new QueryOptions { Parameters = parameters, ScriptLimits = options.Scripting.ToLimits() });
             var operation = database.Operations.Register(kind, text);
             id = operation.Id;
             new QueryOperationRunner(database, operation, query, parameters, options, logger).Start();

@@ -95,6 +95,8 @@ public sealed class RqlJavaScriptParserTests
     [InlineData("from Orders update { } select Freight", "")]
     [InlineData("declare function f(o) { return o; } from Orders as o select f(o", "close the call of f")]
     [InlineData("from Orders filter_limit 5", "the query has no filter")]
+    [InlineData("from Orders as o filter c.Name = 'Acme' load o.Company as c select c.Name", "the loaded 'c' is not there to read")]
+    [InlineData("from Orders as o select o as Doc", "it takes no name")]
     [InlineData("from Orders group by Company filter Company = 'x' select key()", "cannot be combined with group by")]
     [InlineData("declare function f(o) { return o; } from Orders as o select f(o) as X", "the whole select")]
     [InlineData("declare function f(o) { return o; } from Orders as o select f(o), Freight", "the whole select")]

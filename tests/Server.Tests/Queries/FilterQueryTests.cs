@@ -75,10 +75,43 @@ public sealed class FilterQueryTests : IAsyncLifetime
         Assert.Equal(1, result.GetProperty("TotalResults").GetInt32());
     }
 
+    [Fact]
+    public async Task Filter_OnAFanOutIndex_CountsAndPagesDocumentsOnce()
+    {
+        for (var i = 1; i <= 6; i++)
+        {
+            var owner = i % 2 == 0 ? "ann" : "bob";
+            await StoreAsync(_server.Client, _db, $"carts/{i}", "{\"Owner\":\"" + owner + "\",\"Items\":[{\"Sku\":\"a\"},{\"Sku\":\"a\"},{\"Sku\":\"b" + i + "\"}],\"@metadata\":{\"@collection\":\"Carts\"}}");
+        }
+        using (var put = await _server.Client.PutAsync($"/databases/{_db}/indexes", FolioApi.Json("""{"Indexes":[{"Name":"Carts/BySku","Collections":["Carts"],"ForEach":"Items[]","Fields":{"Sku":{"Path":"Items[].Sku"}}}]}""")))
+            Assert.Equal(HttpStatusCode.Created, put.StatusCode);
+
+        var result = await QueryAsync("from index 'Carts/BySku' where Sku = 'a' filter Owner = 'ann' limit 2");
+        Assert.Equal(3, result.GetProperty("TotalResults").GetInt32());
+        var page = Ids(result);
+        Assert.Equal(2, page.Count);
+        Assert.All(page, id => Assert.Contains(id, new[] { "carts/2", "carts/4", "carts/6" }));
+        Assert.Equal(page.Count, page.Distinct().Count());
+    }
+
+    [Fact]
+    public async Task Filter_OfAPatchThatCannotRun_IsA400BeforeAnyOperation()
+    {
+        using var request = new HttpRequestMessage(HttpMethod.Patch, $"/databases/{_db}/queries")
+        {
+            Content = FolioApi.Json(JsonSerializer.Serialize(new { Query = "from Employees filter Age > 1 filter_limit -3 update { this.X = 1; }" })),
+        };
+        using var response = await _server.Client.SendAsync(request);
+        Assert.Equal(HttpStatusCode.BadRequest, response.StatusCode);
+        Assert.Contains("filter_limit must be a whole number", await response.Content.ReadAsStringAsync());
+    }
+
     [Theory]
     [InlineData("from Employees filter Age > 1 order by random()", "filter cannot be combined")]
     [InlineData("from Employees filter Age > 1 filter_limit -1", "filter_limit must be a whole number")]
     [InlineData("from Employees filter_limit 3", "no filter")]
+    [InlineData("from Employees where search(Title, 'sales') filter Age > 1 include highlight(Title, 20, 1)", "highlight() or explanations()")]
+    [InlineData("from Employees filter regex(Title, '^S')", "or a filter, checked without an index")]
     public async Task Filter_ThatCannotRun_IsA400(string rql, string expected)
     {
         using var response = await PostAsync(rql, null);

@@ -22,11 +22,11 @@ internal abstract class MatchNode
         RqlBoost boost => Compile(boost.Inner, parameters),
         RqlTrue => new Always(),
         RqlAllIn allIn => AllOf(allIn, parameters),
-        RqlExact => throw new QueryException("exact() needs an index that keeps text case-sensitively; a subscription's query compares text ignoring case."),
+        RqlExact => throw new QueryException("exact() needs an index that keeps text case-sensitively; a subscription's query or a filter, checked without an index, compares text ignoring case."),
         // A document is one entry: matching each part of an intersection is matching them all.
         RqlIntersect intersect => intersect.Parts.Skip(1).Aggregate(Compile(intersect.Parts[0], parameters), (all, part) => new All(all, Compile(part, parameters))),
-        RqlMoreLikeThis => throw new QueryException("morelikethis() needs a static index with full-text fields; a subscription's query can use =, ranges, in, between, exists(), startsWith() and endsWith()."),
-        RqlFuzzy or RqlProximity => throw new QueryException("fuzzy() and proximity() need a full-text index; a subscription's query can use =, ranges, in, between, exists(), startsWith() and endsWith()."),
+        RqlMoreLikeThis => throw new QueryException("morelikethis() needs a static index with full-text fields; a subscription's query or a filter, checked without an index, can use =, ranges, in, between, exists(), startsWith() and endsWith()."),
+        RqlFuzzy or RqlProximity => throw new QueryException("fuzzy() and proximity() need a full-text index; a subscription's query or a filter, checked without an index, can use =, ranges, in, between, exists(), startsWith() and endsWith()."),
         _ => throw new QueryException($"Unsupported condition {expression}."),
     };
 
@@ -57,8 +57,8 @@ internal abstract class MatchNode
             "exists" => new ValueTest(function.Field, ValueCondition.Present),
             "startswith" => new ValueTest(function.Field, ValueCondition.StartsWith(argument.Text!)),
             "endswith" => new ValueTest(function.Field, ValueCondition.EndsWith(argument.Text!)),
-            "regex" => throw new QueryException("regex() needs an index; a subscription's query can use =, ranges, in, all in, between, exists(), startsWith() and endsWith()."),
-            "search" => throw new QueryException("search() needs a full-text index; a subscription's query can use =, ranges, in, between, exists(), startsWith() and endsWith()."),
+            "regex" => throw new QueryException("regex() needs an index; a subscription's query or a filter, checked without an index, can use =, ranges, in, all in, between, exists(), startsWith() and endsWith()."),
+            "search" => throw new QueryException("search() needs a full-text index; a subscription's query or a filter, checked without an index, can use =, ranges, in, between, exists(), startsWith() and endsWith()."),
             _ => throw new QueryException($"Unknown function {function.Name}()."),
         };
     }
