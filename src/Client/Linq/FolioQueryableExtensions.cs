@@ -15,8 +15,11 @@ public static class FolioQueryableExtensions
     /// retrieved, without an index of its own, at most <paramref name="limit"/> of them (<c>filter_limit</c>). For a one-off
     /// look at data no index covers; a recurring condition belongs in <c>Where</c>, which uses an index.
     /// </summary>
-    public static IFolioQueryable<T> Filter<T>(this IQueryable<T> source, Expression<Func<T, bool>> predicate, int limit = int.MaxValue) =>
-        Call(source, (MethodInfo)MethodBase.GetCurrentMethod()!, Expression.Quote(predicate), Expression.Constant(limit));
+    public static IFolioQueryable<T> Filter<T>(this IQueryable<T> source, Expression<Func<T, bool>> predicate, int limit = int.MaxValue)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(limit);
+        return Call(source, (MethodInfo)MethodBase.GetCurrentMethod()!, Expression.Quote(predicate), Expression.Constant(limit));
+    }
 
     /// <summary>Brings the documents whose ids are at <paramref name="path"/> into the session with the results, so loading them needs no request.</summary>
     public static IFolioQueryable<T> Include<T>(this IQueryable<T> source, Expression<Func<T, object?>> path) =>

@@ -68,6 +68,7 @@ public class QueryTests(TestServer server)
         List<Order> orders = await filtered.OrderBy(o => o.Total).ToListAsync();
         Assert.Equal(["orders/2", "orders/1"], orders.Select(o => o.Id));
         Assert.Equal(3, await session.Query<Order>().Filter(o => o.Freight >= 10).CountAsync());
+        Assert.Throws<ArgumentOutOfRangeException>(() => session.Query<Order>().Filter(o => o.Freight >= 10, -1));
     }
 
     [Fact]
