@@ -40,6 +40,8 @@ public class DocumentMatcherTests
     [InlineData("from Orders where id() = 'ORDERS/1'", true)]
     [InlineData("from Orders where startsWith(id(), 'users/')", false)]
     [InlineData("from Orders", true)]
+    [InlineData("from Orders where Total > 100 filter Paid = false", false)]
+    [InlineData("from Orders filter Lines.Count = 2 and Paid = true", true)]
     public void Matches_AnswersAsAnAutoIndexWould_ForEachCondition(string rql, bool expected)
     {
         DocumentMatcher matcher = DocumentMatcher.Compile(rql);
@@ -68,6 +70,8 @@ public class DocumentMatcherTests
     [InlineData("from Orders where search(Note, 'x')")]
     [InlineData("from Orders where Total > null")]
     [InlineData("from Orders where Total > $missing")]
+    [InlineData("declare function f(o) { return true; } from Orders as o filter f(o)")]
+    [InlineData("from Orders filter Total > 1 filter_limit 5")]
     public void Compile_RefusesQueriesThatDoMoreThanFilterACollection(string rql)
     {
         Assert.Throws<QueryException>(() => DocumentMatcher.Compile(rql));

@@ -41,7 +41,11 @@ public sealed class DocumentMatcher
             throw new QueryException("A subscription reads a collection (from Orders …), not an index.");
         if (query.GroupBy.Count > 0 || query.Facets.Count > 0 || query.Suggestions.Count > 0 || query.OrderBy.Count > 0 || query.Select.Count > 0 || query.Limit is not null || query.Offset is not null)
             throw new QueryException("A subscription delivers whole documents in write order: its query may only filter (from Orders where …), without group by, order by, select, facets or limit.");
-        return new DocumentMatcher(collection, query.Where is null ? null : MatchNode.Compile(query.Where, parameters), query.Include);
+        if (query.FilterScript is not null || query.FilterLimit is not null)
+            throw new QueryException("A subscription checks every document it delivers: its query may filter with where or filter, but not with a declared function or filter_limit.");
+        // A filter is what where is here: both are checked on each document, without an index.
+        var condition = query.Where is null ? query.Filter : query.Filter is null ? query.Where : new RqlBinary(true, query.Where, query.Filter);
+        return new DocumentMatcher(collection, condition is null ? null : MatchNode.Compile(condition, parameters), query.Include);
     }
 
     /// <summary>Whether every document of the collection matches (the query has no <c>where</c>), so none needs reading.</summary>
