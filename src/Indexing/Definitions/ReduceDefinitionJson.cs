@@ -51,6 +51,8 @@ public static class ReduceDefinitionJson
             writer.WriteStartObject();
             writer.WriteString("Name", group.Name);
             writer.WriteString("Path", group.Path.Text);
+            if (group.WholeArray)
+                writer.WriteBoolean("Array", true);
             writer.WriteEndObject();
         }
         writer.WriteEndArray();
@@ -78,6 +80,7 @@ public static class ReduceDefinitionJson
             throw new IndexDefinitionException("Each Reduce.GroupBy item must be a path or a {\"Name\",\"Path\"} object.");
         string? name = null;
         string? pathText = null;
+        var wholeArray = false;
         foreach (var property in item.EnumerateObject())
         {
             switch (property.Name)
@@ -88,14 +91,17 @@ public static class ReduceDefinitionJson
                 case "Path":
                     pathText = property.Value.ValueKind == JsonValueKind.String ? property.Value.GetString() : throw new IndexDefinitionException("A GroupBy Path must be a string.");
                     break;
+                case "Array":
+                    wholeArray = property.Value.ValueKind is JsonValueKind.True or JsonValueKind.False ? property.Value.GetBoolean() : throw new IndexDefinitionException("A GroupBy Array must be true or false.");
+                    break;
                 default:
-                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in a GroupBy item (expected Name, Path).");
+                    throw new IndexDefinitionException($"Unknown property '{property.Name}' in a GroupBy item (expected Name, Path, Array).");
             }
         }
         if (pathText is null)
             throw new IndexDefinitionException("A GroupBy item has no Path.");
         var parsed = ParsePath(pathText, "A GroupBy path");
-        return new GroupByField(name ?? parsed.Segments[^1].Name, parsed);
+        return new GroupByField(name ?? parsed.Segments[^1].Name, parsed, wholeArray);
     }
 
     private static AggregationDefinition ParseAggregation(string name, JsonElement json)

@@ -11,7 +11,8 @@ namespace Folio.Indexing.MapReduce;
 /// is an entry of its own, the path's rest read from the item, and so are the aggregation paths that go
 /// through the same array (<c>Lines[].Quantity</c> sums the quantity of the item, not of every line); the
 /// other paths read the document. An empty array gives no entry; a missing or null group value is a group
-/// of its own (<c>null</c>). Group paths fanning out over two different arrays, and values a numeric
+/// of its own (<c>null</c>). A whole-array group (<see cref="GroupByField.WholeArray"/>) does not fan out: its key is the
+/// path's values together. Group paths fanning out over two different arrays, and values a numeric
 /// aggregation cannot add, are errors the caller records; the document's other values still count.
 /// </summary>
 internal sealed class MapEntryExtractor(ReduceDefinition reduce)
@@ -42,6 +43,11 @@ internal sealed class MapEntryExtractor(ReduceDefinition reduce)
         var scalars = new JsonElement?[groups.Count];
         for (var g = 0; g < groups.Count; g++)
         {
+            if (groups[g].WholeArray)
+            {
+                scalars[g] = Together(root, groups[g].Path);
+                continue;
+            }
             var (depth, value) = Walk(root, groups[g].Path);
             depths[g] = depth;
             if (depth == 0)
@@ -154,6 +160,19 @@ internal sealed class MapEntryExtractor(ReduceDefinition reduce)
                 return false;
         }
         return true;
+    }
+
+    /// <summary>
+    /// A whole-array group's value: what a projection of the path gives (the values through its arrays as one array, a
+    /// last array as it is), or null when the document has none.
+    /// </summary>
+    private JsonElement? Together(JsonElement root, FieldPath path)
+    {
+        _values.Clear();
+        if (!path.Select(root, _values))
+            return _values.Count == 0 ? null : _values[0];
+        using var list = JsonDocument.Parse(ListJson(_values));
+        return list.RootElement.Clone();
     }
 
     /// <summary>The value of a fanned-out group path's rest in <paramref name="item"/>: the item itself when nothing is left, a list as an array.</summary>

@@ -47,12 +47,15 @@ internal sealed class GroupByPlan
         var plan = new GroupByPlan(collection);
         foreach (var field in query.GroupBy)
         {
-            if (field.Path is null || field.Aggregate is not null)
+            var whole = field.Aggregate == RqlField.ArrayFunction;
+            if (field.Path is null || (field.Aggregate is not null && !whole))
                 throw new QueryException($"group by takes fields, not {field}.");
-            if (!plan._groupsByPath.ContainsKey(field.Path.Text))
+            // array(Lines[].Product) is its own group, named as the query writes it.
+            var key = whole ? field.ToString() : field.Path.Text;
+            if (!plan._groupsByPath.ContainsKey(key))
             {
-                var group = new GroupByField(field.Name, field.Path);
-                plan._groupsByPath[field.Path.Text] = group;
+                var group = new GroupByField(whole ? key : field.Name, field.Path, whole);
+                plan._groupsByPath[key] = group;
                 plan._groups.Add(group);
             }
         }

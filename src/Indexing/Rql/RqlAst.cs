@@ -40,6 +40,9 @@ public sealed record RqlField(FieldPath? Path, int Position)
     /// <summary>The <see cref="Aggregate"/> of <c>key()</c>: a group by query's group field, or its group fields.</summary>
     public const string KeyFunction = "key";
 
+    /// <summary>The <see cref="Aggregate"/> of a group by's <c>array(path)</c>: the path's values together as one group.</summary>
+    public const string ArrayFunction = "array";
+
     /// <summary>Whether this is <c>key()</c>.</summary>
     public bool IsKey => Aggregate == KeyFunction;
 

@@ -47,6 +47,20 @@ public sealed partial class RqlParser
         return new RqlField(FieldPath.FromSegments(segments), token.Position);
     }
 
+    /// <summary>A group by field: a field, or <c>array(path)</c>, the path's values together as one group.</summary>
+    private RqlField ParseGroupField()
+    {
+        var token = Current;
+        if (!token.IsKeyword("array") || Peek(1).Kind != RqlTokenKind.OpenParen)
+            return ParseField();
+        _index += 2;
+        var inner = ParseField();
+        if (inner.Path is null || inner.Aggregate is not null)
+            throw new RqlParseException($"array() groups by the values of a path, not {inner}", inner.Position);
+        Expect(RqlTokenKind.CloseParen, "')' to close array()");
+        return new RqlField(inner.Path, token.Position) { Aggregate = RqlField.ArrayFunction };
+    }
+
     /// <summary><c>count()</c>, or <c>count|sum|min|max|avg(field)</c>: an aggregate of a group by query.</summary>
     private RqlField ParseAggregate(RqlToken token, string aggregate)
     {

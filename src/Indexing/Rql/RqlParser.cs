@@ -77,7 +77,7 @@ public sealed partial class RqlParser
         {
             ExpectKeyword("by");
             do
-                groupBy.Add(ParseField());
+                groupBy.Add(ParseGroupField());
             while (Take(RqlTokenKind.Comma));
             // The seeds' RQL writes the where of a group by query after it; both places mean the same.
             if (TakeKeyword("where"))

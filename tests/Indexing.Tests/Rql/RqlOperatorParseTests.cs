@@ -113,4 +113,14 @@ public sealed class RqlOperatorParseTests
 
         Assert.Equal(position, error.Position);
     }
+
+    [Fact]
+    public void Parse_GroupByArray_IsOneGroupOfThePathsValues()
+    {
+        var query = RqlParser.Parse("from Orders group by array(Lines[].Product), Company select key() as Products, count()");
+        Assert.Equal(RqlField.ArrayFunction, query.GroupBy[0].Aggregate);
+        Assert.Equal("array(Lines[].Product)", query.GroupBy[0].ToString());
+        Assert.Null(query.GroupBy[1].Aggregate);
+        Assert.Throws<RqlParseException>(() => RqlParser.Parse("from Orders group by array(count()) select count()"));
+    }
 }
