@@ -28,6 +28,8 @@ public static partial class DocumentationParityCases
             d => Rows(d.Orders.Where(o => Eq(o.Employee, "employees/2-A")).GroupBy(o => o.Employee).Select(g => new { Employee = g.Key, Count = g.Count() }))),
         new("group by", "from Orders group by Lines[].Product select Lines[].Product as Product, count() as Count",
             d => Rows(d.Orders.SelectMany(o => o.Lines.Select(l => l.Product).Distinct()).GroupBy(p => p).Select(g => new { Product = g.Key, Count = g.Count() }))),
+        new("group by", "from Orders group by array(Lines[].Product) select key() as Products, count() as Count",
+            d => Rows(d.Orders.GroupBy(o => string.Join("\u0001", o.Lines.Select(l => l.Product))).Select(g => new { Products = g.First().Lines.Select(l => l.Product).ToList(), Count = g.Count() }))),
         new("map/reduce", "from index 'Orders/ByCompany' where Count > 5 order by Total as double desc",
             d => OrderedRows(d.Orders.GroupBy(o => o.Company).Where(g => g.Count() > 5).OrderByDescending(g => g.Sum(o => o.Freight))
                 .Select(g => new { Company = g.Key, Count = g.Count(), Total = g.Sum(o => o.Freight) }))),
