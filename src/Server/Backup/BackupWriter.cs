@@ -34,10 +34,19 @@ public sealed class BackupWriter
     /// backup set yet, else an incremental one continuing the set, unless <paramref name="kind"/> asks for one.
     /// </summary>
     /// <returns>The file written, as the manifest now records it.</returns>
-    /// <exception cref="BackupException">The directory holds another database's set, or the kind asked for does not fit it.</exception>
+    /// <exception cref="BackupException">The directory cannot be created, holds another database's set, or the kind asked for does not fit it.</exception>
     public async Task<BackupFile> WriteAsync(Database database, string directory, BackupKind? kind, CancellationToken cancellationToken)
     {
-        Directory.CreateDirectory(directory);
+        try
+        {
+            Directory.CreateDirectory(directory);
+        }
+        catch (IOException e)
+        {
+            // A path the machine cannot hold a directory at (under /proc, through a file, on a read-only mount) is the
+            // request's to change, not a fault of the server's.
+            throw new BackupException($"The backup directory {directory} cannot be created: {e.Message}");
+        }
         BackupManifest? manifest = BackupManifest.TryRead(directory);
         if (manifest is not null && !string.Equals(manifest.Database, database.Name, StringComparison.OrdinalIgnoreCase))
             throw new BackupException($"{directory} holds backups of database '{manifest.Database}'; back '{database.Name}' up into another directory.");

@@ -172,6 +172,21 @@ public sealed class BackupRestoreTests(ServerFixture fixture) : IClassFixture<Se
         await FolioApi.AssertServingAsync(Client);
     }
 
+    [Fact]
+    public async Task Backup_IntoADirectoryThatCannotBeCreated_IsA400AndTheServerKeepsServing()
+    {
+        // Regression: a directory under a file (or /proc) was a 500 with the exception in the log.
+        string source = await FolioApi.CreateDatabaseAsync(Client);
+        Directory.CreateDirectory(Path.GetDirectoryName(_directory)!);
+        await File.WriteAllTextAsync(_directory, "a file, not a directory");
+        using HttpResponseMessage response = await Client.PostAsync($"/admin/databases/{source}/backup", FolioApi.Json(JsonSerializer.Serialize(new { Directory = Path.Combine(_directory, "set") })));
+
+        JsonElement problem = await ProblemAssert.IsProblemAsync(response, HttpStatusCode.BadRequest, "urn:folio:problem:invalid-backup");
+        Assert.Contains("cannot be created", problem.GetProperty("detail").GetString(), StringComparison.Ordinal);
+        File.Delete(_directory);
+        await FolioApi.AssertServingAsync(Client);
+    }
+
     private async Task PutAsync(string uri, string json)
     {
         using HttpResponseMessage response = await Client.PutAsync(uri, FolioApi.Json(json));
