@@ -48,7 +48,18 @@ public sealed partial class IndexStore : IDisposable
         _options = options ?? new IndexStoreOptions();
         _purges = new OutputPurges(store, _lock, SaveCatalogWhileOpen, _logger);
         Directory.CreateDirectory(root);
-        Load();
+        try
+        {
+            Load();
+        }
+        catch
+        {
+            // The indexes opened before the one that failed hold their directories' locks: a later open of the
+            // database in this process (the failure may pass, as a lock a stopping server still held does) must find
+            // them free.
+            CloseOpened();
+            throw;
+        }
         // A one-shot timer re-armed after each round, on the thread pool: a thread of its own per database would make
         // the thread count grow with the databases for work that takes microseconds a few times a second.
         _maintenance = new Timer(static state => ((IndexStore)state!).Maintain(), this, _options.MaintenanceInterval, Timeout.InfiniteTimeSpan);
@@ -438,13 +449,9 @@ public sealed partial class IndexStore : IDisposable
         }
     }
 
-    /// <summary>Stops the indexers and closes the indexes.</summary>
-    public void Dispose()
+    /// <summary>Closes every index opened, active or replacing.</summary>
+    private void CloseOpened()
     {
-        _stop.Cancel();
-        // Taking the gate waits out a round in progress; a round that starts later sees the stop and does nothing.
-        lock (_maintaining)
-            _maintenance.Dispose();
         lock (_lock)
         {
             foreach (var index in _replacements.Values)
@@ -454,6 +461,16 @@ public sealed partial class IndexStore : IDisposable
             _replacements.Clear();
             _active.Clear();
         }
+    }
+
+    /// <summary>Stops the indexers and closes the indexes.</summary>
+    public void Dispose()
+    {
+        _stop.Cancel();
+        // Taking the gate waits out a round in progress; a round that starts later sees the stop and does nothing.
+        lock (_maintaining)
+            _maintenance.Dispose();
+        CloseOpened();
         _stop.Dispose();
     }
 }

@@ -236,14 +236,18 @@ public sealed partial class DatabaseRegistry : IAsyncDisposable
             StorageOptions.ForPath(directory) with { JournalFileSize = _journalFileSize, MetricsName = entry.Name },
             CompressionFor(entry),
             progress => LogFormatMove(entry.Name, progress));
+        IndexStore? indexes = null;
         try
         {
-            var database = new Database(entry.Name, directory, store, new IndexStore(store, Path.Combine(directory, IndexesFolder), _loggers, _indexOptions));
+            indexes = new IndexStore(store, Path.Combine(directory, IndexesFolder), _loggers, _indexOptions);
+            var database = new Database(entry.Name, directory, store, indexes);
             database.ReleasePagesReadOpening();
             return database;
         }
         catch
         {
+            // Closed here, or their files stay locked and every later open of the database in this process fails.
+            indexes?.Dispose();
             store.Dispose();
             throw;
         }

@@ -66,6 +66,9 @@ public static class ProblemTypes
     /// <summary>The database or index the request used was deleted, replaced or shut down while it ran; a retry finds what replaced it.</summary>
     public const string Closed = "urn:folio:problem:closed";
 
+    /// <summary>A database's files are locked by another process (a server still stopping, or a second one on the same data directory); a retry may find them free.</summary>
+    public const string FilesInUse = "urn:folio:problem:files-in-use";
+
     /// <summary>The server failed; its log holds the details under the request's trace id.</summary>
     public const string InternalError = "urn:folio:problem:internal-error";
 
