@@ -14,14 +14,39 @@ public sealed class Subscription
     private Definition _definition;
 
     internal Subscription(long id, string name, string query, long acknowledgedEtag, DateTime createdAt, bool disabled)
+        : this(id, name, query, DocumentMatcher.Compile(query), acknowledgedEtag, createdAt, disabled)
+    {
+    }
+
+    private Subscription(long id, string name, string query, DocumentMatcher matcher, long acknowledgedEtag, DateTime createdAt, bool disabled)
     {
         Id = id;
         Name = name;
-        _definition = new Definition(query, DocumentMatcher.Compile(query));
+        _definition = new Definition(query, matcher);
         _acknowledged = acknowledgedEtag;
         CreatedAt = createdAt;
         Disabled = disabled;
     }
+
+    /// <summary>
+    /// A stored subscription as the database opens: one whose query this build no longer compiles (a later build may
+    /// refuse what an earlier one took) is kept disabled, matching nothing, with the reason in <see cref="Problem"/>, until
+    /// it is updated or deleted; a subscription must not keep its database from opening.
+    /// </summary>
+    internal static Subscription Stored(long id, string name, string query, long acknowledgedEtag, DateTime createdAt, bool disabled)
+    {
+        try
+        {
+            return new Subscription(id, name, query, acknowledgedEtag, createdAt, disabled);
+        }
+        catch (Exception e) when (e is Indexing.Querying.QueryException or Indexing.Rql.RqlParseException)
+        {
+            return new Subscription(id, name, query, DocumentMatcher.Nothing(string.Empty), acknowledgedEtag, createdAt, disabled: true) { Problem = e.Message };
+        }
+    }
+
+    /// <summary>Why its stored query does not run in this build (it is disabled until updated), or null.</summary>
+    public string? Problem { get; private set; }
 
     /// <summary>The number the database gave it when it was created (from 1, never reused); the seeds' clients address it by it.</summary>
     public long Id { get; }
@@ -115,6 +140,7 @@ public sealed class Subscription
         lock (_gate)
         {
             Volatile.Write(ref _definition, new Definition(query, matcher));
+            Problem = null;
             if (restartAt is { } etag)
                 Interlocked.Exchange(ref _acknowledged, etag);
             return ReleaseLocked();

@@ -133,8 +133,11 @@ public sealed class SubscriptionStore
     }
 
     /// <summary>Disables (letting its worker go, told <c>Disabled</c>) or enables <paramref name="subscription"/>.</summary>
+    /// <exception cref="SubscriptionException"><c>Invalid</c> when enabling one whose stored query does not run in this build.</exception>
     public void SetDisabled(Subscription subscription, bool disabled)
     {
+        if (!disabled && subscription.Problem is { } problem)
+            throw new SubscriptionException("Invalid", $"Subscription '{subscription.Name}' stays disabled: its query does not run in this build ({problem}). Update its query, then enable it.");
         SubscriptionWorker? released;
         lock (_gate)
         {
@@ -203,7 +206,7 @@ public sealed class SubscriptionStore
             // Files written before subscriptions had numbers get them in file order.
             long id = item.TryGetProperty("Id", out JsonElement given) ? given.GetInt64() : ++_lastId;
             _lastId = Math.Max(_lastId, id);
-            var subscription = new Subscription(
+            var subscription = Subscription.Stored(
                 id,
                 item.GetProperty("Name").GetString()!,
                 item.GetProperty("Query").GetString()!,

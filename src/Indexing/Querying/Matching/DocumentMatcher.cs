@@ -48,6 +48,13 @@ public sealed class DocumentMatcher
         return new DocumentMatcher(collection, condition is null ? null : MatchNode.Compile(condition, parameters), query.Include);
     }
 
+    /// <summary>
+    /// A matcher that matches nothing, for a stored query this build no longer compiles: its subscription stays listed,
+    /// disabled, until it is given a query that runs or deleted, rather than keeping its database from opening.
+    /// </summary>
+    /// <param name="collection">The collection the stored query named, if it could be read; else empty.</param>
+    public static DocumentMatcher Nothing(string collection) => new(collection, new MatchNode.Never(), []);
+
     /// <summary>Whether every document of the collection matches (the query has no <c>where</c>), so none needs reading.</summary>
     public bool MatchesEverything => _where is null;
 

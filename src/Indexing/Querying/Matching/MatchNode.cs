@@ -77,6 +77,12 @@ internal abstract class MatchNode
         public override bool Matches(string id, JsonElement document) => true;
     }
 
+    /// <summary>Matches no document: the condition of a query that no longer compiles, kept so that it can be redefined.</summary>
+    internal sealed class Never : MatchNode
+    {
+        public override bool Matches(string id, JsonElement document) => false;
+    }
+
     private sealed class All(MatchNode left, MatchNode right) : MatchNode
     {
         public override bool Matches(string id, JsonElement document) => left.Matches(id, document) && right.Matches(id, document);
