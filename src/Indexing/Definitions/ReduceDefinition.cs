@@ -4,7 +4,7 @@ namespace Folio.Indexing.Definitions;
 /// The reduce part of a map/reduce index definition: each document of the index's collections maps to one
 /// entry per group it belongs to (one per item of an array a <see cref="GroupBy"/> path walks through
 /// <c>[]</c>), and the entries of a group combine into one result row of the group's values and its
-/// <see cref="Aggregations"/>. JSON: <c>{"GroupBy":["Company" | {"Name","Path"}…],"Aggregations":{"Total":{"Op","Path"}…}}</c>.
+/// <see cref="Aggregations"/>. JSON: <c>{"GroupBy":["Company" | {"Name","Path"[,"Array":true]}…],"Aggregations":{"Total":{"Op","Path"}…}}</c>.
 /// </summary>
 public sealed class ReduceDefinition
 {

@@ -134,7 +134,8 @@ public sealed partial class IndexStore
             return false;
         for (var i = 0; i < existing.Count; i++)
         {
-            if (!string.Equals(existing[i].Name, wanted[i].Name, StringComparison.Ordinal) || !string.Equals(existing[i].Path.Text, wanted[i].Path.Text, StringComparison.Ordinal))
+            if (!string.Equals(existing[i].Name, wanted[i].Name, StringComparison.Ordinal) || !string.Equals(existing[i].Path.Text, wanted[i].Path.Text, StringComparison.Ordinal)
+                || existing[i].WholeArray != wanted[i].WholeArray)
                 return false;
         }
         return true;

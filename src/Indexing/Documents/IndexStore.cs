@@ -25,6 +25,11 @@ public sealed partial class IndexStore : IDisposable
     private readonly ILogger _logger;
     private readonly IndexStoreOptions _options;
     private readonly Lock _lock = new();
+
+    // Until Load has opened every index, an output purge that ends does not save the catalog (it would list only the
+    // indexes opened so far, and the next open would delete the others' directories); Load saves it once at its end.
+    private bool _loaded;
+    private bool _saveWhenLoaded;
     private readonly Dictionary<string, DocumentIndex> _active = new(StringComparer.OrdinalIgnoreCase);
     private readonly Dictionary<string, DocumentIndex> _replacements = new(StringComparer.OrdinalIgnoreCase);
     private readonly Dictionary<string, List<string>> _retireWhenCaughtUp = new(StringComparer.OrdinalIgnoreCase);
@@ -51,12 +56,15 @@ public sealed partial class IndexStore : IDisposable
         try
         {
             Load();
+            MarkLoaded();
         }
         catch
         {
             // The indexes opened before the one that failed hold their directories' locks: a later open of the
             // database in this process (the failure may pass, as a lock a stopping server still held does) must find
-            // them free.
+            // them free. Stopped first: an output purge Load started saves the catalog when it ends, unless stopped, and
+            // would save it without the indexes closed here, whose directories the next open would then delete.
+            _stop.Cancel();
             CloseOpened();
             throw;
         }
@@ -364,10 +372,26 @@ public sealed partial class IndexStore : IDisposable
         return builder.Length > 120 ? builder.ToString(0, 120) : builder.ToString();
     }
 
+    /// <summary>Lets output purges save the catalog, and saves it for one that ended while the indexes were opening.</summary>
+    private void MarkLoaded()
+    {
+        lock (_lock)
+        {
+            _loaded = true;
+            if (_saveWhenLoaded)
+                SaveCatalog();
+        }
+    }
+
+    /// <summary>Saves the catalog for an output purge that ended (called under the lock), once the store is open and while it is.</summary>
     private void SaveCatalogWhileOpen()
     {
-        if (!_stop.IsCancellationRequested)
+        if (_stop.IsCancellationRequested)
+            return;
+        if (_loaded)
             SaveCatalog();
+        else
+            _saveWhenLoaded = true;
     }
 
     /// <summary>Writes the catalog to a temporary file and renames it over the old one, so a crash leaves one or the other.</summary>

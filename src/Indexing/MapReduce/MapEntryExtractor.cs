@@ -163,14 +163,20 @@ internal sealed class MapEntryExtractor(ReduceDefinition reduce)
     }
 
     /// <summary>
-    /// A whole-array group's value: what a projection of the path gives (the values through its arrays as one array, a
-    /// last array as it is), or null when the document has none.
+    /// A whole-array group's value, always a list: the values through the path's arrays together, a last array as it is,
+    /// a single value as a list of one (so <c>"x"</c> and <c>["x"]</c> are one group); null when the document has none.
+    /// Items of an array that lack the rest of the path add nothing to the list.
     /// </summary>
     private JsonElement? Together(JsonElement root, FieldPath path)
     {
         _values.Clear();
         if (!path.Select(root, _values))
-            return _values.Count == 0 ? null : _values[0];
+        {
+            if (_values.Count == 0 || _values[0].ValueKind == JsonValueKind.Null)
+                return null;
+            if (_values[0].ValueKind == JsonValueKind.Array)
+                return _values[0];
+        }
         using var list = JsonDocument.Parse(ListJson(_values));
         return list.RootElement.Clone();
     }

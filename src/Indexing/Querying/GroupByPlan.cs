@@ -125,7 +125,8 @@ internal sealed class GroupByPlan
                 "sum" => AggregationOp.Sum,
                 "min" => AggregationOp.Min,
                 "max" => AggregationOp.Max,
-                _ => AggregationOp.Average,
+                "avg" => AggregationOp.Average,
+                _ => throw new QueryException($"{field} is not an aggregate (count(), sum(F), min(F), max(F), avg(F))."),
             };
             var name = AggregateName(op, field.Path);
             _aggregations.TryAdd(name, new AggregationDefinition(name, op, field.Path));

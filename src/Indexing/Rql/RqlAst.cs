@@ -33,7 +33,8 @@ public sealed record RqlField(FieldPath? Path, int Position)
     /// <summary>
     /// An aggregate of a group by query instead of a field (<c>count()</c>, <c>count(F)</c>, <c>sum(F)</c>,
     /// <c>min(F)</c>, <c>max(F)</c>, <c>avg(F)</c>): the function's name in lower case; <see cref="Path"/> is its argument.
-    /// Also <see cref="KeyFunction"/>, the group's key (<c>key()</c>), without an argument.
+    /// Also <see cref="KeyFunction"/>, the group's key (<c>key()</c>), without an argument, and <see cref="ArrayFunction"/>,
+    /// a group by field's <c>array(path)</c>.
     /// </summary>
     public string? Aggregate { get; init; }
 

@@ -60,7 +60,7 @@ public sealed partial class BackupRestorer
             if (header.Definitions.Count > 0)
                 database.Indexes.Put(header.Definitions);
             foreach (SubscriptionPosition subscription in header.Subscriptions)
-                database.Subscriptions.Create(subscription.Name, subscription.Query, subscription.Restored.ToString(CultureInfo.InvariantCulture));
+                database.Subscriptions.Restore(subscription.Name, subscription.Query, subscription.Restored.ToString(CultureInfo.InvariantCulture));
 
             long documents;
             using (DocumentReader reader = database.Store.OpenReader())

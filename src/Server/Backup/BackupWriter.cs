@@ -41,7 +41,7 @@ public sealed class BackupWriter
         {
             Directory.CreateDirectory(directory);
         }
-        catch (IOException e)
+        catch (IOException e) when (!Storage.DiskFullException.IsCause(e))
         {
             // A path the machine cannot hold a directory at (under /proc, through a file, on a read-only mount) is the
             // request's to change, not a fault of the server's.

@@ -87,11 +87,11 @@ public static class ExceptionMapper
                     "Database refuses writes",
                     $"The database's storage failed a write or sync and refuses writes until the server restarts; its log has the details under trace id {traceId}.",
                     ProblemTypes.StorageFailed);
-            case Storage.StorageLockedException locked:
+            case Storage.StorageLockedException:
                 return new Problem(
                     StatusCodes.Status503ServiceUnavailable,
                     "Files in use",
-                    $"{locked.Message} A server that has not finished stopping, or a second server on the same data directory, holds it; try again once it has let go (trace id {traceId}).",
+                    $"The database's files are in use by another process: a server that has not finished stopping, or a second server on the same data directory. Try again once it has let go; the log names the directory under trace id {traceId}.",
                     ProblemTypes.FilesInUse);
             case ObjectDisposedException:
                 // A database or index went away (deleted, replaced, shut down) while the request used it.

@@ -25,13 +25,13 @@ public sealed class Subscription
         _definition = new Definition(query, matcher);
         _acknowledged = acknowledgedEtag;
         CreatedAt = createdAt;
-        Disabled = disabled;
+        DisabledByUser = disabled;
     }
 
     /// <summary>
     /// A stored subscription as the database opens: one whose query this build no longer compiles (a later build may
     /// refuse what an earlier one took) is kept disabled, matching nothing, with the reason in <see cref="Problem"/>, until
-    /// it is updated or deleted; a subscription must not keep its database from opening.
+    /// it is updated (and enabled, if it was disabled) or deleted; a subscription must not keep its database from opening.
     /// </summary>
     internal static Subscription Stored(long id, string name, string query, long acknowledgedEtag, DateTime createdAt, bool disabled)
     {
@@ -41,7 +41,20 @@ public sealed class Subscription
         }
         catch (Exception e) when (e is Indexing.Querying.QueryException or Indexing.Rql.RqlParseException)
         {
-            return new Subscription(id, name, query, DocumentMatcher.Nothing(string.Empty), acknowledgedEtag, createdAt, disabled: true) { Problem = e.Message };
+            return new Subscription(id, name, query, DocumentMatcher.Nothing(CollectionOf(query)), acknowledgedEtag, createdAt, disabled) { Problem = e.Message };
+        }
+    }
+
+    /// <summary>The collection a query reads, when it parses at all; else empty.</summary>
+    private static string CollectionOf(string query)
+    {
+        try
+        {
+            return Indexing.Rql.RqlParser.Parse(query).From.Collection ?? string.Empty;
+        }
+        catch (Indexing.Rql.RqlParseException)
+        {
+            return string.Empty;
         }
     }
 
@@ -60,8 +73,14 @@ public sealed class Subscription
     /// <summary>The compiled query.</summary>
     public DocumentMatcher Matcher => Volatile.Read(ref _definition).Matcher;
 
-    /// <summary>Whether it is disabled: no worker may connect until it is enabled again.</summary>
-    public bool Disabled { get; private set; }
+    /// <summary>Whether it is disabled: no worker may connect until it is enabled again, or while its query does not run here (<see cref="Problem"/>).</summary>
+    public bool Disabled => DisabledByUser || Problem is not null;
+
+    /// <summary>
+    /// Whether a user disabled it: what is stored, so that a subscription disabled only because this build does not run
+    /// its query comes back enabled under a build that does.
+    /// </summary>
+    internal bool DisabledByUser { get; private set; }
 
     /// <summary>When a worker last acknowledged a batch (UTC), since the server started; null before.</summary>
     public DateTime? LastAcknowledgedAt { get; private set; }
@@ -129,7 +148,7 @@ public sealed class Subscription
     {
         lock (_gate)
         {
-            Disabled = disabled;
+            DisabledByUser = disabled;
             return disabled ? ReleaseLocked() : null;
         }
     }

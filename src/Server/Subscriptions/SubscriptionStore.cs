@@ -94,14 +94,23 @@ public sealed class SubscriptionStore
             return Add(name, query, startFrom);
     }
 
-    private Subscription Add(string name, string query, string? startFrom)
+    /// <summary>
+    /// Recreates a backed-up subscription at its position: like <see cref="Create"/>, except that one whose query this
+    /// build does not run comes back disabled with its <see cref="Subscription.Problem"/>, as it would open, rather than
+    /// failing the restore.
+    /// </summary>
+    public Subscription Restore(string name, string query, string startFrom) => Add(name, query, startFrom, stored: true);
+
+    private Subscription Add(string name, string query, string? startFrom, bool stored = false)
     {
         if (string.IsNullOrWhiteSpace(name) || name.Length > MaxNameLength || name.Any(char.IsControl))
             throw new SubscriptionException("Invalid", $"A subscription's name must be 1 to {MaxNameLength} characters without control characters.");
         long start = StartEtag(startFrom) ?? 0;
         lock (_gate)
         {
-            var subscription = new Subscription(_lastId + 1, name, query, start, DateTime.UtcNow, disabled: false);
+            var subscription = stored
+                ? Subscription.Stored(_lastId + 1, name, query, start, DateTime.UtcNow, disabled: false)
+                : new Subscription(_lastId + 1, name, query, start, DateTime.UtcNow, disabled: false);
             if (!_subscriptions.TryAdd(name, subscription))
                 throw new SubscriptionException("Exists", $"There is already a subscription named '{name}'; delete it first or pick another name.");
             _lastId++;
@@ -136,11 +145,11 @@ public sealed class SubscriptionStore
     /// <exception cref="SubscriptionException"><c>Invalid</c> when enabling one whose stored query does not run in this build.</exception>
     public void SetDisabled(Subscription subscription, bool disabled)
     {
-        if (!disabled && subscription.Problem is { } problem)
-            throw new SubscriptionException("Invalid", $"Subscription '{subscription.Name}' stays disabled: its query does not run in this build ({problem}). Update its query, then enable it.");
         SubscriptionWorker? released;
         lock (_gate)
         {
+            if (!disabled && subscription.Problem is { } problem)
+                throw new SubscriptionException("Invalid", $"Subscription '{subscription.Name}' stays disabled: its query does not run in this build ({problem}). Update its query, then enable it.");
             released = subscription.SetDisabled(disabled);
             if (!subscription.IsDeleted)
                 Save();
@@ -235,7 +244,7 @@ public sealed class SubscriptionStore
                     writer.WriteString("Query"u8, subscription.Query);
                     writer.WriteNumber("AcknowledgedEtag"u8, subscription.AcknowledgedEtag);
                     writer.WriteString("CreatedAt"u8, subscription.CreatedAt);
-                    writer.WriteBoolean("Disabled"u8, subscription.Disabled);
+                    writer.WriteBoolean("Disabled"u8, subscription.DisabledByUser);
                     writer.WriteEndObject();
                 }
 

@@ -38,6 +38,15 @@ public sealed class GroupByArrayTests
         var stat = await QueryAsync(server.Client, db, "from index 'Orders/ByProducts' where Count > 1");
         Assert.Equal("""["a","b"]""", Assert.Single(stat.EnumerateArray()).GetProperty("Products").GetRawText());
 
+        // A value that is no array is a list of one, so "x" and ["x"] are one group; no value is the null group.
+        await StoreAsync(server.Client, db, "tags/1", """{"Tags":"x","@metadata":{"@collection":"Tags"}}""");
+        await StoreAsync(server.Client, db, "tags/2", """{"Tags":["x"],"@metadata":{"@collection":"Tags"}}""");
+        await StoreAsync(server.Client, db, "tags/3", """{"Other":1,"@metadata":{"@collection":"Tags"}}""");
+        var tagGroups = (await QueryAsync(server.Client, db, "from Tags group by array(Tags) select key() as Tags, count() as Count")).EnumerateArray()
+            .ToDictionary(r => r.GetProperty("Tags").GetRawText(), r => r.GetProperty("Count").GetInt32());
+        Assert.Equal(2, tagGroups["""["x"]"""]);
+        Assert.Equal(1, tagGroups["null"]);
+
         // Per value, as before: every order with an a, every order with a b.
         var perValue = await QueryAsync(server.Client, db, "from Orders group by Lines[].Product select key() as Product, count() as Count");
         Assert.Equal(5, perValue.EnumerateArray().Single(r => r.GetProperty("Product").GetString() == "a").GetProperty("Count").GetInt32());

@@ -43,8 +43,28 @@ public sealed class StoredQueryProblemTests
             Assert.Contains("search() needs a full-text index", problem.GetProperty("detail").GetString(), StringComparison.Ordinal);
         }
 
+        // A backup of the database restores with the subscription as it opens: disabled, its query kept.
+        string backup = Path.Combine(first.DataDir, "backup");
+        using (var backedUp = await second.Client.PostAsync($"/admin/databases/{db}/backup", FolioApi.Json(JsonSerializer.Serialize(new { Directory = backup }))))
+            Assert.Equal(HttpStatusCode.Created, backedUp.StatusCode);
+        string copy = FolioApi.NewDatabaseName();
+        using (var restored = await second.Client.PostAsync("/admin/databases/restore", FolioApi.Json(JsonSerializer.Serialize(new { Directory = backup, Name = copy }))))
+            Assert.True(restored.IsSuccessStatusCode, await restored.Content.ReadAsStringAsync());
+        using (var copied = await second.Client.GetAsync($"/databases/{copy}/subscriptions/state?name=old"))
+        {
+            using var body = JsonDocument.Parse(await copied.Content.ReadAsStringAsync());
+            Assert.True(body.RootElement.GetProperty("Disabled").GetBoolean());
+        }
+
         using (var update = await second.Client.PostAsync($"/databases/{db}/subscriptions/update", FolioApi.Json("""{"Name":"old","Query":"from Orders where Total > 5"}""")))
             Assert.Equal(HttpStatusCode.OK, update.StatusCode);
+        // Disabled only for its query, not by a user: updated, it runs again at once, and the file never said disabled.
+        Assert.DoesNotContain("\"Disabled\":true", await File.ReadAllTextAsync(file), StringComparison.Ordinal);
+        using (var state = await second.Client.GetAsync($"/databases/{db}/subscriptions/state?name=old"))
+        {
+            using var body = JsonDocument.Parse(await state.Content.ReadAsStringAsync());
+            Assert.False(body.RootElement.GetProperty("Disabled").GetBoolean());
+        }
         using (var enable = await second.Client.PostAsync($"/databases/{db}/admin/tasks/state?taskName=old&key=0&type=Subscription&disable=false", null))
             Assert.Equal(HttpStatusCode.OK, enable.StatusCode);
     }

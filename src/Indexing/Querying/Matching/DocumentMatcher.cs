@@ -55,7 +55,7 @@ public sealed class DocumentMatcher
     /// <param name="collection">The collection the stored query named, if it could be read; else empty.</param>
     public static DocumentMatcher Nothing(string collection) => new(collection, new MatchNode.Never(), []);
 
-    /// <summary>Whether every document of the collection matches (the query has no <c>where</c>), so none needs reading.</summary>
+    /// <summary>Whether every document of the collection matches (the query has no <c>where</c> and no <c>filter</c>), so none needs reading.</summary>
     public bool MatchesEverything => _where is null;
 
     /// <summary>Whether the document <paramref name="id"/> with body <paramref name="document"/> matches.</summary>
