@@ -56,11 +56,12 @@ internal static class LoadedSelect
                 throw new RqlParseException($"{field} cannot be selected beside loaded documents; a query with load selects fields, id() or an object literal (select {{ … }})", field.Position);
             if (i > 0)
                 text.Append(", ");
-            if (!names.Add(NameOf(projection, loads, alias)))
-                throw new RqlParseException($"Two fields of the select are named '{NameOf(projection, loads, alias)}'; name one with as", field.Position);
+            var name = NameOf(projection, loads, alias);
+            if (!names.Add(name))
+                throw new RqlParseException($"Two fields of the select are named '{name}'; name one with as", field.Position);
             if (field.IsId)
             {
-                text.Append(JsonSerializer.Serialize(projection.Alias)).Append(": id(this)");
+                text.Append(JsonSerializer.Serialize(name)).Append(": id(this)");
                 continue;
             }
             var segments = field.Path!.Segments;
@@ -72,7 +73,7 @@ internal static class LoadedSelect
                 root = segments[0].Name == alias ? "this" : segments[0].Name;
                 start = 1;
             }
-            text.Append(JsonSerializer.Serialize(NameOf(projection, loads, alias))).Append(": ").Append(PathFunction).Append('(').Append(root).Append(", [");
+            text.Append(JsonSerializer.Serialize(name)).Append(": ").Append(PathFunction).Append('(').Append(root).Append(", [");
             for (var s = start; s < segments.Count; s++)
             {
                 if (s > start)

@@ -25,7 +25,7 @@ public sealed class GroupByArrayTests
             await StoreAsync(server.Client, db, $"orders/{i}", "{\"Lines\":[" + items + "],\"@metadata\":{\"@collection\":\"Orders\"}}");
         }
 
-        var rows = await QueryAsync(server.Client, db, "from Orders group by array(Lines[].Product) select key() as Products, count() as Count, sum(Lines[].Quantity) as Quantity");
+        var rows = await QueryResultsAsync(server.Client, db, "from Orders group by array(Lines[].Product) select key() as Products, count() as Count, sum(Lines[].Quantity) as Quantity");
         var groups = rows.EnumerateArray().ToDictionary(r => r.GetProperty("Products").GetRawText(), r => (Count: r.GetProperty("Count").GetInt32(), Quantity: r.GetProperty("Quantity").GetInt32()));
         Assert.Equal(3, groups.Count);
         Assert.Equal((3, 2 * (1 + 2 + 5)), groups["""["a","b"]"""]);
@@ -35,28 +35,23 @@ public sealed class GroupByArrayTests
         // A static map/reduce index says the same with "Array": true.
         using (var put = await server.Client.PutAsync($"/databases/{db}/indexes", FolioApi.Json("""{"Indexes":[{"Name":"Orders/ByProducts","Collections":["Orders"],"Reduce":{"GroupBy":[{"Name":"Products","Path":"Lines[].Product","Array":true}],"Aggregations":{"Count":{"Op":"Count"}}}}]}""")))
             Assert.Equal(HttpStatusCode.Created, put.StatusCode);
-        var stat = await QueryAsync(server.Client, db, "from index 'Orders/ByProducts' where Count > 1");
+        var stat = await QueryResultsAsync(server.Client, db, "from index 'Orders/ByProducts' where Count > 1");
         Assert.Equal("""["a","b"]""", Assert.Single(stat.EnumerateArray()).GetProperty("Products").GetRawText());
 
         // A value that is no array is a list of one, so "x" and ["x"] are one group; no value is the null group.
         await StoreAsync(server.Client, db, "tags/1", """{"Tags":"x","@metadata":{"@collection":"Tags"}}""");
         await StoreAsync(server.Client, db, "tags/2", """{"Tags":["x"],"@metadata":{"@collection":"Tags"}}""");
         await StoreAsync(server.Client, db, "tags/3", """{"Other":1,"@metadata":{"@collection":"Tags"}}""");
-        var tagGroups = (await QueryAsync(server.Client, db, "from Tags group by array(Tags) select key() as Tags, count() as Count")).EnumerateArray()
+        var tagGroups = (await QueryResultsAsync(server.Client, db, "from Tags group by array(Tags) select key() as Tags, count() as Count")).EnumerateArray()
             .ToDictionary(r => r.GetProperty("Tags").GetRawText(), r => r.GetProperty("Count").GetInt32());
         Assert.Equal(2, tagGroups["""["x"]"""]);
         Assert.Equal(1, tagGroups["null"]);
 
         // Per value, as before: every order with an a, every order with a b.
-        var perValue = await QueryAsync(server.Client, db, "from Orders group by Lines[].Product select key() as Product, count() as Count");
+        var perValue = await QueryResultsAsync(server.Client, db, "from Orders group by Lines[].Product select key() as Product, count() as Count");
         Assert.Equal(5, perValue.EnumerateArray().Single(r => r.GetProperty("Product").GetString() == "a").GetProperty("Count").GetInt32());
     }
 
-    private static async Task<JsonElement> QueryAsync(HttpClient client, string db, string rql)
-    {
-        using var response = await client.PostAsync($"/databases/{db}/queries", FolioApi.Json(JsonSerializer.Serialize(new { Query = rql, WaitForNonStaleResults = true })));
-        var text = await response.Content.ReadAsStringAsync();
-        Assert.True(response.StatusCode == HttpStatusCode.OK, rql + ": " + text);
-        return JsonDocument.Parse(text).RootElement.GetProperty("Results").Clone();
-    }
+    private static async Task<JsonElement> QueryResultsAsync(HttpClient client, string db, string rql) =>
+        (await FolioApi.QueryAsync(client, db, rql)).GetProperty("Results");
 }

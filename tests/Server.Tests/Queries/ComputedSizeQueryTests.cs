@@ -25,29 +25,24 @@ public sealed class ComputedSizeQueryTests
             await StoreAsync(server.Client, db, $"orders/{i}", $$$"""{"Name":"{{{new string('x', 10 - i)}}}","Lines":[{{{lines}}}],"@metadata":{"@collection":"Orders"}}""");
         }
 
-        Assert.Equal(["orders/3", "orders/4", "orders/5"], Ids(await QueryAsync(server.Client, db, "from Orders where Lines.Count > 2")));
-        Assert.Equal(["orders/5", "orders/4"], InOrder(await QueryAsync(server.Client, db, "from Orders where Lines.Count >= 4 order by Lines.Count as long desc")));
-        Assert.Equal(["orders/1", "orders/2"], Ids(await QueryAsync(server.Client, db, "from Orders where Name.Length between 8 and 9")));
-        var projected = await QueryAsync(server.Client, db, "from Orders where id() = 'orders/4' select Lines.Count as Lines, Name.Length as Name");
+        Assert.Equal(["orders/3", "orders/4", "orders/5"], Ids(await QueryResultsAsync(server.Client, db, "from Orders where Lines.Count > 2")));
+        Assert.Equal(["orders/5", "orders/4"], InOrder(await QueryResultsAsync(server.Client, db, "from Orders where Lines.Count >= 4 order by Lines.Count as long desc")));
+        Assert.Equal(["orders/1", "orders/2"], Ids(await QueryResultsAsync(server.Client, db, "from Orders where Name.Length between 8 and 9")));
+        var projected = await QueryResultsAsync(server.Client, db, "from Orders where id() = 'orders/4' select Lines.Count as Lines, Name.Length as Name");
         var row = Assert.Single(projected.EnumerateArray());
         Assert.Equal(4, row.GetProperty("Lines").GetInt32());
         Assert.Equal(6, row.GetProperty("Name").GetInt32());
 
         using var put = await server.Client.PutAsync($"/databases/{db}/indexes", FolioApi.Json("""{"Indexes":[{"Name":"Orders/ByLineCount","Collections":["Orders"],"Fields":{"LineCount":{"Path":"Lines.Count","Type":"Long"}}}]}"""));
         Assert.Equal(HttpStatusCode.Created, put.StatusCode);
-        Assert.Equal(["orders/1", "orders/2"], Ids(await QueryAsync(server.Client, db, "from index 'Orders/ByLineCount' where LineCount < 3")));
-    }
-
-    private static async Task<JsonElement> QueryAsync(HttpClient client, string db, string rql)
-    {
-        using var response = await client.PostAsync($"/databases/{db}/queries", FolioApi.Json(JsonSerializer.Serialize(new { Query = rql, WaitForNonStaleResults = true })));
-        var text = await response.Content.ReadAsStringAsync();
-        Assert.True(response.StatusCode == HttpStatusCode.OK, rql + ": " + text);
-        return JsonDocument.Parse(text).RootElement.GetProperty("Results").Clone();
+        Assert.Equal(["orders/1", "orders/2"], Ids(await QueryResultsAsync(server.Client, db, "from index 'Orders/ByLineCount' where LineCount < 3")));
     }
 
     private static List<string> Ids(JsonElement results) => [.. InOrder(results).Order(StringComparer.Ordinal)];
 
     private static List<string> InOrder(JsonElement results) =>
         [.. results.EnumerateArray().Select(r => r.GetProperty("@metadata").GetProperty("@id").GetString()!)];
+
+    private static async Task<JsonElement> QueryResultsAsync(HttpClient client, string db, string rql) =>
+        (await FolioApi.QueryAsync(client, db, rql)).GetProperty("Results");
 }

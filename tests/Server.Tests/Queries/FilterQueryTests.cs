@@ -123,13 +123,7 @@ public sealed class FilterQueryTests : IAsyncLifetime
     private Task<HttpResponseMessage> PostAsync(string rql, object? parameters) =>
         _server.Client.PostAsync($"/databases/{_db}/queries", FolioApi.Json(JsonSerializer.Serialize(new { Query = rql, QueryParameters = parameters, WaitForNonStaleResults = true })));
 
-    private async Task<JsonElement> QueryAsync(string rql, object? parameters = null)
-    {
-        using var response = await PostAsync(rql, parameters);
-        var text = await response.Content.ReadAsStringAsync();
-        Assert.True(response.StatusCode == HttpStatusCode.OK, rql + ": " + text);
-        return JsonDocument.Parse(text).RootElement.Clone();
-    }
+    private Task<JsonElement> QueryAsync(string rql, object? parameters = null) => FolioApi.QueryAsync(_server.Client, _db, rql, parameters);
 
     private static List<string> Expected(Func<int, bool> predicate) =>
         [.. Enumerable.Range(1, 40).Where(predicate).Select(i => $"employees/{i}").Order(StringComparer.Ordinal)];

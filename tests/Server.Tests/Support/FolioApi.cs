@@ -48,6 +48,15 @@ public static class FolioApi
     }
 
     /// <summary>The single document of a GET by id, or null when it answers 404.</summary>
+    /// <summary>Runs <paramref name="rql"/> waiting for non-stale results, asserts a 200 (naming the query otherwise) and answers the whole answer.</summary>
+    public static async Task<JsonElement> QueryAsync(HttpClient client, string database, string rql, object? parameters = null)
+    {
+        using var response = await client.PostAsync($"/databases/{database}/queries", Json(JsonSerializer.Serialize(new { Query = rql, QueryParameters = parameters, WaitForNonStaleResults = true })));
+        var text = await response.Content.ReadAsStringAsync();
+        Assert.True(response.StatusCode == HttpStatusCode.OK, rql + ": " + text);
+        return JsonDocument.Parse(text).RootElement.Clone();
+    }
+
     public static async Task<JsonElement?> LoadAsync(HttpClient client, string database, string id)
     {
         using HttpResponseMessage response = await client.GetAsync(DocsUri(database, id));
