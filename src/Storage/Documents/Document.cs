@@ -27,7 +27,18 @@ public readonly ref struct Document
     /// </summary>
     internal const byte CompressedPrefixMagiclessFlag = 3;
 
-    private const byte BodyFlagsMask = 3;
+    /// <summary>
+    /// Body flag beside <see cref="CompressedPrefixMagiclessFlag"/>: the frame is stored bare, without the 4 bytes a read
+    /// puts back (<see cref="Compression.BareFrame"/>); how bodies of one block are compressed since documents format 7.
+    /// </summary>
+    internal const byte BareFrameFlag = 64;
+
+    /// <summary>The form of a bare frame's body: <see cref="CompressedPrefixMagiclessFlag"/> with <see cref="BareFrameFlag"/>.</summary>
+    internal const byte CompressedBareFlags = CompressedPrefixMagiclessFlag | BareFrameFlag;
+
+    private const byte BodyFormMask = 3;
+
+    private const byte BodyFlagsMask = BodyFormMask | BareFrameFlag;
 
     /// <summary>
     /// Layout flag: the id is in the record because it is not byte for byte the key the record is stored under (an id
@@ -81,7 +92,7 @@ public readonly ref struct Document
     /// A view of the record stored under <paramref name="key"/> whose <see cref="Json"/> is the stored body as it is
     /// (plain, or compressed for callers that only read the header). Documents format 6 lays a record out as: a flags
     /// byte (the body's form, <see cref="IdInlineFlag"/>, <see cref="CollectionInlineFlag"/>, <see cref="CompactedFlag"/>,
-    /// <see cref="WideTicksFlag"/>), the etag as a varint, the last-modified ticks (7 bytes after <see cref="TicksEpoch"/>,
+    /// <see cref="WideTicksFlag"/>, and since format 7 <see cref="BareFrameFlag"/>), the etag as a varint, the last-modified ticks (7 bytes after <see cref="TicksEpoch"/>,
     /// or 8 as they are), the collection's number as a varint, the collection's
     /// name and the id each as a varint length and bytes when their flags say so, for a compressed body the dictionary
     /// version and the whole JSON's length as varints, then the body. Formats 1-5 spent 35 bytes of a typical record on
@@ -94,6 +105,8 @@ public readonly ref struct Document
         var flags = record[0];
         if ((flags & ~KnownFlags) != 0)
             throw new CorruptionException($"A document record has layout flags this build does not know ({flags}); was it written by a newer Folio?");
+        if ((flags & BareFrameFlag) != 0 && (flags & BodyFormMask) != CompressedPrefixMagiclessFlag)
+            throw new CorruptionException($"A document record says its frame is bare, but its body is not in the form bare frames take ({flags & BodyFormMask}).");
         var offset = 1;
         var wide = (flags & WideTicksFlag) != 0;
         if (!Varint.TryRead(record, ref offset, out var etag) || etag > long.MaxValue || offset + (wide ? 8 : 7) > record.Length)
@@ -177,10 +190,13 @@ public readonly ref struct Document
     internal bool IsCompressed => BodyFlags != 0;
 
     /// <summary>Whether the compressed frame holds the JSON only up to the store's metadata, which reads append.</summary>
-    internal bool HoldsPrefix => BodyFlags is CompressedPrefixFlag or CompressedPrefixMagiclessFlag;
+    internal bool HoldsPrefix => (_flags & BodyFormMask) is CompressedPrefixFlag or CompressedPrefixMagiclessFlag;
 
     /// <summary>Whether the compressed frame was written without Zstd's magic number.</summary>
-    internal bool IsMagicless => BodyFlags == CompressedPrefixMagiclessFlag;
+    internal bool IsMagicless => (_flags & BodyFormMask) == CompressedPrefixMagiclessFlag;
+
+    /// <summary>Whether the compressed frame is stored bare (<see cref="BareFrameFlag"/>).</summary>
+    internal bool IsBare => (_flags & BareFrameFlag) != 0;
 
     /// <summary>Whether a compaction compressed the body at its level, or found that level gave nothing (<see cref="CompactedFlag"/>).</summary>
     internal bool IsCompacted => (_flags & CompactedFlag) != 0;

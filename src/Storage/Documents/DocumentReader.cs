@@ -111,7 +111,7 @@ public sealed partial class DocumentReader : IDisposable
         int written;
         try
         {
-            written = dictionary.Decompress(stored.StoredBody, target, stored.IsMagicless);
+            written = dictionary.Decompress(stored.StoredBody, target, stored.IsMagicless, stored.IsBare);
         }
         catch (Platform.Zstd.ZstdFailureException e)
         {

@@ -1,6 +1,7 @@
 using System.Buffers.Binary;
 using System.Diagnostics;
 using System.Text;
+using Folio.Storage.Documents.Compression;
 using Folio.Storage.Transactions;
 using Folio.Storage.Trees;
 
@@ -13,6 +14,9 @@ public sealed partial class DocumentStore
     /// and the key of the last record moved. Records after it are still in the layout of format 5 and before.
     /// </summary>
     private static ReadOnlySpan<byte> RecordMoveKey => "records-moved-through"u8;
+
+    /// <summary>The format whose record layout the move writes; a store opened in it or later can only be resuming a move.</summary>
+    private const int RecordMoveFormat = 6;
 
     /// <summary>
     /// The opening transaction's part of the move to format 6: reads every record in the old layout first, so that a
@@ -60,7 +64,7 @@ public sealed partial class DocumentStore
         var batchBytes = Math.Clamp(Environment.Options.JournalFileSize / 16, 16L << 10, 16L << 20);
         var numbers = new MovedNumbers();
         var batch = new List<(byte[] Key, byte[] Record)>();
-        var resumed = openedFormat == DocumentsFormat;
+        var resumed = openedFormat >= RecordMoveFormat;
         long moved = 0, records = -1;
         var reported = TimeSpan.Zero;
         while (true)
@@ -118,7 +122,7 @@ public sealed partial class DocumentStore
         }
     }
 
-    /// <summary>A record of format 5 or before in format 6's layout, its body copied as it is.</summary>
+    /// <summary>A record of format 5 or before in format 6's layout, its body copied as it is (a frame a read can rebuild, bare).</summary>
     private byte[] Relaid(ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, Tree numbersTree, MovedNumbers numbers)
     {
         var legacy = new LegacyRecord(key, value);
@@ -141,20 +145,38 @@ public sealed partial class DocumentStore
             numbers.LastNumber = number;
         }
         var numbered = CollectionNames.NameOf(number);
-        var headerLength = Document.HeaderLength(legacy.Etag, legacy.LastModified, key, legacy.Id, number, legacy.Collection, numbered, legacy.BodyFlags, legacy.DictionaryVersion, legacy.RawLength);
-        var record = new byte[headerLength + legacy.Body.Length];
-        Document.WriteHeader(record, legacy.Etag, legacy.LastModified, key, legacy.Id, number, legacy.Collection, numbered, legacy.BodyFlags, legacy.DictionaryVersion, legacy.RawLength, legacy.Compacted);
-        legacy.Body.CopyTo(record.AsSpan(headerLength));
+        ReadOnlySpan<byte> body = legacy.Body;
+        var form = legacy.BodyFlags;
+        if (form == Document.CompressedPrefixMagiclessFlag)
+        {
+            var frame = numbers.Frame(body.Length);
+            body.CopyTo(frame);
+            var bareLength = BareFrame.TryStrip(frame, body.Length, out var stripped);
+            if (stripped)
+            {
+                body = frame.AsSpan(0, bareLength);
+                form = Document.CompressedBareFlags;
+            }
+        }
+        var headerLength = Document.HeaderLength(legacy.Etag, legacy.LastModified, key, legacy.Id, number, legacy.Collection, numbered, form, legacy.DictionaryVersion, legacy.RawLength);
+        var record = new byte[headerLength + body.Length];
+        Document.WriteHeader(record, legacy.Etag, legacy.LastModified, key, legacy.Id, number, legacy.Collection, numbered, form, legacy.DictionaryVersion, legacy.RawLength, legacy.Compacted);
+        body.CopyTo(record.AsSpan(headerLength));
         return record;
     }
 
-    /// <summary>The collection numbers a move has looked up, by name, and the last one.</summary>
+    /// <summary>The collection numbers a move has looked up, by name, and the last one; and its buffer for frames made bare.</summary>
     private sealed class MovedNumbers
     {
+        private byte[] _frame = [];
+
         public Dictionary<string, uint> ByName { get; } = new(StringComparer.Ordinal);
 
         public byte[]? Last { get; set; }
 
         public uint LastNumber { get; set; }
+
+        /// <summary>A buffer of at least <paramref name="length"/> bytes for a frame made bare, reused across records.</summary>
+        public byte[] Frame(int length) => _frame.Length >= length ? _frame : _frame = new byte[length];
     }
 }

@@ -28,9 +28,11 @@ public sealed partial class DocumentStore : IDisposable
     /// collection number where 1-3 kept one of all documents and one per collection by name (a build reading 3 would
     /// find neither), 5 keeps that index in blocks of documents (<see cref="EtagBlock"/>) where 4 kept an entry a
     /// document, 6 lays records out with varints and the collection's number instead of its name (<see cref="Document"/>)
-    /// and keeps each number's name with it. Stores without the marker are format 1.
+    /// and keeps each number's name with it, 7 may store a compressed body's frame bare (<see cref="Compression.BareFrame"/>),
+    /// which a build reading 6 would take for a damaged record; a store of format 6 needs no move to be one of 7. Stores
+    /// without the marker are format 1.
     /// </summary>
-    internal const int DocumentsFormat = 6;
+    internal const int DocumentsFormat = 7;
 
     private static ReadOnlySpan<byte> FormatKey => "documents-format"u8;
 
@@ -63,7 +65,7 @@ public sealed partial class DocumentStore : IDisposable
             throw new UnsupportedFormatException($"The database in {environment.Description} holds documents in format {format}, written by a newer Folio; this build reads formats up to {DocumentsFormat}. Open it with that newer Folio.");
         if (format < 5)
             MoveToCollectionEtagBlocks(tx, environment.Description);
-        if (format < 6)
+        if (format < RecordMoveFormat)
             StartRecordMove(tx);
         if (format < DocumentsFormat)
             BinaryPrimitives.WriteInt32LittleEndian(meta.Reserve(FormatKey, 4), DocumentsFormat);

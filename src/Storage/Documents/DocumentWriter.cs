@@ -145,11 +145,12 @@ internal sealed class DocumentWriter
             codec.StartTraining(compression, samples);
         var dictionary = compression.Current;
         var compressed = codec.CompressedScratch(jsonLength);
-        if (dictionary.TryCompress(prefix, compressed, prefix.Length, out var written))
+        if (dictionary.TryCompress(prefix, compressed, prefix.Length, out var written, out var bare))
         {
-            var headerLength = Document.HeaderLength(etag, lastModified, key, idBytes, _collectionNumber, _collectionBytes, _numberedName, Document.CompressedPrefixMagiclessFlag, dictionary.Id, jsonLength);
+            var form = bare ? Document.CompressedBareFlags : Document.CompressedPrefixMagiclessFlag;
+            var headerLength = Document.HeaderLength(etag, lastModified, key, idBytes, _collectionNumber, _collectionBytes, _numberedName, form, dictionary.Id, jsonLength);
             var record = _docs.Reserve(key, headerLength + written);
-            Document.WriteHeader(record, etag, lastModified, key, idBytes, _collectionNumber, _collectionBytes, _numberedName, Document.CompressedPrefixMagiclessFlag, dictionary.Id, jsonLength);
+            Document.WriteHeader(record, etag, lastModified, key, idBytes, _collectionNumber, _collectionBytes, _numberedName, form, dictionary.Id, jsonLength);
             compressed[..written].CopyTo(record[headerLength..]);
             compression.Observe(jsonLength, written);
             return;

@@ -59,7 +59,7 @@ public static class DictionaryCostCommand
                 stored = 0;
                 for (int i = samples; i < records.Length; i++)
                 {
-                    if (dictionary.TryCompress(records[i], destination, records[i].Length, out int written))
+                    if (dictionary.TryCompress(records[i], destination, records[i].Length, out int written, out _))
                         stored += written;
                     else
                         stored += records[i].Length;
@@ -116,7 +116,7 @@ public static class DictionaryCostCommand
                         "client part" => bodies[i].AsSpan(0, heads[i]),
                         _ => bodies[i].AsSpan(heads[i]),
                     };
-                    stored += dictionary.TryCompress(input, destination, input.Length + 64, out int written) ? written : input.Length;
+                    stored += dictionary.TryCompress(input, destination, input.Length + 64, out int written, out _) ? written : input.Length;
                     raw += input.Length;
                 }
             }
@@ -152,7 +152,7 @@ public static class DictionaryCostCommand
             long raw = 0, stored = 0;
             for (int i = samples; i < records.Length; i++)
             {
-                stored += compressor.TryCompress(records[i], destination, records[i].Length, out int written) ? written : records[i].Length;
+                stored += compressor.TryCompress(records[i], destination, records[i].Length, out int written, out _) ? written : records[i].Length;
                 raw += records[i].Length;
             }
 

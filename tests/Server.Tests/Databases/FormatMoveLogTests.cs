@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Text.Json;
 using Folio.Server.Tests.Support;
 using Folio.Storage;
@@ -39,7 +40,7 @@ public sealed class FormatMoveLogTests
             int moving = Assert.Single(Enumerable.Range(0, events.Count), i => events[i].MessageTemplate.Text.StartsWith(MovingTemplate, StringComparison.Ordinal));
             Assert.Equal($"\"{db}\"", events[moving].Properties["Database"].ToString());
             Assert.Equal("5", events[moving].Properties["FromFormat"].ToString());
-            Assert.Equal("6", events[moving].Properties["ToFormat"].ToString());
+            Assert.Equal(DocumentStore.DocumentsFormat.ToString(CultureInfo.InvariantCulture), events[moving].Properties["ToFormat"].ToString());
             Assert.Equal("0", events[moving].Properties["RecordsMoved"].ToString());
             Assert.Equal("1500", events[moving].Properties["Records"].ToString());
             int moved = Assert.Single(Enumerable.Range(0, events.Count), i => events[i].MessageTemplate.Text.StartsWith(MovedTemplate, StringComparison.Ordinal));

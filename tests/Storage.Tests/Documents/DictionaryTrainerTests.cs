@@ -33,7 +33,7 @@ public class DictionaryTrainerTests
         for (var n = 100_000; n < 100_500; n++)
         {
             var body = Encoding.UTF8.GetBytes(Order(n));
-            stored += codec.TryCompress(body, destination, body.Length, out var written) ? written : body.Length;
+            stored += codec.TryCompress(body, destination, body.Length, out var written, out _) ? written : body.Length;
         }
         return stored;
     }

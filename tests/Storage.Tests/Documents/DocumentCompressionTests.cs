@@ -221,7 +221,7 @@ public class DocumentCompressionTests
             AssertReadsBack(store, "orders/2", Expected(Order(2), result));
             using var reader = store.OpenReader();
             Assert.True(reader.TryGet("orders/1", out var compressed));
-            Assert.Equal(Document.CompressedPrefixMagiclessFlag, compressed.BodyFlags);
+            Assert.Equal(Document.CompressedBareFlags, compressed.BodyFlags);
             Assert.True(reader.TryGet("orders/2", out var plain));
             Assert.Equal(0, plain.BodyFlags);
         }
@@ -238,7 +238,7 @@ public class DocumentCompressionTests
         Assert.True(reader.TryGet("logs/1", out var log));
         Assert.Equal(0, log.BodyFlags);
         Assert.True(reader.TryGet("orders/1", out var order));
-        Assert.Equal(Document.CompressedPrefixMagiclessFlag, order.BodyFlags);
+        Assert.Equal(Document.CompressedBareFlags, order.BodyFlags);
     }
 
     [Fact]

@@ -82,11 +82,13 @@ public class StoreMetadataCompressionTests
         var result = await store.PutAsync("orders/1", DocumentCompressionTests.Json(DocumentCompressionTests.Order(1)));
         using var reader = store.OpenReader();
         Assert.True(reader.TryGet("orders/1", out var document));
-        Assert.Equal(Document.CompressedPrefixMagiclessFlag, document.BodyFlags);
+        Assert.Equal(Document.CompressedBareFlags, document.BodyFlags);
         Assert.Equal(DocumentCompressionTests.Expected(DocumentCompressionTests.Order(1), result), Encoding.UTF8.GetString(document.Json));
         using var decompressor = Folio.Storage.Platform.Zstd.ZstdLibrary.Default.CreateDecompressor([]);
         var prefix = new byte[document.Json.Length];
-        var written = decompressor.Decompress(document.StoredBody, prefix, magicless: true);
+        var frame = new byte[BareFrame.FrameLength(document.StoredBody)];
+        BareFrame.Rebuild(document.StoredBody, frame);
+        var written = decompressor.Decompress(frame, prefix, magicless: true);
         var text = Encoding.UTF8.GetString(prefix, 0, written);
         Assert.EndsWith("\"@metadata\":{", text, StringComparison.Ordinal);
         Assert.DoesNotContain(result.ChangeVector!, text, StringComparison.Ordinal);
@@ -120,7 +122,7 @@ public class StoreMetadataCompressionTests
             using (var reader = store.OpenReader())
             {
                 Assert.True(reader.TryGet("orders/7", out var recompressed));
-                Assert.Equal(Document.CompressedPrefixMagiclessFlag, recompressed.BodyFlags);
+                Assert.Equal(Document.CompressedBareFlags, recompressed.BodyFlags);
             }
             AssertAllReadBack(store, expected);
         }
@@ -154,7 +156,7 @@ public class StoreMetadataCompressionTests
         {
             using var reader = store.OpenReader();
             Assert.True(reader.TryGet(id, out var document));
-            return document.StoredBody.Length;
+            return RecordLayout.WholeFrame(document).Length;
         }
         var magicless = Length("orders/555");
         RewriteWithMagicNumbers(store, expected.Keys);
@@ -171,8 +173,8 @@ public class StoreMetadataCompressionTests
         using (var reader = store.OpenReader())
         {
             Assert.True(reader.TryGet("orders/555", out var recompressed));
-            Assert.Equal(Document.CompressedPrefixMagiclessFlag, recompressed.BodyFlags);
-            Assert.Equal(magicless, recompressed.StoredBody.Length);
+            Assert.Equal(Document.CompressedBareFlags, recompressed.BodyFlags);
+            Assert.Equal(magicless - BareFrame.SavedBytes, recompressed.StoredBody.Length);
         }
         AssertAllReadBack(store, expected);
     }
@@ -230,7 +232,7 @@ public class StoreMetadataCompressionTests
             var stored = new Document(key, value.ToArray(), store.CollectionNames);
             if (!stored.IsMagicless)
                 continue;
-            var record = RecordLayout.With(store, stored, key, Document.CompressedPrefixFlag, stored.DictionaryVersion, stored.RawLength, [.. EarlierFrames.Magic, .. stored.StoredBody]);
+            var record = RecordLayout.With(store, stored, key, Document.CompressedPrefixFlag, stored.DictionaryVersion, stored.RawLength, [.. EarlierFrames.Magic, .. RecordLayout.WholeFrame(stored)]);
             docs.Put(key, record);
         }
         transaction.Commit();

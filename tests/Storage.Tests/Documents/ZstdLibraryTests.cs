@@ -110,11 +110,11 @@ public class ZstdLibraryTests
         for (var n = 70_000; n < 70_050; n++)
         {
             var body = Encoding.UTF8.GetBytes(Order(n));
-            Assert.True(compression.TryCompress(body, destination, body.Length, out var frame));
+            Assert.True(compression.TryCompress(body, destination, body.Length, out var frame, out _));
             // What a compaction recompressing with the same dictionary asks for: a frame smaller than the old one with its magic number.
-            Assert.True(compression.TryCompress(body, destination, frame + 4, out var again), $"order {n}: a {frame}-byte frame did not fit under {frame + 4}");
+            Assert.True(compression.TryCompress(body, destination, frame + 4, out var again, out _), $"order {n}: a {frame}-byte frame did not fit under {frame + 4}");
             Assert.Equal(frame, again);
-            Assert.False(compression.TryCompress(body, destination, frame, out _));
+            Assert.False(compression.TryCompress(body, destination, frame, out _, out _));
         }
     }
 

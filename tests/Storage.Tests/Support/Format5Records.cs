@@ -57,12 +57,13 @@ internal static class Format5Records
         var id = idInline || !stored.Id.SequenceEqual(key) ? stored.Id : default;
         var collection = stored.Collection;
         var lengthBytes = stored.IsCompressed ? 4 : 0;
-        var record = new byte[24 + id.Length + collection.Length + lengthBytes + stored.StoredBody.Length];
+        var frame = RecordLayout.WholeFrame(stored);
+        var record = new byte[24 + id.Length + collection.Length + lengthBytes + frame.Length];
         BinaryPrimitives.WriteInt64LittleEndian(record, stored.Etag);
         BinaryPrimitives.WriteInt64LittleEndian(record.AsSpan(8), stored.LastModified.Ticks);
         BinaryPrimitives.WriteUInt16LittleEndian(record.AsSpan(16), (ushort)id.Length);
         BinaryPrimitives.WriteUInt16LittleEndian(record.AsSpan(18), (ushort)collection.Length);
-        record[20] = stored.BodyFlags;
+        record[20] = RecordLayout.WholeForm(stored);
         record[21] = (byte)((id.IsEmpty ? 1 : 0) | (stored.IsCompacted ? 2 : 0));
         BinaryPrimitives.WriteUInt16LittleEndian(record.AsSpan(22), (ushort)stored.DictionaryVersion);
         id.CopyTo(record.AsSpan(24));
@@ -70,7 +71,7 @@ internal static class Format5Records
         var body = 24 + id.Length + collection.Length;
         if (stored.IsCompressed)
             BinaryPrimitives.WriteInt32LittleEndian(record.AsSpan(body), stored.RawLength);
-        stored.StoredBody.CopyTo(record.AsSpan(body + lengthBytes));
+        frame.CopyTo(record.AsSpan(body + lengthBytes));
         return record;
     }
 }

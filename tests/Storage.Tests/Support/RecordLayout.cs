@@ -1,4 +1,5 @@
 using Folio.Storage.Documents;
+using Folio.Storage.Documents.Compression;
 
 namespace Folio.Storage.Tests.Support;
 
@@ -18,6 +19,19 @@ internal static class RecordLayout
         body.CopyTo(record.AsSpan(headerLength));
         return record;
     }
+
+    /// <summary>A compressed body's whole frame, put back together when it is stored bare.</summary>
+    public static byte[] WholeFrame(Document stored)
+    {
+        if (!stored.IsBare)
+            return stored.StoredBody.ToArray();
+        var frame = new byte[BareFrame.FrameLength(stored.StoredBody)];
+        BareFrame.Rebuild(stored.StoredBody, frame);
+        return frame;
+    }
+
+    /// <summary>A body's form without <see cref="Document.BareFrameFlag"/>: what the form of its whole frame is.</summary>
+    public static byte WholeForm(Document stored) => (byte)(stored.BodyFlags & ~Document.BareFrameFlag);
 
     /// <summary>The header's length when it holds neither the id nor the collection's name.</summary>
     public static int MinimalHeader(Document stored) =>

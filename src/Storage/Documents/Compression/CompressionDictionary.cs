@@ -1,3 +1,4 @@
+using System.Buffers;
 using Folio.Storage.Platform.Zstd;
 
 namespace Folio.Storage.Documents.Compression;
@@ -8,6 +9,9 @@ namespace Folio.Storage.Documents.Compression;
 /// </summary>
 internal sealed class CompressionDictionary : IDisposable
 {
+    /// <summary>Bare frames up to this size are put back together on the stack, larger ones in a rented array.</summary>
+    private const int StackFrameBytes = 1024;
+
     private readonly byte[] _bytes;
     private readonly int _level;
     private readonly ContextPool<ZstdDecompressor> _decompressors;
@@ -35,31 +39,52 @@ internal sealed class CompressionDictionary : IDisposable
     public ReadOnlySpan<byte> Bytes => _bytes;
 
     /// <summary>
-    /// Compresses <paramref name="json"/> into <paramref name="destination"/>; false when it would not come out
-    /// smaller than <paramref name="limit"/> bytes or does not fit <paramref name="destination"/>. Only the write
-    /// transaction's thread compresses.
+    /// Compresses <paramref name="json"/> into <paramref name="destination"/> as a magicless frame, made bare
+    /// (<see cref="BareFrame"/>) when it can be; false when it would not come out smaller than <paramref name="limit"/>
+    /// bytes or does not fit <paramref name="destination"/>. Only the write transaction's thread compresses.
     /// </summary>
-    public bool TryCompress(ReadOnlySpan<byte> json, Span<byte> destination, int limit, out int written)
+    public bool TryCompress(ReadOnlySpan<byte> json, Span<byte> destination, int limit, out int written, out bool bare)
     {
+        bare = false;
         var compressor = _compressor ??= CreateCompressor();
         // Zstd is given the whole destination, not just the limit: with only a few bytes to spare it gives up on
         // frames that would have fit (a compaction recompressing with the same dictionary has four).
         if (!compressor.TryCompress(json, destination, out written))
             return false;
+        written = BareFrame.TryStrip(destination, written, out bare);
         return written < limit;
     }
 
     /// <summary>
     /// Decompresses a body into <paramref name="destination"/>, which must hold at least its length; returns that
     /// length; any thread. <paramref name="magicless"/>: the frame lacks the magic number, as
-    /// <see cref="TryCompress"/> writes them (earlier builds kept it).
+    /// <see cref="TryCompress"/> writes them (earlier builds kept it). <paramref name="bare"/>: the frame is stored bare.
     /// </summary>
-    public int Decompress(ReadOnlySpan<byte> compressed, Span<byte> destination, bool magicless)
+    public int Decompress(ReadOnlySpan<byte> compressed, Span<byte> destination, bool magicless, bool bare)
+    {
+        if (!bare)
+            return Decompress(compressed, destination, magicless);
+        var frameLength = BareFrame.FrameLength(compressed);
+        byte[]? rented = null;
+        var frame = frameLength <= StackFrameBytes ? stackalloc byte[StackFrameBytes] : (rented = ArrayPool<byte>.Shared.Rent(frameLength));
+        try
+        {
+            BareFrame.Rebuild(compressed, frame);
+            return Decompress(frame[..frameLength], destination, magicless: true);
+        }
+        finally
+        {
+            if (rented is not null)
+                ArrayPool<byte>.Shared.Return(rented);
+        }
+    }
+
+    private int Decompress(ReadOnlySpan<byte> frame, Span<byte> destination, bool magicless)
     {
         var decompressor = _decompressors.Rent();
         try
         {
-            return decompressor.Decompress(compressed, destination, magicless);
+            return decompressor.Decompress(frame, destination, magicless);
         }
         finally
         {

@@ -228,8 +228,8 @@ public sealed class DocumentCompression : IDisposable
             {
                 var sample = samples[i];
                 var limit = Math.Min(buffer.Length, sample.Length + 64);
-                withCandidate += candidate.TryCompress(sample, buffer, limit, out var a) ? a : sample.Length;
-                withCurrent += baseline.TryCompress(sample, buffer, limit, out var b) ? b : sample.Length;
+                withCandidate += candidate.TryCompress(sample, buffer, limit, out var a, out _) ? a : sample.Length;
+                withCurrent += baseline.TryCompress(sample, buffer, limit, out var b, out _) ? b : sample.Length;
             }
         }
         finally

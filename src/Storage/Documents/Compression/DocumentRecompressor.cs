@@ -9,8 +9,9 @@ namespace Folio.Storage.Documents.Compression;
 /// dictionary than its collection's current one, in an older form (whole with the store's metadata, or with Zstd's
 /// magic number: <see cref="Document.CompressedPrefixMagiclessFlag"/>), or on the write path at a lower level than
 /// <see cref="DocumentCompressionOptions.CompactionLevel"/>, is compressed again with the current one at that level and
-/// kept only when that comes out smaller. Etag, dates, id and JSON stay exactly as they were. Compresses with copies of the
-/// dictionaries of its own, since a dictionary's compressor belongs to the write thread.
+/// kept only when that comes out smaller; one stored whole that could be bare is made bare. Etag, dates, id and JSON stay
+/// exactly as they were. Compresses with copies of the dictionaries of its own, since a dictionary's compressor belongs
+/// to the write thread.
 /// </summary>
 internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionValueRewriter, IDisposable
 {
@@ -27,12 +28,37 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         var stored = new Document(key, value, store.CollectionNames);
         if (TryRecompress(key, stored, output, out var markCompacted))
             return true;
-        if (!markCompacted)
+        ReadOnlySpan<byte> body = stored.StoredBody;
+        var flags = stored.BodyFlags;
+        if (TryStrip(stored, out var bareLength))
+        {
+            body = _compressed.AsSpan(0, bareLength);
+            flags = Document.CompressedBareFlags;
+        }
+        else if (!markCompacted)
+        {
             return false;
-        var body = stored.StoredBody;
-        body.CopyTo(Reserve(output, key, stored, stored.BodyFlags, stored.DictionaryVersion, stored.RawLength, body.Length, out var length, compacted: true));
+        }
+        body.CopyTo(Reserve(output, key, stored, flags, stored.DictionaryVersion, stored.RawLength, body.Length, out var length, compacted: markCompacted || stored.IsCompacted));
         output.Advance(length);
         return true;
+    }
+
+    /// <summary>
+    /// Makes a bare copy in <c>_compressed</c> of a frame that a build before documents format 7 stored whole and that
+    /// is left as it is otherwise: 4 bytes a body without compressing anything again.
+    /// </summary>
+    private bool TryStrip(Document stored, out int bareLength)
+    {
+        bareLength = 0;
+        if (stored.BodyFlags != Document.CompressedPrefixMagiclessFlag)
+            return false;
+        var frame = stored.StoredBody;
+        if (_compressed.Length < frame.Length)
+            _compressed = new byte[frame.Length];
+        frame.CopyTo(_compressed);
+        bareLength = BareFrame.TryStrip(_compressed, frame.Length, out var stripped);
+        return stripped;
     }
 
     /// <summary>
@@ -65,7 +91,7 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
     private bool AwaitsLevel(Document stored) => !stored.IsCompacted && store.Compression.Options.CompactionLevel > store.Compression.Options.Level;
 
     private static bool InCurrentForm(Document stored, CompressionDictionary current) =>
-        stored.BodyFlags == Document.CompressedPrefixMagiclessFlag && stored.DictionaryVersion == current.Id;
+        stored.BodyFlags is Document.CompressedPrefixMagiclessFlag or Document.CompressedBareFlags && stored.DictionaryVersion == current.Id;
 
     /// <summary>
     /// Compresses the body again with its collection's current dictionary; false when it need not be, cannot be read back,
@@ -86,7 +112,7 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         var limit = Math.Min(prefixLength, stored.StoredBody.Length);
         if (_compressed.Length < json.Length)
             _compressed = new byte[json.Length];
-        if (limit <= 0 || !current.TryCompress(json.AsSpan(0, prefixLength), _compressed, limit, out var written))
+        if (limit <= 0 || !current.TryCompress(json.AsSpan(0, prefixLength), _compressed, limit, out var written, out var bare))
         {
             // Outdated only for the level when already in the current form.
             markCompacted = InCurrentForm(stored, current);
@@ -95,7 +121,7 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         // Marked only when written at a level above the write path's: a compaction that later runs at a higher one
         // must still see this body as one to recompress.
         var options = store.Compression.Options;
-        var body = Reserve(output, key, stored, Document.CompressedPrefixMagiclessFlag, current.Id, json.Length, written, out var length, compacted: options.CompactionLevel > options.Level);
+        var body = Reserve(output, key, stored, bare ? Document.CompressedBareFlags : Document.CompressedPrefixMagiclessFlag, current.Id, json.Length, written, out var length, compacted: options.CompactionLevel > options.Level);
         _compressed.AsSpan(0, written).CopyTo(body);
         output.Advance(length);
         return true;
@@ -139,7 +165,7 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         }
         if (_raw.Length != rawLength)
             _raw = new byte[rawLength];
-        var written = dictionary.Decompress(body, _raw, stored.IsMagicless);
+        var written = dictionary.Decompress(body, _raw, stored.IsMagicless, stored.IsBare);
         if (stored.HoldsPrefix)
             written = StoreMetadata.Complete(stored, store.DatabaseIdBytes, _raw, written);
         return written == rawLength ? _raw : null;
