@@ -62,7 +62,11 @@ public readonly ref struct Document
     /// </summary>
     private const byte WideTicksFlag = 32;
 
-    private const byte KnownFlags = BodyFlagsMask | IdInlineFlag | CollectionInlineFlag | CompactedFlag | WideTicksFlag;
+    /// <summary>
+    /// Layout flag: the record holds no last-modified ticks; it shares its batch's, kept once under the batch's first
+    /// etag (<see cref="WriteTimes"/>). Since documents format 7.
+    /// </summary>
+    private const byte SharedTicksFlag = 128;
 
     private const long TicksEpoch = 630_822_816_000_000_000;
 
@@ -81,6 +85,7 @@ public readonly ref struct Document
     private readonly ReadOnlySpan<byte> _collection;
     private readonly ReadOnlySpan<byte> _stored;
     private readonly ReadOnlySpan<byte> _json;
+    private readonly IWriteTimeSource? _times;
     private readonly long _etag;
     private readonly long _ticks;
     private readonly uint _collectionNumber;
@@ -92,27 +97,33 @@ public readonly ref struct Document
     /// A view of the record stored under <paramref name="key"/> whose <see cref="Json"/> is the stored body as it is
     /// (plain, or compressed for callers that only read the header). Documents format 6 lays a record out as: a flags
     /// byte (the body's form, <see cref="IdInlineFlag"/>, <see cref="CollectionInlineFlag"/>, <see cref="CompactedFlag"/>,
-    /// <see cref="WideTicksFlag"/>, and since format 7 <see cref="BareFrameFlag"/>), the etag as a varint, the last-modified ticks (7 bytes after <see cref="TicksEpoch"/>,
-    /// or 8 as they are), the collection's number as a varint, the collection's
-    /// name and the id each as a varint length and bytes when their flags say so, for a compressed body the dictionary
-    /// version and the whole JSON's length as varints, then the body. Formats 1-5 spent 35 bytes of a typical record on
-    /// what takes 15 here (fixed-width fields and the collection's name in every record).
+    /// <see cref="WideTicksFlag"/>, and since format 7 <see cref="BareFrameFlag"/> and <see cref="SharedTicksFlag"/>), the
+    /// etag as a varint, the last-modified ticks (7 bytes after <see cref="TicksEpoch"/>, 8 as they are, or none when the
+    /// record shares its batch's, which <paramref name="times"/> finds), the collection's number as a varint, the
+    /// collection's name and the id each as a varint length and bytes when their flags say so, for a compressed body the
+    /// dictionary version and the whole JSON's length as varints, then the body. Formats 1-5 spent 35 bytes of a typical
+    /// record on what takes 15 here, or 8 in a batch that shares its time.
     /// </summary>
-    internal Document(ReadOnlySpan<byte> key, ReadOnlySpan<byte> record, CollectionNames names)
+    internal Document(ReadOnlySpan<byte> key, ReadOnlySpan<byte> record, CollectionNames names, IWriteTimeSource? times = null)
     {
         if (record.IsEmpty)
             throw new CorruptionException("A document record is empty.");
         var flags = record[0];
-        if ((flags & ~KnownFlags) != 0)
-            throw new CorruptionException($"A document record has layout flags this build does not know ({flags}); was it written by a newer Folio?");
         if ((flags & BareFrameFlag) != 0 && (flags & BodyFormMask) != CompressedPrefixMagiclessFlag)
             throw new CorruptionException($"A document record says its frame is bare, but its body is not in the form bare frames take ({flags & BodyFormMask}).");
         var offset = 1;
         var wide = (flags & WideTicksFlag) != 0;
-        if (!Varint.TryRead(record, ref offset, out var etag) || etag > long.MaxValue || offset + (wide ? 8 : 7) > record.Length)
+        var shared = (flags & SharedTicksFlag) != 0;
+        if (!Varint.TryRead(record, ref offset, out var etag) || etag > long.MaxValue || offset + (shared ? 0 : wide ? 8 : 7) > record.Length)
             throw Truncated();
         long ticks;
-        if (wide)
+        if (shared)
+        {
+            if (wide)
+                throw new CorruptionException("A document record says both that it shares its batch's time and that it holds a wide one.");
+            ticks = -1;
+        }
+        else if (wide)
         {
             ticks = BinaryPrimitives.ReadInt64LittleEndian(record[offset..]);
             if ((ulong)ticks > (ulong)DateTime.MaxValue.Ticks)
@@ -154,6 +165,7 @@ public readonly ref struct Document
         _flags = flags;
         _etag = (long)etag;
         _ticks = ticks;
+        _times = times;
         _collectionNumber = (uint)number;
         _dictionaryVersion = (int)dictionaryVersion;
         _rawLength = (int)rawLength;
@@ -172,7 +184,10 @@ public readonly ref struct Document
     public long Etag => _etag;
 
     /// <summary>When this version was written (UTC).</summary>
-    public DateTime LastModified => new(_ticks, DateTimeKind.Utc);
+    public DateTime LastModified => new(_ticks >= 0 ? _ticks : SharedTicks(), DateTimeKind.Utc);
+
+    /// <summary>Whether the record shares its batch's time instead of holding it (<see cref="SharedTicksFlag"/>).</summary>
+    internal bool SharesTime => _ticks < 0;
 
     /// <summary>The id with the casing it was stored with, as UTF-8.</summary>
     public ReadOnlySpan<byte> Id => _id;
@@ -222,12 +237,16 @@ public readonly ref struct Document
     /// <summary>The collection as a string.</summary>
     public string CollectionString => Encoding.UTF8.GetString(Collection);
 
+    private long SharedTicks() =>
+        (_times ?? throw new InvalidOperationException("A document record that shares its batch's time was read without the store's times.")).TicksAt(_etag);
+
     /// <summary>
     /// The bytes <see cref="WriteHeader"/> lays out before the body. <paramref name="numberedName"/>: the name collection
     /// <paramref name="collectionNumber"/> has in <see cref="CollectionNames"/>; the record holds
     /// <paramref name="collection"/> only when it differs. The id is held only when it differs from the key.
+    /// <paramref name="lastModified"/>: null for a record that shares its batch's time (<see cref="WriteTimes"/>).
     /// </summary>
-    internal static int HeaderLength(long etag, DateTime lastModified, ReadOnlySpan<byte> key, ReadOnlySpan<byte> id, uint collectionNumber, ReadOnlySpan<byte> collection, ReadOnlySpan<byte> numberedName, byte bodyFlags = 0, int dictionaryVersion = 0, int rawLength = 0)
+    internal static int HeaderLength(long etag, DateTime? lastModified, ReadOnlySpan<byte> key, ReadOnlySpan<byte> id, uint collectionNumber, ReadOnlySpan<byte> collection, ReadOnlySpan<byte> numberedName, byte bodyFlags = 0, int dictionaryVersion = 0, int rawLength = 0)
     {
         var length = 1 + Varint.Length((ulong)etag) + TicksLength(lastModified) + Varint.Length(collectionNumber);
         if (!collection.SequenceEqual(numberedName))
@@ -244,21 +263,22 @@ public readonly ref struct Document
     /// the body goes. <paramref name="rawLength"/>: the whole JSON's length, for a compressed body.
     /// <paramref name="compacted"/>: a compaction wrote the body (<see cref="CompactedFlag"/>).
     /// </summary>
-    internal static int WriteHeader(Span<byte> record, long etag, DateTime lastModified, ReadOnlySpan<byte> key, ReadOnlySpan<byte> id, uint collectionNumber, ReadOnlySpan<byte> collection, ReadOnlySpan<byte> numberedName, byte bodyFlags = 0, int dictionaryVersion = 0, int rawLength = 0, bool compacted = false)
+    internal static int WriteHeader(Span<byte> record, long etag, DateTime? lastModified, ReadOnlySpan<byte> key, ReadOnlySpan<byte> id, uint collectionNumber, ReadOnlySpan<byte> collection, ReadOnlySpan<byte> numberedName, byte bodyFlags = 0, int dictionaryVersion = 0, int rawLength = 0, bool compacted = false)
     {
         var collectionInline = !collection.SequenceEqual(numberedName);
         var idInline = !id.SequenceEqual(key);
-        var wide = TicksLength(lastModified) == 8;
-        record[0] = (byte)((bodyFlags & BodyFlagsMask) | (idInline ? IdInlineFlag : 0) | (collectionInline ? CollectionInlineFlag : 0) | (compacted ? CompactedFlag : 0) | (wide ? WideTicksFlag : 0));
+        var ticksLength = TicksLength(lastModified);
+        var wide = ticksLength == 8;
+        record[0] = (byte)((bodyFlags & BodyFlagsMask) | (idInline ? IdInlineFlag : 0) | (collectionInline ? CollectionInlineFlag : 0) | (compacted ? CompactedFlag : 0) | (wide ? WideTicksFlag : 0) | (ticksLength == 0 ? SharedTicksFlag : 0));
         var offset = Varint.Write(record, 1, (ulong)etag);
         if (wide)
         {
-            BinaryPrimitives.WriteInt64LittleEndian(record[offset..], lastModified.Ticks);
+            BinaryPrimitives.WriteInt64LittleEndian(record[offset..], lastModified!.Value.Ticks);
             offset += 8;
         }
-        else
+        else if (ticksLength == 7)
         {
-            var narrow = (ulong)(lastModified.Ticks - TicksEpoch);
+            var narrow = (ulong)(lastModified!.Value.Ticks - TicksEpoch);
             BinaryPrimitives.WriteUInt32LittleEndian(record[offset..], (uint)narrow);
             BinaryPrimitives.WriteUInt16LittleEndian(record[(offset + 4)..], (ushort)(narrow >> 32));
             record[offset + 6] = (byte)(narrow >> 48);
@@ -277,8 +297,8 @@ public readonly ref struct Document
         return offset;
     }
 
-    private static int TicksLength(DateTime lastModified) =>
-        lastModified.Ticks - TicksEpoch is >= 0 and < NarrowTicksLimit ? 7 : 8;
+    private static int TicksLength(DateTime? lastModified) =>
+        lastModified is not { } date ? 0 : date.Ticks - TicksEpoch is >= 0 and < NarrowTicksLimit ? 7 : 8;
 
     private static int WriteInline(Span<byte> record, int offset, ReadOnlySpan<byte> bytes)
     {

@@ -10,7 +10,7 @@ namespace Folio.Storage.Documents;
 /// Reads documents from one snapshot; the documents it loads by id live until it is disposed, those its cursors
 /// hand out until the cursor moves.
 /// </summary>
-public sealed partial class DocumentReader : IDisposable
+public sealed partial class DocumentReader : IDisposable, IWriteTimeSource
 {
     private readonly ReadTransaction _transaction;
     private Tree? _docs;
@@ -96,10 +96,13 @@ public sealed partial class DocumentReader : IDisposable
         return new Document(key, record, Store.CollectionNames).RawLength;
     }
 
+    long IWriteTimeSource.TicksAt(long etag) =>
+        Store.WriteTimes.TryFind(etag, out var ticks) ? ticks : WriteTimes.Find(_transaction.OpenTree(WriteTimes.TreeName), etag);
+
     /// <summary>The document a record holds, its body decompressed when it was stored compressed.</summary>
     internal Document Decode(ReadOnlySpan<byte> key, ReadOnlySpan<byte> record, BodyBuffer? buffer, long tag)
     {
-        var stored = new Document(key, record, Store.CollectionNames);
+        var stored = new Document(key, record, Store.CollectionNames, this);
         if (!stored.IsCompressed)
             return stored;
         if (buffer is not null && tag >= 0 && buffer.Tag == tag)
@@ -172,7 +175,7 @@ public sealed partial class DocumentReader : IDisposable
         var cursor = Docs.CreateCursor();
         for (var more = cursor.First(); more; more = cursor.MoveNext())
         {
-            var stored = new Document(cursor.Key, cursor.Value, Store.CollectionNames);
+            var stored = new Document(cursor.Key, cursor.Value, Store.CollectionNames, this);
             var name = stored.CollectionString;
             if (!sums.TryGetValue(name, out var sum))
                 sums.Add(name, sum = new long[4]);

@@ -28,9 +28,9 @@ public sealed partial class DocumentStore : IDisposable
     /// collection number where 1-3 kept one of all documents and one per collection by name (a build reading 3 would
     /// find neither), 5 keeps that index in blocks of documents (<see cref="EtagBlock"/>) where 4 kept an entry a
     /// document, 6 lays records out with varints and the collection's number instead of its name (<see cref="Document"/>)
-    /// and keeps each number's name with it, 7 may store a compressed body's frame bare (<see cref="Compression.BareFrame"/>),
-    /// which a build reading 6 would take for a damaged record; a store of format 6 needs no move to be one of 7. Stores
-    /// without the marker are format 1.
+    /// and keeps each number's name with it, 7 may store a compressed body's frame bare (<see cref="Compression.BareFrame"/>)
+    /// and a batch's time once for its records (<see cref="WriteTimes"/>), which a build reading 6 would take for damaged
+    /// records; a store of format 6 needs no move to be one of 7. Stores without the marker are format 1.
     /// </summary>
     internal const int DocumentsFormat = 7;
 
@@ -59,6 +59,7 @@ public sealed partial class DocumentStore : IDisposable
         tx.CreateMultiValueTree(CollectionTombstonesTree);
         tx.CreateTree(DictionaryRecord.Tree);
         tx.CreateTree(CompareExchangeEntries.Tree);
+        tx.CreateTree(WriteTimes.TreeName);
         var meta = tx.CreateTree(MetaTree);
         var format = meta.TryGet(FormatKey, out var storedFormat) ? BinaryPrimitives.ReadInt32LittleEndian(storedFormat) : 1;
         if (format > DocumentsFormat)
@@ -70,6 +71,7 @@ public sealed partial class DocumentStore : IDisposable
         if (format < DocumentsFormat)
             BinaryPrimitives.WriteInt32LittleEndian(meta.Reserve(FormatKey, 4), DocumentsFormat);
         CollectionNames.Load(tx.OpenTree(CollectionNumbers.Tree)!);
+        WriteTimes.Load(tx.OpenTree(WriteTimes.TreeName)!, meta.TryGet("last-etag"u8, out var lastEtag) ? BinaryPrimitives.ReadInt64LittleEndian(lastEtag) : 0);
         Compression.Load(tx);
         if (meta.TryGet("database-id"u8, out var stored))
         {
@@ -125,6 +127,9 @@ public sealed partial class DocumentStore : IDisposable
 
     /// <summary>Each collection number's name, which records are read with.</summary>
     internal CollectionNames CollectionNames { get; } = new();
+
+    /// <summary>The times batches share, in memory for every read (<see cref="Documents.WriteTimes"/>).</summary>
+    internal WriteTimes WriteTimes { get; } = new();
 
     /// <summary>This database's id: the second half of every change vector it makes.</summary>
     public string DatabaseId { get; }
@@ -228,7 +233,7 @@ public sealed partial class DocumentStore : IDisposable
 
         public override void Execute(WriteTransaction transaction)
         {
-            var writer = new DocumentWriter(store, transaction);
+            var writer = new DocumentWriter(store, transaction, commands.Count);
             var results = new WriteResult?[commands.Count];
             for (var i = 0; i < commands.Count; i++)
             {

@@ -15,7 +15,7 @@ namespace Folio.Storage.Documents;
 /// The last etag and the per-collection counts are kept here and written once by <see cref="Complete"/>,
 /// not rewritten for every document of a batch.
 /// </summary>
-internal sealed class DocumentWriter
+internal sealed class DocumentWriter : ICommitListener
 {
     private static readonly byte[] LastEtagKey = "last-etag"u8.ToArray();
 
@@ -23,6 +23,8 @@ internal sealed class DocumentWriter
     private const int MinCompressedJson = 48;
 
     private readonly DocumentStore _store;
+    private readonly WriteTransaction _transaction;
+    private readonly bool _sharesTime;
     private readonly Tree _docs;
     private readonly CollectionEtagIndex _etagIndex;
     private readonly Tree _numbers;
@@ -41,10 +43,18 @@ internal sealed class DocumentWriter
     private byte[] _collectionBytes = [];
     private byte[] _numberedName = [];
     private uint _collectionNumber;
+    private DateTime _sharedTime;
+    private long _sharedFrom;
 
-    public DocumentWriter(DocumentStore store, WriteTransaction transaction)
+    /// <summary>
+    /// A writer for one batch. <paramref name="batchSize"/>: the commands it will run; a batch of
+    /// <see cref="WriteTimes.SharedFrom"/> or more gives its documents one time, kept once (<see cref="WriteTimes"/>).
+    /// </summary>
+    public DocumentWriter(DocumentStore store, WriteTransaction transaction, int batchSize = 1)
     {
         _store = store;
+        _transaction = transaction;
+        _sharesTime = batchSize >= WriteTimes.SharedFrom;
         _docs = transaction.OpenTree(DocumentStore.DocsTree)!;
         _etagIndex = store.EtagIndex.Use(transaction.OpenTree(DocumentStore.CollectionDocsTree)!);
         _numbers = transaction.OpenTree(CollectionNumbers.Tree)!;
@@ -111,7 +121,7 @@ internal sealed class DocumentWriter
         }
 
         var etag = NextEtag();
-        var lastModified = DateTime.UtcNow;
+        var lastModified = TimeOfWrite(etag);
         var changeVector = ChangeVector.ToString(etag, _store.DatabaseIdBytes);
         Span<byte> idBuffer = stackalloc byte[DocumentIds.MaxIdBytes];
         ReadOnlySpan<byte> idBytes = idBuffer[..Encoding.UTF8.GetBytes(id, idBuffer)];
@@ -148,9 +158,9 @@ internal sealed class DocumentWriter
         if (dictionary.TryCompress(prefix, compressed, prefix.Length, out var written, out var bare))
         {
             var form = bare ? Document.CompressedBareFlags : Document.CompressedPrefixMagiclessFlag;
-            var headerLength = Document.HeaderLength(etag, lastModified, key, idBytes, _collectionNumber, _collectionBytes, _numberedName, form, dictionary.Id, jsonLength);
+            var headerLength = Document.HeaderLength(etag, HeldTime(lastModified), key, idBytes, _collectionNumber, _collectionBytes, _numberedName, form, dictionary.Id, jsonLength);
             var record = _docs.Reserve(key, headerLength + written);
-            Document.WriteHeader(record, etag, lastModified, key, idBytes, _collectionNumber, _collectionBytes, _numberedName, form, dictionary.Id, jsonLength);
+            Document.WriteHeader(record, etag, HeldTime(lastModified), key, idBytes, _collectionNumber, _collectionBytes, _numberedName, form, dictionary.Id, jsonLength);
             compressed[..written].CopyTo(record[headerLength..]);
             compression.Observe(jsonLength, written);
             return;
@@ -161,9 +171,9 @@ internal sealed class DocumentWriter
 
     private void WritePlain(ReadOnlySpan<byte> key, long etag, DateTime lastModified, ReadOnlySpan<byte> idBytes, PreparedDocument document, int comma, ReadOnlySpan<byte> properties, int jsonLength)
     {
-        var headerLength = Document.HeaderLength(etag, lastModified, key, idBytes, _collectionNumber, _collectionBytes, _numberedName);
+        var headerLength = Document.HeaderLength(etag, HeldTime(lastModified), key, idBytes, _collectionNumber, _collectionBytes, _numberedName);
         var record = _docs.Reserve(key, headerLength + jsonLength);
-        Document.WriteHeader(record, etag, lastModified, key, idBytes, _collectionNumber, _collectionBytes, _numberedName);
+        Document.WriteHeader(record, etag, HeldTime(lastModified), key, idBytes, _collectionNumber, _collectionBytes, _numberedName);
         LayOut(record[headerLength..], document, comma, properties);
     }
 
@@ -179,6 +189,30 @@ internal sealed class DocumentWriter
         properties.CopyTo(json[(document.Prefix.Length + comma)..]);
         json[^1] = (byte)'}';
     }
+
+    /// <summary>
+    /// The time a put writes: the batch's, the same for every document, when it shares one (kept at the first
+    /// document's etag); otherwise now.
+    /// </summary>
+    private DateTime TimeOfWrite(long etag)
+    {
+        if (!_sharesTime)
+            return DateTime.UtcNow;
+        if (_sharedTime == default)
+        {
+            _sharedTime = DateTime.UtcNow;
+            _sharedFrom = etag;
+            WriteTimes.Keep(_transaction.OpenTree(WriteTimes.TreeName)!, etag, _sharedTime.Ticks);
+            _transaction.OnCommitted(this);
+        }
+        return _sharedTime;
+    }
+
+    /// <summary>Puts the batch's kept time in memory for reads, once its commit is visible.</summary>
+    void ICommitListener.Committed() => _store.WriteTimes.Committed(_sharedFrom, _sharedTime.Ticks, _lastEtag);
+
+    /// <summary>The time a record holds: none when its batch's is kept once.</summary>
+    private DateTime? HeldTime(DateTime lastModified) => _sharesTime ? null : lastModified;
 
     public WriteResult? Delete(string id, string? expectedChangeVector)
     {

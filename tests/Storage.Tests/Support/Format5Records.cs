@@ -23,8 +23,10 @@ internal static class Format5Records
     {
         var relaid = new List<(byte[] Key, byte[] Record)>();
         var cursor = tx.OpenTree(DocumentStore.DocsTree)!.CreateCursor();
+        // Times the records share are read from the last commit, which holds them all.
+        using var times = store.OpenReader();
         for (var more = cursor.First(); more; more = cursor.MoveNext())
-            relaid.Add((cursor.Key.ToArray(), Legacy(cursor.Key, new Document(cursor.Key, cursor.Value, store.CollectionNames), carriesId?.Invoke(System.Text.Encoding.UTF8.GetString(cursor.Key)) ?? false)));
+            relaid.Add((cursor.Key.ToArray(), Legacy(cursor.Key, new Document(cursor.Key, cursor.Value, store.CollectionNames, times), carriesId?.Invoke(System.Text.Encoding.UTF8.GetString(cursor.Key)) ?? false)));
         tx.DeleteTree(DocumentStore.DocsTree);
         var docs = tx.CreateTree(DocumentStore.DocsTree);
         foreach (var (key, record) in relaid)

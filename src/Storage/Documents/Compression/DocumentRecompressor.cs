@@ -13,7 +13,7 @@ namespace Folio.Storage.Documents.Compression;
 /// exactly as they were. Compresses with copies of the dictionaries of its own, since a dictionary's compressor belongs
 /// to the write thread.
 /// </summary>
-internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionValueRewriter, IDisposable
+internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionValueRewriter, IWriteTimeSource, IDisposable
 {
     private readonly Dictionary<string, CompressionDictionary?> _currentByCollection = new(StringComparer.Ordinal);
     private byte[] _raw = [];
@@ -25,7 +25,7 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
     {
         if (tree != DocumentStore.DocsTree)
             return false;
-        var stored = new Document(key, value, store.CollectionNames);
+        var stored = new Document(key, value, store.CollectionNames, this);
         if (TryRecompress(key, stored, output, out var markCompacted))
             return true;
         ReadOnlySpan<byte> body = stored.StoredBody;
@@ -134,12 +134,24 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         var number = stored.CollectionNumber;
         var numbered = store.CollectionNames.NameOf(number);
         var collection = stored.Collection;
-        var headerLength = Document.HeaderLength(stored.Etag, stored.LastModified, key, id, number, collection, numbered, bodyFlags, dictionaryVersion, rawLength);
+        var headerLength = Document.HeaderLength(stored.Etag, HeldTime(stored), key, id, number, collection, numbered, bodyFlags, dictionaryVersion, rawLength);
         length = headerLength + bodyLength;
         var record = output.GetSpan(length)[..length];
-        Document.WriteHeader(record, stored.Etag, stored.LastModified, key, id, number, collection, numbered, bodyFlags, dictionaryVersion, rawLength, compacted);
+        Document.WriteHeader(record, stored.Etag, HeldTime(stored), key, id, number, collection, numbered, bodyFlags, dictionaryVersion, rawLength, compacted);
         return record[headerLength..];
     }
+
+    /// <summary>A time the entries in memory do not cover yet, from the latest snapshot: records come from several, and a kept time never changes.</summary>
+    public long TicksAt(long etag)
+    {
+        if (store.WriteTimes.TryFind(etag, out var ticks))
+            return ticks;
+        using var latest = store.Environment.BeginRead();
+        return WriteTimes.Find(latest.OpenTree(WriteTimes.TreeName), etag);
+    }
+
+    /// <summary>The time a copy of <paramref name="stored"/> holds: none when it shares its batch's, which the compaction copies with the rest.</summary>
+    private static DateTime? HeldTime(Document stored) => stored.SharesTime ? null : stored.LastModified;
 
     public void Dispose()
     {
