@@ -15,6 +15,7 @@ internal sealed class CommitChangeCollector(DocumentStore store) : ICommitListen
     // allocation per change; a commit copies it once into the array it publishes.
     private readonly List<DocumentChange> _listed = [];
     private readonly List<string> _collections = [];
+    private readonly List<(long Etag, long Ticks)> _times = [];
     private WriteTransaction? _transaction;
     private long _firstEtag;
     private long _lastEtag;
@@ -47,8 +48,15 @@ internal sealed class CommitChangeCollector(DocumentStore store) : ICommitListen
         AddCollection(collection);
     }
 
+    /// <summary>Records the time a batch of the transaction kept once for its documents (<see cref="WriteTimes"/>), at its first etag.</summary>
+    public void KeepTime(long etag, long ticks) => _times.Add((etag, ticks));
+
     public void Committed()
     {
+        // Memory learns the commit's kept times before anyone learns of the commit, so the reads that news starts find
+        // them there rather than in the tree.
+        if (_times.Count > 0)
+            store.WriteTimes.Committed(_times, _lastEtag);
         if (_count > 0)
             store.Publish(new CommittedChanges(_firstEtag - 1, _lastEtag, _count, _deletes, [.. _listed], [.. _collections]));
         Reset();
@@ -70,6 +78,7 @@ internal sealed class CommitChangeCollector(DocumentStore store) : ICommitListen
         _transaction = null;
         _listed.Clear();
         _collections.Clear();
+        _times.Clear();
         _count = 0;
         _deletes = 0;
     }

@@ -21,6 +21,7 @@ public sealed partial class DocumentReader : IDisposable, IWriteTimeSource
     private MultiValueTree? _collectionTombstones;
     private Tree? _meta;
     private Tree? _dictionaries;
+    private TreeCursor? _timesCursor;
     private BodyBuffer? _arena;
     private BodyBuffer? _cursorBuffer;
     private List<BodyBuffer>? _moreCursorBuffers;
@@ -97,7 +98,7 @@ public sealed partial class DocumentReader : IDisposable, IWriteTimeSource
     }
 
     long IWriteTimeSource.TicksAt(long etag) =>
-        Store.WriteTimes.TryFind(etag, out var ticks) ? ticks : WriteTimes.Find(_transaction.OpenTree(WriteTimes.TreeName), etag);
+        Store.WriteTimes.TryFind(etag, out var ticks) ? ticks : WriteTimes.Find(_timesCursor ??= _transaction.OpenTree(WriteTimes.TreeName)?.CreateCursor(), etag);
 
     /// <summary>The document a record holds, its body decompressed when it was stored compressed.</summary>
     internal Document Decode(ReadOnlySpan<byte> key, ReadOnlySpan<byte> record, BodyBuffer? buffer, long tag)

@@ -77,7 +77,7 @@ public sealed partial class DocumentStore
 
         public override void Execute(WriteTransaction transaction)
         {
-            var writer = new DocumentWriter(store, transaction, documents.Count);
+            var writer = new DocumentWriter(store, transaction, DocumentWriter.Puts(documents));
             var exchange = new CompareExchangeWriter(transaction);
             var index = exchange.TransactionIndex;
             var written = new WriteResult?[documents.Count];

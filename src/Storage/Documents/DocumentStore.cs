@@ -29,8 +29,8 @@ public sealed partial class DocumentStore : IDisposable
     /// find neither), 5 keeps that index in blocks of documents (<see cref="EtagBlock"/>) where 4 kept an entry a
     /// document, 6 lays records out with varints and the collection's number instead of its name (<see cref="Document"/>)
     /// and keeps each number's name with it, 7 may store a compressed body's frame bare (<see cref="Compression.BareFrame"/>)
-    /// and a batch's time once for its records (<see cref="WriteTimes"/>), which a build reading 6 would take for damaged
-    /// records; a store of format 6 needs no move to be one of 7. Stores without the marker are format 1.
+    /// and a batch's time once for its records (<see cref="WriteTimes"/>), records a build reading 6 could not read (it
+    /// refuses the store at open); a store of format 6 needs no move to be one of 7. Stores without the marker are format 1.
     /// </summary>
     internal const int DocumentsFormat = 7;
 
@@ -233,7 +233,7 @@ public sealed partial class DocumentStore : IDisposable
 
         public override void Execute(WriteTransaction transaction)
         {
-            var writer = new DocumentWriter(store, transaction, commands.Count);
+            var writer = new DocumentWriter(store, transaction, DocumentWriter.Puts(commands));
             var results = new WriteResult?[commands.Count];
             for (var i = 0; i < commands.Count; i++)
             {

@@ -15,7 +15,7 @@ namespace Folio.Storage.Documents;
 /// The last etag and the per-collection counts are kept here and written once by <see cref="Complete"/>,
 /// not rewritten for every document of a batch.
 /// </summary>
-internal sealed class DocumentWriter : ICommitListener
+internal sealed class DocumentWriter
 {
     private static readonly byte[] LastEtagKey = "last-etag"u8.ToArray();
 
@@ -44,17 +44,16 @@ internal sealed class DocumentWriter : ICommitListener
     private byte[] _numberedName = [];
     private uint _collectionNumber;
     private DateTime _sharedTime;
-    private long _sharedFrom;
 
     /// <summary>
-    /// A writer for one batch. <paramref name="batchSize"/>: the commands it will run; a batch of
-    /// <see cref="WriteTimes.SharedFrom"/> or more gives its documents one time, kept once (<see cref="WriteTimes"/>).
+    /// A writer for one batch. <paramref name="puts"/>: the documents it will put; a batch of
+    /// <see cref="WriteTimes.SharedFrom"/> or more gives them one time, kept once (<see cref="WriteTimes"/>).
     /// </summary>
-    public DocumentWriter(DocumentStore store, WriteTransaction transaction, int batchSize = 1)
+    public DocumentWriter(DocumentStore store, WriteTransaction transaction, int puts = 1)
     {
         _store = store;
         _transaction = transaction;
-        _sharesTime = batchSize >= WriteTimes.SharedFrom;
+        _sharesTime = puts >= WriteTimes.SharedFrom;
         _docs = transaction.OpenTree(DocumentStore.DocsTree)!;
         _etagIndex = store.EtagIndex.Use(transaction.OpenTree(DocumentStore.CollectionDocsTree)!);
         _numbers = transaction.OpenTree(CollectionNumbers.Tree)!;
@@ -63,6 +62,15 @@ internal sealed class DocumentWriter : ICommitListener
         _collectionTombstones = transaction.OpenMultiValueTree(DocumentStore.CollectionTombstonesTree)!;
         _meta = transaction.OpenTree(DocumentStore.MetaTree)!;
         _changes = store.ChangesOf(transaction);
+    }
+
+    /// <summary>The puts among <paramref name="commands"/>: what a batch's writer is made with.</summary>
+    public static int Puts(IReadOnlyList<DocumentCommand> commands)
+    {
+        var puts = 0;
+        foreach (var command in commands)
+            puts += command.Type == DocumentCommandType.Put ? 1 : 0;
+        return puts;
     }
 
     /// <summary>Writes what the writes so far left pending (the last etag, the collection counts); call once, after the last write.</summary>
@@ -201,15 +209,11 @@ internal sealed class DocumentWriter : ICommitListener
         if (_sharedTime == default)
         {
             _sharedTime = DateTime.UtcNow;
-            _sharedFrom = etag;
             WriteTimes.Keep(_transaction.OpenTree(WriteTimes.TreeName)!, etag, _sharedTime.Ticks);
-            _transaction.OnCommitted(this);
+            _changes.KeepTime(etag, _sharedTime.Ticks);
         }
         return _sharedTime;
     }
-
-    /// <summary>Puts the batch's kept time in memory for reads, once its commit is visible.</summary>
-    void ICommitListener.Committed() => _store.WriteTimes.Committed(_sharedFrom, _sharedTime.Ticks, _lastEtag);
 
     /// <summary>The time a record holds: none when its batch's is kept once.</summary>
     private DateTime? HeldTime(DateTime lastModified) => _sharesTime ? null : lastModified;

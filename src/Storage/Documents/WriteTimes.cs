@@ -11,9 +11,10 @@ namespace Folio.Storage.Documents;
 /// costs about 23 bytes. An etag is never given twice once committed, so an entry never changes, and a batch rolled back
 /// takes its entry with it.
 /// <para>
-/// Reads look the time up in memory: the entries of every commit up to <see cref="Snapshot.Watermark"/>, loaded at open
-/// and added by each commit that keeps one, in commit order, just after it becomes visible. A record above the watermark
-/// (read in that instant) or beyond <see cref="MemoryLimit"/> entries is looked up in its snapshot's tree instead.
+/// Reads look the time up in memory: the newest entries of every commit up to <see cref="Snapshot.Watermark"/>, loaded at
+/// open and added by each commit that keeps one, in commit order, just after it becomes visible and before it is announced.
+/// A record above the watermark (read in that instant) or older than the entries in memory (past <see cref="MemoryLimit"/>)
+/// is looked up in its snapshot's tree instead. A compaction first drops the entries no live record uses any more.
 /// </para>
 /// </summary>
 internal sealed class WriteTimes
@@ -60,54 +61,65 @@ internal sealed class WriteTimes
         return true;
     }
 
-    /// <summary>Replaces what is in memory with the entries of <paramref name="tree"/>, every commit up to <paramref name="lastEtag"/>.</summary>
+    /// <summary>
+    /// Replaces what is in memory with the entries of <paramref name="tree"/>, every commit up to
+    /// <paramref name="lastEtag"/>: the newest <see cref="MemoryLimit"/> of them, as recent documents are read most.
+    /// </summary>
     public void Load(Tree tree, long lastEtag)
     {
         var count = (int)Math.Min(tree.Count, MemoryLimit);
         var keys = new long[count];
         var ticks = new long[count];
-        var loaded = 0;
-        var watermark = lastEtag;
         var cursor = tree.CreateCursor();
-        for (var more = cursor.First(); more; more = cursor.MoveNext())
+        var at = count;
+        for (var more = cursor.Last(); more && at > 0; more = cursor.MovePrevious())
         {
-            var (key, value) = Read(cursor);
-            if (loaded == count)
-            {
-                // Past the limit: memory covers the etags below the first entry left out.
-                watermark = key - 1;
-                break;
-            }
-            keys[loaded] = key;
-            ticks[loaded] = value;
-            loaded++;
+            at--;
+            (keys[at], ticks[at]) = Read(cursor);
         }
+        if (at > 0)
+            throw new CorruptionException($"The tree of batches' times counts {tree.Count} entries but holds fewer.");
         lock (_lock)
-            Volatile.Write(ref _snapshot, new Snapshot(keys, ticks, loaded, watermark));
+            Volatile.Write(ref _snapshot, new Snapshot(keys, ticks, count, lastEtag));
     }
 
     /// <summary>
-    /// Adds the entry a batch kept at <paramref name="etag"/> once its commit is visible; <paramref name="lastEtag"/>:
-    /// the batch's last. Runs in commit order (<see cref="Transactions.ICommitListener"/>).
+    /// Adds the entries a commit kept (etag and ticks, in etag order) once it is visible, before the commit is announced
+    /// to indexes and subscriptions; <paramref name="lastEtag"/>: the commit's last. Runs in commit order.
     /// </summary>
-    public void Committed(long etag, long ticks, long lastEtag)
+    public void Committed(List<(long Etag, long Ticks)> entries, long lastEtag)
     {
         lock (_lock)
         {
             var current = _snapshot;
-            if (current.Count >= MemoryLimit || current.Watermark >= etag)
+            // Never the case, since etags only grow; if it were, the watermark stays, and reads above it use the tree.
+            if (entries[0].Etag <= current.Watermark)
                 return;
             var keys = current.Keys;
             var times = current.Ticks;
-            if (current.Count == keys.Length)
+            var count = current.Count;
+            if (count + entries.Count > MemoryLimit)
             {
-                Array.Resize(ref keys, Math.Max(16, keys.Length * 2));
-                Array.Resize(ref times, keys.Length);
+                // Keeps the newer half: an etag below the first entry kept is looked up in the tree.
+                var kept = Math.Max(0, Math.Min(count, MemoryLimit / 2 - entries.Count));
+                keys = keys[(count - kept)..count];
+                times = times[(count - kept)..count];
+                count = kept;
             }
-            // Readers of the current snapshot never read past its count, so the slot after it is free to fill.
-            keys[current.Count] = etag;
-            times[current.Count] = ticks;
-            Volatile.Write(ref _snapshot, new Snapshot(keys, times, current.Count + 1, lastEtag));
+            if (count + entries.Count > keys.Length)
+            {
+                var capacity = Math.Max(16, Math.Max(keys.Length * 2, count + entries.Count));
+                Array.Resize(ref keys, capacity);
+                Array.Resize(ref times, capacity);
+            }
+            // Readers of the current snapshot never read past its count, so the slots after it are free to fill.
+            foreach (var (etag, ticks) in entries)
+            {
+                keys[count] = etag;
+                times[count] = ticks;
+                count++;
+            }
+            Volatile.Write(ref _snapshot, new Snapshot(keys, times, count, lastEtag));
         }
     }
 
@@ -119,12 +131,11 @@ internal sealed class WriteTimes
         BinaryPrimitives.WriteInt64LittleEndian(times.Reserve(key, 8), ticks);
     }
 
-    /// <summary>The ticks kept in <paramref name="tree"/> (a snapshot's) for the batch that wrote <paramref name="etag"/>.</summary>
-    public static long Find(Tree? tree, long etag)
+    /// <summary>The ticks kept for the batch that wrote <paramref name="etag"/>, found with a cursor over a snapshot's tree (null: the snapshot has none).</summary>
+    public static long Find(TreeCursor? cursor, long etag)
     {
         Span<byte> key = stackalloc byte[8];
         BinaryPrimitives.WriteInt64BigEndian(key, etag);
-        var cursor = tree?.CreateCursor();
         if (cursor is null || !cursor.SeekLastAtOrBefore(key))
             throw new CorruptionException($"A document record of etag {etag} shares its batch's last-modified time, which the database does not hold.");
         return Read(cursor).Ticks;

@@ -109,6 +109,37 @@ public class WriteTimesTests
     }
 
     [Fact]
+    public async Task Compact_StoreRewrittenInBatches_DropsTheTimesNoDocumentUses()
+    {
+        using var directory = new TempDirectory("write-times-drop");
+        var options = StorageOptions.ForPath(directory.Path);
+        var expected = new Dictionary<string, (string Json, DateTime Time)>();
+        using (var store = DocumentStore.Open(options, DocumentCompressionOptions.Disabled))
+        {
+            await WriteBatchAsync(store, "kept", 5, expected);
+            for (var n = 0; n < 4; n++)
+            {
+                await store.DeleteAsync($"kept/{n}");
+                expected.Remove($"kept/{n}");
+            }
+            for (var round = 0; round < 50; round++)
+                await WriteBatchAsync(store, "rewritten", 4, expected);
+            Assert.Equal(51, TimesKept(store));
+
+            store.Compact();
+
+            // The last rewrite's batch and the one whose last document lives on.
+            Assert.Equal(2, TimesKept(store));
+            AssertTimes(store, expected);
+            await WriteBatchAsync(store, "after", 4, expected);
+            AssertTimes(store, expected);
+        }
+        using var reopened = DocumentStore.Open(options, DocumentCompressionOptions.Disabled);
+        Assert.Equal(3, TimesKept(reopened));
+        AssertTimes(reopened, expected);
+    }
+
+    [Fact]
     public async Task Read_SharedTimeTheDatabaseLost_IsACorruptionNamingTheEtag()
     {
         using var directory = new TempDirectory("write-times-lost");

@@ -66,7 +66,7 @@ internal sealed class CompressionDictionary : IDisposable
             return Decompress(compressed, destination, magicless);
         var frameLength = BareFrame.FrameLength(compressed);
         byte[]? rented = null;
-        var frame = frameLength <= StackFrameBytes ? stackalloc byte[StackFrameBytes] : (rented = ArrayPool<byte>.Shared.Rent(frameLength));
+        var frame = frameLength <= StackFrameBytes ? stackalloc byte[frameLength] : (rented = ArrayPool<byte>.Shared.Rent(frameLength));
         try
         {
             BareFrame.Rebuild(compressed, frame);

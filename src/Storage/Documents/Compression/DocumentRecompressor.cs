@@ -109,7 +109,8 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         var prefixLength = StoreMetadata.PrefixLength(stored, store.DatabaseIdBytes, json);
         if (prefixLength < 0)
             return false;
-        var limit = Math.Min(prefixLength, stored.StoredBody.Length);
+        // A whole frame a copy could make bare for nothing is measured as bare: a new one must beat that.
+        var limit = Math.Min(prefixLength, stored.StoredBody.Length - (stored.BodyFlags == Document.CompressedPrefixMagiclessFlag ? BareFrame.SavedBytes : 0));
         if (_compressed.Length < json.Length)
             _compressed = new byte[json.Length];
         if (limit <= 0 || !current.TryCompress(json.AsSpan(0, prefixLength), _compressed, limit, out var written, out var bare))
@@ -147,7 +148,7 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         if (store.WriteTimes.TryFind(etag, out var ticks))
             return ticks;
         using var latest = store.Environment.BeginRead();
-        return WriteTimes.Find(latest.OpenTree(WriteTimes.TreeName), etag);
+        return WriteTimes.Find(latest.OpenTree(WriteTimes.TreeName)?.CreateCursor(), etag);
     }
 
     /// <summary>The time a copy of <paramref name="stored"/> holds: none when it shares its batch's, which the compaction copies with the rest.</summary>

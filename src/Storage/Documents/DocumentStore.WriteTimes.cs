@@ -1,0 +1,74 @@
+using System.Buffers.Binary;
+
+namespace Folio.Storage.Documents;
+
+public sealed partial class DocumentStore
+{
+    /// <summary>
+    /// Drops the batch times no live record uses any more (every document of the batch since rewritten or deleted), so
+    /// that a store rewritten in batches does not keep an entry per batch for ever; a compaction runs it first. Entries
+    /// are judged on one snapshot: no record is ever given an etag inside an older batch's range, so an entry unused there
+    /// stays unused. Memory keeps the dropped entries until the store reopens: they can only be the floor of records that
+    /// older snapshots still hold, whose time they are.
+    /// </summary>
+    /// <returns>The entries dropped.</returns>
+    internal int DropUnusedWriteTimes()
+    {
+        var unused = new List<long>();
+        using (var read = Environment.BeginRead())
+        {
+            var tree = read.OpenTree(WriteTimes.TreeName);
+            if (tree is null || tree.Count == 0)
+                return 0;
+            var keys = new long[tree.Count];
+            var count = 0;
+            var cursor = tree.CreateCursor();
+            for (var more = cursor.First(); more && count < keys.Length; more = cursor.MoveNext())
+                keys[count++] = BinaryPrimitives.ReadInt64BigEndian(cursor.Key);
+            var used = new bool[count];
+            var docs = read.OpenTree(DocsTree)!.CreateCursor();
+            for (var more = docs.First(); more; more = docs.MoveNext())
+            {
+                var document = new Document(docs.Key, docs.Value, CollectionNames);
+                if (document.SharesTime && Floor(keys, count, document.Etag) is var at and >= 0)
+                    used[at] = true;
+            }
+            for (var i = 0; i < count; i++)
+            {
+                if (!used[i])
+                    unused.Add(keys[i]);
+            }
+        }
+        if (unused.Count == 0)
+            return 0;
+        using var write = Environment.BeginWrite();
+        var times = write.OpenTree(WriteTimes.TreeName)!;
+        Span<byte> key = stackalloc byte[8];
+        foreach (var etag in unused)
+        {
+            BinaryPrimitives.WriteInt64BigEndian(key, etag);
+            times.Delete(key);
+        }
+        write.Commit();
+        return unused.Count;
+    }
+
+    private static int Floor(long[] keys, int count, long etag)
+    {
+        int low = 0, high = count - 1, found = -1;
+        while (low <= high)
+        {
+            var mid = (low + high) >>> 1;
+            if (keys[mid] <= etag)
+            {
+                found = mid;
+                low = mid + 1;
+            }
+            else
+            {
+                high = mid - 1;
+            }
+        }
+        return found;
+    }
+}
