@@ -52,6 +52,7 @@ public sealed partial class StorageEnvironment
         try
         {
             CompactionFileSystem.DiscardLeftovers(_fileSystem);
+            rewriter?.BeforeCopy(stop.Token);
             target = Open(new StorageOptions
             {
                 FileSystem = new CompactionFileSystem(_fileSystem),

@@ -13,4 +13,10 @@ public interface ICompactionValueRewriter
     /// true, or returns false to copy it as it is. The rewritten value must read back as the same data.
     /// </summary>
     bool TryRewrite(string tree, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, IBufferWriter<byte> output);
+
+    /// <summary>
+    /// Called once the compaction has begun (no other one runs) and before the copy takes its snapshot: the layer above
+    /// may drop what no copy needs to keep (batch times no document uses). Writes through its own transactions.
+    /// </summary>
+    void BeforeCopy(CancellationToken cancellation);
 }

@@ -25,7 +25,6 @@ public sealed partial class DocumentStore
     /// <returns>What the compaction did.</returns>
     public CompactionResult Compact(Action<CompactionProgress>? progress = null, CancellationToken cancellation = default)
     {
-        DropUnusedWriteTimes();
         using var recompressor = new DocumentRecompressor(this);
         return Environment.Compact(progress, recompressor, cancellation);
     }

@@ -4,6 +4,8 @@ namespace Folio.Storage.Documents;
 
 public sealed partial class DocumentStore
 {
+    private const int DropBatch = 4096;
+
     /// <summary>
     /// Drops the batch times no live record uses any more (every document of the batch since rewritten or deleted), so
     /// that a store rewritten in batches does not keep an entry per batch for ever; a compaction runs it first. Entries
@@ -11,8 +13,9 @@ public sealed partial class DocumentStore
     /// stays unused. Memory keeps the dropped entries until the store reopens: they can only be the floor of records that
     /// older snapshots still hold, whose time they are.
     /// </summary>
+    /// <param name="cancellation">Stops the walk or the drop between transactions.</param>
     /// <returns>The entries dropped.</returns>
-    internal int DropUnusedWriteTimes()
+    internal int DropUnusedWriteTimes(CancellationToken cancellation = default)
     {
         var unused = new List<long>();
         using (var read = Environment.BeginRead())
@@ -27,8 +30,11 @@ public sealed partial class DocumentStore
                 keys[count++] = BinaryPrimitives.ReadInt64BigEndian(cursor.Key);
             var used = new bool[count];
             var docs = read.OpenTree(DocsTree)!.CreateCursor();
+            var walked = 0;
             for (var more = docs.First(); more; more = docs.MoveNext())
             {
+                if (++walked % DropBatch == 0)
+                    cancellation.ThrowIfCancellationRequested();
                 var document = new Document(docs.Key, docs.Value, CollectionNames);
                 if (document.SharesTime && Floor(keys, count, document.Etag) is var at and >= 0)
                     used[at] = true;
@@ -39,17 +45,20 @@ public sealed partial class DocumentStore
                     unused.Add(keys[i]);
             }
         }
-        if (unused.Count == 0)
-            return 0;
-        using var write = Environment.BeginWrite();
-        var times = write.OpenTree(WriteTimes.TreeName)!;
+        // In transactions of a few thousand deletes, so that writes wait no longer on the drop than on a batch of theirs.
         Span<byte> key = stackalloc byte[8];
-        foreach (var etag in unused)
+        for (var from = 0; from < unused.Count; from += DropBatch)
         {
-            BinaryPrimitives.WriteInt64BigEndian(key, etag);
-            times.Delete(key);
+            cancellation.ThrowIfCancellationRequested();
+            using var write = Environment.BeginWrite();
+            var times = write.OpenTree(WriteTimes.TreeName)!;
+            for (var i = from; i < Math.Min(unused.Count, from + DropBatch); i++)
+            {
+                BinaryPrimitives.WriteInt64BigEndian(key, unused[i]);
+                times.Delete(key);
+            }
+            write.Commit();
         }
-        write.Commit();
         return unused.Count;
     }
 

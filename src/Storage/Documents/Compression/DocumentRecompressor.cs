@@ -21,6 +21,9 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
     private CompressionDictionary? _lastCurrent;
     private byte[] _compressed = [];
 
+    /// <summary>Drops the batch times no document uses any more before the copy (<see cref="DocumentStore.DropUnusedWriteTimes"/>).</summary>
+    public void BeforeCopy(CancellationToken cancellation) => store.DropUnusedWriteTimes(cancellation);
+
     public bool TryRewrite(string tree, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, IBufferWriter<byte> output)
     {
         if (tree != DocumentStore.DocsTree)
@@ -142,7 +145,10 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         return record[headerLength..];
     }
 
-    /// <summary>A time the entries in memory do not cover yet, from the latest snapshot: records come from several, and a kept time never changes.</summary>
+    /// <summary>
+    /// A time the entries in memory do not cover, from the latest snapshot: the copy reads records from several, and the
+    /// entries any of them needs were all kept by the drop that ran before the first (<see cref="BeforeCopy"/>).
+    /// </summary>
     public long TicksAt(long etag)
     {
         if (store.WriteTimes.TryFind(etag, out var ticks))
