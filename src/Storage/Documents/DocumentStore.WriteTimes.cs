@@ -36,7 +36,7 @@ public sealed partial class DocumentStore
                 if (++walked % DropBatch == 0)
                     cancellation.ThrowIfCancellationRequested();
                 var document = new Document(docs.Key, docs.Value, CollectionNames);
-                if (document.SharesTime && Floor(keys, count, document.Etag) is var at and >= 0)
+                if (document.SharesTime && WriteTimes.Floor(keys, count, document.Etag) is var at and >= 0)
                     used[at] = true;
             }
             for (var i = 0; i < count; i++)
@@ -60,24 +60,5 @@ public sealed partial class DocumentStore
             write.Commit();
         }
         return unused.Count;
-    }
-
-    private static int Floor(long[] keys, int count, long etag)
-    {
-        int low = 0, high = count - 1, found = -1;
-        while (low <= high)
-        {
-            var mid = (low + high) >>> 1;
-            if (keys[mid] <= etag)
-            {
-                found = mid;
-                low = mid + 1;
-            }
-            else
-            {
-                high = mid - 1;
-            }
-        }
-        return found;
     }
 }

@@ -41,20 +41,7 @@ internal sealed class WriteTimes
         ticks = 0;
         if (etag > snapshot.Watermark)
             return false;
-        int low = 0, high = snapshot.Count - 1, found = -1;
-        while (low <= high)
-        {
-            var mid = (low + high) >>> 1;
-            if (snapshot.Keys[mid] <= etag)
-            {
-                found = mid;
-                low = mid + 1;
-            }
-            else
-            {
-                high = mid - 1;
-            }
-        }
+        var found = Floor(snapshot.Keys, snapshot.Count, etag);
         if (found < 0)
             return false;
         ticks = snapshot.Ticks[found];
@@ -121,6 +108,26 @@ internal sealed class WriteTimes
             }
             Volatile.Write(ref _snapshot, new Snapshot(keys, times, count, lastEtag));
         }
+    }
+
+    /// <summary>The index of the greatest of the first <paramref name="count"/> sorted keys not above <paramref name="etag"/>, or -1.</summary>
+    public static int Floor(long[] keys, int count, long etag)
+    {
+        int low = 0, high = count - 1, found = -1;
+        while (low <= high)
+        {
+            var mid = (low + high) >>> 1;
+            if (keys[mid] <= etag)
+            {
+                found = mid;
+                low = mid + 1;
+            }
+            else
+            {
+                high = mid - 1;
+            }
+        }
+        return found;
     }
 
     /// <summary>Keeps <paramref name="ticks"/> as the time of the batch whose first document has <paramref name="etag"/>.</summary>
