@@ -36,6 +36,9 @@ public readonly ref struct Document
     /// <summary>The form of a bare frame's body: <see cref="CompressedPrefixMagiclessFlag"/> with <see cref="BareFrameFlag"/>.</summary>
     internal const byte CompressedBareFlags = CompressedPrefixMagiclessFlag | BareFrameFlag;
 
+    /// <summary>The body flags of a frame the write path or a compaction made, bare or whole.</summary>
+    internal static byte CompressedForm(bool bare) => bare ? CompressedBareFlags : CompressedPrefixMagiclessFlag;
+
     private const byte BodyFormMask = 3;
 
     private const byte BodyFlagsMask = BodyFormMask | BareFrameFlag;
@@ -188,6 +191,9 @@ public readonly ref struct Document
 
     /// <summary>Whether the record shares its batch's time instead of holding it (<see cref="SharedTicksFlag"/>).</summary>
     internal bool SharesTime => _ticks < 0;
+
+    /// <summary>The time a copy of this record holds: none when it shares its batch's (<see cref="HeaderLength"/>).</summary>
+    internal DateTime? HeldLastModified => SharesTime ? null : LastModified;
 
     /// <summary>The id with the casing it was stored with, as UTF-8.</summary>
     public ReadOnlySpan<byte> Id => _id;

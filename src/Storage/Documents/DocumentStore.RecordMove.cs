@@ -147,16 +147,10 @@ public sealed partial class DocumentStore
         var numbered = CollectionNames.NameOf(number);
         ReadOnlySpan<byte> body = legacy.Body;
         var form = legacy.BodyFlags;
-        if (form == Document.CompressedPrefixMagiclessFlag)
+        if (form == Document.CompressedPrefixMagiclessFlag && BareFrame.TryStripCopy(body, ref numbers.Frame, out var bareLength))
         {
-            var frame = numbers.Frame(body.Length);
-            body.CopyTo(frame);
-            var bareLength = BareFrame.TryStrip(frame, body.Length, out var stripped);
-            if (stripped)
-            {
-                body = frame.AsSpan(0, bareLength);
-                form = Document.CompressedBareFlags;
-            }
+            body = numbers.Frame.AsSpan(0, bareLength);
+            form = Document.CompressedBareFlags;
         }
         var headerLength = Document.HeaderLength(legacy.Etag, legacy.LastModified, key, legacy.Id, number, legacy.Collection, numbered, form, legacy.DictionaryVersion, legacy.RawLength);
         var record = new byte[headerLength + body.Length];
@@ -168,15 +162,13 @@ public sealed partial class DocumentStore
     /// <summary>The collection numbers a move has looked up, by name, and the last one; and its buffer for frames made bare.</summary>
     private sealed class MovedNumbers
     {
-        private byte[] _frame = [];
+        /// <summary>A buffer for frames made bare, reused across records.</summary>
+        public byte[] Frame = [];
 
         public Dictionary<string, uint> ByName { get; } = new(StringComparer.Ordinal);
 
         public byte[]? Last { get; set; }
 
         public uint LastNumber { get; set; }
-
-        /// <summary>A buffer of at least <paramref name="length"/> bytes for a frame made bare, reused across records.</summary>
-        public byte[] Frame(int length) => _frame.Length >= length ? _frame : _frame = new byte[length];
     }
 }

@@ -14,15 +14,14 @@ public sealed partial class DocumentStore
     /// older snapshots still hold, whose time they are.
     /// </summary>
     /// <param name="cancellation">Stops the walk or the drop between transactions.</param>
-    /// <returns>The entries dropped.</returns>
-    internal int DropUnusedWriteTimes(CancellationToken cancellation = default)
+    internal void DropUnusedWriteTimes(CancellationToken cancellation)
     {
         var unused = new List<long>();
         using (var read = Environment.BeginRead())
         {
             var tree = read.OpenTree(WriteTimes.TreeName);
             if (tree is null || tree.Count == 0)
-                return 0;
+                return;
             var keys = new long[tree.Count];
             var count = 0;
             var cursor = tree.CreateCursor();
@@ -59,6 +58,5 @@ public sealed partial class DocumentStore
             }
             write.Commit();
         }
-        return unused.Count;
     }
 }

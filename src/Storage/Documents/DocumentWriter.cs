@@ -130,6 +130,8 @@ internal sealed class DocumentWriter
 
         var etag = NextEtag();
         var lastModified = TimeOfWrite(etag);
+        // The record holds no time when its batch's is kept once.
+        DateTime? heldTime = _sharesTime ? null : lastModified;
         var changeVector = ChangeVector.ToString(etag, _store.DatabaseIdBytes);
         Span<byte> idBuffer = stackalloc byte[DocumentIds.MaxIdBytes];
         ReadOnlySpan<byte> idBytes = idBuffer[..Encoding.UTF8.GetBytes(id, idBuffer)];
@@ -139,9 +141,9 @@ internal sealed class DocumentWriter
         var jsonLength = document.Prefix.Length + comma + properties.Length + 1;
         var compression = jsonLength >= MinCompressedJson ? _store.Compression.ForWriting(_loweredCollection, collection) : null;
         if (compression is null)
-            WritePlain(key, etag, lastModified, idBytes, document, comma, properties, jsonLength);
+            WritePlain(key, etag, heldTime, idBytes, document, comma, properties, jsonLength);
         else
-            WriteCompressed(key, compression, etag, lastModified, idBytes, document, comma, properties, jsonLength);
+            WriteCompressed(key, compression, etag, heldTime, idBytes, document, comma, properties, jsonLength);
 
         _etagIndex.Add(_collectionNumber, etag, key);
         _changes.Add(etag, id, collection, DocumentChangeKind.Put);
@@ -155,7 +157,7 @@ internal sealed class DocumentWriter
     /// what it holds (so incompressible bodies are still read in place, without a copy). Feeds
     /// the collection's samples and ratio, and starts a training when the samples are ready.
     /// </summary>
-    private void WriteCompressed(ReadOnlySpan<byte> key, CollectionCompression compression, long etag, DateTime lastModified, ReadOnlySpan<byte> idBytes, PreparedDocument document, int comma, ReadOnlySpan<byte> properties, int jsonLength)
+    private void WriteCompressed(ReadOnlySpan<byte> key, CollectionCompression compression, long etag, DateTime? heldTime, ReadOnlySpan<byte> idBytes, PreparedDocument document, int comma, ReadOnlySpan<byte> properties, int jsonLength)
     {
         var codec = _store.Compression;
         var prefix = document.Prefix;
@@ -165,23 +167,23 @@ internal sealed class DocumentWriter
         var compressed = codec.CompressedScratch(jsonLength);
         if (dictionary.TryCompress(prefix, compressed, prefix.Length, out var written, out var bare))
         {
-            var form = bare ? Document.CompressedBareFlags : Document.CompressedPrefixMagiclessFlag;
-            var headerLength = Document.HeaderLength(etag, HeldTime(lastModified), key, idBytes, _collectionNumber, _collectionBytes, _numberedName, form, dictionary.Id, jsonLength);
+            var form = Document.CompressedForm(bare);
+            var headerLength = Document.HeaderLength(etag, heldTime, key, idBytes, _collectionNumber, _collectionBytes, _numberedName, form, dictionary.Id, jsonLength);
             var record = _docs.Reserve(key, headerLength + written);
-            Document.WriteHeader(record, etag, HeldTime(lastModified), key, idBytes, _collectionNumber, _collectionBytes, _numberedName, form, dictionary.Id, jsonLength);
+            Document.WriteHeader(record, etag, heldTime, key, idBytes, _collectionNumber, _collectionBytes, _numberedName, form, dictionary.Id, jsonLength);
             compressed[..written].CopyTo(record[headerLength..]);
             compression.Observe(jsonLength, written);
             return;
         }
-        WritePlain(key, etag, lastModified, idBytes, document, comma, properties, jsonLength);
+        WritePlain(key, etag, heldTime, idBytes, document, comma, properties, jsonLength);
         compression.Observe(jsonLength, jsonLength);
     }
 
-    private void WritePlain(ReadOnlySpan<byte> key, long etag, DateTime lastModified, ReadOnlySpan<byte> idBytes, PreparedDocument document, int comma, ReadOnlySpan<byte> properties, int jsonLength)
+    private void WritePlain(ReadOnlySpan<byte> key, long etag, DateTime? heldTime, ReadOnlySpan<byte> idBytes, PreparedDocument document, int comma, ReadOnlySpan<byte> properties, int jsonLength)
     {
-        var headerLength = Document.HeaderLength(etag, HeldTime(lastModified), key, idBytes, _collectionNumber, _collectionBytes, _numberedName);
+        var headerLength = Document.HeaderLength(etag, heldTime, key, idBytes, _collectionNumber, _collectionBytes, _numberedName);
         var record = _docs.Reserve(key, headerLength + jsonLength);
-        Document.WriteHeader(record, etag, HeldTime(lastModified), key, idBytes, _collectionNumber, _collectionBytes, _numberedName);
+        Document.WriteHeader(record, etag, heldTime, key, idBytes, _collectionNumber, _collectionBytes, _numberedName);
         LayOut(record[headerLength..], document, comma, properties);
     }
 
@@ -214,9 +216,6 @@ internal sealed class DocumentWriter
         }
         return _sharedTime;
     }
-
-    /// <summary>The time a record holds: none when its batch's is kept once.</summary>
-    private DateTime? HeldTime(DateTime lastModified) => _sharesTime ? null : lastModified;
 
     public WriteResult? Delete(string id, string? expectedChangeVector)
     {

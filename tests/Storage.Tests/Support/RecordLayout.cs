@@ -13,15 +13,12 @@ internal static class RecordLayout
     public static byte[] With(DocumentStore store, Document stored, ReadOnlySpan<byte> keyForId, byte bodyFlags, int dictionaryVersion, int rawLength, ReadOnlySpan<byte> body)
     {
         var numbered = store.CollectionNames.NameOf(stored.CollectionNumber);
-        var headerLength = Document.HeaderLength(stored.Etag, HeldTime(stored), keyForId, stored.Id, stored.CollectionNumber, stored.Collection, numbered, bodyFlags, dictionaryVersion, rawLength);
+        var headerLength = Document.HeaderLength(stored.Etag, stored.HeldLastModified, keyForId, stored.Id, stored.CollectionNumber, stored.Collection, numbered, bodyFlags, dictionaryVersion, rawLength);
         var record = new byte[headerLength + body.Length];
-        Document.WriteHeader(record, stored.Etag, HeldTime(stored), keyForId, stored.Id, stored.CollectionNumber, stored.Collection, numbered, bodyFlags, dictionaryVersion, rawLength);
+        Document.WriteHeader(record, stored.Etag, stored.HeldLastModified, keyForId, stored.Id, stored.CollectionNumber, stored.Collection, numbered, bodyFlags, dictionaryVersion, rawLength);
         body.CopyTo(record.AsSpan(headerLength));
         return record;
     }
-
-    /// <summary>The time a copy of <paramref name="stored"/> holds: none when it shares its batch's.</summary>
-    public static DateTime? HeldTime(Document stored) => stored.SharesTime ? null : stored.LastModified;
 
     /// <summary>A compressed body's whole frame, put back together when it is stored bare.</summary>
     public static byte[] WholeFrame(Document stored)

@@ -37,6 +37,19 @@ internal static class BareFrame
         return length - SavedBytes;
     }
 
+    /// <summary>
+    /// Copies a whole frame into <paramref name="buffer"/> (grown when short) and makes the copy bare; false when the
+    /// frame is not one a read could put back together.
+    /// </summary>
+    public static bool TryStripCopy(ReadOnlySpan<byte> frame, ref byte[] buffer, out int bareLength)
+    {
+        if (buffer.Length < frame.Length)
+            buffer = new byte[frame.Length];
+        frame.CopyTo(buffer);
+        bareLength = TryStrip(buffer, frame.Length, out var stripped);
+        return stripped;
+    }
+
     /// <summary>The length of the whole frame <paramref name="bare"/> came from.</summary>
     public static int FrameLength(ReadOnlySpan<byte> bare) => bare.Length + SavedBytes;
 

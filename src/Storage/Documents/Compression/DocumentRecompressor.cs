@@ -33,7 +33,7 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
             return true;
         ReadOnlySpan<byte> body = stored.StoredBody;
         var flags = stored.BodyFlags;
-        if (TryStrip(stored, out var bareLength))
+        if (stored.BodyFlags == Document.CompressedPrefixMagiclessFlag && BareFrame.TryStripCopy(stored.StoredBody, ref _compressed, out var bareLength))
         {
             body = _compressed.AsSpan(0, bareLength);
             flags = Document.CompressedBareFlags;
@@ -45,23 +45,6 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         body.CopyTo(Reserve(output, key, stored, flags, stored.DictionaryVersion, stored.RawLength, body.Length, out var length, compacted: markCompacted || stored.IsCompacted));
         output.Advance(length);
         return true;
-    }
-
-    /// <summary>
-    /// Makes a bare copy in <c>_compressed</c> of a frame that a build before documents format 7 stored whole and that
-    /// is left as it is otherwise: 4 bytes a body without compressing anything again.
-    /// </summary>
-    private bool TryStrip(Document stored, out int bareLength)
-    {
-        bareLength = 0;
-        if (stored.BodyFlags != Document.CompressedPrefixMagiclessFlag)
-            return false;
-        var frame = stored.StoredBody;
-        if (_compressed.Length < frame.Length)
-            _compressed = new byte[frame.Length];
-        frame.CopyTo(_compressed);
-        bareLength = BareFrame.TryStrip(_compressed, frame.Length, out var stripped);
-        return stripped;
     }
 
     /// <summary>
@@ -125,7 +108,7 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         // Marked only when written at a level above the write path's: a compaction that later runs at a higher one
         // must still see this body as one to recompress.
         var options = store.Compression.Options;
-        var body = Reserve(output, key, stored, bare ? Document.CompressedBareFlags : Document.CompressedPrefixMagiclessFlag, current.Id, json.Length, written, out var length, compacted: options.CompactionLevel > options.Level);
+        var body = Reserve(output, key, stored, Document.CompressedForm(bare), current.Id, json.Length, written, out var length, compacted: options.CompactionLevel > options.Level);
         _compressed.AsSpan(0, written).CopyTo(body);
         output.Advance(length);
         return true;
@@ -138,10 +121,10 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         var number = stored.CollectionNumber;
         var numbered = store.CollectionNames.NameOf(number);
         var collection = stored.Collection;
-        var headerLength = Document.HeaderLength(stored.Etag, HeldTime(stored), key, id, number, collection, numbered, bodyFlags, dictionaryVersion, rawLength);
+        var headerLength = Document.HeaderLength(stored.Etag, stored.HeldLastModified, key, id, number, collection, numbered, bodyFlags, dictionaryVersion, rawLength);
         length = headerLength + bodyLength;
         var record = output.GetSpan(length)[..length];
-        Document.WriteHeader(record, stored.Etag, HeldTime(stored), key, id, number, collection, numbered, bodyFlags, dictionaryVersion, rawLength, compacted);
+        Document.WriteHeader(record, stored.Etag, stored.HeldLastModified, key, id, number, collection, numbered, bodyFlags, dictionaryVersion, rawLength, compacted);
         return record[headerLength..];
     }
 
@@ -156,9 +139,6 @@ internal sealed class DocumentRecompressor(DocumentStore store) : ICompactionVal
         using var latest = store.Environment.BeginRead();
         return WriteTimes.Find(latest.OpenTree(WriteTimes.TreeName)?.CreateCursor(), etag);
     }
-
-    /// <summary>The time a copy of <paramref name="stored"/> holds: none when it shares its batch's, which the compaction copies with the rest.</summary>
-    private static DateTime? HeldTime(Document stored) => stored.SharesTime ? null : stored.LastModified;
 
     public void Dispose()
     {
