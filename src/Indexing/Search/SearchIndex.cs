@@ -44,10 +44,14 @@ public sealed class SearchIndex : IEngineIndex
     /// full posting chunks into a tree of their own (<see cref="PostingStore"/>); version 19 keeps sort keys in blocks
     /// of 4,096 entries (<see cref="NumericColumn.BlockSize"/>); version 20 writes point blocks as bit streams
     /// (<see cref="PointBlock"/>); version 21 remembers how a case-folding exact field's values were spelled
-    /// (<see cref="SpellingVariant"/>). Older indexes
-    /// are refused like newer ones and must be rebuilt.
+    /// (<see cref="SpellingVariant"/>); version 22 keeps a numeric field's recent points in runs until they are merged
+    /// into its main blocks (<see cref="PointRuns"/>). A version 21 index is version 22 without runs, so it opens and is
+    /// marked 22 (a build of version 21 would not see runs); older indexes are refused like newer ones and must be rebuilt.
     /// </summary>
-    public const int FormatVersion = 21;
+    public const int FormatVersion = 22;
+
+    /// <summary>The oldest format this build opens, marking it <see cref="FormatVersion"/>.</summary>
+    public const int OldestOpenedFormatVersion = 21;
 
     /// <summary>The longest entry key, in UTF-8 bytes: a tree key's limit less the two bytes of its length (<see cref="KeyStore.TreeKey"/>).</summary>
     public const int MaxKeyBytes = Folio.Storage.StorageLimits.MaxKeySize - 2;
@@ -96,10 +100,16 @@ public sealed class SearchIndex : IEngineIndex
             var version = BinaryPrimitives.ReadInt32LittleEndian(stored);
             if (version > FormatVersion)
                 throw new UnsupportedFormatException($"This index was written in format version {version}; this build reads up to {FormatVersion}. Rebuild the index or upgrade Folio.");
-            if (version < FormatVersion)
-                throw new UnsupportedFormatException($"This index was written in format version {version}, which this build no longer reads (it reads {FormatVersion}). Rebuild the index.");
+            if (version < OldestOpenedFormatVersion)
+                throw new UnsupportedFormatException($"This index was written in format version {version}, which this build no longer reads (it reads {OldestOpenedFormatVersion} to {FormatVersion}). Rebuild the index.");
             Shapes.Load(tx.OpenTree(ShapesTree)!);
-            tx.Rollback();
+            if (version == FormatVersion)
+            {
+                tx.Rollback();
+                return;
+            }
+            BinaryPrimitives.WriteInt32LittleEndian(meta.Reserve(FormatKey, 4), FormatVersion);
+            tx.Commit();
             return;
         }
         BinaryPrimitives.WriteInt32LittleEndian(meta.Reserve(FormatKey, 4), FormatVersion);
@@ -239,6 +249,9 @@ public sealed class SearchIndex : IEngineIndex
 
     /// <summary>A numeric field's points (<see cref="PointStore"/>).</summary>
     internal static string PointsTree(string field) => "p:" + field;
+
+    /// <summary>A numeric field's runs of recent points, not yet merged into its main ones (<see cref="PointRuns"/>).</summary>
+    internal static string PointRunsTree(string field) => "r:" + field;
 
     /// <summary>A field's term → id tree (<see cref="TermDictionary"/>).</summary>
     internal static string TermIdsTree(string field) => "d:" + field;

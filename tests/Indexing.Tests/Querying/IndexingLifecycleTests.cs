@@ -99,7 +99,7 @@ public sealed class IndexingLifecycleTests : IDisposable
         using (var environment = StorageEnvironment.Open(StorageOptions.ForPath(directory)))
         using (var tx = environment.BeginWrite())
         {
-            System.Buffers.Binary.BinaryPrimitives.WriteInt32LittleEndian(tx.OpenTree(SearchIndex.MetaTree)!.Reserve(SearchIndex.FormatKey, 4), SearchIndex.FormatVersion - 1);
+            System.Buffers.Binary.BinaryPrimitives.WriteInt32LittleEndian(tx.OpenTree(SearchIndex.MetaTree)!.Reserve(SearchIndex.FormatKey, 4), SearchIndex.OldestOpenedFormatVersion - 1);
             tx.Commit();
         }
 

@@ -19,8 +19,14 @@ namespace Folio.Indexing.Search;
 /// room for the points later batches add; one that lost points and is left smaller than <see cref="MinBlockBytes"/>
 /// takes in the blocks after it, and an emptied block is deleted.
 /// </remarks>
-internal sealed class PointStore(Tree tree, StoreBuffers? buffers = null)
+internal sealed class PointStore(PointBlocks blocks, StoreBuffers? buffers = null, int pieceBytes = PointStore.PieceBytes, int maxBlockBytes = PointStore.MaxBlockBytes)
 {
+    /// <summary>A store over the whole of <paramref name="tree"/>.</summary>
+    public PointStore(Tree tree, StoreBuffers? buffers = null)
+        : this(PointBlocks.Whole(tree), buffers)
+    {
+    }
+
     /// <summary>
     /// The largest block value, about four pages of an overflow run: past it a block is cut in two pieces of about
     /// <see cref="PieceBytes"/>, or more when one batch grew it past twice that (it stays a quarter page
@@ -40,12 +46,15 @@ internal sealed class PointStore(Tree tree, StoreBuffers? buffers = null)
     /// <summary>Below this size a block that lost points takes in the next block.</summary>
     public const int MinBlockBytes = MaxBlockBytes / 8;
 
+    // Below this size a block that lost points takes in the next (this store's MinBlockBytes).
+    private readonly int _minBlockBytes = maxBlockBytes / 8;
+
     // The most blocks one merge takes in, which bounds the key buffer.
     private const int MaxMergedBlocks = 8;
 
-    private readonly byte[] _key = new byte[PointBlock.KeySize];
+    private readonly byte[] _key = new byte[PointBlocks.MaxKeySize];
     // The keys of the blocks one step of Apply merges: the block a change falls in and those a small result takes in.
-    private readonly byte[] _blockKeys = new byte[MaxMergedBlocks * PointBlock.KeySize];
+    private readonly byte[] _blockKeys = new byte[MaxMergedBlocks * PointBlocks.MaxKeySize];
     // Borrowed from the batch (StoreBuffers) and given back grown at the end of Apply, so the next field starts from them.
     private readonly StoreBuffers _buffers = buffers ?? new StoreBuffers();
     private byte[] _encoded = null!;
@@ -79,14 +88,15 @@ internal sealed class PointStore(Tree tree, StoreBuffers? buffers = null)
 
     private void ApplyChanges(ReadOnlySpan<Point> additions, ReadOnlySpan<Point> removals)
     {
-        var cursor = _cursor ??= tree.CreateCursor();
+        var cursor = _cursor ??= blocks.Tree.CreateCursor();
+        var keySize = blocks.KeySize;
         int a = 0, r = 0;
         while (a < additions.Length || r < removals.Length)
         {
             var next = r == removals.Length || (a < additions.Length && additions[a].IsBefore(removals[r])) ? additions[a] : removals[r];
-            var found = PointBlock.SeekBlockOf(cursor, next, _key);
+            var found = blocks.SeekBlockOf(cursor, next, _key);
             var merged = 0;
-            var blocks = 0;
+            var merging = 0;
             var changed = !found;
             var shrank = false;
             Point? upper = null;
@@ -95,10 +105,10 @@ internal sealed class PointStore(Tree tree, StoreBuffers? buffers = null)
                 var stored = 0;
                 if (found)
                 {
-                    cursor.Key.CopyTo(_blockKeys.AsSpan(blocks * PointBlock.KeySize));
-                    blocks++;
-                    stored = PointBlock.Decode(cursor.Key, cursor.Value, ref _stored);
-                    upper = cursor.MoveNext() ? PointBlock.ReadKey(cursor.Key) : null;
+                    cursor.Key.CopyTo(_blockKeys.AsSpan(merging * keySize));
+                    merging++;
+                    stored = PointBlock.Decode(blocks.PointKey(cursor.Key), cursor.Value, ref _stored);
+                    upper = blocks.MoveNext(cursor) ? blocks.ReadKey(cursor.Key) : null;
                 }
                 var addedEnd = Below(additions, a, upper);
                 var removedEnd = Below(removals, r, upper);
@@ -112,22 +122,22 @@ internal sealed class PointStore(Tree tree, StoreBuffers? buffers = null)
             }
             // A block that lost points and is left small takes in the blocks after it, so deletes do not leave a trail
             // of nearly empty blocks.
-            while (shrank && upper is not null && blocks < MaxMergedBlocks && IsSmall(_merged.AsSpan(0, merged)));
+            while (shrank && upper is not null && merging < MaxMergedBlocks && IsSmall(_merged.AsSpan(0, merged)));
             if (!changed)
                 continue;
-            for (var i = 0; i < blocks; i++)
+            for (var i = 0; i < merging; i++)
             {
-                var blockKey = _blockKeys.AsSpan(i * PointBlock.KeySize, PointBlock.KeySize);
+                var blockKey = _blockKeys.AsSpan(i * keySize, keySize);
                 // Writing a block under the first one's key replaces it.
-                if (i > 0 || merged == 0 || _merged[0] != PointBlock.ReadKey(blockKey))
-                    tree.Delete(blockKey);
+                if (i > 0 || merged == 0 || _merged[0] != blocks.ReadKey(blockKey))
+                    blocks.Tree.Delete(blockKey);
             }
             Write(_merged.AsSpan(0, merged));
         }
     }
 
     /// <summary>Whether points encoded as one block would take less than <see cref="MinBlockBytes"/>.</summary>
-    private static bool IsSmall(ReadOnlySpan<Point> points) => PointBlock.EncodedLength(points) < MinBlockBytes;
+    private bool IsSmall(ReadOnlySpan<Point> points) => PointBlock.EncodedLength(points) < _minBlockBytes;
 
     /// <summary>The end of the changes from <paramref name="start"/> that order before <paramref name="upper"/> (all, without one).</summary>
     private static int Below(ReadOnlySpan<Point> changes, int start, Point? upper)
@@ -181,7 +191,7 @@ internal sealed class PointStore(Tree tree, StoreBuffers? buffers = null)
             return;
         var coding = PointBlock.CodingOf(points);
         var size = PointBlock.EncodedLength(points, coding);
-        if (size <= MaxBlockBytes)
+        if (size <= maxBlockBytes)
         {
             Put(points, coding, size);
             return;
@@ -190,7 +200,7 @@ internal sealed class PointStore(Tree tree, StoreBuffers? buffers = null)
         long total = 0;
         for (var i = 1; i < points.Length; i++)
             total += PointBlock.PointBits(points[i - 1], points[i], coding);
-        var pieces = (size + PieceBytes - 1) / PieceBytes;
+        var pieces = (size + pieceBytes - 1) / pieceBytes;
         var start = 0;
         long bits = 0;
         var piece = 1;
@@ -225,11 +235,11 @@ internal sealed class PointStore(Tree tree, StoreBuffers? buffers = null)
 
     private void Put(ReadOnlySpan<Point> points, PointBlock.Coding coding, int length)
     {
-        PointBlock.WriteKey(_key, points[0]);
+        blocks.WriteKey(_key, points[0]);
         if (_encoded.Length < length)
             _encoded = new byte[length];
         if (PointBlock.Encode(points, coding, _encoded) != length)
             throw new InvalidOperationException("A point block's length was planned wrong.");
-        tree.Put(_key, _encoded.AsSpan(0, length));
+        blocks.Tree.Put(_key.AsSpan(0, blocks.KeySize), _encoded.AsSpan(0, length));
     }
 }

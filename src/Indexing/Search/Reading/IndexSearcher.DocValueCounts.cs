@@ -87,17 +87,21 @@ public sealed partial class IndexSearcher
             if (!HasOneValueEach() || !reader.IsNumeric)
                 return false;
             counts.Clear();
-            if (reader.Points is not { Count: > 0 } points)
-                return true;
-            var blocks = BlockStarts(points);
-            var total = blocks.Before[^1];
-            for (var r = 0; r < counts.Length; r++)
+            // The main blocks and each run count apart.
+            foreach (var points in reader.PointSets())
             {
-                if (lowest[r] > highest[r])
+                var blocks = BlockStarts(points);
+                if (blocks.First.Length == 0)
                     continue;
-                var below = lowest[r] == 0 ? 0 : PointsBelow(points, blocks, lowest[r]);
-                var upTo = highest[r] == ulong.MaxValue ? total : PointsBelow(points, blocks, highest[r] + 1);
-                counts[r] = upTo - below;
+                var total = blocks.Before[^1];
+                for (var r = 0; r < counts.Length; r++)
+                {
+                    if (lowest[r] > highest[r])
+                        continue;
+                    var below = lowest[r] == 0 ? 0 : PointsBelow(points, blocks, lowest[r]);
+                    var upTo = highest[r] == ulong.MaxValue ? total : PointsBelow(points, blocks, highest[r] + 1);
+                    counts[r] += upTo - below;
+                }
             }
             return true;
         }
@@ -106,29 +110,23 @@ public sealed partial class IndexSearcher
         private bool HasOneValueEach() => reader.Values is not { Count: > 0 };
 
         /// <summary>Each point block's first point, and how many points the blocks before it hold (one more, at the end: all of them).</summary>
-        private static (Point[] First, long[] Before) BlockStarts(Tree points)
+        private static (Point[] First, long[] Before) BlockStarts(PointBlocks points)
         {
-            var first = new Point[points.Count];
-            var before = new long[first.Length + 1];
-            var cursor = points.CreateCursor();
-            var block = 0;
-            for (var more = cursor.First(); more; more = cursor.MoveNext())
+            var first = new List<Point>();
+            var before = new List<long> { 0 };
+            var cursor = points.Tree.CreateCursor();
+            for (var more = points.First(cursor); more; more = points.MoveNext(cursor))
             {
-                if (block == first.Length)
-                    throw new Folio.Storage.CorruptionException("A numeric field's point tree holds more blocks than it counts.");
-                first[block] = PointBlock.ReadKey(cursor.Key);
+                first.Add(points.ReadKey(cursor.Key));
                 var position = 0;
                 var others = (long)Varint.Read(cursor.Value, ref position);
-                before[block + 1] = before[block] + 1 + others;
-                block++;
+                before.Add(before[^1] + 1 + others);
             }
-            if (block != first.Length)
-                throw new Folio.Storage.CorruptionException("A numeric field's point tree holds fewer blocks than it counts.");
-            return (first, before);
+            return (first.ToArray(), before.ToArray());
         }
 
         /// <summary>How many points have a value below <paramref name="bound"/>: all those of the blocks before the one it falls in, and that block's own below it.</summary>
-        private static long PointsBelow(Tree points, (Point[] First, long[] Before) blocks, ulong bound)
+        private static long PointsBelow(PointBlocks points, (Point[] First, long[] Before) blocks, ulong bound)
         {
             // The last block starting below the bound: the ones before it end at or below its first value.
             int low = 0, high = blocks.First.Length - 1, found = -1;
@@ -142,12 +140,13 @@ public sealed partial class IndexSearcher
             }
             if (found < 0)
                 return 0;
-            Span<byte> key = stackalloc byte[PointBlock.KeySize];
-            PointBlock.WriteKey(key, blocks.First[found]);
-            if (!points.TryGet(key, out var value))
+            Span<byte> key = stackalloc byte[PointBlocks.MaxKeySize];
+            points.WriteKey(key, blocks.First[found]);
+            key = key[..points.KeySize];
+            if (!points.Tree.TryGet(key, out var value))
                 throw new Folio.Storage.CorruptionException("A numeric field's point block went missing during a read.");
             var below = blocks.Before[found];
-            var block = new PointBlock.Reader(key, value);
+            var block = new PointBlock.Reader(points.PointKey(key), value);
             while (block.MoveNext() && block.Current.Value < bound)
                 below++;
             return below;

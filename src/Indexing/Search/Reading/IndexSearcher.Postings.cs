@@ -24,7 +24,7 @@ public sealed partial class IndexSearcher
     {
         var reader = Field(field);
         if (reader.IsNumeric)
-            return reader.Points is not null && term.Length == 8 ? PointValueIterator.Create(reader.Points, BinaryPrimitives.ReadUInt64BigEndian(term), NextEntryId) : new EmptyIterator();
+            return term.Length == 8 ? PointValueIterator.Create(reader.PointSets(), BinaryPrimitives.ReadUInt64BigEndian(term), NextEntryId) : new EmptyIterator();
         return (DocIdIterator?)TermPostings(field, term) ?? new EmptyIterator();
     }
 
@@ -109,7 +109,7 @@ public sealed partial class IndexSearcher
     {
         var reader = Field(field);
         if (reader.IsNumeric)
-            return reader.Points is null ? new EmptyIterator() : UnionOfPoints(reader, reader.Points, from, verdict, state, check);
+            return UnionOfPoints(reader, from, verdict, state, check);
         if (reader.Terms is null)
             return new EmptyIterator();
         var cursor = reader.Terms.CreateCursor();
@@ -195,19 +195,28 @@ public sealed partial class IndexSearcher
 
     /// <summary>
     /// <see cref="UnionOfTerms"/> over a numeric field's points: each distinct value from <paramref name="from"/>
-    /// on is a term (its 8 bytes) that the verdict judges once, and the points of taken values set their bits.
+    /// on is a term (its 8 bytes) that the verdict judges once in each set of points (the main blocks, each run),
+    /// and the points of taken values set their bits.
     /// </summary>
-    private DocIdIterator UnionOfPoints<TState>(FieldReader reader, Tree points, byte[] from, Func<ReadOnlySpan<byte>, TState, TermVerdict> verdict, TState state,
+    private DocIdIterator UnionOfPoints<TState>(FieldReader reader, byte[] from, Func<ReadOnlySpan<byte>, TState, TermVerdict> verdict, TState state,
         Func<ReadOnlySpan<byte>, TState, bool>? check)
     {
-        var cursor = points.CreateCursor();
-        Span<byte> key = stackalloc byte[PointBlock.KeySize];
-        Span<byte> start = stackalloc byte[8];
-        from.AsSpan(0, Math.Min(8, from.Length)).CopyTo(start);
-        if (!PointBlock.SeekBlockOf(cursor, new Point(BinaryPrimitives.ReadUInt64BigEndian(start), 0), key))
-            return new EmptyIterator();
         ulong[]? bits = null;
         long count = 0;
+        foreach (var blocks in reader.PointSets())
+            UnionOfPoints(reader, blocks, from, verdict, state, check, ref bits, ref count);
+        return Bits(bits, count);
+    }
+
+    private void UnionOfPoints<TState>(FieldReader reader, PointBlocks blocks, byte[] from, Func<ReadOnlySpan<byte>, TState, TermVerdict> verdict, TState state,
+        Func<ReadOnlySpan<byte>, TState, bool>? check, ref ulong[]? bits, ref long count)
+    {
+        var cursor = blocks.Tree.CreateCursor();
+        Span<byte> key = stackalloc byte[PointBlocks.MaxKeySize];
+        Span<byte> start = stackalloc byte[8];
+        from.AsSpan(0, Math.Min(8, from.Length)).CopyTo(start);
+        if (!blocks.SeekBlockOf(cursor, new Point(BinaryPrimitives.ReadUInt64BigEndian(start), 0), key))
+            return;
         Span<byte> term = stackalloc byte[8];
         var decision = TermVerdict.Skip;
         var judged = false;
@@ -215,7 +224,7 @@ public sealed partial class IndexSearcher
         do
         {
             Guard.Check();
-            var block = new PointBlock.Reader(cursor.Key, cursor.Value);
+            var block = new PointBlock.Reader(blocks.PointKey(cursor.Key), cursor.Value);
             while (block.MoveNext())
             {
                 var point = block.Current;
@@ -229,7 +238,7 @@ public sealed partial class IndexSearcher
                     decision = verdict(term, state);
                     judged = true;
                     if (decision == TermVerdict.Stop)
-                        return Bits(bits, count);
+                        return;
                 }
                 if (decision == TermVerdict.Skip)
                     continue;
@@ -242,8 +251,7 @@ public sealed partial class IndexSearcher
                 count++;
             }
         }
-        while (cursor.MoveNext());
-        return Bits(bits, count);
+        while (blocks.MoveNext(cursor));
     }
 
     private DocIdIterator Bits(ulong[]? bits, long count) =>

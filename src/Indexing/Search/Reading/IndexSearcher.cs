@@ -174,11 +174,33 @@ public sealed partial class IndexSearcher : IEngineSearcher
         // The term dictionary's trees and the id column serve phrases and exact values only, so a query
         // opens them (a root-tree lookup and a tree object each) when it first needs them.
         private bool _idTreesOpened;
+        private List<PointBlocks>? _pointSets;
         private Tree? _termIds;
         private Tree? _idTerms;
         private Tree? _idColumn;
         /// <summary>The term dictionary's term → id tree.</summary>
         public Tree? TermIds => OpenIdTrees()._termIds;
+
+        /// <summary>
+        /// A numeric field's sets of point blocks, read on first use: its main blocks, then its runs
+        /// (<see cref="PointRuns"/>), whose entry ids follow the main blocks' and each other's.
+        /// </summary>
+        public List<PointBlocks> PointSets()
+        {
+            if (_pointSets is null)
+            {
+                var sets = new List<PointBlocks>();
+                if (Points is not null)
+                    sets.Add(PointBlocks.Whole(Points));
+                if (IsNumeric && Transaction.OpenTree(SearchIndex.PointRunsTree(Name)) is { } runs)
+                {
+                    foreach (var start in PointRuns.Starts(runs))
+                        sets.Add(PointRuns.Run(runs, start));
+                }
+                _pointSets = sets;
+            }
+            return _pointSets;
+        }
 
         /// <summary>The sort column read for doc values, made on first use (it keeps a block cache).</summary>
         public NumericColumn? ColumnValues => Column is null ? null : _columnValues ??= Folio.Indexing.Search.NumericColumn.ForSortKeys(Column, decimals: false);

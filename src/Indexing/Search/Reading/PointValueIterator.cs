@@ -6,16 +6,18 @@ namespace Folio.Indexing.Search;
 /// <summary>
 /// The entries with one value of a numeric field, read from its points block by block as the walk goes:
 /// a value many entries share spans many blocks, which an intersection crosses with <see cref="Advance"/>
-/// by seeking the block that holds (value, target) instead of decoding the ones between.
+/// by seeking the block that holds (value, target) instead of decoding the ones between. A field's main blocks
+/// and each of its runs (<see cref="PointRuns"/>) have an iterator of their own, read one after another.
 /// </summary>
 internal sealed class PointValueIterator : DocIdIterator
 {
     // Blocks counted for Cost before settling for an upper bound; a value past them is a common one.
     private const int CountedBlocks = 4;
 
+    private readonly PointBlocks _blocks;
     private readonly TreeCursor _cursor;
     private readonly ulong _value;
-    private readonly byte[] _key = new byte[PointBlock.KeySize];
+    private readonly byte[] _key = new byte[PointBlocks.MaxKeySize];
     private long _cost;
     // The ids with the value in the block the cursor is on, from _next on not yet returned.
     private long[] _ids = new long[16];
@@ -24,28 +26,39 @@ internal sealed class PointValueIterator : DocIdIterator
     // Whether the points after the loaded block may still have the value.
     private bool _more;
 
-    private PointValueIterator(TreeCursor cursor, ulong value)
+    private PointValueIterator(PointBlocks blocks, ulong value)
     {
-        _cursor = cursor;
+        _blocks = blocks;
+        _cursor = blocks.Tree.CreateCursor();
         _value = value;
     }
 
     /// <inheritdoc/>
     public override long Cost => _cost;
 
-    /// <summary>An iterator over the entries with <paramref name="value"/> in <paramref name="points"/>; empty when none has it.</summary>
-    /// <param name="points">The field's points.</param>
+    /// <summary>An iterator over the entries with <paramref name="value"/> in a field's sets of points; empty when none has it.</summary>
+    /// <param name="sets">The field's point sets, each one's ids above those of the sets before it.</param>
     /// <param name="value">The value, as a point stores it.</param>
     /// <param name="entryLimit">An upper bound of the entry ids (for the cost of a value too common to count).</param>
-    public static DocIdIterator Create(Tree points, ulong value, long entryLimit)
+    public static DocIdIterator Create(List<PointBlocks> sets, ulong value, long entryLimit)
     {
-        var iterator = new PointValueIterator(points.CreateCursor(), value);
-        var counted = iterator.CountFirstBlocks(out var complete);
-        if (counted == 0)
-            return new EmptyIterator();
-        iterator._cost = complete ? counted : Math.Max(counted, entryLimit);
-        iterator.Load(new Point(value, 0));
-        return iterator;
+        List<DocIdIterator>? found = null;
+        foreach (var blocks in sets)
+        {
+            var iterator = new PointValueIterator(blocks, value);
+            var counted = iterator.CountFirstBlocks(out var complete);
+            if (counted == 0)
+                continue;
+            iterator._cost = complete ? counted : Math.Max(counted, entryLimit);
+            iterator.Load(new Point(value, 0));
+            (found ??= []).Add(iterator);
+        }
+        return found switch
+        {
+            null => new EmptyIterator(),
+            [var one] => one,
+            _ => new ConcatenatedIterator(found),
+        };
     }
 
     /// <inheritdoc/>
@@ -55,7 +68,7 @@ internal sealed class PointValueIterator : DocIdIterator
             return false;
         while (_next == _count)
         {
-            if (!_more || !_cursor.MoveNext())
+            if (!_more || !_blocks.MoveNext(_cursor))
                 return Exhausted();
             ReadBlock(new Point(_value, 0));
         }
@@ -83,10 +96,10 @@ internal sealed class PointValueIterator : DocIdIterator
     /// <summary>Positions on the block that holds <paramref name="from"/> (or would) and loads its ids from there on; false when there are none.</summary>
     private bool Load(Point from)
     {
-        if (!PointBlock.SeekBlockOf(_cursor, from, _key))
+        if (!_blocks.SeekBlockOf(_cursor, from, _key))
             return false;
         ReadBlock(from);
-        while (_count == 0 && _more && _cursor.MoveNext())
+        while (_count == 0 && _more && _blocks.MoveNext(_cursor))
             ReadBlock(from);
         return _count > 0;
     }
@@ -97,7 +110,7 @@ internal sealed class PointValueIterator : DocIdIterator
         _count = 0;
         _next = 0;
         _more = true;
-        var block = new PointBlock.Reader(_cursor.Key, _cursor.Value);
+        var block = new PointBlock.Reader(_blocks.PointKey(_cursor.Key), _cursor.Value);
         if (_ids.Length < block.Remaining)
             _ids = new long[Math.Max(block.Remaining, _ids.Length * 2)];
         while (block.MoveNext())
@@ -127,7 +140,7 @@ internal sealed class PointValueIterator : DocIdIterator
                 complete = false;
                 break;
             }
-            if (!_cursor.MoveNext())
+            if (!_blocks.MoveNext(_cursor))
                 break;
             ReadBlock(new Point(_value, 0));
             counted += _count;

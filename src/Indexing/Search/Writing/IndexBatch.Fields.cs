@@ -139,13 +139,14 @@ public sealed partial class IndexBatch
             count += delta;
         }
 
-        public void Flush()
+        /// <summary>Writes the batch's changes to the field; its entries start at <paramref name="firstIdOfBatch"/>.</summary>
+        public void Flush(long firstIdOfBatch)
         {
             // A numeric field has no terms tree unless it held text terms once, whose deletes still change it.
             if (!Postings.IsEmpty)
                 Postings.Apply(new PostingStore(_transaction.CreateTree(SearchIndex.TermsTree(Name)), () => _transaction.CreateTree(SearchIndex.SealedTree(Name)),
                     withFrequencies: _fullText, _buffers), _dictionary);
-            _points?.Apply(new PointStore(_transaction.CreateTree(SearchIndex.PointsTree(Name)), _buffers));
+            _points?.Apply(_transaction.CreateTree(SearchIndex.PointsTree(Name)), _transaction.CreateTree(SearchIndex.PointRunsTree(Name)), firstIdOfBatch, _buffers);
             Marks.Apply(_markPostings, null);
             FlushSpellings();
             _dictionary?.Flush();

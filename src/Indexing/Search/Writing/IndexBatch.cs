@@ -211,7 +211,7 @@ public sealed partial class IndexBatch : IEngineBatch
     {
         ThrowIfDone();
         foreach (var field in _fields.Values)
-            field.Flush();
+            field.Flush(_firstIdOfBatch);
         ReturnLogs();
         _entries.Flush();
         _keys.Flush();

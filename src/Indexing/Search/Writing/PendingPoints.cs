@@ -30,8 +30,11 @@ internal sealed class PendingPoints
     /// <summary>Takes back every addition of <paramref name="id"/>, an entry this batch added and now deletes or replaces.</summary>
     public void RemoveAdditionsOf(long id) => _takenBack.Add(id);
 
-    /// <summary>Applies the changes to <paramref name="store"/> in point order.</summary>
-    public void Apply(PointStore store)
+    /// <summary>
+    /// Applies the changes to a field's main points <paramref name="main"/> and its runs <paramref name="runs"/>
+    /// (<see cref="PointRuns"/>) in point order; the batch's entries start at <paramref name="firstIdOfBatch"/>.
+    /// </summary>
+    public void Apply(Folio.Storage.Trees.Tree main, Folio.Storage.Trees.Tree runs, long firstIdOfBatch, StoreBuffers buffers)
     {
         var added = _added;
         if (_takenBack.Count > 0)
@@ -45,7 +48,7 @@ internal sealed class PendingPoints
         }
         Array.Sort(_additions, 0, added);
         Array.Sort(_removals, 0, _removed);
-        store.Apply(_additions.AsSpan(0, added), _removals.AsSpan(0, _removed));
+        PointRuns.Apply(main, runs, firstIdOfBatch, _additions.AsSpan(0, added), _removals.AsSpan(0, _removed), buffers);
     }
 
     /// <summary>Forgets everything gathered, for the next batch; a log that grew very large starts small again.</summary>

@@ -1,0 +1,67 @@
+using Folio.Storage.Trees;
+
+namespace Folio.Indexing.Search;
+
+/// <summary>
+/// One sorted set of point blocks (<see cref="PointBlock"/>) in a tree: a numeric field's main blocks, which are
+/// the whole of their tree, or one run of its recent points (<see cref="PointRuns"/>), whose blocks' keys start with
+/// the run's <see cref="PointRuns.PrefixSize"/>-byte prefix. A block's key is the prefix, then the block's first point.
+/// </summary>
+internal readonly struct PointBlocks
+{
+    private readonly byte[] _prefix;
+
+    /// <summary>The blocks of <paramref name="tree"/> whose keys start with <paramref name="prefix"/> (all of them when empty).</summary>
+    public PointBlocks(Tree tree, byte[] prefix)
+    {
+        Tree = tree;
+        _prefix = prefix;
+    }
+
+    /// <summary>The blocks that are the whole of <paramref name="tree"/>.</summary>
+    public static PointBlocks Whole(Tree tree) => new(tree, []);
+
+    /// <summary>The most bytes a block key takes, in any set.</summary>
+    public const int MaxKeySize = PointRuns.PrefixSize + PointBlock.KeySize;
+
+    /// <summary>The tree holding the blocks.</summary>
+    public Tree Tree { get; }
+
+    /// <summary>The size of these blocks' keys.</summary>
+    public int KeySize => _prefix.Length + PointBlock.KeySize;
+
+    /// <summary>Writes the key of a block starting with <paramref name="point"/> into the first <see cref="KeySize"/> bytes of <paramref name="key"/>.</summary>
+    public void WriteKey(Span<byte> key, Point point)
+    {
+        _prefix.CopyTo(key);
+        PointBlock.WriteKey(key[_prefix.Length..], point);
+    }
+
+    /// <summary>The first point of the block with tree key <paramref name="key"/>.</summary>
+    public Point ReadKey(ReadOnlySpan<byte> key) => PointBlock.ReadKey(PointKey(key));
+
+    /// <summary>The part of a block's tree key that <see cref="PointBlock"/> reads: its first point.</summary>
+    public ReadOnlySpan<byte> PointKey(ReadOnlySpan<byte> key) => key[_prefix.Length..];
+
+    /// <summary>Whether the tree key <paramref name="key"/> is one of these blocks'.</summary>
+    public bool Holds(ReadOnlySpan<byte> key) => key.Length == KeySize && key.StartsWith(_prefix);
+
+    /// <summary>
+    /// Puts <paramref name="cursor"/> on the block that holds <paramref name="point"/> or would: the last block
+    /// starting at or before it, else the first block. <paramref name="key"/> is scratch for the seek key.
+    /// False when there is no block.
+    /// </summary>
+    public bool SeekBlockOf(TreeCursor cursor, Point point, Span<byte> key)
+    {
+        WriteKey(key, point);
+        if (cursor.SeekLastAtOrBefore(key[..KeySize]) && Holds(cursor.Key))
+            return true;
+        return First(cursor);
+    }
+
+    /// <summary>Puts <paramref name="cursor"/> on the first block; false when there is none.</summary>
+    public bool First(TreeCursor cursor) => _prefix.Length == 0 ? cursor.First() : cursor.Seek(_prefix) && Holds(cursor.Key);
+
+    /// <summary>Moves <paramref name="cursor"/> to the next block; false past the last.</summary>
+    public bool MoveNext(TreeCursor cursor) => cursor.MoveNext() && Holds(cursor.Key);
+}
