@@ -18,7 +18,7 @@ public class PointRunsTests
     private static void Apply(StorageEnvironment environment, long firstIdOfBatch, IEnumerable<Point> additions, IEnumerable<Point> removals)
     {
         using var tx = environment.BeginWrite();
-        PointRuns.Apply(tx.CreateTree("p"), tx.CreateTree("r"), firstIdOfBatch, additions.Order().ToArray(), removals.Order().ToArray(), new StoreBuffers());
+        PointRuns.Apply(tx, tx.CreateTree("p"), "r", firstIdOfBatch, additions.Order().ToArray(), removals.Order().ToArray(), new StoreBuffers());
         tx.Commit();
     }
 
@@ -47,6 +47,8 @@ public class PointRunsTests
         var all = new List<Point>();
         var starts = PointRuns.Starts(tx.OpenTree("r"));
         Assert.InRange(starts.Count, 0, PointRuns.MaxRuns);
+        // The runs' tree exists only while runs wait.
+        Assert.Equal(starts.Count > 0, tx.OpenTree("r") is not null);
         if (tx.OpenTree("p") is { } main)
         {
             var points = Read(PointBlocks.Whole(main));

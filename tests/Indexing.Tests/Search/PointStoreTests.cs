@@ -43,7 +43,7 @@ public class PointStoreTests
     private static void Apply(StorageEnvironment environment, IEnumerable<Point> additions, IEnumerable<Point> removals)
     {
         using var tx = environment.BeginWrite();
-        var store = new PointStore(tx.CreateTree("p"));
+        var store = new PointStore(PointBlocks.Whole(tx.CreateTree("p")));
         store.Apply(additions.Order().ToArray(), removals.Order().ToArray());
         tx.Commit();
     }
@@ -310,10 +310,11 @@ public class PointStoreTests
     {
         using var index = SearchIndex.Open(Storage(), Schema());
         var random = new Random(4);
+        // The main blocks and the runs' (PointRuns).
         long PointBlocks()
         {
             using var searcher = index.OpenSearcher();
-            return searcher.Transaction.OpenTree(SearchIndex.PointsTree("Num"))!.Count;
+            return searcher.Transaction.OpenTree(SearchIndex.PointsTree("Num"))!.Count + (searcher.Transaction.OpenTree(SearchIndex.PointRunsTree("Num"))?.Count ?? 0);
         }
 
         void Round()

@@ -1,6 +1,5 @@
 using System.Buffers.Binary;
 using Folio.Indexing.Postings;
-using Folio.Storage.Trees;
 
 namespace Folio.Indexing.Search;
 
@@ -45,17 +44,6 @@ internal static class PointBlock
     {
         BinaryPrimitives.WriteUInt64BigEndian(key, point.Value);
         BinaryPrimitives.WriteInt64BigEndian(key[8..], point.Id);
-    }
-
-    /// <summary>
-    /// Puts <paramref name="cursor"/> on the block that holds <paramref name="point"/> or would: the last block
-    /// starting at or before it, else the first block. <paramref name="key"/> is scratch for the seek key.
-    /// False when there is no block.
-    /// </summary>
-    public static bool SeekBlockOf(TreeCursor cursor, Point point, Span<byte> key)
-    {
-        WriteKey(key, point);
-        return cursor.SeekLastAtOrBefore(key[..KeySize]) || cursor.First();
     }
 
     /// <summary>The first point of the block with this key.</summary>

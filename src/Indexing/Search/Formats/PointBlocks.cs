@@ -43,8 +43,18 @@ internal readonly struct PointBlocks
     /// <summary>The part of a block's tree key that <see cref="PointBlock"/> reads: its first point.</summary>
     public ReadOnlySpan<byte> PointKey(ReadOnlySpan<byte> key) => key[_prefix.Length..];
 
-    /// <summary>Whether the tree key <paramref name="key"/> is one of these blocks'.</summary>
-    public bool Holds(ReadOnlySpan<byte> key) => key.Length == KeySize && key.StartsWith(_prefix);
+    /// <summary>The lowest entry id these blocks may hold: a run's start, 0 for the main blocks.</summary>
+    public long FirstId => _prefix.Length == 0 ? 0 : System.Buffers.Binary.BinaryPrimitives.ReadInt64BigEndian(_prefix);
+
+    /// <summary>Whether the tree key <paramref name="key"/> is one of these blocks' (one of another run's is not; a malformed one is a corruption).</summary>
+    public bool Holds(ReadOnlySpan<byte> key)
+    {
+        if (!key.StartsWith(_prefix))
+            return false;
+        if (key.Length != KeySize)
+            throw new Folio.Storage.CorruptionException($"A point block key has {key.Length} bytes instead of {KeySize}.");
+        return true;
+    }
 
     /// <summary>
     /// Puts <paramref name="cursor"/> on the block that holds <paramref name="point"/> or would: the last block

@@ -1,5 +1,5 @@
 using System.Buffers.Binary;
-using Folio.Indexing.Postings;
+using Folio.Storage.Transactions;
 using Folio.Storage.Trees;
 
 namespace Folio.Indexing.Search;
@@ -14,11 +14,11 @@ namespace Folio.Indexing.Search;
 /// <remarks>
 /// A batch of random values lands in every main block, so each batch rewrote a numeric field's whole point tree: at
 /// 1M benchmark records, in batches of 10,000, two fields' 275 blocks (7 MB) a commit, 41% of the bytes the load
-/// journaled (docs/benchmarks.md). A run costs its own points; the main blocks are rewritten once
-/// <see cref="MaxRuns"/> runs wait, or once the runs hold a <see cref="MergeShare"/>-th as many points as the main
-/// blocks, so a point is rewritten a bounded number of times while the field is small too. A query reads the main
-/// blocks and each run; the runs' ids follow the main blocks' and each other's, so an equality's ids come in order
-/// by reading them one after another.
+/// journaled (docs/benchmarks.md). A run costs its own points; once <see cref="MaxRuns"/> runs wait, a batch merges
+/// them and its own points into the main blocks, rewriting the blocks they land in, as every batch did before. A query
+/// reads the main blocks and each run; the runs' ids follow the main blocks' and each other's, so an equality's ids
+/// come in order by reading them one after another. The runs' tree exists only while runs wait, so an index keeps no
+/// empty root page per numeric field.
 /// </remarks>
 internal static class PointRuns
 {
@@ -27,9 +27,6 @@ internal static class PointRuns
 
     /// <summary>The most runs a field keeps: a batch that would add one more merges them all into the main blocks.</summary>
     public const int MaxRuns = 8;
-
-    /// <summary>The runs are merged in once they and a batch's points reach this share of the main blocks' points (1 / N).</summary>
-    public const int MergeShare = 4;
 
     /// <summary>
     /// The most bytes a run's block takes (it is cut in pieces of half that past it), a few to a leaf: a query seeks
@@ -43,48 +40,50 @@ internal static class PointRuns
 
     /// <summary>
     /// Applies a batch's changes to a field's points: <paramref name="additions"/> (ids at or above
-    /// <paramref name="firstIdOfBatch"/>, above every point stored) become a run, or everything is merged into
-    /// <paramref name="main"/>; <paramref name="removals"/> are taken from where their ids say. Both sorted, without repeats.
+    /// <paramref name="firstIdOfBatch"/>, above every point stored) become a run in the tree named <paramref name="runsTree"/>
+    /// (created when first needed), or are merged into <paramref name="main"/> with the runs, whose tree is then deleted;
+    /// <paramref name="removals"/> are taken from where their ids say. Both sorted, without repeats.
     /// </summary>
-    public static void Apply(Tree main, Tree runs, long firstIdOfBatch, ReadOnlySpan<Point> additions, ReadOnlySpan<Point> removals, StoreBuffers buffers)
+    public static void Apply(WriteTransaction transaction, Tree main, string runsTree, long firstIdOfBatch, ReadOnlySpan<Point> additions,
+        ReadOnlySpan<Point> removals, StoreBuffers buffers)
     {
         foreach (var point in additions)
         {
             if (point.Id < firstIdOfBatch)
                 throw new InvalidOperationException($"A point of entry {point.Id} is added in a batch whose entries start at {firstIdOfBatch}.");
         }
+        var runs = transaction.OpenTree(runsTree);
         var starts = Starts(runs);
         if (starts.Count > 0 && starts[^1] >= firstIdOfBatch)
             throw new Folio.Storage.CorruptionException($"A run of points starts at entry {starts[^1]}, not below the batch's first entry {firstIdOfBatch}.");
         var mainStore = new PointStore(PointBlocks.Whole(main), buffers);
-        if (additions.Length > 0 && (starts.Count >= MaxRuns || (PointsOf(runs, starts) + additions.Length) * MergeShare >= CountPoints(PointBlocks.Whole(main))))
+        // Into empty main blocks a batch's points go at once, with any runs: a run would spare no rewriting.
+        if (additions.Length > 0 && (starts.Count >= MaxRuns || main.Count == 0))
         {
+            if (runs is null)
+            {
+                mainStore.Apply(additions, removals);
+                return;
+            }
             MergeAll(mainStore, runs, starts, additions, removals);
+            transaction.DeleteTree(runsTree);
             return;
         }
-        if (starts.Count == 0)
+        if (runs is null)
         {
             mainStore.Apply([], removals);
         }
         else
         {
-            // Removals are sorted by point; each goes to the blocks its id falls in.
-            var routed = new List<Point>[starts.Count + 1];
-            foreach (var point in removals)
+            RemoveWhereTheIdsSay(mainStore, runs, starts, removals, buffers);
+            if (runs.Count == 0)
             {
-                var run = RunOf(starts, point.Id);
-                (routed[run + 1] ??= []).Add(point);
-            }
-            if (routed[0] is { } fromMain)
-                mainStore.Apply([], fromMain.ToArray());
-            for (var run = 0; run < starts.Count; run++)
-            {
-                if (routed[run + 1] is { } fromRun)
-                    RunStore(runs, starts[run], buffers).Apply([], fromRun.ToArray());
+                transaction.DeleteTree(runsTree);
+                runs = null;
             }
         }
         if (additions.Length > 0)
-            RunStore(runs, firstIdOfBatch, buffers).Apply(additions, []);
+            RunStore(runs ?? transaction.CreateTree(runsTree), firstIdOfBatch, buffers).Apply(additions, []);
     }
 
     /// <summary>The first entry ids of a field's runs, in order.</summary>
@@ -113,10 +112,32 @@ internal static class PointRuns
         return starts;
     }
 
+    /// <summary>The blocks of the run starting at entry <paramref name="start"/>.</summary>
+    public static PointBlocks Run(Tree runs, long start)
+    {
+        var prefix = new byte[PrefixSize];
+        BinaryPrimitives.WriteInt64BigEndian(prefix, start);
+        return new PointBlocks(runs, prefix);
+    }
+
     private static PointStore RunStore(Tree runs, long start, StoreBuffers buffers) => new(Run(runs, start), buffers, PieceBytes, MaxBlockBytes);
 
-    /// <summary>The blocks of the run starting at entry <paramref name="start"/>.</summary>
-    public static PointBlocks Run(Tree runs, long start) => new(runs, Prefix(start));
+    /// <summary>Takes each removal (sorted by point) out of the blocks its id falls in: the main blocks' or a run's.</summary>
+    private static void RemoveWhereTheIdsSay(PointStore main, Tree runs, List<long> starts, ReadOnlySpan<Point> removals, StoreBuffers buffers)
+    {
+        if (removals.IsEmpty)
+            return;
+        var routed = new List<Point>[starts.Count + 1];
+        foreach (var point in removals)
+            (routed[RunOf(starts, point.Id) + 1] ??= []).Add(point);
+        if (routed[0] is { } fromMain)
+            main.Apply([], fromMain.ToArray());
+        for (var run = 0; run < starts.Count; run++)
+        {
+            if (routed[run + 1] is { } fromRun)
+                RunStore(runs, starts[run], buffers).Apply([], fromRun.ToArray());
+        }
+    }
 
     /// <summary>The run holding entry <paramref name="id"/>'s points (its index in <paramref name="starts"/>), or -1 for the main blocks.</summary>
     private static int RunOf(List<long> starts, long id)
@@ -133,22 +154,10 @@ internal static class PointRuns
         return found;
     }
 
-    private static byte[] Prefix(long start)
-    {
-        var prefix = new byte[PrefixSize];
-        BinaryPrimitives.WriteInt64BigEndian(prefix, start);
-        return prefix;
-    }
-
-    /// <summary>Puts the runs' points and the batch's additions into the main blocks, without the removals, and deletes the runs.</summary>
+    /// <summary>Puts the runs' points and the batch's additions into the main blocks, without the removals.</summary>
     private static void MergeAll(PointStore main, Tree runs, List<long> starts, ReadOnlySpan<Point> additions, ReadOnlySpan<Point> removals)
     {
-        if (starts.Count == 0)
-        {
-            main.Apply(additions, removals);
-            return;
-        }
-        var points = new List<Point>(additions.Length);
+        var points = new List<Point>(additions.Length + (int)Math.Min(runs.Count * 512L, 1 << 20));
         var cursor = runs.CreateCursor();
         foreach (var start in starts)
         {
@@ -165,34 +174,5 @@ internal static class PointRuns
         var merged = points.ToArray();
         Array.Sort(merged);
         main.Apply(merged, removals);
-        Span<byte> key = stackalloc byte[PointBlocks.MaxKeySize];
-        while (cursor.First())
-        {
-            // The cursor's key lies in the page the delete changes.
-            cursor.Key.CopyTo(key);
-            runs.Delete(key[..cursor.Key.Length]);
-        }
-    }
-
-    /// <summary>How many points the runs hold, from their blocks' counts.</summary>
-    private static long PointsOf(Tree runs, List<long> starts)
-    {
-        long count = 0;
-        foreach (var start in starts)
-            count += CountPoints(Run(runs, start));
-        return count;
-    }
-
-    /// <summary>How many points a set of blocks holds, from each block's count (its value's first varint, and its key's point).</summary>
-    public static long CountPoints(PointBlocks blocks)
-    {
-        long count = 0;
-        var cursor = blocks.Tree.CreateCursor();
-        for (var more = blocks.First(cursor); more; more = blocks.MoveNext(cursor))
-        {
-            var position = 0;
-            count += 1 + (long)Varint.Read(cursor.Value, ref position);
-        }
-        return count;
     }
 }

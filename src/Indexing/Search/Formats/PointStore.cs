@@ -21,12 +21,6 @@ namespace Folio.Indexing.Search;
 /// </remarks>
 internal sealed class PointStore(PointBlocks blocks, StoreBuffers? buffers = null, int pieceBytes = PointStore.PieceBytes, int maxBlockBytes = PointStore.MaxBlockBytes)
 {
-    /// <summary>A store over the whole of <paramref name="tree"/>.</summary>
-    public PointStore(Tree tree, StoreBuffers? buffers = null)
-        : this(PointBlocks.Whole(tree), buffers)
-    {
-    }
-
     /// <summary>
     /// The largest block value, about four pages of an overflow run: past it a block is cut in two pieces of about
     /// <see cref="PieceBytes"/>, or more when one batch grew it past twice that (it stays a quarter page
@@ -46,7 +40,7 @@ internal sealed class PointStore(PointBlocks blocks, StoreBuffers? buffers = nul
     /// <summary>Below this size a block that lost points takes in the next block.</summary>
     public const int MinBlockBytes = MaxBlockBytes / 8;
 
-    // Below this size a block that lost points takes in the next (this store's MinBlockBytes).
+    // Below this size a block that lost points takes in the next: an eighth of the largest, as MinBlockBytes is for main blocks.
     private readonly int _minBlockBytes = maxBlockBytes / 8;
 
     // The most blocks one merge takes in, which bounds the key buffer.
@@ -136,7 +130,7 @@ internal sealed class PointStore(PointBlocks blocks, StoreBuffers? buffers = nul
         }
     }
 
-    /// <summary>Whether points encoded as one block would take less than <see cref="MinBlockBytes"/>.</summary>
+    /// <summary>Whether points encoded as one block would take less than this store's smallest block (<see cref="MinBlockBytes"/> for main blocks).</summary>
     private bool IsSmall(ReadOnlySpan<Point> points) => PointBlock.EncodedLength(points) < _minBlockBytes;
 
     /// <summary>The end of the changes from <paramref name="start"/> that order before <paramref name="upper"/> (all, without one).</summary>

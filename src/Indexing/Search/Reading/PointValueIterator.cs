@@ -43,13 +43,15 @@ internal sealed class PointValueIterator : DocIdIterator
     public static DocIdIterator Create(List<PointBlocks> sets, ulong value, long entryLimit)
     {
         List<DocIdIterator>? found = null;
-        foreach (var blocks in sets)
+        for (var i = 0; i < sets.Count; i++)
         {
-            var iterator = new PointValueIterator(blocks, value);
+            var iterator = new PointValueIterator(sets[i], value);
             var counted = iterator.CountFirstBlocks(out var complete);
             if (counted == 0)
                 continue;
-            iterator._cost = complete ? counted : Math.Max(counted, entryLimit);
+            // A set's ids lie below the next set's first: a value too common to count costs at most that range.
+            var idRange = (i + 1 < sets.Count ? sets[i + 1].FirstId : entryLimit) - sets[i].FirstId;
+            iterator._cost = complete ? counted : Math.Max(counted, idRange);
             iterator.Load(new Point(value, 0));
             (found ??= []).Add(iterator);
         }

@@ -146,7 +146,7 @@ public sealed partial class IndexBatch
             if (!Postings.IsEmpty)
                 Postings.Apply(new PostingStore(_transaction.CreateTree(SearchIndex.TermsTree(Name)), () => _transaction.CreateTree(SearchIndex.SealedTree(Name)),
                     withFrequencies: _fullText, _buffers), _dictionary);
-            _points?.Apply(_transaction.CreateTree(SearchIndex.PointsTree(Name)), _transaction.CreateTree(SearchIndex.PointRunsTree(Name)), firstIdOfBatch, _buffers);
+            _points?.Apply(_transaction, _transaction.CreateTree(SearchIndex.PointsTree(Name)), SearchIndex.PointRunsTree(Name), firstIdOfBatch, _buffers);
             Marks.Apply(_markPostings, null);
             FlushSpellings();
             _dictionary?.Flush();

@@ -1,3 +1,6 @@
+using Folio.Storage.Transactions;
+using Folio.Storage.Trees;
+
 namespace Folio.Indexing.Search;
 
 /// <summary>
@@ -31,10 +34,10 @@ internal sealed class PendingPoints
     public void RemoveAdditionsOf(long id) => _takenBack.Add(id);
 
     /// <summary>
-    /// Applies the changes to a field's main points <paramref name="main"/> and its runs <paramref name="runs"/>
-    /// (<see cref="PointRuns"/>) in point order; the batch's entries start at <paramref name="firstIdOfBatch"/>.
+    /// Applies the changes to a field's main points <paramref name="main"/> and its runs in the tree named
+    /// <paramref name="runsTree"/> (<see cref="PointRuns"/>) in point order; the batch's entries start at <paramref name="firstIdOfBatch"/>.
     /// </summary>
-    public void Apply(Folio.Storage.Trees.Tree main, Folio.Storage.Trees.Tree runs, long firstIdOfBatch, StoreBuffers buffers)
+    public void Apply(WriteTransaction transaction, Tree main, string runsTree, long firstIdOfBatch, StoreBuffers buffers)
     {
         var added = _added;
         if (_takenBack.Count > 0)
@@ -48,7 +51,7 @@ internal sealed class PendingPoints
         }
         Array.Sort(_additions, 0, added);
         Array.Sort(_removals, 0, _removed);
-        PointRuns.Apply(main, runs, firstIdOfBatch, _additions.AsSpan(0, added), _removals.AsSpan(0, _removed), buffers);
+        PointRuns.Apply(transaction, main, runsTree, firstIdOfBatch, _additions.AsSpan(0, added), _removals.AsSpan(0, _removed), buffers);
     }
 
     /// <summary>Forgets everything gathered, for the next batch; a log that grew very large starts small again.</summary>
