@@ -10,8 +10,10 @@ namespace Folio.Storage.Paging;
 internal sealed unsafe class MappedPager : Pager
 {
     // Blocks taken ahead of what a flush needs beyond the reserved part (the file's growth step, a released tail), so
-    // small flushes do not each call fallocate.
-    private const long ReserveAhead = 4L << 20;
+    // small flushes do not each call fallocate: a 64th of what is needed, from 1 MB to 4 MB. A fixed 4 MB was 5% of
+    // an 85 MB search index right after its last commit (docs/benchmarks.md), and more of a small database.
+    private const long MinReserveAhead = 1L << 20;
+    private const long MaxReserveAhead = 4L << 20;
 
     private readonly PhysicalFile _file;
     private readonly List<MappedRegion> _regions = [];
@@ -78,7 +80,7 @@ internal sealed unsafe class MappedPager : Pager
     {
         try
         {
-            ReserveUpTo(Math.Min(length, required + ReserveAhead), required);
+            ReserveUpTo(Math.Min(length, required + Math.Clamp(required / 64, MinReserveAhead, MaxReserveAhead)), required);
         }
         catch (DiskFullException)
         {

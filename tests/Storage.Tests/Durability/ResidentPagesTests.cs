@@ -106,29 +106,31 @@ public class ResidentPagesTests
             AssertWhole(7, value, generation: 0);
         }
 
-        using var stop = new CancellationTokenSource(TimeSpan.FromSeconds(2));
+        // The writer goes on for two seconds and until the releaser and the reader have each had a turn: on a busy
+        // machine their tasks may start late (a run once ended with no release at all).
+        using var stop = new ManualResetEventSlim();
         var releases = 0;
+        var rounds = 0;
         var releaser = Task.Run(() =>
         {
-            while (!stop.IsCancellationRequested)
+            while (!stop.IsSet)
             {
                 env.ReleaseResidentPages();
-                releases++;
+                Interlocked.Increment(ref releases);
             }
         });
         var reader = Task.Run(() =>
         {
-            var rounds = 0;
-            while (!stop.IsCancellationRequested || rounds == 0)
+            while (!stop.IsSet)
             {
                 AssertValues(env, generations: null);
-                rounds++;
+                Interlocked.Increment(ref rounds);
             }
-            return rounds;
         });
         // Commits rewrite the pages the flusher then applies to the data file while the releases go on.
         var updates = 0;
-        while (!stop.IsCancellationRequested)
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        while (clock.Elapsed < TimeSpan.FromSeconds(2) || ((Volatile.Read(ref releases) == 0 || Volatile.Read(ref rounds) == 0) && clock.Elapsed < TimeSpan.FromSeconds(60)))
         {
             var i = updates++ % Values;
             using var tx = env.BeginWrite();
@@ -136,9 +138,10 @@ public class ResidentPagesTests
             tx.Commit();
             expected[i] = updates;
         }
+        stop.Set();
 
         await releaser;
-        var rounds = await reader;
+        await reader;
         Assert.True(releases > 0 && rounds > 0 && updates > 0, $"releases {releases}, read rounds {rounds}, updates {updates}");
         env.FlushToDataFile();
         env.ReleaseResidentPages();
