@@ -135,6 +135,68 @@ public class PointRunsTests
         Assert.Equal(points, Stored(environment).Points);
     }
 
+    [Fact]
+    public void Apply_RemovalsThatEmptyTheRunsOrTheMainBlocks_KeepEveryPointWhereItBelongs()
+    {
+        using var environment = StorageEnvironment.Open(Storage());
+        var main = Enumerable.Range(0, 1_000).Select(i => new Point((ulong)(i * 7 % 1_000), i)).ToList();
+        Apply(environment, 0, main, []);
+        var first = Enumerable.Range(1_000, 100).Select(i => new Point((ulong)i, i)).ToList();
+        Apply(environment, 1_000, first, []);
+        Assert.Equal(1, Stored(environment).Runs);
+
+        // The batch's removals empty the only run, whose tree goes, and its additions start another in the same transaction.
+        var second = Enumerable.Range(2_000, 50).Select(i => new Point((ulong)i, i)).ToList();
+        Apply(environment, 2_000, second, first);
+        var (points, runs) = Stored(environment);
+        Assert.Equal(1, runs);
+        Assert.Equal(main.Concat(second).Order().ToList(), points);
+
+        // The main blocks emptied while a run waits: the next batch with points merges the run into them.
+        Apply(environment, 3_000, [], main);
+        Assert.Equal(second, Stored(environment).Points);
+        var last = Enumerable.Range(3_000, 10).Select(i => new Point((ulong)i, i)).ToList();
+        Apply(environment, 3_000, last, []);
+        (points, runs) = Stored(environment);
+        Assert.Equal(0, runs);
+        Assert.Equal(second.Concat(last).ToList(), points);
+    }
+
+    [Fact]
+    public void Searcher_OpenedBeforeAMerge_KeepsItsSnapshotsPoints()
+    {
+        using var index = SearchIndex.Open(Storage(), new IndexSchema().Add("Num", FieldKind.Long));
+        var next = 0;
+        void Batch(int count)
+        {
+            using var batch = index.BeginBatch();
+            for (var end = next + count; next < end; next++)
+                batch.Add(new IndexEntry("k" + next).Add("Num", (long)(next % 10)));
+            batch.Commit();
+        }
+
+        Batch(1_000);
+        Batch(10);
+        using var before = index.OpenSearcher();
+        Assert.Single(PointRuns.Starts(before.Transaction.OpenTree(SearchIndex.PointRunsTree("Num"))));
+        var three = new TermQuery("Num", FieldValue.From(3L));
+        var all = new RangeQuery("Num", FieldValue.From(0L), true, FieldValue.From(9L), true);
+        Assert.Equal(101, before.Count(three));
+
+        // Seven more runs, then a batch that merges all eight into the main blocks and deletes their tree.
+        for (var batch = 0; batch < PointRuns.MaxRuns; batch++)
+            Batch(10);
+        using (var after = index.OpenSearcher())
+        {
+            Assert.Null(after.Transaction.OpenTree(SearchIndex.PointRunsTree("Num")));
+            Assert.Equal(109, after.Count(three));
+            Assert.Equal(1_090, after.Count(all));
+        }
+        Assert.Equal(101, before.Count(three));
+        Assert.Equal(1_010, before.Count(all));
+        Assert.Equal(Enumerable.Range(0, 101).Select(i => "k" + ((i * 10) + 3)).Order(StringComparer.Ordinal), Keys(before, three));
+    }
+
     private static List<(string Key, string Value)> MainBlocks(StorageEnvironment environment)
     {
         using var tx = environment.BeginRead();

@@ -1,3 +1,4 @@
+using System.Buffers.Binary;
 using Folio.Storage.Trees;
 
 namespace Folio.Indexing.Search;
@@ -44,7 +45,7 @@ internal readonly struct PointBlocks
     public ReadOnlySpan<byte> PointKey(ReadOnlySpan<byte> key) => key[_prefix.Length..];
 
     /// <summary>The lowest entry id these blocks may hold: a run's start, 0 for the main blocks.</summary>
-    public long FirstId => _prefix.Length == 0 ? 0 : System.Buffers.Binary.BinaryPrimitives.ReadInt64BigEndian(_prefix);
+    public long FirstId => _prefix.Length == 0 ? 0 : BinaryPrimitives.ReadInt64BigEndian(_prefix);
 
     /// <summary>Whether the tree key <paramref name="key"/> is one of these blocks' (one of another run's is not; a malformed one is a corruption).</summary>
     public bool Holds(ReadOnlySpan<byte> key)

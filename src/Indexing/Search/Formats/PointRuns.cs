@@ -57,7 +57,7 @@ internal static class PointRuns
         if (starts.Count > 0 && starts[^1] >= firstIdOfBatch)
             throw new Folio.Storage.CorruptionException($"A run of points starts at entry {starts[^1]}, not below the batch's first entry {firstIdOfBatch}.");
         var mainStore = new PointStore(PointBlocks.Whole(main), buffers);
-        // Into empty main blocks a batch's points go at once, with any runs: a run would spare no rewriting.
+        // Into empty main blocks there is nothing to spare: the batch's points, and any runs, go in at once.
         if (additions.Length > 0 && (starts.Count >= MaxRuns || main.Count == 0))
         {
             if (runs is null)
@@ -157,7 +157,7 @@ internal static class PointRuns
     /// <summary>Puts the runs' points and the batch's additions into the main blocks, without the removals.</summary>
     private static void MergeAll(PointStore main, Tree runs, List<long> starts, ReadOnlySpan<Point> additions, ReadOnlySpan<Point> removals)
     {
-        var points = new List<Point>(additions.Length + (int)Math.Min(runs.Count * 512L, 1 << 20));
+        var points = new List<Point>(additions.Length);
         var cursor = runs.CreateCursor();
         foreach (var start in starts)
         {
