@@ -113,21 +113,9 @@ internal sealed class WriteTimes
     /// <summary>The index of the greatest of the first <paramref name="count"/> sorted keys not above <paramref name="etag"/>, or -1.</summary>
     public static int Floor(long[] keys, int count, long etag)
     {
-        int low = 0, high = count - 1, found = -1;
-        while (low <= high)
-        {
-            var mid = (low + high) >>> 1;
-            if (keys[mid] <= etag)
-            {
-                found = mid;
-                low = mid + 1;
-            }
-            else
-            {
-                high = mid - 1;
-            }
-        }
-        return found;
+        // Keys are distinct: a miss's complement is the index of the first key above.
+        var at = Array.BinarySearch(keys, 0, count, etag);
+        return at >= 0 ? at : ~at - 1;
     }
 
     /// <summary>Keeps <paramref name="ticks"/> as the time of the batch whose first document has <paramref name="etag"/>.</summary>

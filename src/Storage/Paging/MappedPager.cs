@@ -10,8 +10,8 @@ namespace Folio.Storage.Paging;
 internal sealed unsafe class MappedPager : Pager
 {
     // Blocks taken ahead of what a flush needs beyond the reserved part (the file's growth step, a released tail), so
-    // small flushes do not each call fallocate: a 64th of what is needed, from 1 MB to 4 MB. A fixed 4 MB was 5% of
-    // an 85 MB search index right after its last commit (docs/benchmarks.md), and more of a small database.
+    // small flushes do not each call fallocate: a 64th of what is needed, from 1 MB to 4 MB. A fixed 4 MB held 3.9 MB
+    // of blocks beyond an 84 MB search index's pages right after its last commit (docs/benchmarks.md).
     private const long MinReserveAhead = 1L << 20;
     private const long MaxReserveAhead = 4L << 20;
 

@@ -31,7 +31,7 @@ internal static class PointRuns
     /// <summary>
     /// The most bytes a run's block takes (it is cut in pieces of half that past it), a few to a leaf: a query seeks
     /// each run and decodes its block from the start, and in main blocks' sizes (about 4,500 timestamps) the eight
-    /// runs of a 1M benchmark index took a range's p50 from 167 to 278 µs (docs/benchmarks.md).
+    /// runs of a 1M benchmark index took a range's p50 from 167–170 to 274–282 µs (docs/benchmarks.md).
     /// </summary>
     public const int MaxBlockBytes = 2 * PieceBytes;
 
@@ -142,16 +142,9 @@ internal static class PointRuns
     /// <summary>The run holding entry <paramref name="id"/>'s points (its index in <paramref name="starts"/>), or -1 for the main blocks.</summary>
     private static int RunOf(List<long> starts, long id)
     {
-        int low = 0, high = starts.Count - 1, found = -1;
-        while (low <= high)
-        {
-            var middle = (low + high) >>> 1;
-            if (starts[middle] <= id)
-                (found, low) = (middle, middle + 1);
-            else
-                high = middle - 1;
-        }
-        return found;
+        // Starts are distinct: a miss's complement is the index of the first start above.
+        var at = starts.BinarySearch(id);
+        return at >= 0 ? at : ~at - 1;
     }
 
     /// <summary>Puts the runs' points and the batch's additions into the main blocks, without the removals.</summary>
