@@ -144,8 +144,12 @@ public sealed partial class IndexBatch
         {
             // A numeric field has no terms tree unless it held text terms once, whose deletes still change it.
             if (!Postings.IsEmpty)
-                Postings.Apply(new PostingStore(_transaction.CreateTree(SearchIndex.TermsTree(Name)), () => _transaction.CreateTree(SearchIndex.SealedTree(Name)),
-                    withFrequencies: _fullText, _buffers), _dictionary);
+            {
+                var runs = new PostingRuns(_transaction, SearchIndex.PostingRunsTree(Name), new PostingStore(_transaction.CreateTree(SearchIndex.TermsTree(Name)),
+                    () => _transaction.CreateTree(SearchIndex.SealedTree(Name)), withFrequencies: _fullText, _buffers), firstIdOfBatch);
+                Postings.Apply(runs, _dictionary);
+                runs.Finish();
+            }
             _points?.Apply(_transaction, _transaction.CreateTree(SearchIndex.PointsTree(Name)), SearchIndex.PointRunsTree(Name), firstIdOfBatch, _buffers);
             Marks.Apply(_markPostings, null);
             FlushSpellings();
