@@ -88,6 +88,9 @@ public class PostingRunsQueryTests
             Assert.Equal(Expected(e => e.Group.StartsWith("g1", StringComparison.Ordinal)).Count, searcher.Count(new PrefixQuery("Group", "g1")));
             Assert.Equal(Expected(e => e.Group is "g2" or "g3" or "g5"),
                 Keys(searcher, new TermsInQuery("Group", [FieldValue.From("g2"), FieldValue.From("g3"), FieldValue.From("g5")])));
+            // Past 16 values a term set walks the sorted terms into one bit set.
+            var many = Enumerable.Range(0, 20).Select(g => $"g{g}").ToHashSet();
+            Assert.Equal(Expected(e => many.Contains(e.Group)), Keys(searcher, new TermsInQuery("Group", [.. many.Select(FieldValue.From)])));
             for (var w = 0; w < Words; w++)
             {
                 var word = Word(w);

@@ -66,6 +66,8 @@ public class SearchIndexDurabilityTests(ITestOutputHelper output)
         builder.Append($"words: {searcher.Count(new FullTextQuery("Body", "entry"))}, ");
         builder.Append($"phrase: {searcher.Count(new PhraseQuery("Body", "more text"))}, ");
         builder.Append($"num>=2000: {searcher.Count(new RangeQuery("Num", FieldValue.From(2000L), true, null, false))}, ");
+        for (var b = 0; b < 97; b++)
+            builder.Append($"b{b}: {searcher.Count(new TermQuery("Body", FieldValue.From($"b{b}")))}, ");
         builder.Append($"stats: {searcher.Stats("Body")}");
         return builder.ToString();
     }

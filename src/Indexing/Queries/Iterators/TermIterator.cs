@@ -58,7 +58,7 @@ public sealed class TermIterator : DocIdIterator
             _cursor = terms.CreateCursor();
             return;
         }
-        // The header lives in the snapshot's page only while no cursor moves, so the list is copied.
+        // The list is copied: the decoder reads the iterator's own buffer, which every chunk it loads goes through.
         header.CopyTo(_buffer);
         _chunk.Reset(_buffer.AsMemory(0, header.Length));
         _loadedChunkFirst = 0;

@@ -272,6 +272,8 @@ public sealed partial class IndexSearcher
     /// <summary>Sets the bits of the ids the term whose key is <paramref name="termKey"/> has in the runs; returns how many were not set.</summary>
     private static int AddRunsToBits(TermRunsWalk runs, ReadOnlySpan<byte> termKey, ulong[] bits, ref long[] ids, ref int[] frequencies)
     {
+        if (!runs.MayHold(termKey))
+            return 0;
         var count = 0;
         for (var run = 0; run < runs.Count; run++)
         {
