@@ -31,7 +31,7 @@ public class PostingRunsTests
     private static void Apply(StorageEnvironment environment, long firstIdOfBatch, SortedDictionary<string, Change> changes)
     {
         using var tx = environment.BeginWrite();
-        var runs = new PostingRuns(tx, RunsTree, new PostingStore(tx.CreateTree(TermsTree), () => tx.CreateTree(SealedTree), withFrequencies: true), firstIdOfBatch);
+        var runs = new PostingRuns(tx, RunsTree, new PostingStore(tx.CreateTree(TermsTree), () => tx.CreateTree(SealedTree), withFrequencies: true), firstIdOfBatch, fullText: true);
         foreach (var (term, change) in changes)
         {
             var additions = change.Additions.Order().ToArray();
@@ -229,6 +229,24 @@ public class PostingRunsTests
     }
 
     [Fact]
+    public void Apply_ExactFieldsLargeTermsTree_WritesNoRuns()
+    {
+        using var environment = StorageEnvironment.Open(Storage());
+        var model = new Dictionary<string, SortedSet<long>>();
+        var nextId = Fill(environment, model, 0, 20_000);
+        using (var tx = environment.BeginWrite())
+        {
+            var runs = new PostingRuns(tx, RunsTree, new PostingStore(tx.CreateTree(TermsTree), () => tx.CreateTree(SealedTree), withFrequencies: false), nextId, fullText: false);
+            Assert.True(runs.Apply(Term("filler-000005"), [nextId], [1], []));
+            runs.Finish();
+            tx.Commit();
+        }
+        using var read = environment.BeginRead();
+        Assert.Null(read.OpenTree(RunsTree));
+        Assert.Equal(2, PostingStore.DocumentFrequency(read.OpenTree(TermsTree)!.TryGet(TermEncoding.TermKey(Term("filler-000005")), out var header) ? header : []));
+    }
+
+    [Fact]
     public void Apply_RemovalsThatEmptyATermsMainPostings_FoldItsRunsIntoTheTermsTree()
     {
         using var environment = StorageEnvironment.Open(Storage());
@@ -309,6 +327,6 @@ public class PostingRunsTests
 
         using var tx = environment.BeginWrite();
         Assert.Throws<CorruptionException>(() =>
-            new PostingRuns(tx, RunsTree, new PostingStore(tx.CreateTree(TermsTree), () => tx.CreateTree(SealedTree), withFrequencies: true), nextId));
+            new PostingRuns(tx, RunsTree, new PostingStore(tx.CreateTree(TermsTree), () => tx.CreateTree(SealedTree), withFrequencies: true), nextId, fullText: true));
     }
 }

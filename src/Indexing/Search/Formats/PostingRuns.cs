@@ -20,6 +20,9 @@ namespace Folio.Indexing.Search;
 /// 309 of the 510 MB of pages the load journaled (docs/benchmarks.md). A run is written in key order at the end of
 /// its tree; once <see cref="MaxRuns"/> runs wait, a batch folds them into the terms tree, rewriting its pages once
 /// for all of them.</para>
+/// <para>Only a full-text field writes runs: an exact field's terms are counted whole from their headers for facets over
+/// every entry, and with eight runs waiting over a field whose every term a batch touches (brands) that count took twice
+/// as long (docs/benchmarks.md); the full-text terms trees are where most of the rewriting was.</para>
 /// <para>A term keeps these rules, which its readers rely on: it has postings exactly when the terms tree has it (a
 /// new term, or one whose main postings a batch empties, goes to the terms tree with its runs' ids); and a term whose
 /// batch adds more than <see cref="EntryLimit"/> ids goes there at once with its runs' ids, so its main postings stay
@@ -67,10 +70,10 @@ internal sealed class PostingRuns : IPostingWriter
 
     /// <summary>
     /// Readies the batch whose entries start at <paramref name="firstIdOfBatch"/> to change the postings of
-    /// <paramref name="main"/>, with runs in the tree named <paramref name="runsTree"/>; when <see cref="MaxRuns"/> wait,
-    /// folds them into <paramref name="main"/> at once and deletes their tree.
+    /// <paramref name="main"/>, with runs in the tree named <paramref name="runsTree"/> when the field is <paramref name="fullText"/>;
+    /// when <see cref="MaxRuns"/> wait, folds them into <paramref name="main"/> at once and deletes their tree.
     /// </summary>
-    public PostingRuns(WriteTransaction transaction, string runsTree, PostingStore main, long firstIdOfBatch)
+    public PostingRuns(WriteTransaction transaction, string runsTree, PostingStore main, long firstIdOfBatch, bool fullText)
     {
         _transaction = transaction;
         _runsTreeName = runsTree;
@@ -80,7 +83,7 @@ internal sealed class PostingRuns : IPostingWriter
         _starts = Starts(_runs);
         if (_starts.Count > 0 && _starts[^1] >= firstIdOfBatch)
             throw new CorruptionException($"A run of postings starts at entry {_starts[^1]}, not below the batch's first entry {firstIdOfBatch}.");
-        _writesRuns = main.LeafPages >= MinLeafPages;
+        _writesRuns = fullText && main.LeafPages >= MinLeafPages;
         if (_starts.Count >= MaxRuns || (_starts.Count > 0 && !_writesRuns))
             FoldAll();
     }

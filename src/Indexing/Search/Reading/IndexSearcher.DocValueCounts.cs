@@ -10,7 +10,8 @@ public sealed partial class IndexSearcher
 {
     private sealed partial class FieldDocValues
     {
-        // A term's postings header and runs give how many entries have it (removed entries already taken out), and the term
+        // A term's postings header gives how many entries have it (removed entries already taken out; an exact field keeps
+        // no posting runs, PostingRuns), and the term
         // dictionary its id, which is the ordinal TryReadOrdinals reads from the id column: a walk over a few thousand
         // terms instead of the id column of every entry.
         public bool TryCountEveryOrdinal(Action<long, long> add, out long counted)
@@ -26,7 +27,6 @@ public sealed partial class IndexSearcher
             var term = searcher._scratch.WalkTerm;
             var cache = searcher._index.OrdinalTerms;
             var walked = 0;
-            var runs = reader.Runs?.Walk();
             for (var more = cursor.First(); more; more = cursor.MoveNext())
             {
                 if ((++walked & CancellationStride) == 0)
@@ -39,7 +39,7 @@ public sealed partial class IndexSearcher
                 // Chunk keys follow their term's key.
                 if (termKeyLength != key.Length || SpellingVariant.IsVariant(term.AsSpan(0, termLength)))
                     continue;
-                var frequency = PostingStore.DocumentFrequency(cursor.Value) + (runs?.DocumentFrequency(key) ?? 0);
+                var frequency = PostingStore.DocumentFrequency(cursor.Value);
                 counted += frequency;
                 // Both trees are keyed by the term key, so the ids cursor steps along with the terms.
                 while (idsLeft && ids.Key.SequenceCompareTo(key) < 0)

@@ -24,7 +24,6 @@ public sealed partial class IndexSearcher
         var termKey = _scratch.WalkTermKey;
         Span<byte> sealKey = stackalloc byte[8];
         var shape = query.Shape;
-        var runs = reader.Runs?.Walk();
         foreach (var (low, high) in query.Ranges)
         {
             var more = cursor.Seek(TermEncoding.TermKey(Encoding.ASCII.GetBytes(SpatialTerm.CellPrefix(low))));
@@ -52,8 +51,6 @@ public sealed partial class IndexSearcher
                 if (!chunked)
                 {
                     count += AddToBits(header, bits, ref ids, ref frequencies);
-                    if (runs is not null)
-                        count += AddRunsToBits(runs, key, bits, ref ids, ref frequencies);
                     more = cursor.MoveNext();
                     continue;
                 }
@@ -64,8 +61,6 @@ public sealed partial class IndexSearcher
                     count += AddToBits(PostingStore.Chunk(reader.Sealed, cursor.Value, sealKey), bits, ref ids, ref frequencies);
                     more = cursor.MoveNext();
                 }
-                if (runs is not null)
-                    count += AddRunsToBits(runs, termKey.AsSpan(0, termKeyLength), bits, ref ids, ref frequencies);
             }
         }
         _scratch.WalkIds = ids;

@@ -146,7 +146,7 @@ public sealed partial class IndexBatch
             if (!Postings.IsEmpty)
             {
                 var runs = new PostingRuns(_transaction, SearchIndex.PostingRunsTree(Name), new PostingStore(_transaction.CreateTree(SearchIndex.TermsTree(Name)),
-                    () => _transaction.CreateTree(SearchIndex.SealedTree(Name)), withFrequencies: _fullText, _buffers), firstIdOfBatch);
+                    () => _transaction.CreateTree(SearchIndex.SealedTree(Name)), withFrequencies: _fullText, _buffers), firstIdOfBatch, _fullText);
                 Postings.Apply(runs, _dictionary);
                 runs.Finish();
             }
