@@ -45,12 +45,10 @@ public sealed class SearchIndex : IEngineIndex
     /// of 4,096 entries (<see cref="NumericColumn.BlockSize"/>); version 20 writes point blocks as bit streams
     /// (<see cref="PointBlock"/>); version 21 remembers how a case-folding exact field's values were spelled
     /// (<see cref="SpellingVariant"/>); version 22 keeps a numeric field's recent points in runs until they are merged
-    /// into its main blocks (<see cref="PointRuns"/>); version 23 keeps what a batch adds to a field's terms in runs until
-    /// they are folded into its terms tree (<see cref="PostingRuns"/>). Versions 21 and 22 are version 23 without the runs
-    /// they lack, so they open and are marked 23 (an older build would not see runs); older indexes are refused like newer
-    /// ones and must be rebuilt.
+    /// into its main blocks (<see cref="PointRuns"/>). A version 21 index is version 22 without runs, so it opens and is
+    /// marked 22 (a build of version 21 would not see runs); older indexes are refused like newer ones and must be rebuilt.
     /// </summary>
-    public const int FormatVersion = 23;
+    public const int FormatVersion = 22;
 
     /// <summary>The oldest format this build opens, marking it <see cref="FormatVersion"/>.</summary>
     public const int OldestOpenedFormatVersion = 21;
@@ -254,9 +252,6 @@ public sealed class SearchIndex : IEngineIndex
 
     /// <summary>A numeric field's runs of recent points, not yet merged into its main ones (<see cref="PointRuns"/>).</summary>
     internal static string PointRunsTree(string field) => "r:" + field;
-
-    /// <summary>A field's runs of recent postings, not yet folded into its terms tree (<see cref="PostingRuns"/>).</summary>
-    internal static string PostingRunsTree(string field) => "u:" + field;
 
     /// <summary>A field's term → id tree (<see cref="TermDictionary"/>).</summary>
     internal static string TermIdsTree(string field) => "d:" + field;

@@ -53,16 +53,6 @@ public sealed partial class Tree
         }
     }
 
-    /// <summary>The number of leaf pages.</summary>
-    public long LeafPages
-    {
-        get
-        {
-            _transaction.EnsureUsable(_generation);
-            return Header.LeafPages;
-        }
-    }
-
     /// <summary>The tree's shape.</summary>
     public TreeKind Kind => Header.Kind;
 

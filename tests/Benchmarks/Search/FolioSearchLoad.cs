@@ -115,7 +115,6 @@ internal static class FolioSearchLoad
             names.Add(SearchIndex.SealedTree(field));
             names.Add(SearchIndex.PointsTree(field));
             names.Add(SearchIndex.PointRunsTree(field));
-            names.Add(SearchIndex.PostingRunsTree(field));
             names.Add(SearchIndex.MarksTree(field));
             names.Add(SearchIndex.ValuesTree(field));
             names.Add(SearchIndex.ColumnTree(field));

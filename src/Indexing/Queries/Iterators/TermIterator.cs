@@ -8,8 +8,7 @@ namespace Folio.Indexing.Queries.Iterators;
 /// Walks one term's posting chunks in id order. <see cref="Advance"/> first tries the loaded chunk
 /// (whose skip table jumps blocks), then seeks the chunk that can hold the target by its key, so a
 /// long list is crossed without reading the chunks in between. A list kept inline in the term's
-/// header is loaded as the only chunk of the terms tree. The term's entries in the field's runs
-/// (<see cref="PostingRuns"/>) follow as chunks of their own, in run order.
+/// header is loaded as the only chunk.
 /// </summary>
 public sealed class TermIterator : DocIdIterator
 {
@@ -20,11 +19,6 @@ public sealed class TermIterator : DocIdIterator
     private readonly PostingsIterator _chunk;
     private readonly SearchScratch _scratch;
     private readonly int _generation;
-    private readonly TermRuns? _runs;
-    // The runs with an entry for the term, a bit each, found while counting its entries.
-    private readonly ulong _runsWithTerm;
-    private int _nextRun;
-    private bool _mainDone;
     private bool _released;
     private byte[] _buffer;
     private long _loadedChunkFirst = -1;
@@ -33,22 +27,13 @@ public sealed class TermIterator : DocIdIterator
     /// <summary>
     /// Walks the postings of the term whose key is <paramref name="termKey"/> and whose header (its value
     /// in <paramref name="terms"/>) is <paramref name="header"/>, reading sealed chunks from <paramref name="sealedChunks"/>
-    /// and decoding into buffers lent by <paramref name="scratch"/>; then its entries in <paramref name="runs"/>.
+    /// and decoding into buffers lent by <paramref name="scratch"/>.
     /// </summary>
-    internal TermIterator(Tree terms, Tree? sealedChunks, byte[] termKey, ReadOnlySpan<byte> header, SearchScratch scratch, TermRuns? runs)
+    internal TermIterator(Tree terms, Tree? sealedChunks, byte[] termKey, ReadOnlySpan<byte> header, SearchScratch scratch)
     {
         _sealed = sealedChunks;
         _termKey = termKey;
-        _runs = runs;
         _documentFrequency = PostingStore.DocumentFrequency(header);
-        for (var run = 0; runs is not null && run < runs.Count; run++)
-        {
-            if (runs.TryGet(run, termKey, out var postings))
-            {
-                _documentFrequency += PostingsDecoder.GetCount(postings);
-                _runsWithTerm |= 1UL << run;
-            }
-        }
         _scratch = scratch;
         _generation = scratch.Generation;
         _chunk = scratch.RentDecoder();
@@ -58,7 +43,7 @@ public sealed class TermIterator : DocIdIterator
             _cursor = terms.CreateCursor();
             return;
         }
-        // The list is copied: the decoder reads the iterator's own buffer, which every chunk it loads goes through.
+        // The header lives in the snapshot's page only while no cursor moves, so the list is copied.
         header.CopyTo(_buffer);
         _chunk.Reset(_buffer.AsMemory(0, header.Length));
         _loadedChunkFirst = 0;
@@ -106,22 +91,9 @@ public sealed class TermIterator : DocIdIterator
             Current = _chunk.Current;
             return true;
         }
-        if (!_mainDone && _cursor is not null)
-            return AdvanceInMain(target);
-        while (NextChunk(target))
-        {
-            if (_chunk.Advance(target))
-            {
-                Current = _chunk.Current;
-                return true;
-            }
-        }
-        return End();
-    }
-
-    private bool AdvanceInMain(long target)
-    {
-        if (_cursor!.SeekLastAtOrBefore(TermEncoding.ChunkKey(_termKey, target)) && PostingStore.IsChunkOf(_cursor.Key, _termKey)
+        if (_cursor is null)
+            return End();
+        if (_cursor.SeekLastAtOrBefore(TermEncoding.ChunkKey(_termKey, target)) && PostingStore.IsChunkOf(_cursor.Key, _termKey)
             && ChunkFirst() > _loadedChunkFirst)
         {
             _positioned = true;
@@ -137,7 +109,7 @@ public sealed class TermIterator : DocIdIterator
             // The cursor may have moved off the loaded chunk; put it back so NextChunk continues from there.
             _cursor.Seek(TermEncoding.ChunkKey(_termKey, _loadedChunkFirst));
         }
-        while (NextChunk(target))
+        while (NextChunk())
         {
             if (_chunk.Advance(target))
             {
@@ -148,30 +120,7 @@ public sealed class TermIterator : DocIdIterator
         return End();
     }
 
-    /// <summary>Loads the next chunk of the terms tree, then the next run entry (skipping runs whose ids all lie below <paramref name="target"/>).</summary>
-    private bool NextChunk(long target = -1)
-    {
-        if (!_mainDone)
-        {
-            if (NextMainChunk())
-                return true;
-            _mainDone = true;
-        }
-        while (_runs is not null && _nextRun < _runs.Count)
-        {
-            var run = _nextRun++;
-            if ((_runsWithTerm & (1UL << run)) == 0 || (run + 1 < _runs.Count && _runs.Start(run + 1) <= target))
-                continue;
-            if (_runs.TryGet(run, _termKey, out var postings))
-            {
-                LoadList(postings, _runs.Start(run));
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private bool NextMainChunk()
+    private bool NextChunk()
     {
         if (_cursor is null)
             return false;
@@ -194,11 +143,7 @@ public sealed class TermIterator : DocIdIterator
     private void Load()
     {
         Span<byte> sealKey = stackalloc byte[8];
-        LoadList(PostingStore.Chunk(_sealed, _cursor!.Value, sealKey), ChunkFirst());
-    }
-
-    private void LoadList(ReadOnlySpan<byte> value, long first)
-    {
+        var value = PostingStore.Chunk(_sealed, _cursor!.Value, sealKey);
         if (_buffer.Length < value.Length)
         {
             _scratch.Return(_buffer);
@@ -206,7 +151,7 @@ public sealed class TermIterator : DocIdIterator
         }
         value.CopyTo(_buffer);
         _chunk.Reset(_buffer.AsMemory(0, value.Length));
-        _loadedChunkFirst = first;
+        _loadedChunkFirst = ChunkFirst();
     }
 
     /// <summary>Gives the decoder and buffer back to the searcher's scratch early; the iterator must not be used again.</summary>

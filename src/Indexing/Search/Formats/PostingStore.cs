@@ -24,7 +24,7 @@ namespace Folio.Indexing.Search;
 /// never depends on a term's history. Inline lists exist because a field of unique values (timestamps)
 /// otherwise pays a second tree entry, and a range over it a second cursor step, for every single id.
 /// </remarks>
-internal sealed class PostingStore : IPostingWriter
+internal sealed class PostingStore
 {
     public const int ChunkSize = 4096;
 
@@ -88,17 +88,16 @@ internal sealed class PostingStore : IPostingWriter
     // The sealed chunks' tree; null for a store that does not seal.
     private Tree? SealedChunks => _sealed ??= _openSealed?.Invoke();
 
-    /// <inheritdoc/>
+    /// <summary>
+    /// Applies one batch's changes to a term: <paramref name="removals"/> (sorted, possibly absent ids)
+    /// come out, <paramref name="additions"/> (sorted, all newer than any id of the term) go in.
+    /// Returns whether the term has postings afterwards.
+    /// </summary>
     public bool Apply(ReadOnlySpan<byte> term, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
     {
         if (_termKey.Length < TermEncoding.MaxTermKeyLength(term.Length))
             _termKey = new byte[TermEncoding.MaxTermKeyLength(term.Length)];
-        return ApplyToKey(_termKey.AsSpan(0, TermEncoding.TermKey(term, _termKey)), additions, frequencies, removals);
-    }
-
-    /// <summary><see cref="Apply"/> to the term whose key (<see cref="TermEncoding.TermKey(ReadOnlySpan{byte})"/>) is <paramref name="termKey"/>.</summary>
-    public bool ApplyToKey(ReadOnlySpan<byte> termKey, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
-    {
+        ReadOnlySpan<byte> termKey = _termKey.AsSpan(0, TermEncoding.TermKey(term, _termKey));
         if (!_terms.TryGet(termKey, out var header))
             return ApplyInline(termKey, 0, additions, frequencies, removals);
         if (IsChunked(header))
@@ -106,14 +105,9 @@ internal sealed class PostingStore : IPostingWriter
         return ApplyInline(termKey, Decode(header), additions, frequencies, removals);
     }
 
-    /// <summary>Whether the term whose key is <paramref name="termKey"/> has postings here.</summary>
-    public bool Holds(ReadOnlySpan<byte> termKey) => _terms.TryGet(termKey, out _);
-
-    /// <summary>The leaf pages of the terms tree.</summary>
-    public long LeafPages => _terms.LeafPages;
-
-    /// <summary>Whether the postings keep each entry's frequency.</summary>
-    public bool WithFrequencies => _withFrequencies;
+    /// <summary>How many entries have the term.</summary>
+    public static long DocumentFrequency(Tree terms, ReadOnlySpan<byte> termKey) =>
+        terms.TryGet(termKey, out var header) ? DocumentFrequency(header) : 0;
 
     /// <summary>How many entries have the term whose header this is.</summary>
     public static long DocumentFrequency(ReadOnlySpan<byte> header) =>

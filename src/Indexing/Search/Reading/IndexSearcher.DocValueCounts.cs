@@ -10,8 +10,7 @@ public sealed partial class IndexSearcher
 {
     private sealed partial class FieldDocValues
     {
-        // A term's postings header gives how many entries have it (removed entries already taken out; an exact field keeps
-        // no posting runs, PostingRuns), and the term
+        // A term's postings header gives how many entries have it (removed entries already taken out), and the term
         // dictionary its id, which is the ordinal TryReadOrdinals reads from the id column: a walk over a few thousand
         // terms instead of the id column of every entry.
         public bool TryCountEveryOrdinal(Action<long, long> add, out long counted)

@@ -158,7 +158,7 @@ public sealed partial class IndexSearcher
             if (best is null || count > bestCount || (count == bestCount && spelling.AsSpan().SequenceCompareTo(best) < 0))
                 (best, bestCount) = (spelling, count);
         }
-        var asIs = reader.DocumentFrequency(TermEncoding.TermKey(value)) - spelledOtherwise;
+        var asIs = PostingStore.DocumentFrequency(reader.Terms, TermEncoding.TermKey(value)) - spelledOtherwise;
         return asIs > bestCount || (asIs == bestCount && value.SequenceCompareTo(best) < 0) ? null : Encoding.UTF8.GetString(best!);
     }
 

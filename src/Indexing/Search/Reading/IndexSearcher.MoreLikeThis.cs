@@ -128,7 +128,8 @@ public sealed partial class IndexSearcher
 
     private void AddCandidate(string field, byte[] term, int frequency, List<MoreLikeThisCandidate> candidates)
     {
-        var documentFrequency = Field(field).DocumentFrequency(TermEncoding.TermKey(term));
+        var terms = Field(field).Terms;
+        var documentFrequency = terms is null ? 0 : PostingStore.DocumentFrequency(terms, TermEncoding.TermKey(term));
         candidates.Add(new MoreLikeThisCandidate(field, Encoding.UTF8.GetString(term), frequency, documentFrequency));
     }
 }

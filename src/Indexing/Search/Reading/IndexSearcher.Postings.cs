@@ -17,7 +17,7 @@ public sealed partial class IndexSearcher
         if (reader.Marks is null)
             return new EmptyIterator();
         var termKey = TermEncoding.TermKey(term);
-        return reader.Marks.TryGet(termKey, out var header) ? new TermIterator(reader.Marks, null, termKey, header, _scratch, runs: null) : new EmptyIterator();
+        return reader.Marks.TryGet(termKey, out var header) ? new TermIterator(reader.Marks, null, termKey, header, _scratch) : new EmptyIterator();
     }
 
     internal DocIdIterator Postings(string field, byte[] term)
@@ -34,7 +34,7 @@ public sealed partial class IndexSearcher
         if (reader.Terms is null)
             return null;
         var termKey = TermEncoding.TermKey(term);
-        return reader.Terms.TryGet(termKey, out var header) ? new TermIterator(reader.Terms, reader.Sealed, termKey, header, _scratch, reader.Runs) : null;
+        return reader.Terms.TryGet(termKey, out var header) ? new TermIterator(reader.Terms, reader.Sealed, termKey, header, _scratch) : null;
     }
 
     internal TermScorer? Scorer(string field, byte[] term)
@@ -123,7 +123,6 @@ public sealed partial class IndexSearcher
         var termKey = _scratch.WalkTermKey;
         Span<byte> sealKey = stackalloc byte[8];
         var more = from.Length == 0 ? cursor.First() : cursor.Seek(TermEncoding.TermKey(from));
-        var runs = reader.Runs?.Walk();
         var walked = 0;
         while (more)
         {
@@ -152,7 +151,7 @@ public sealed partial class IndexSearcher
             if (decision == TermVerdict.Verify && check is not null && (reader.Values is not null || reader.Column is not null) && _index.Schema.Get(field).Kind != FieldKind.FullText)
             {
                 var verifiedKey = key.ToArray();
-                var postings = new TermIterator(reader.Terms, reader.Sealed, verifiedKey, header, _scratch, reader.Runs);
+                var postings = new TermIterator(reader.Terms, reader.Sealed, verifiedKey, header, _scratch);
                 bits ??= RentBits();
                 while (postings.MoveNext())
                 {
@@ -173,8 +172,6 @@ public sealed partial class IndexSearcher
             if (!chunked)
             {
                 count += AddToBits(header, bits, ref ids, ref frequencies);
-                if (runs is not null)
-                    count += AddRunsToBits(runs, key, bits, ref ids, ref frequencies);
                 more = cursor.MoveNext();
                 continue;
             }
@@ -188,8 +185,6 @@ public sealed partial class IndexSearcher
                 count += AddToBits(PostingStore.Chunk(reader.Sealed, cursor.Value, sealKey), bits, ref ids, ref frequencies);
                 more = cursor.MoveNext();
             }
-            if (runs is not null)
-                count += AddRunsToBits(runs, termKey.AsSpan(0, termKeyLength), bits, ref ids, ref frequencies);
         }
         _scratch.WalkIds = ids;
         _scratch.WalkFrequencies = frequencies;
@@ -268,20 +263,6 @@ public sealed partial class IndexSearcher
     /// exhausted union hands its cleared set back for the next query.
     /// </summary>
     private ulong[] RentBits() => _scratch.RentBits(NextEntryId);
-
-    /// <summary>Sets the bits of the ids the term whose key is <paramref name="termKey"/> has in the runs; returns how many were not set.</summary>
-    private static int AddRunsToBits(TermRunsWalk runs, ReadOnlySpan<byte> termKey, ulong[] bits, ref long[] ids, ref int[] frequencies)
-    {
-        if (!runs.MayHold(termKey))
-            return 0;
-        var count = 0;
-        for (var run = 0; run < runs.Count; run++)
-        {
-            if (runs.TryGet(run, termKey, out var postings))
-                count += AddToBits(postings, bits, ref ids, ref frequencies);
-        }
-        return count;
-    }
 
     /// <summary>Sets the bits of an encoded posting list's ids; returns how many were not set before.</summary>
     private static int AddToBits(ReadOnlySpan<byte> postings, ulong[] bits, ref long[] ids, ref int[] frequencies)

@@ -48,7 +48,6 @@ public sealed partial class IndexSearcher
         long count = 0;
         var ids = _scratch.WalkIds;
         var frequencies = _scratch.WalkFrequencies;
-        var runs = reader.Runs?.Walk();
         for (var i = 0; i < terms.Count; i++)
         {
             if ((i & CancellationStride) == 0)
@@ -61,11 +60,8 @@ public sealed partial class IndexSearcher
             if (!tree.TryGet(termKey, out var header))
                 continue;
             count += PostingStore.IsChunked(header)
-                ? AddToBits(new TermIterator(tree, reader.Sealed, termKey, header, _scratch, runs: null), bits ??= RentBits())
+                ? AddToBits(new TermIterator(tree, reader.Sealed, termKey, header, _scratch), bits ??= RentBits())
                 : AddToBits(header, bits ??= RentBits(), ref ids, ref frequencies);
-            // The terms come sorted, so the runs' entries are read in one walk.
-            if (runs is not null)
-                count += AddRunsToBits(runs, termKey, bits!, ref ids, ref frequencies);
         }
         _scratch.WalkIds = ids;
         _scratch.WalkFrequencies = frequencies;

@@ -19,7 +19,6 @@ public sealed partial class IndexSearcher
         // Reused for every term's bytes, as the fuzzy walk does.
         var term = _scratch.WalkTerm;
         var walked = 0;
-        var runs = reader.Runs?.Walk();
         var more = cursor.First();
         while (more)
         {
@@ -35,7 +34,7 @@ public sealed partial class IndexSearcher
             if (termKeyLength == key.Length && !SpellingVariant.IsVariant(bytes) && !TermEncoding.IsShortened(bytes)
                 && Utf8.IsValid(bytes) && walker.Wants(bytes))
             {
-                walker.Add(bytes, PostingStore.DocumentFrequency(cursor.Value) + (runs?.DocumentFrequency(key) ?? 0));
+                walker.Add(bytes, PostingStore.DocumentFrequency(cursor.Value));
             }
             more = cursor.MoveNext();
         }

@@ -175,8 +175,6 @@ public sealed partial class IndexSearcher : IEngineSearcher
         // opens them (a root-tree lookup and a tree object each) when it first needs them.
         private bool _idTreesOpened;
         private List<PointBlocks>? _pointSets;
-        private TermRuns? _runs;
-        private bool _runsOpened;
         private Tree? _termIds;
         private Tree? _idTerms;
         private Tree? _idColumn;
@@ -203,24 +201,6 @@ public sealed partial class IndexSearcher : IEngineSearcher
             }
             return _pointSets;
         }
-
-        /// <summary>The field's runs of recent postings (<see cref="PostingRuns"/>), read on first use; null when none wait.</summary>
-        public TermRuns? Runs
-        {
-            get
-            {
-                if (!_runsOpened)
-                {
-                    _runs = Terms is null ? null : TermRuns.Open(Transaction.OpenTree(SearchIndex.PostingRunsTree(Name)));
-                    _runsOpened = true;
-                }
-                return _runs;
-            }
-        }
-
-        /// <summary>How many entries have the term whose key is <paramref name="termKey"/>: in the terms tree and in the runs.</summary>
-        public long DocumentFrequency(ReadOnlySpan<byte> termKey) =>
-            Terms is not null && Terms.TryGet(termKey, out var header) ? PostingStore.DocumentFrequency(header) + (Runs?.DocumentFrequency(termKey) ?? 0) : 0;
 
         /// <summary>The sort column read for doc values, made on first use (it keeps a block cache).</summary>
         public NumericColumn? ColumnValues => Column is null ? null : _columnValues ??= Folio.Indexing.Search.NumericColumn.ForSortKeys(Column, decimals: false);

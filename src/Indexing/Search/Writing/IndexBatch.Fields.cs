@@ -144,12 +144,8 @@ public sealed partial class IndexBatch
         {
             // A numeric field has no terms tree unless it held text terms once, whose deletes still change it.
             if (!Postings.IsEmpty)
-            {
-                var runs = new PostingRuns(_transaction, SearchIndex.PostingRunsTree(Name), new PostingStore(_transaction.CreateTree(SearchIndex.TermsTree(Name)),
-                    () => _transaction.CreateTree(SearchIndex.SealedTree(Name)), withFrequencies: _fullText, _buffers), firstIdOfBatch, _fullText);
-                Postings.Apply(runs, _dictionary);
-                runs.Finish();
-            }
+                Postings.Apply(new PostingStore(_transaction.CreateTree(SearchIndex.TermsTree(Name)), () => _transaction.CreateTree(SearchIndex.SealedTree(Name)),
+                    withFrequencies: _fullText, _buffers), _dictionary);
             _points?.Apply(_transaction, _transaction.CreateTree(SearchIndex.PointsTree(Name)), SearchIndex.PointRunsTree(Name), firstIdOfBatch, _buffers);
             Marks.Apply(_markPostings, null);
             FlushSpellings();

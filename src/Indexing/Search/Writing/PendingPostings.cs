@@ -97,7 +97,7 @@ internal sealed class PendingPostings
     /// Applies the changes to <paramref name="store"/> term by term in key order (so consecutive terms land on
     /// the same or the next pages); a term left without postings leaves <paramref name="dictionary"/> too.
     /// </summary>
-    public void Apply(IPostingWriter store, TermDictionary? dictionary)
+    public void Apply(PostingStore store, TermDictionary? dictionary)
     {
         var termCount = _terms.Count;
         GroupByTerm(termCount);
