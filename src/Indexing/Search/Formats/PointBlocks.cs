@@ -44,8 +44,11 @@ internal readonly struct PointBlocks
     /// <summary>The part of a block's tree key that <see cref="PointBlock"/> reads: its first point.</summary>
     public ReadOnlySpan<byte> PointKey(ReadOnlySpan<byte> key) => key[_prefix.Length..];
 
+    /// <summary>Whether these are a field's main blocks, the whole of their tree (otherwise a run's, under its prefix).</summary>
+    public bool IsWhole => _prefix.Length == 0;
+
     /// <summary>The lowest entry id these blocks may hold: a run's start, 0 for the main blocks.</summary>
-    public long FirstId => _prefix.Length == 0 ? 0 : BinaryPrimitives.ReadInt64BigEndian(_prefix);
+    public long FirstId => IsWhole ? 0 : BinaryPrimitives.ReadInt64BigEndian(_prefix);
 
     /// <summary>Whether the tree key <paramref name="key"/> is one of these blocks' (one of another run's is not; a malformed one is a corruption).</summary>
     public bool Holds(ReadOnlySpan<byte> key)
@@ -71,7 +74,7 @@ internal readonly struct PointBlocks
     }
 
     /// <summary>Puts <paramref name="cursor"/> on the first block; false when there is none.</summary>
-    public bool First(TreeCursor cursor) => _prefix.Length == 0 ? cursor.First() : cursor.Seek(_prefix) && Holds(cursor.Key);
+    public bool First(TreeCursor cursor) => IsWhole ? cursor.First() : cursor.Seek(_prefix) && Holds(cursor.Key);
 
     /// <summary>Moves <paramref name="cursor"/> to the next block; false past the last.</summary>
     public bool MoveNext(TreeCursor cursor) => cursor.MoveNext() && Holds(cursor.Key);

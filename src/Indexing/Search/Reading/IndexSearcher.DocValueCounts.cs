@@ -123,7 +123,7 @@ public sealed partial class IndexSearcher
                 before.Add(before[^1] + 1 + others);
             }
             // The main blocks are their whole tree, whose header counts them.
-            if (points.KeySize == PointBlock.KeySize && first.Count != points.Tree.Count)
+            if (points.IsWhole && first.Count != points.Tree.Count)
                 throw new Folio.Storage.CorruptionException($"A numeric field's point tree holds {first.Count} blocks and counts {points.Tree.Count}.");
             return (first.ToArray(), before.ToArray());
         }
