@@ -131,7 +131,7 @@ public class RestartTests
                 if (acknowledged.Count >= target)
                     reachedTarget.TrySetResult();
             }
-            catch (Exception e) when (e is HttpRequestException or IOException or TaskCanceledException)
+            catch (Exception e) when (ConnectionCut.IsCut(e))
             {
                 // The process died under this request: it was never acknowledged, so it may or may not be there.
                 return;

@@ -91,7 +91,7 @@ internal sealed class HistoryClient(int id, string database, KeySpace keys, Hist
 
             CompleteRead(operation, Documents(body));
         }
-        catch (Exception e) when (IsCut(e))
+        catch (Exception e) when (ConnectionCut.IsCut(e))
         {
             Cut(operation, e);
         }
@@ -114,7 +114,7 @@ internal sealed class HistoryClient(int id, string database, KeySpace keys, Hist
             else
                 CompleteRead(operation, Documents(body));
         }
-        catch (Exception e) when (IsCut(e))
+        catch (Exception e) when (ConnectionCut.IsCut(e))
         {
             Cut(operation, e);
         }
@@ -155,7 +155,7 @@ internal sealed class HistoryClient(int id, string database, KeySpace keys, Hist
 
             CompleteRead(operation, Documents(body));
         }
-        catch (Exception e) when (IsCut(e))
+        catch (Exception e) when (ConnectionCut.IsCut(e))
         {
             Cut(operation, e);
         }
@@ -175,7 +175,7 @@ internal sealed class HistoryClient(int id, string database, KeySpace keys, Hist
             else
                 Refuse(operation, response, body);
         }
-        catch (Exception e) when (IsCut(e))
+        catch (Exception e) when (ConnectionCut.IsCut(e))
         {
             Cut(operation, e);
         }
@@ -219,7 +219,7 @@ internal sealed class HistoryClient(int id, string database, KeySpace keys, Hist
                 results.Add(result.GetProperty("@change-vector").GetString()!);
             CompleteWrite(operation, results);
         }
-        catch (Exception e) when (IsCut(e))
+        catch (Exception e) when (ConnectionCut.IsCut(e))
         {
             Cut(operation, e);
         }
@@ -308,7 +308,4 @@ internal sealed class HistoryClient(int id, string database, KeySpace keys, Hist
     /// <summary>The status and the start of the problem's text, to tell a refusal's reason in a kept history.</summary>
     private static string Status(HttpResponseMessage response, string body) =>
         $"HTTP {(int)response.StatusCode}: {(body.Length > 300 ? body[..300] : body)}";
-
-    /// <summary>What a request cut by the kill, or by the client giving up, throws.</summary>
-    private static bool IsCut(Exception e) => e is HttpRequestException or IOException or OperationCanceledException or ObjectDisposedException;
 }

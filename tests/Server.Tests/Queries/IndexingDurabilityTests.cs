@@ -66,7 +66,7 @@ public sealed class IndexingDurabilityTests(ITestOutputHelper output)
                         {
                             acknowledged += await write;
                         }
-                        catch (Exception e) when (e is HttpRequestException or IOException or TaskCanceledException)
+                        catch (Exception e) when (ConnectionCut.IsCut(e))
                         {
                             inFlight = batch;
                         }

@@ -216,7 +216,7 @@ internal sealed class KillCycleWriter
             string body = await response.Content.ReadAsStringAsync();
             return (response.StatusCode, body, FolioApi.ETagOf(response));
         }
-        catch (Exception e) when (e is HttpRequestException or IOException or OperationCanceledException or ObjectDisposedException)
+        catch (Exception e) when (ConnectionCut.IsCut(e))
         {
             return null;
         }
