@@ -107,6 +107,9 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
             case RqlFunction { Name: "search", Field.Path: { } path }:
                 search.Add(path);
                 break;
+            case RqlFunction { Name: "lucene", Field.Path: { } path } lucene:
+                CollectLucene(lucene, path, exact, search);
+                break;
             case RqlFunction { Field.Path: { } path }:
                 exact.Add(path);
                 break;
@@ -242,6 +245,7 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
             "endswith" => new WildcardQuery(IndexField(function.Field, numeric: false), "*" + argument.Text!.Replace("*", "", StringComparison.Ordinal)),
             "search" => Search(SearchField(function.Field), argument.Text!, function.Argument!, function.RequireAll),
             "regex" => Regex(function, argument.Text!),
+            "lucene" => Lucene(function, argument.Text!),
             _ => throw new QueryException($"Unknown function {function.Name}()."),
         };
     }
@@ -313,14 +317,25 @@ internal sealed partial class QueryCompiler(IndexDefinition definition, JsonElem
     {
         if (field.Path is null)
             throw new QueryException("search() needs a full-text field, not id().");
+        return TrySearchField(field, out var name)
+            ? name
+            : throw new QueryException($"search() needs a full-text field; '{field.Name}' of index '{definition.Name}' is not one (set \"Search\": true).");
+    }
+
+    /// <summary>The full-text index field of <paramref name="field"/>, when the index has one.</summary>
+    private bool TrySearchField(RqlField field, out string name)
+    {
+        name = "";
+        if (field.Path is null)
+            return false;
         if (definition.IsAuto && definition.Reduce is null)
-            return AutoIndexNaming.SearchFieldName(field.Path);
-        if (definition.Fields.TryGetValue(field.Name, out var defined) && defined.Search)
-            return field.Name;
+            name = AutoIndexNaming.SearchFieldName(field.Path);
+        else if (definition.Fields.TryGetValue(field.Name, out var defined) && defined.Search)
+            name = field.Name;
         // A map/reduce index's group fields are exact, each with a full-text twin.
-        if (definition.Fields.ContainsKey(IndexDefinition.SearchTwinName(field.Name)))
-            return IndexDefinition.SearchTwinName(field.Name);
-        throw new QueryException($"search() needs a full-text field; '{field.Name}' of index '{definition.Name}' is not one (set \"Search\": true).");
+        else if (definition.Fields.ContainsKey(IndexDefinition.SearchTwinName(field.Name)))
+            name = IndexDefinition.SearchTwinName(field.Name);
+        return name.Length > 0;
     }
 
     /// <summary>

@@ -104,6 +104,9 @@ public sealed record RqlFunction(string Name, RqlField Field, RqlValue? Argument
 {
     /// <summary>For <c>search(field, text, and)</c>: whether a match needs every word of the text rather than any.</summary>
     public bool RequireAll { get; init; }
+
+    /// <summary>For <c>lucene(field, text, true)</c>: whether the text's terms match the field's values as written, not analyzed.</summary>
+    public bool Exact { get; init; }
 }
 
 /// <summary><c>boost(condition, factor)</c>: the condition, its score multiplied by the factor (a number above 0).</summary>

@@ -27,8 +27,8 @@ public sealed partial class RqlParser
         Expect(RqlTokenKind.OpenParen, "'('");
         var innerStart = Current.Position;
         var inner = ParseOr();
-        if (ContainsAny(inner, static e => e is RqlExact or RqlBoost or RqlFuzzy or RqlProximity or RqlFunction { Name: "search" }))
-            throw new RqlParseException("exact() takes comparisons, in, between, startsWith, endsWith, regex and exists, not search, fuzzy, proximity, boost or another exact()", innerStart);
+        if (ContainsAny(inner, static e => e is RqlExact or RqlBoost or RqlFuzzy or RqlProximity or RqlFunction { Name: "search" or "lucene" }))
+            throw new RqlParseException("exact() takes comparisons, in, between, startsWith, endsWith, regex and exists, not search, lucene, fuzzy, proximity, boost or another exact()", innerStart);
         Expect(RqlTokenKind.CloseParen, "')' to close exact()");
         return new RqlExact(inner, start);
     }

@@ -171,8 +171,10 @@ public sealed partial class RqlParser
                 return ParseIntersect();
             case var spatial when spatial.StartsWith("spatial.", StringComparison.Ordinal):
                 return ParseSpatial();
+            case "lucene":
+                return ParseLucene();
             case not ("exists" or "search" or "startswith" or "endswith" or "regex"):
-                throw new RqlParseException($"Unknown function '{nameToken.Text}' (expected search, startsWith, endsWith, exists, regex, exact, boost, fuzzy, proximity, morelikethis, intersect, spatial.within, spatial.intersects, spatial.disjoint, id, or with group by count, sum, min, max, avg)", nameToken.Position);
+                throw new RqlParseException($"Unknown function '{nameToken.Text}' (expected search, lucene, startsWith, endsWith, exists, regex, exact, boost, fuzzy, proximity, morelikethis, intersect, spatial.within, spatial.intersects, spatial.disjoint, id, or with group by count, sum, min, max, avg)", nameToken.Position);
         }
         _index++;
         Expect(RqlTokenKind.OpenParen, "'('");
@@ -188,6 +190,26 @@ public sealed partial class RqlParser
         }
         Expect(RqlTokenKind.CloseParen, $"')' to close {nameToken.Text}()");
         return new RqlFunction(name, field, argument) { RequireAll = requireAll };
+    }
+
+    /// <summary><c>lucene(field, 'text')</c> or <c>lucene(field, 'text', exact)</c>: the text in Lucene's syntax (<see cref="LuceneSyntax"/>).</summary>
+    private RqlFunction ParseLucene()
+    {
+        _index++;
+        Expect(RqlTokenKind.OpenParen, "'('");
+        var field = ParseField();
+        Expect(RqlTokenKind.Comma, "',' and the text of lucene()");
+        var text = ParseValue();
+        var exact = false;
+        if (Take(RqlTokenKind.Comma))
+        {
+            var start = Current.Position;
+            if (ParseValue() is not RqlLiteral { Value: bool flag })
+                throw new RqlParseException("lucene()'s third argument is true (match the terms as written) or false", start);
+            exact = flag;
+        }
+        Expect(RqlTokenKind.CloseParen, "')' to close lucene()");
+        return new RqlFunction("lucene", field, text) { Exact = exact };
     }
 
     /// <summary><c>boost(condition, factor)</c>: any condition of the where clause.</summary>

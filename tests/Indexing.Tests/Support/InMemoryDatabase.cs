@@ -33,10 +33,14 @@ public sealed class InMemoryDatabase : IDisposable
 
     public static IndexDefinition Definition(string json) => IndexDefinitionJson.Parse(JsonDocument.Parse(json).RootElement);
 
-    /// <summary>Runs <paramref name="rql"/> once the index caught up; the results as JSON text, and the index used.</summary>
-    public async Task<(List<string> Results, string? Index)> QueryAsync(string rql)
+    /// <summary>
+    /// Runs <paramref name="rql"/> (with <paramref name="parameters"/>, a JSON object, when given) once the index caught up;
+    /// the results as JSON text, and the index used.
+    /// </summary>
+    public async Task<(List<string> Results, string? Index)> QueryAsync(string rql, string? parameters = null)
     {
-        using var result = await Runner.RunAsync(rql, new QueryOptions { WaitForNonStaleResults = true });
+        using var document = parameters is null ? null : JsonDocument.Parse(parameters);
+        using var result = await Runner.RunAsync(rql, new QueryOptions { WaitForNonStaleResults = true, Parameters = document?.RootElement });
         Assert.False(result.IsStale);
         var rows = new List<string>();
         foreach (var row in result.Results)

@@ -91,6 +91,20 @@ public static partial class DocumentationParityCases
             d => Ids(d.Employees.Where(e => Words(e.Notes).Intersect(["chemistry", "psychology"]).Any()).Select(e => e.Id))),
         new("full-text", "from index 'Products/Search' where search(Name, 'queso')", d => Ids(d.Products.Where(p => Words(p.Name).Contains("queso")).Select(p => p.Id))),
 
+        // Lucene's own syntax, as the seeds' clients' WhereLucene writes it.
+        new("lucene", "from Employees where lucene(Notes, 'french')", d => Ids(d.Employees.Where(e => Words(e.Notes).Contains("french")).Select(e => e.Id))),
+        new("lucene", "from Employees where lucene(Notes, 'french AND NOT spanish')",
+            d => Ids(d.Employees.Where(e => Words(e.Notes).Contains("french") && !Words(e.Notes).Contains("spanish")).Select(e => e.Id))),
+        new("lucene", "from Employees where lucene(Notes, '+sales (french OR psychology)')",
+            d => Ids(d.Employees.Where(e => Words(e.Notes).Contains("sales")).Select(e => e.Id))),
+        new("lucene", "from Employees where lucene(Notes, $q)",
+            d => Ids(d.Employees.Where(e => Words(e.Notes).Any(w => w.StartsWith("tech", StringComparison.Ordinal)) || Words(e.Notes).Contains("chemistry")).Select(e => e.Id)))
+        {
+            Parameters = new { q = "tech* chemistry" },
+        },
+        new("lucene", "from Products where lucene(PricePerUnit, '[20 TO 40}') and UnitsInStock > 0",
+            d => Ids(d.Products.Where(p => p.PricePerUnit is >= 20 and < 40 && p.UnitsInStock > 0).Select(p => p.Id))),
+
         // Fuzzy and proximity.
         new("fuzzy", "from Products where fuzzy(Name = 'Chaii', 1)", d => Ids(d.Products.Where(p => Edits(p.Name, "Chaii") <= 1).Select(p => p.Id))),
         new("fuzzy", "from Employees where search(Notes, 'frnech~1')", d => Ids(d.Employees.Where(e => Words(e.Notes).Any(w => Edits(w, "frnech") <= 1)).Select(e => e.Id))),

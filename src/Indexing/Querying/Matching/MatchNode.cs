@@ -58,7 +58,7 @@ internal abstract class MatchNode
             "startswith" => new ValueTest(function.Field, ValueCondition.StartsWith(argument.Text!)),
             "endswith" => new ValueTest(function.Field, ValueCondition.EndsWith(argument.Text!)),
             "regex" => throw new QueryException("regex() needs an index; a subscription's query or a filter, checked without an index, can use =, ranges, in, all in, between, exists(), startsWith() and endsWith()."),
-            "search" => throw new QueryException("search() needs a full-text index; a subscription's query or a filter, checked without an index, can use =, ranges, in, between, exists(), startsWith() and endsWith()."),
+            "search" or "lucene" => throw new QueryException($"{function.Name}() needs a full-text index; a subscription's query or a filter, checked without an index, can use =, ranges, in, between, exists(), startsWith() and endsWith()."),
             _ => throw new QueryException($"Unknown function {function.Name}()."),
         };
     }
