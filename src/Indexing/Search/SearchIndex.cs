@@ -45,10 +45,12 @@ public sealed class SearchIndex : IEngineIndex
     /// of 4,096 entries (<see cref="NumericColumn.BlockSize"/>); version 20 writes point blocks as bit streams
     /// (<see cref="PointBlock"/>); version 21 remembers how a case-folding exact field's values were spelled
     /// (<see cref="SpellingVariant"/>); version 22 keeps a numeric field's recent points in runs until they are merged
-    /// into its main blocks (<see cref="PointRuns"/>). A version 21 index is version 22 without runs, so it opens and is
-    /// marked 22 (a build of version 21 would not see runs); older indexes are refused like newer ones and must be rebuilt.
+    /// into its main blocks (<see cref="PointRuns"/>); version 23 leaves a deleted entry's ids in full-text postings until a
+    /// sweep takes them out, keeping them meanwhile as dead entries that readers skip (<see cref="DeadEntries"/>). A version
+    /// 21 or 22 index is version 23 without runs or dead entries, so it opens and is marked 23 (an older build would not
+    /// see them); older indexes are refused like newer ones and must be rebuilt.
     /// </summary>
-    public const int FormatVersion = 22;
+    public const int FormatVersion = 23;
 
     /// <summary>The oldest format this build opens, marking it <see cref="FormatVersion"/>.</summary>
     public const int OldestOpenedFormatVersion = 21;
@@ -82,6 +84,8 @@ public sealed class SearchIndex : IEngineIndex
         meta.TryGet(key, out var stored) ? BinaryPrimitives.ReadInt64LittleEndian(stored) : 0;
 
     private readonly bool _ownsEnvironment;
+    // The dead entries as last read, shared by searchers of the same version of them.
+    private DeadSet _dead = DeadSet.Empty;
     private readonly Stack<SearchScratch> _scratch = new();
     // Used by one batch at a time: a batch rents and returns logs while it holds the write transaction.
     private readonly Stack<PendingPostings> _pending = new();
@@ -117,6 +121,16 @@ public sealed class SearchIndex : IEngineIndex
         tx.CreateTree(KeysTree);
         tx.CreateTree(ShapesTree);
         tx.Commit();
+    }
+
+    /// <summary>The dead entries as of <paramref name="transaction"/> (<see cref="DeadEntries"/>), read once per version of them.</summary>
+    internal DeadSet DeadAt(ReadTransaction transaction, Folio.Storage.Trees.Tree meta)
+    {
+        var cached = Volatile.Read(ref _dead);
+        var read = DeadEntries.Read(transaction, meta, cached);
+        if (!ReferenceEquals(read, cached))
+            Volatile.Write(ref _dead, read);
+        return read;
     }
 
     /// <summary>The committed entry shapes, shared by batches and searchers.</summary>

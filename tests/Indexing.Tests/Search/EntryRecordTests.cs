@@ -29,6 +29,14 @@ public class EntryRecordTests
         batch.Commit();
     }
 
+    /// <summary>A batch that takes every deleted entry out of the full-text postings (<see cref="IndexBatch.SweepDeadEntries"/>).</summary>
+    private static void Sweep(SearchIndex index)
+    {
+        using var batch = index.BeginBatch();
+        batch.SweepDeadEntries();
+        batch.Commit();
+    }
+
     private static List<string> Keys(SearchIndex index, Query query)
     {
         using var searcher = index.OpenSearcher();
@@ -53,7 +61,7 @@ public class EntryRecordTests
     }
 
     [Fact]
-    public void Delete_TakesATermOutOfTheDictionary_WhenItsLastEntryGoes()
+    public void Delete_TakesATermOutOfTheDictionary_WhenItsLastEntryGoes_AtTheSweepForFullText()
     {
         using var index = SearchIndex.Open(StorageOptions.InMemory(), Schema());
         Index(index,
@@ -63,6 +71,11 @@ public class EntryRecordTests
         Assert.Equal(["red"], DictionaryTerms(index, "Tag"));
 
         Delete(index, "a");
+        // The full-text postings keep the deleted entry until the sweep; no query finds it meanwhile.
+        Assert.Equal(["alpha", "beta", "gamma"], DictionaryTerms(index, "Body"));
+        Assert.Empty(Keys(index, new TermQuery("Body", FieldValue.From("alpha"))));
+        Assert.Equal(["b"], Keys(index, new TermQuery("Body", FieldValue.From("beta"))));
+        Sweep(index);
         Assert.Equal(["beta", "gamma"], DictionaryTerms(index, "Body"));
         Assert.Equal(["red"], DictionaryTerms(index, "Tag"));
 
@@ -70,8 +83,9 @@ public class EntryRecordTests
         Assert.Equal(["alpha", "beta", "gamma"], DictionaryTerms(index, "Body"));
         Assert.Equal(["c"], Keys(index, new PhraseQuery("Body", "alpha beta")));
         Delete(index, "b", "c");
-        Assert.Empty(DictionaryTerms(index, "Body"));
         Assert.Empty(DictionaryTerms(index, "Tag"));
+        Sweep(index);
+        Assert.Empty(DictionaryTerms(index, "Body"));
     }
 
     [Fact]
@@ -88,6 +102,8 @@ public class EntryRecordTests
             batch.Delete("passing");
             batch.Commit();
         }
+        Assert.Empty(Keys(index, new TermQuery("Body", FieldValue.From("word28"))));
+        Sweep(index);
         var live = new List<string> { "common", "word29" };
         for (var key = 0; key < 10; key++)
             live.Add($"w29x{key}");
@@ -112,6 +128,7 @@ public class EntryRecordTests
         Assert.Equal(["synonyms"], Keys(index, new PhraseQuery("Marked", "quick@0 fox@1")));
 
         Delete(index, "shuffled", "synonyms");
+        Sweep(index);
         Assert.Empty(DictionaryTerms(index, "Marked"));
     }
 
@@ -146,6 +163,7 @@ public class EntryRecordTests
         Assert.Equal(["a"], Keys(index, new PhraseQuery("Marked", "old@0")));
         Assert.Equal(["b"], Keys(index, new TermQuery("Marked", FieldValue.From("edge@0"))));
         Delete(index, "a", "b");
+        Sweep(index);
         Assert.Empty(DictionaryTerms(index, "Marked"));
     }
 
@@ -201,6 +219,7 @@ public class EntryRecordTests
             using (var index = SearchIndex.Open(StorageOptions.ForPath(path), Schema(FieldKind.Long)))
             {
                 Delete(index, "a");
+                Sweep(index);
                 Assert.Equal(["12"], DictionaryTerms(index, "Tag"));
                 Assert.Empty(DictionaryTerms(index, "Body"));
                 Index(index, new IndexEntry("c").Add("Tag", 12L));

@@ -23,14 +23,18 @@ public sealed class TermIterator : DocIdIterator
     private byte[] _buffer;
     private long _loadedChunkFirst = -1;
     private bool _positioned;
+    // Ids of deleted entries the postings still hold (DeadEntries), ascending, and the first not below the current id.
+    private readonly long[]? _dead;
+    private int _deadAt;
 
     /// <summary>
     /// Walks the postings of the term whose key is <paramref name="termKey"/> and whose header (its value
     /// in <paramref name="terms"/>) is <paramref name="header"/>, reading sealed chunks from <paramref name="sealedChunks"/>
-    /// and decoding into buffers lent by <paramref name="scratch"/>.
+    /// and decoding into buffers lent by <paramref name="scratch"/>, skipping the ids in <paramref name="dead"/> (ascending).
     /// </summary>
-    internal TermIterator(Tree terms, Tree? sealedChunks, byte[] termKey, ReadOnlySpan<byte> header, SearchScratch scratch)
+    internal TermIterator(Tree terms, Tree? sealedChunks, byte[] termKey, ReadOnlySpan<byte> header, SearchScratch scratch, long[]? dead = null)
     {
+        _dead = dead;
         _sealed = sealedChunks;
         _termKey = termKey;
         _documentFrequency = PostingStore.DocumentFrequency(header);
@@ -59,7 +63,37 @@ public sealed class TermIterator : DocIdIterator
     public override long Cost => _documentFrequency;
 
     /// <inheritdoc/>
-    public override bool MoveNext()
+    public override bool MoveNext() => MoveNextStored() && SkipDead();
+
+    /// <inheritdoc/>
+    public override bool Advance(long target) => AdvanceStored(target) && SkipDead();
+
+    /// <summary>Moves past the current id while it is a dead entry's; false when the postings end first.</summary>
+    private bool SkipDead()
+    {
+        if (_dead is null)
+            return true;
+        while (IsDead(Current))
+        {
+            if (!MoveNextStored())
+                return false;
+        }
+        return true;
+    }
+
+    private bool IsDead(long id)
+    {
+        var dead = _dead!;
+        if (_deadAt < dead.Length && dead[_deadAt] < id)
+        {
+            // Ids only grow, so the search starts where the last one ended.
+            var found = Array.BinarySearch(dead, _deadAt, dead.Length - _deadAt, id);
+            _deadAt = found >= 0 ? found : ~found;
+        }
+        return _deadAt < dead.Length && dead[_deadAt] == id;
+    }
+
+    private bool MoveNextStored()
     {
         if (Current == NoMoreIds)
             return false;
@@ -80,8 +114,7 @@ public sealed class TermIterator : DocIdIterator
         return End();
     }
 
-    /// <inheritdoc/>
-    public override bool Advance(long target)
+    private bool AdvanceStored(long target)
     {
         if (Current >= target)
             return Current != NoMoreIds;

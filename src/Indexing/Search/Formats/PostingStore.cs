@@ -24,7 +24,7 @@ namespace Folio.Indexing.Search;
 /// never depends on a term's history. Inline lists exist because a field of unique values (timestamps)
 /// otherwise pays a second tree entry, and a range over it a second cursor step, for every single id.
 /// </remarks>
-internal sealed class PostingStore
+internal sealed partial class PostingStore
 {
     public const int ChunkSize = 4096;
 

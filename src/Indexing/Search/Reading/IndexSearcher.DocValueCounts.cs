@@ -16,7 +16,8 @@ public sealed partial class IndexSearcher
         public bool TryCountEveryOrdinal(Action<long, long> add, out long counted)
         {
             counted = 0;
-            if (!HasOneValueEach() || reader.IsNumeric || reader.IdColumnValues is null || reader.TermIds is not { } termIds)
+            // Postings that still hold dead entries (a field full-text once) would count them.
+            if (!HasOneValueEach() || reader.IsNumeric || reader.IdColumnValues is null || reader.TermIds is not { } termIds || searcher.DeadIn(field) is not null)
                 return false;
             if (reader.Terms is not { } terms)
                 return true;

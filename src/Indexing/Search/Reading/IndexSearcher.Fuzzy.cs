@@ -48,6 +48,7 @@ public sealed partial class IndexSearcher
     {
         var best = new List<(byte[] Term, float Similarity)>();
         var cursor = reader.Terms!.CreateCursor();
+        var dead = DeadIn(field);
         // Reused for every term's bytes; only a term that makes the cut is copied.
         var term = _scratch.WalkTerm;
         var more = cursor.First();
@@ -60,7 +61,9 @@ public sealed partial class IndexSearcher
             if (!TermEncoding.TryDecodeKey(key, term, out var termLength, out var termKeyLength))
                 throw new Folio.Storage.CorruptionException($"The terms of field '{field}' hold a key that is not a term.");
             var bytes = term.AsSpan(0, termLength);
-            if (termKeyLength == key.Length && !TermEncoding.IsShortened(bytes) && matcher.TryMatch(bytes, out _, out var similarity))
+            // A term only dead entries had would take a place among the expansions and match nothing.
+            if (termKeyLength == key.Length && !TermEncoding.IsShortened(bytes) && matcher.TryMatch(bytes, out _, out var similarity)
+                && (dead is null || HasLiveEntry(reader, dead, key, cursor.Value)))
                 Keep(best, bytes, similarity);
             more = cursor.MoveNext();
         }

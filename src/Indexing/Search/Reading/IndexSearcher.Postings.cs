@@ -34,7 +34,7 @@ public sealed partial class IndexSearcher
         if (reader.Terms is null)
             return null;
         var termKey = TermEncoding.TermKey(term);
-        return reader.Terms.TryGet(termKey, out var header) ? new TermIterator(reader.Terms, reader.Sealed, termKey, header, _scratch) : null;
+        return reader.Terms.TryGet(termKey, out var header) ? new TermIterator(reader.Terms, reader.Sealed, termKey, header, _scratch, DeadIn(field)) : null;
     }
 
     internal TermScorer? Scorer(string field, byte[] term)
@@ -190,6 +190,7 @@ public sealed partial class IndexSearcher
         _scratch.WalkFrequencies = frequencies;
         _scratch.WalkTerm = term;
         _scratch.WalkTermKey = termKey;
+        count -= ClearDead(field, bits);
         return bits is null ? new EmptyIterator() : new BitSetIterator(bits, count, _scratch.ReleaseBits);
     }
 

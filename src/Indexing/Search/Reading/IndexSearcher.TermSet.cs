@@ -65,6 +65,7 @@ public sealed partial class IndexSearcher
         }
         _scratch.WalkIds = ids;
         _scratch.WalkFrequencies = frequencies;
+        count -= ClearDead(field, bits);
         if (withNull)
             count += AddToBits(Marks(field, SearchIndex.NullTerm), bits ??= RentBits());
         return Bits(bits, count);

@@ -4,7 +4,8 @@ using Folio.Indexing.Engines;
 namespace Folio.Indexing.Search;
 
 // The walk of a field's text terms (suggestions): one pass over the field's term dictionary, each whole term's
-// document frequency read from its postings header, which already has the removed entries taken out.
+// document frequency read from its postings header; while a full-text field's postings still hold dead entries
+// (DeadEntries), a wanted term's live entries are counted from its postings instead, and a term only they had is left out.
 public sealed partial class IndexSearcher
 {
     /// <inheritdoc/>
@@ -16,6 +17,7 @@ public sealed partial class IndexSearcher
         if (reader.Terms is null || options.Kind is not (FieldKind.Exact or FieldKind.FullText))
             return;
         var cursor = reader.Terms.CreateCursor();
+        var dead = DeadIn(field);
         // Reused for every term's bytes, as the fuzzy walk does.
         var term = _scratch.WalkTerm;
         var walked = 0;
@@ -34,7 +36,9 @@ public sealed partial class IndexSearcher
             if (termKeyLength == key.Length && !SpellingVariant.IsVariant(bytes) && !TermEncoding.IsShortened(bytes)
                 && Utf8.IsValid(bytes) && walker.Wants(bytes))
             {
-                walker.Add(bytes, PostingStore.DocumentFrequency(cursor.Value));
+                var frequency = dead is null ? PostingStore.DocumentFrequency(cursor.Value) : CountLiveEntries(reader, dead, key, cursor.Value);
+                if (frequency > 0)
+                    walker.Add(bytes, frequency);
             }
             more = cursor.MoveNext();
         }

@@ -139,13 +139,17 @@ public sealed partial class IndexBatch
             count += delta;
         }
 
+        /// <summary>The dead entries to take out of the field's postings at <see cref="Flush"/> (a sweep, <see cref="DeadEntries"/>), or null.</summary>
+        public long[]? SweepIds { get; set; }
+
         /// <summary>Writes the batch's changes to the field; its entries start at <paramref name="firstIdOfBatch"/>.</summary>
         public void Flush(long firstIdOfBatch)
         {
             // A numeric field has no terms tree unless it held text terms once, whose deletes still change it.
             if (!Postings.IsEmpty)
-                Postings.Apply(new PostingStore(_transaction.CreateTree(SearchIndex.TermsTree(Name)), () => _transaction.CreateTree(SearchIndex.SealedTree(Name)),
-                    withFrequencies: _fullText, _buffers), _dictionary);
+                Postings.Apply(OpenPostings(), _dictionary);
+            if (SweepIds is { } dead)
+                Sweep(dead);
             _points?.Apply(_transaction, _transaction.CreateTree(SearchIndex.PointsTree(Name)), SearchIndex.PointRunsTree(Name), firstIdOfBatch, _buffers);
             Marks.Apply(_markPostings, null);
             FlushSpellings();
@@ -154,6 +158,39 @@ public sealed partial class IndexBatch
             Column?.Flush();
             IdColumn?.Flush();
             Stats.Write(_meta.Reserve(SearchIndex.FieldStatsKey(Name), 16));
+        }
+
+        private PostingStore OpenPostings() =>
+            new(_transaction.CreateTree(SearchIndex.TermsTree(Name)), () => _transaction.CreateTree(SearchIndex.SealedTree(Name)), withFrequencies: _fullText, _buffers);
+
+        /// <summary>Takes the <paramref name="dead"/> ids out of every term's postings; a term left without any leaves the dictionary.</summary>
+        private void Sweep(long[] dead)
+        {
+            if (_transaction.OpenTree(SearchIndex.TermsTree(Name)) is not { } terms)
+                return;
+            // The terms first: the sweep changes the tree a cursor would walk.
+            var termKeys = new List<byte[]>();
+            var cursor = terms.CreateCursor();
+            var term = new byte[64];
+            for (var more = cursor.First(); more; more = cursor.MoveNext())
+            {
+                var key = cursor.Key;
+                if (key.Length > term.Length)
+                    term = new byte[key.Length];
+                if (!TermEncoding.TryDecodeKey(key, term, out _, out var termKeyLength))
+                    throw new Folio.Storage.CorruptionException($"The terms of field '{Name}' hold a key that is not a term.");
+                // Chunk keys follow their term's key.
+                if (termKeyLength == key.Length)
+                    termKeys.Add(key.ToArray());
+            }
+            var store = OpenPostings();
+            foreach (var termKey in termKeys)
+            {
+                if (store.RemoveEvery(termKey, dead))
+                    continue;
+                TermEncoding.TryDecodeKey(termKey, term, out var termLength, out _);
+                Dictionary.Remove(term.AsSpan(0, termLength));
+            }
         }
 
         /// <summary>Writes the spelling counts the batch changed into the term dictionary (<see cref="TermDictionary.CountSpelling"/>).</summary>

@@ -162,6 +162,7 @@ public sealed partial class IndexBatch : IEngineBatch
         var record = stored.ToArray();
         var position = 0;
         var shape = _index.Shapes.ReadRecordShape(record, ref position, _shapes, _newShapes);
+        var dead = false;
         for (var f = 0; f < shape.FieldCount; f++)
         {
             var field = FieldByOrdinal(shape.Ordinal(f));
@@ -178,7 +179,17 @@ public sealed partial class IndexBatch : IEngineBatch
             }
             else
             {
-                RemoveTerms(record, ref position, flags, field, id);
+                if ((flags & DeadEntryFlags) == DeadEntryFlags)
+                {
+                    // A full-text field's postings keep the id until the sweep (DeadEntries).
+                    EntryRecord.SkipTerms(record, ref position, flags);
+                    _deadFields.Add(field.Name);
+                    dead = true;
+                }
+                else
+                {
+                    RemoveTerms(record, ref position, flags, field, id);
+                }
                 if ((flags & EntryRecord.InColumnFlag) != 0)
                 {
                     if (field.Column is null || !field.Column.TryGet(id, out var sortKey))
@@ -199,6 +210,8 @@ public sealed partial class IndexBatch : IEngineBatch
             field.Column?.Clear(id);
             field.IdColumn?.Clear(id);
         }
+        if (dead)
+            _deadIds.Add(id);
         _entries.Remove(id);
         _entryCount--;
         _keys.Remove(key);
@@ -210,6 +223,7 @@ public sealed partial class IndexBatch : IEngineBatch
     public void Commit()
     {
         ThrowIfDone();
+        WriteDeadEntries();
         foreach (var field in _fields.Values)
             field.Flush(_firstIdOfBatch);
         ReturnLogs();

@@ -1,0 +1,101 @@
+using Folio.Indexing.Postings;
+
+namespace Folio.Indexing.Search;
+
+// The sweep: a term's postings walked once, chunk by chunk, dropping the ids of entries deleted since the last sweep.
+internal sealed partial class PostingStore
+{
+    /// <summary>
+    /// Takes every id of <paramref name="dead"/> (sorted) out of the term's postings, reading each of its chunks once:
+    /// a delete that leaves a full-text field's postings as they were (<see cref="DeadEntries"/>) has them taken out
+    /// here, many at a time. A chunk without dead ids is left as it is. Returns whether the term has postings afterwards.
+    /// </summary>
+    public bool RemoveEvery(ReadOnlySpan<byte> termKey, ReadOnlySpan<long> dead)
+    {
+        if (!_terms.TryGet(termKey, out var header))
+            return false;
+        if (!IsChunked(header))
+        {
+            var count = Decode(header);
+            var kept = KeepLive(count, dead);
+            if (kept == count)
+                return true;
+            if (kept == 0)
+            {
+                _terms.Delete(termKey);
+                return false;
+            }
+            WriteInline(termKey, kept);
+            return true;
+        }
+        var frequency = ChunkedFrequency(header);
+        var cursor = _cursor ??= _terms.CreateCursor();
+        var chunkKeys = new List<byte[]>();
+        var more = cursor.Seek(TermEncoding.ChunkKey(termKey, 0));
+        while (more && IsChunkOf(cursor.Key, termKey))
+        {
+            chunkKeys.Add(cursor.Key.ToArray());
+            more = cursor.MoveNext();
+        }
+        var termKeyCopy = termKey.ToArray();
+        foreach (var chunkKey in chunkKeys)
+        {
+            if (!_terms.TryGet(chunkKey, out var stored))
+                throw new Folio.Storage.CorruptionException("A posting chunk went missing while its term was swept.");
+            var seal = IsSealed(stored) ? ReadSeal(stored) : -1;
+            var count = Decode(StoredChunk(stored));
+            var kept = KeepLive(count, dead);
+            if (kept == count)
+                continue;
+            frequency -= count - kept;
+            _terms.Delete(chunkKey);
+            if (kept == 0)
+            {
+                if (seal >= 0)
+                    DeleteSealed(seal);
+            }
+            else if (seal < 0)
+            {
+                Write(termKeyCopy, kept);
+            }
+            else
+            {
+                // As a removal does: the sealed chunk keeps its sequence number and shrinks in place.
+                Seal(termKeyCopy, kept, seal);
+            }
+        }
+        if (frequency <= 0)
+        {
+            _terms.Delete(termKeyCopy);
+            return false;
+        }
+        if (frequency <= InlineLimit)
+            WriteInline(termKeyCopy, TakeChunks(termKeyCopy));
+        else
+            WriteChunkedHeader(termKeyCopy, frequency);
+        return true;
+    }
+
+    /// <summary>Moves the ids in the buffers that <paramref name="dead"/> lacks to their front; returns how many there are.</summary>
+    private int KeepLive(int count, ReadOnlySpan<long> dead)
+    {
+        if (count == 0 || dead.IsEmpty || dead[^1] < _ids[0] || dead[0] > _ids[count - 1])
+            return count;
+        var next = dead.BinarySearch(_ids[0]);
+        if (next < 0)
+            next = ~next;
+        var kept = 0;
+        for (var i = 0; i < count; i++)
+        {
+            var id = _ids[i];
+            while (next < dead.Length && dead[next] < id)
+                next++;
+            if (next < dead.Length && dead[next] == id)
+                continue;
+            _ids[kept] = id;
+            _frequencies[kept] = _frequencies[i];
+            kept++;
+        }
+        return kept;
+    }
+}

@@ -1,0 +1,53 @@
+namespace Folio.Indexing.Search;
+
+// Dead entries (DeadEntries): ids a full-text field's postings still hold for deleted entries, which every reader of those postings skips.
+public sealed partial class IndexSearcher
+{
+    private DeadSet? _dead;
+
+    /// <summary>The dead entries of this searcher's snapshot.</summary>
+    internal DeadSet Dead => _dead ??= _index.DeadAt(_transaction, _meta);
+
+    /// <summary>The dead ids <paramref name="field"/>'s postings may hold (ascending); null when they hold none.</summary>
+    internal long[]? DeadIn(string field) => Dead.In(field);
+
+    /// <summary>
+    /// Whether a term of <paramref name="reader"/>'s field (its key and header, as the terms tree holds them) has an id of
+    /// a live entry, given the <paramref name="dead"/> ids its postings may hold: a term only dead entries had is left out
+    /// of term walks until the sweep takes it away.
+    /// </summary>
+    private bool HasLiveEntry(FieldReader reader, long[] dead, ReadOnlySpan<byte> key, ReadOnlySpan<byte> header) =>
+        CountLiveEntries(reader, dead, key, header, upTo: 1) > 0;
+
+    /// <summary>How many live entries a term of <paramref name="reader"/>'s field has, counting at most <paramref name="upTo"/>.</summary>
+    private long CountLiveEntries(FieldReader reader, long[] dead, ReadOnlySpan<byte> key, ReadOnlySpan<byte> header, long upTo = long.MaxValue)
+    {
+        var postings = new Queries.Iterators.TermIterator(reader.Terms!, reader.Sealed, key.ToArray(), header, _scratch, dead);
+        long live = 0;
+        while (live < upTo && postings.MoveNext())
+            live++;
+        postings.Release();
+        return live;
+    }
+
+    /// <summary>Clears the bits of the dead ids <paramref name="field"/>'s postings may hold; returns how many were set.</summary>
+    private long ClearDead(string field, ulong[]? bits)
+    {
+        if (bits is null || DeadIn(field) is not { } dead)
+            return 0;
+        long cleared = 0;
+        foreach (var id in dead)
+        {
+            if (id >> 6 >= bits.Length)
+                break;
+            ref var slot = ref bits[id >> 6];
+            var mask = 1UL << (int)(id & 63);
+            if ((slot & mask) != 0)
+            {
+                slot &= ~mask;
+                cleared++;
+            }
+        }
+        return cleared;
+    }
+}
