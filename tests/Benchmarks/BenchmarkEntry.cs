@@ -16,7 +16,7 @@ namespace Folio.Benchmarks;
 /// Whole-workload drivers that BenchmarkDotNet's iteration model does not fit are named commands instead:
 /// <c>storage-load</c> (Folio vs LMDB), <c>journal-sync</c> (the journal's write-and-sync choice),
 /// <c>journal-compression</c> (whether compressing journal records would pay),
-/// <c>search-load</c> (Folio's search engine vs Java Lucene and Lucene.Net),
+/// <c>search-load</c> (Folio's search engine vs Java Lucene and Lucene.Net), <c>index-update</c> (replacing entries of Folio's search index),
 /// <c>lucenenet-directory-stress</c> (whether a Lucene.Net directory survives searches during commits and refreshes), <c>bulk-load</c> and <c>bulk-profile</c>
 /// (bulk insert vs the disk and PouchDB Server; see <see cref="BulkLoadDriver"/>), <c>http-load</c>
 /// (documents over HTTP vs bare Kestrel and PouchDB Server), <c>query-load</c> (indexing and queries over HTTP) and
@@ -47,6 +47,7 @@ public static class BenchmarkEntry
         [JournalCompression.Command] = args => Task.FromResult(JournalCompression.Run(args)),
         [Compaction.CompactLoadCommand.Command] = Compaction.CompactLoadCommand.RunAsync,
         ["search-load"] = args => Task.FromResult(SearchLoadCommand.Run(args)),
+        [IndexUpdateCommand.Command] = args => Task.FromResult(IndexUpdateCommand.Run(args)),
         [Search.LuceneNet.DirectoryStressCommand.Command] = args => Task.FromResult(Search.LuceneNet.DirectoryStressCommand.Run(args)),
         ["bulk-load"] = BulkLoadDriver.RunAsync,
         ["bulk-profile"] = BulkProfile.RunAsync,

@@ -1,0 +1,88 @@
+using System.Diagnostics;
+using System.Globalization;
+using Folio.Indexing.Queries;
+using Folio.Indexing.Search;
+using Folio.Storage;
+
+namespace Folio.Benchmarks.Search;
+
+/// <summary>
+/// <c>index-update</c>: what replacing entries costs Folio's search index. Loads the search benchmark's records (with
+/// their full-text field) in batches of 10,000, then replaces randomly chosen ones, a batch of 10,000 at a time, each
+/// with another record's values: every replacement deletes an entry with about 17 text terms and adds one. Prints the
+/// load and update rates, the CPU they took, a check query's count, and the size after close.
+/// </summary>
+internal static class IndexUpdateCommand
+{
+    public const string Command = "index-update";
+    private const string Usage = "Usage: index-update [--records N] [--updates N] [--data DIR]";
+
+    public static int Run(string[] args)
+    {
+        var records = 200_000;
+        var updates = 200_000;
+        var directory = SearchBenchData.DefaultDirectory;
+        var values = new Dictionary<string, Action<string>>(StringComparer.Ordinal)
+        {
+            ["--records"] = v => records = CommandOptions.Int(v),
+            ["--updates"] = v => updates = CommandOptions.Int(v),
+            ["--data"] = v => directory = v,
+        };
+        if (!CommandOptions.Parse(args, Usage, values, []))
+            return 2;
+        SearchBenchData.EnsureWritten(directory, records, 1);
+        var data = SearchBenchData.ReadRecords(SearchBenchData.RecordsPath(directory, records));
+        var indexDirectory = Path.Combine(directory, "index-update");
+        SearchIndex.Drop(indexDirectory);
+
+        using (var index = SearchIndex.Open(StorageOptions.ForPath(indexDirectory), FolioSearchLoad.Schema()))
+        {
+            var (loadSeconds, loadCpu) = Timed(() =>
+            {
+                for (var start = 0; start < data.Length; start += FolioSearchLoad.BatchSize)
+                    Write(index, start, Math.Min(data.Length, start + FolioSearchLoad.BatchSize), i => data[i].Id, i => data[i]);
+            });
+            Console.WriteLine($"load: {data.Length:N0} records in {loadSeconds:0.00} s ({data.Length / loadSeconds:N0}/s), CPU {loadCpu:0.00} s");
+
+            var random = new Random(17);
+            var (updateSeconds, updateCpu) = Timed(() =>
+            {
+                for (var done = 0; done < updates; done += FolioSearchLoad.BatchSize)
+                {
+                    var count = Math.Min(FolioSearchLoad.BatchSize, updates - done);
+                    Write(index, 0, count, _ => data[random.Next(data.Length)].Id, _ => data[random.Next(data.Length)]);
+                }
+            });
+            Console.WriteLine($"update: {updates:N0} replacements in {updateSeconds:0.00} s ({updates / updateSeconds:N0}/s), CPU {updateCpu:0.00} s");
+            using var searcher = index.OpenSearcher();
+            Console.WriteLine($"check: {searcher.EntryCount:N0} entries; text:time in {searcher.Count(new FullTextQuery("text", "time")):N0}");
+        }
+        Console.WriteLine($"size after close: {DiskUsage.Bytes(indexDirectory) / 1e6:0.0} MB");
+        SearchIndex.Drop(indexDirectory);
+        return 0;
+    }
+
+    private static void Write(SearchIndex index, int start, int end, Func<int, int> idAt, Func<int, BenchRecord> valuesAt)
+    {
+        using var batch = index.BeginBatch();
+        for (var i = start; i < end; i++)
+        {
+            var r = valuesAt(i);
+            batch.Add(new IndexEntry(idAt(i).ToString(CultureInfo.InvariantCulture))
+                .Add("category", r.Category)
+                .Add("brand", r.Brand)
+                .Add("text", r.Text)
+                .Add("ts", r.Timestamp)
+                .Add("price", r.Price));
+        }
+        batch.Commit();
+    }
+
+    private static (double Seconds, double Cpu) Timed(Action action)
+    {
+        var cpu = Process.GetCurrentProcess().TotalProcessorTime;
+        var watch = Stopwatch.StartNew();
+        action();
+        return (watch.Elapsed.TotalSeconds, (Process.GetCurrentProcess().TotalProcessorTime - cpu).TotalSeconds);
+    }
+}
