@@ -3,6 +3,7 @@ using Folio.Indexing.Engines;
 using Folio.Indexing.Queries;
 using Folio.Indexing.Search;
 using Folio.Storage;
+using Folio.Storage.Platform;
 
 namespace Folio.Indexing.Tests.Search;
 
@@ -198,6 +199,51 @@ public sealed class DeadEntriesTests
         {
             SearchIndex.Drop(path);
         }
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void Crash_AroundASweep_LeavesTheDeadEntriesWholeOrSwept(bool sweepCommitted)
+    {
+        var options = StorageOptions.InMemory() with { FileSystem = new MemoryFileSystem(), BackgroundFlush = false };
+        var model = new Dictionary<string, (string Body, string Tag)>(StringComparer.Ordinal);
+        var index = SearchIndex.Open(options, Schema());
+        using (var batch = index.BeginBatch())
+        {
+            for (var i = 0; i < 300; i++)
+            {
+                var body = $"{Words[i % Words.Length]} {Words[(i / 3) % Words.Length]}";
+                batch.Add(new IndexEntry($"k{i}").Add("Body", body).Add("Tag", $"t{i % 3}"));
+                model[$"k{i}"] = (body, $"t{i % 3}");
+            }
+            batch.Commit();
+        }
+        using (var batch = index.BeginBatch())
+        {
+            for (var i = 0; i < 300; i += 3)
+            {
+                batch.Delete($"k{i}");
+                model.Remove($"k{i}");
+            }
+            batch.Commit();
+        }
+        index.Environment.FlushToDataFile();
+        Assert.Equal(100, DeadCount(index));
+
+        var sweeping = index.BeginBatch();
+        sweeping.SweepDeadEntries();
+        if (sweepCommitted)
+            sweeping.Commit();
+        // The process dies: a committed sweep is in the journal only, an uncommitted one nowhere.
+        index.Environment.SimulateCrash();
+
+        using var reopened = SearchIndex.Open(options, Schema());
+        reopened.Environment.Verify();
+        Assert.Equal(sweepCommitted ? 0 : 100, DeadCount(reopened));
+        AssertMatchesModel(reopened, model, sweepCommitted ? "after a committed sweep and a crash" : "after a crash before the sweep committed");
+        if (sweepCommitted)
+            AssertPostingsHoldOnlyLiveEntries(reopened, model);
     }
 
     [Fact]
