@@ -52,6 +52,22 @@ internal sealed partial class QueryCompiler
         }
     }
 
+    /// <summary>The paths <c>lucene(F, 'text', true)</c> matches as written, whose case-sensitive twins an auto index keeps.</summary>
+    private static void CollectLuceneCaseSensitive(RqlFunction lucene, FieldPath path, List<FieldPath> paths)
+    {
+        paths.Add(path);
+        if (lucene.Argument is not RqlLiteral { Value: string text })
+            return;
+        try
+        {
+            CollectLuceneFields(LuceneSyntax.Parse(text, 0, exact: false), paths);
+        }
+        catch (RqlParseException)
+        {
+            // Refused, with its position, when the query is compiled.
+        }
+    }
+
     private static void CollectLuceneFields(LuceneNode node, List<FieldPath> paths)
     {
         string? name;
@@ -97,7 +113,9 @@ internal sealed partial class QueryCompiler
 
     /// <summary>
     /// Required clauses must all match and excluded ones must not; optional clauses match any of them when nothing is
-    /// required. (Lucene also lets optional clauses beside required ones raise the score; here they are left out.)
+    /// required. (Lucene also lets optional clauses beside required ones raise the score; here they are left out.) A
+    /// group of excluded clauses alone matches every other entry, at any depth, where Lucene's would match nothing below
+    /// the top: <c>a OR (-b)</c> reads as "a, or anything but b".
     /// </summary>
     private Query LuceneGroupQuery(LuceneGroup group, RqlField field, bool exact)
     {
@@ -116,23 +134,38 @@ internal sealed partial class QueryCompiler
 
     private Query LuceneTermQuery(LuceneTerm term, RqlField field, bool exact)
     {
-        var fullText = !exact && TrySearchField(field, out var searchField) ? searchField : null;
+        // An auto index's search(F) exists only when a query asked for it; a text from a parameter may name a field it lacks.
+        var fullText = !exact && TrySearchField(field, out var searchField) && definition.Fields.ContainsKey(searchField) ? searchField : null;
+        // Terms as written: the field's case-sensitive values (an auto index's exact(F) twin; a static field declared so).
+        var values = fullText is null && exact && !IsStaticNumber(field) ? CaseSensitiveField(field, field.Position) : null;
         switch (term.Kind)
         {
             case LuceneTermKind.Phrase:
-                return fullText is not null ? new PhraseQuery(fullText, term.Text, (int)term.Number) : new TermQuery(IndexField(field, numeric: false), FieldValue.From(term.Text));
+                return fullText is not null ? new PhraseQuery(fullText, term.Text, (int)term.Number) : new TermQuery(values ?? IndexField(field, numeric: false), FieldValue.From(term.Text));
             case LuceneTermKind.Fuzzy:
                 var edits = term.Number < 1 && term.Number > 0 ? FuzzyQuery.EditsOfFactor(term.Number, term.Text.EnumerateRunes().Count()) : (int)term.Number;
-                return new FuzzyQuery(fullText ?? IndexField(field, numeric: false), term.Text, edits);
+                return new FuzzyQuery(fullText ?? values ?? IndexField(field, numeric: false), term.Text, edits);
             case LuceneTermKind.Wildcard:
-                return Wildcard(fullText ?? IndexField(field, numeric: false), term.Text, caseSensitive: fullText is null && exact);
+                return Wildcard(fullText ?? values ?? IndexField(field, numeric: false), term.Text, caseSensitive: values is not null);
             default:
                 if (fullText is not null)
                     return new FullTextQuery(fullText, term.Text);
-                var value = LuceneValue(term.Text);
+                if (values is not null)
+                    return new TermQuery(values, FieldValue.From(term.Text));
+                var value = HoldsNumbers(field) ? LuceneValue(term.Text) : FieldValue.From(term.Text);
                 return new TermQuery(IndexField(field, IsNumber(value)), value);
         }
     }
+
+    /// <summary>
+    /// Whether a term that reads as a number is one for <paramref name="field"/>: an auto index keeps every field's numbers
+    /// in a twin; a static field holds numbers when declared Long, Double or Auto. A static text field's "01234" stays text.
+    /// </summary>
+    private bool IsStaticNumber(RqlField field) =>
+        !definition.IsAuto && definition.Fields.TryGetValue(field.Name, out var defined) && defined.Type is IndexFieldType.Long or IndexFieldType.Double;
+
+    private bool HoldsNumbers(RqlField field) =>
+        definition.IsAuto || (definition.Fields.TryGetValue(field.Name, out var defined) && defined.Type is IndexFieldType.Long or IndexFieldType.Double or IndexFieldType.Auto);
 
     /// <summary>
     /// A pattern with <c>*</c> only at its ends is a wildcard query; one with <c>?</c> or a <c>*</c> inside becomes the
@@ -157,8 +190,8 @@ internal sealed partial class QueryCompiler
             return new ExistsQuery(IndexField(field, numeric: false));
         FieldValue? lower = range.Lower is null ? null : LuceneValue(range.Lower);
         FieldValue? upper = range.Upper is null ? null : LuceneValue(range.Upper);
-        // Numbers compare as numbers only when every bound given is one; "a" to "9" compares as text.
-        var numeric = (lower is not { } l || IsNumber(l)) && (upper is not { } u || IsNumber(u));
+        // Numbers compare as numbers only when every bound given is one and the field holds numbers; "a" to "9" compares as text.
+        var numeric = HoldsNumbers(field) && (lower is not { } l || IsNumber(l)) && (upper is not { } u || IsNumber(u));
         if (!numeric)
         {
             lower = range.Lower is null ? null : FieldValue.From(range.Lower);

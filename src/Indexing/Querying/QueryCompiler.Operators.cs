@@ -52,6 +52,9 @@ internal sealed partial class QueryCompiler
             case RqlFunction { Name: "regex", Field.Path: { } regexPath }:
                 paths.Add(regexPath);
                 break;
+            case RqlFunction { Name: "lucene", Exact: true, Field.Path: { } lucenePath } lucene:
+                CollectLuceneCaseSensitive(lucene, lucenePath, paths);
+                break;
             case RqlFunction { Name: not "search", Field.Path: { } path } when inExact:
                 paths.Add(path);
                 break;

@@ -15,6 +15,9 @@ public sealed class LuceneSyntax
     /// <summary>How deep parentheses may nest, so a hostile text cannot exhaust the stack.</summary>
     public const int MaxNesting = 64;
 
+    /// <summary>The most clauses one group may have, as Lucene's own limit on a boolean query.</summary>
+    public const int MaxClauses = 1024;
+
     private readonly string _text;
     private readonly int _position;
     private readonly bool _exact;
@@ -60,6 +63,10 @@ public sealed class LuceneSyntax
             if ((and || or) && clauses.Count == 0)
                 throw Error($"{(and ? "AND" : "OR")} needs a clause before it", operatorAt);
             SkipSpace();
+            if ((and || or) && (TakeWord("AND") || TakeWord("OR") || TakeSymbol("&&") || TakeSymbol("||")))
+                throw Error("Two operators in a row", operatorAt);
+            if (clauses.Count == MaxClauses)
+                throw Error($"A group has more than {MaxClauses} clauses");
             var occur = and ? LuceneOccur.Must : LuceneOccur.Should;
             if (TakeSymbol("+"))
                 occur = LuceneOccur.Must;
@@ -72,11 +79,11 @@ public sealed class LuceneSyntax
         }
         _nesting--;
         if (clauses.Count == 0)
-            throw Error(_at < _text.Length ? "Empty parentheses" : "The query is empty");
+            throw Error(_at >= _text.Length ? "The query is empty" : _nesting == 0 ? "A ')' closes no '('" : "Empty parentheses");
         return clauses is [{ Occur: not LuceneOccur.MustNot } only] ? only.Node : new LuceneGroup(clauses);
     }
 
-    private LuceneNode ParseClause(string? field)
+    private LuceneNode ParseClause(string? field, bool afterField = false)
     {
         SkipSpace();
         if (_at >= _text.Length)
@@ -106,6 +113,8 @@ public sealed class LuceneSyntax
                 {
                     if (word.Length == 0 || (wildcard && word != "*"))
                         throw Error("A field name is missing before ':'", start);
+                    if (afterField)
+                        throw Error("A field name follows another ('a:b:c')", start);
                     _at++;
                     if (word == "*")
                     {
@@ -115,7 +124,7 @@ public sealed class LuceneSyntax
                         node = new LuceneTerm(null, "*", LuceneTermKind.MatchAll, 0);
                         break;
                     }
-                    return ParseClause(word);
+                    return ParseClause(word, afterField: true);
                 }
                 if (word.Length == 0)
                     throw Error($"Unexpected '{_text[_at]}'", start);
@@ -184,12 +193,18 @@ public sealed class LuceneSyntax
         SkipSpace();
         if (_at < _text.Length && _text[_at] == '"')
             return ParsePhrase(null).Text;
-        var (bound, wildcard) = ReadWord();
+        // A bound ends only at a space or the range's end, so dates and times need no escapes ([2020-01-01T00:00:00 TO *]).
+        var bound = new StringBuilder();
+        var start = _at;
+        while (_at < _text.Length && !char.IsWhiteSpace(_text[_at]) && _text[_at] is not (']' or '}'))
+        {
+            if (_text[_at] == '\\' && _at + 1 < _text.Length)
+                _at++;
+            bound.Append(_text[_at++]);
+        }
         if (bound.Length == 0)
             throw Error("A range's bound is missing", rangeStart);
-        if (wildcard)
-            return bound == "*" ? null : throw Error("A range's bound is a value or '*'", rangeStart);
-        return bound;
+        return _at - start == 1 && bound[0] == '*' ? null : bound.ToString();
     }
 
     private LuceneNode ParseBoost(LuceneNode node)
@@ -207,6 +222,7 @@ public sealed class LuceneSyntax
     {
         var word = new StringBuilder();
         var wildcard = false;
+        var escapedWildcard = false;
         while (_at < _text.Length)
         {
             var c = _text[_at];
@@ -216,6 +232,7 @@ public sealed class LuceneSyntax
             {
                 if (_at + 1 >= _text.Length)
                     throw Error("A '\\' at the end escapes nothing");
+                escapedWildcard |= _text[_at + 1] is '*' or '?';
                 word.Append(_text[_at + 1]);
                 _at += 2;
                 continue;
@@ -224,6 +241,9 @@ public sealed class LuceneSyntax
             word.Append(c);
             _at++;
         }
+        // A pattern has no escapes of its own, so a literal '*' or '?' in one could not be told from a wildcard.
+        if (wildcard && escapedWildcard)
+            throw Error("A wildcard term cannot also hold an escaped '*' or '?'");
         return (word.ToString(), wildcard);
     }
 

@@ -23,6 +23,14 @@ internal static class FolioSearchLoad
         .Add("ts", FieldKind.Long)
         .Add("price", FieldKind.Double);
 
+    /// <summary>The entry of <paramref name="values"/> under the key of record <paramref name="id"/>.</summary>
+    public static IndexEntry Entry(int id, BenchRecord values) => new IndexEntry(id.ToString(CultureInfo.InvariantCulture))
+        .Add("category", values.Category)
+        .Add("brand", values.Brand)
+        .Add("text", values.Text)
+        .Add("ts", values.Timestamp)
+        .Add("price", values.Price);
+
     public static EngineResult Run(BenchRecord[] records, Dictionary<string, List<string[]>> queries, string directory, TextWriter log)
     {
         SearchIndex.Drop(directory);
@@ -41,13 +49,7 @@ internal static class FolioSearchLoad
             var end = Math.Min(records.Length, start + BatchSize);
             for (var i = start; i < end; i++)
             {
-                var r = records[i];
-                batch.Add(new IndexEntry(r.Id.ToString(CultureInfo.InvariantCulture))
-                    .Add("category", r.Category)
-                    .Add("brand", r.Brand)
-                    .Add("text", r.Text)
-                    .Add("ts", r.Timestamp)
-                    .Add("price", r.Price));
+                batch.Add(Entry(records[i].Id, records[i]));
             }
             addTime.Stop();
             commitTime.Start();

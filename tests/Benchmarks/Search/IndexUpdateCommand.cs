@@ -66,15 +66,7 @@ internal static class IndexUpdateCommand
     {
         using var batch = index.BeginBatch();
         for (var i = start; i < end; i++)
-        {
-            var r = valuesAt(i);
-            batch.Add(new IndexEntry(idAt(i).ToString(CultureInfo.InvariantCulture))
-                .Add("category", r.Category)
-                .Add("brand", r.Brand)
-                .Add("text", r.Text)
-                .Add("ts", r.Timestamp)
-                .Add("price", r.Price));
-        }
+            batch.Add(FolioSearchLoad.Entry(idAt(i), valuesAt(i)));
         batch.Commit();
     }
 

@@ -13,8 +13,8 @@ public sealed class LuceneQueryTests
     private static async Task<InMemoryDatabase> OpenAsync(string engine)
     {
         var db = new InMemoryDatabase(engine);
-        await db.PutAsync("notes/1", """{"Notes":"She speaks fluent French and some German","Name":"Ernst Handel","Age":30,"@metadata":{"@collection":"Notes"}}""");
-        await db.PutAsync("notes/2", """{"Notes":"French is spoken fluently by him, not fluent in Italian","Name":"Ernst Handle","Age":25,"@metadata":{"@collection":"Notes"}}""");
+        await db.PutAsync("notes/1", """{"Notes":"She speaks fluent French and some German","Name":"Ernst Handel","Age":30,"Born":"1996-03-01T10:00:00","Code":"01234","@metadata":{"@collection":"Notes"}}""");
+        await db.PutAsync("notes/2", """{"Notes":"French is spoken fluently by him, not fluent in Italian","Name":"Ernst Handle","Age":25,"Born":"2001-07-15T08:30:00","Code":"1234","@metadata":{"@collection":"Notes"}}""");
         await db.PutAsync("notes/3", """{"Notes":"He is fluent in writing and reading technical French","Name":"Anna Handel","Age":41,"@metadata":{"@collection":"Notes"}}""");
         await db.PutAsync("notes/4", """{"Notes":"Bonjour: a french greeting, fluent","Name":"Bob","Age":19,"@metadata":{"@collection":"Notes"}}""");
         await db.PutAsync("notes/5", """{"Notes":"The handle of the door was broken","Name":"Ernts Hnadel","Age":35,"@metadata":{"@collection":"Notes"}}""");
@@ -45,6 +45,8 @@ public sealed class LuceneQueryTests
     [InlineData("Age", "{30 TO *]", new[] { "notes/3", "notes/5" })]
     [InlineData("Age", "30", new[] { "notes/1" })]
     [InlineData("Name", "ernst", new[] { "notes/1", "notes/2" })]
+    [InlineData("Born", "[1990-01-01T00:00:00 TO 2000-01-01T00:00:00}", new[] { "notes/1" })]
+    [InlineData("Born", "{2000-01-01 TO *]", new[] { "notes/2" })]
     public async Task Lucene_MatchesWhatTheSyntaxAsks_OnBothEngines(string field, string text, string[] expected)
     {
         foreach (var engine in Engines)
@@ -63,6 +65,11 @@ public sealed class LuceneQueryTests
         Assert.Equal(["notes/1"], await IdsAsync(db, "from Notes where lucene(Name, '\"Ernst Handel\"', true)"));
         Assert.Empty(await IdsAsync(db, "from Notes where lucene(Name, 'ernst', true)"));
         Assert.Equal(["notes/1", "notes/2"], await IdsAsync(db, "from Notes where lucene(Name, 'Ernst*', true)"));
+        // As written: case counts, in a wildcard's pattern too, and a value of digits stays text.
+        Assert.Empty(await IdsAsync(db, "from Notes where lucene(Name, '\"ernst handel\"', true)"));
+        Assert.Empty(await IdsAsync(db, "from Notes where lucene(Name, 'ernst*', true)"));
+        Assert.Equal(["notes/1", "notes/2"], await IdsAsync(db, "from Notes where lucene(Name, 'Ern?t*', true)"));
+        Assert.Equal(["notes/1"], await IdsAsync(db, "from Notes where lucene(Code, '01234', true)"));
     }
 
     [Fact]

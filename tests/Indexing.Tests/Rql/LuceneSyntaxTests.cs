@@ -45,6 +45,8 @@ public sealed class LuceneSyntaxTests
     [InlineData("[a TO z}", "a", true, "z", false)]
     [InlineData("{* TO 5]", null, false, "5", true)]
     [InlineData("[\"a b\" TO *]", "a b", true, null, true)]
+    [InlineData("[2020-01-01T00:00:00 TO 2020-12-31T23:59:59.999Z}", "2020-01-01T00:00:00", true, "2020-12-31T23:59:59.999Z", false)]
+    [InlineData("[\\* TO a:b]", "*", true, "a:b", true)]
     public void Parse_Range_KeepsItsBoundsAndEnds(string text, string? lower, bool lowerInclusive, string? upper, bool upperInclusive) =>
         Assert.Equal(new LuceneRange(null, lower, lowerInclusive, upper, upperInclusive), LuceneSyntax.Parse(text, 0, exact: true));
 
@@ -87,6 +89,11 @@ public sealed class LuceneSyntaxTests
     [InlineData("a\\", 11)]
     [InlineData("()", 11)]
     [InlineData("f*:x", 10)]
+    [InlineData(")", 10)]
+    [InlineData("a OR AND b", 12)]
+    [InlineData("a || && b", 12)]
+    [InlineData("Title:Body:x", 16)]
+    [InlineData("a\\** b", 14)]
     public void Parse_BadText_ThrowsAParseErrorAtItsPlaceInTheQuery(string text, int position)
     {
         var error = Assert.Throws<RqlParseException>(() => LuceneSyntax.Parse(text, 10, exact: true));
@@ -112,6 +119,14 @@ public sealed class LuceneSyntaxTests
                 Assert.InRange(e.Position, 0, length);
             }
         }
+    }
+
+    [Fact]
+    public void Parse_ManyFieldPrefixesOrClauses_AreRefusedBeforeTheStackOrTheQueryGrows()
+    {
+        Assert.Throws<RqlParseException>(() => LuceneSyntax.Parse(string.Concat(Enumerable.Repeat("a:", 20_000)) + "x", 0, exact: true));
+        Assert.Throws<RqlParseException>(() => LuceneSyntax.Parse(string.Join(' ', Enumerable.Repeat("w", LuceneSyntax.MaxClauses + 1)), 0, exact: true));
+        Assert.Equal(LuceneSyntax.MaxClauses, Group(string.Join(' ', Enumerable.Repeat("w", LuceneSyntax.MaxClauses))).Clauses.Count);
     }
 
     [Fact]

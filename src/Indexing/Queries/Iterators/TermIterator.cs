@@ -95,11 +95,18 @@ public sealed class TermIterator : DocIdIterator
     private bool IsDead(long id)
     {
         var dead = _dead!;
-        if (_deadAt < dead.Length && dead[_deadAt] < id)
+        // Ids only grow, so the search starts where the last one ended: a few steps when the dead are dense among the
+        // postings, a binary search over the rest when the walk jumps far past them.
+        var steps = 0;
+        while (_deadAt < dead.Length && dead[_deadAt] < id)
         {
-            // Ids only grow, so the search starts where the last one ended.
-            var found = Array.BinarySearch(dead, _deadAt, dead.Length - _deadAt, id);
-            _deadAt = found >= 0 ? found : ~found;
+            if (++steps > 8)
+            {
+                var found = Array.BinarySearch(dead, _deadAt, dead.Length - _deadAt, id);
+                _deadAt = found >= 0 ? found : ~found;
+                break;
+            }
+            _deadAt++;
         }
         return _deadAt < dead.Length && dead[_deadAt] == id;
     }

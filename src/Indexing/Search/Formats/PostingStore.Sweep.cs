@@ -64,16 +64,7 @@ internal sealed partial class PostingStore
                 Seal(termKeyCopy, kept, seal);
             }
         }
-        if (frequency <= 0)
-        {
-            _terms.Delete(termKeyCopy);
-            return false;
-        }
-        if (frequency <= InlineLimit)
-            WriteInline(termKeyCopy, TakeChunks(termKeyCopy));
-        else
-            WriteChunkedHeader(termKeyCopy, frequency);
-        return true;
+        return WriteChunkedTerm(termKeyCopy, frequency);
     }
 
     /// <summary>Moves the ids in the buffers that <paramref name="dead"/> lacks to their front; returns how many there are.</summary>

@@ -209,6 +209,15 @@ internal sealed partial class PostingStore
             Append(termKey, additions, frequencies, LastChunkToExtend(termKey, additions[0]));
             frequency += additions.Length;
         }
+        return WriteChunkedTerm(termKey, frequency);
+    }
+
+    /// <summary>
+    /// The term's own entry once its chunks are written: gone without postings, its list inline when it has few enough
+    /// ids, otherwise the count of its ids. Returns whether the term has postings.
+    /// </summary>
+    private bool WriteChunkedTerm(ReadOnlySpan<byte> termKey, long frequency)
+    {
         if (frequency <= 0)
         {
             _terms.Delete(termKey);

@@ -25,7 +25,11 @@ public sealed partial class IndexSearcher
         var postings = new Queries.Iterators.TermIterator(reader.Terms!, reader.Sealed, key.ToArray(), header, _scratch, dead);
         long live = 0;
         while (live < upTo && postings.MoveNext())
-            live++;
+        {
+            // A term of a million entries is counted one by one: the query's budget bounds it.
+            if ((++live & CancellationStride) == 0)
+                Guard.Check();
+        }
         postings.Release();
         return live;
     }

@@ -128,8 +128,16 @@ public sealed partial class IndexSearcher
 
     private void AddCandidate(string field, byte[] term, int frequency, List<MoreLikeThisCandidate> candidates)
     {
-        var terms = Field(field).Terms;
-        var documentFrequency = terms is null ? 0 : PostingStore.DocumentFrequency(terms, TermEncoding.TermKey(term));
+        var reader = Field(field);
+        var terms = reader.Terms;
+        long documentFrequency = 0;
+        if (terms is not null && terms.TryGet(TermEncoding.TermKey(term), out var header))
+        {
+            // Counted as the Lucene engine counts them: live entries only, while the postings still hold dead ones.
+            documentFrequency = DeadIn(field) is { } dead
+                ? CountLiveEntries(reader, dead, TermEncoding.TermKey(term), header)
+                : PostingStore.DocumentFrequency(header);
+        }
         candidates.Add(new MoreLikeThisCandidate(field, Encoding.UTF8.GetString(term), frequency, documentFrequency));
     }
 }
