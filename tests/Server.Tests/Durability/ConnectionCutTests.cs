@@ -40,7 +40,8 @@ public sealed class ConnectionCutTests
             }
         });
 
-        using var client = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{((IPEndPoint)listener.LocalEndpoint).Port}") };
+        // A resetter that stopped early leaves requests unanswered: they fail within seconds, not the default 100.
+        using var client = new HttpClient { BaseAddress = new Uri($"http://127.0.0.1:{((IPEndPoint)listener.LocalEndpoint).Port}"), Timeout = TimeSpan.FromSeconds(10) };
         int failures = 0;
         for (int i = 0; i < 40; i++)
         {
