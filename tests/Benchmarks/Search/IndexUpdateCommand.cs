@@ -10,28 +10,32 @@ namespace Folio.Benchmarks.Search;
 /// <c>index-update</c>: what replacing entries costs Folio's search index. Loads the search benchmark's records (with
 /// their full-text field) in batches of 10,000, then replaces randomly chosen ones, a batch of 10,000 at a time, each
 /// with another record's values: every replacement deletes an entry with about 17 text terms and adds one. Prints the
-/// load and update rates, the CPU they took, a check query's count, and the size after close.
+/// load and update rates, the CPU they took, the p50 and p99 of the search benchmark's full-text queries (two words,
+/// top 25 by score) right after the updates, a check query's count, and the size after close.
 /// </summary>
 internal static class IndexUpdateCommand
 {
     public const string Command = "index-update";
-    private const string Usage = "Usage: index-update [--records N] [--updates N] [--data DIR]";
+    private const string Usage = "Usage: index-update [--records N] [--updates N] [--queries N] [--data DIR]";
 
     public static int Run(string[] args)
     {
         var records = 200_000;
         var updates = 200_000;
+        var queries = 1_000;
         var directory = SearchBenchData.DefaultDirectory;
         var values = new Dictionary<string, Action<string>>(StringComparer.Ordinal)
         {
             ["--records"] = v => records = CommandOptions.Int(v),
             ["--updates"] = v => updates = CommandOptions.Int(v),
+            ["--queries"] = v => queries = CommandOptions.Int(v),
             ["--data"] = v => directory = v,
         };
         if (!CommandOptions.Parse(args, Usage, values, []))
             return 2;
-        SearchBenchData.EnsureWritten(directory, records, 1);
+        SearchBenchData.EnsureWritten(directory, records, queries);
         var data = SearchBenchData.ReadRecords(SearchBenchData.RecordsPath(directory, records));
+        var texts = SearchBenchData.ReadQueries(SearchBenchData.QueriesPath(directory, records, queries))["text"];
         var indexDirectory = Path.Combine(directory, "index-update");
         SearchIndex.Drop(indexDirectory);
 
@@ -54,6 +58,7 @@ internal static class IndexUpdateCommand
                 }
             });
             Console.WriteLine($"update: {updates:N0} replacements in {updateSeconds:0.00} s ({updates / updateSeconds:N0}/s), CPU {updateCpu:0.00} s");
+            Console.WriteLine($"full-text after the updates: {TextQueries(index, texts)}");
             using var searcher = index.OpenSearcher();
             Console.WriteLine($"check: {searcher.EntryCount:N0} entries; text:time in {searcher.Count(new FullTextQuery("text", "time")):N0}");
         }
@@ -68,6 +73,24 @@ internal static class IndexUpdateCommand
         for (var i = start; i < end; i++)
             batch.Add(FolioSearchLoad.Entry(idAt(i), valuesAt(i)));
         batch.Commit();
+    }
+
+    /// <summary>Each query once to warm up, then each timed: a searcher per query, as a server opens one.</summary>
+    private static string TextQueries(SearchIndex index, List<string[]> texts)
+    {
+        var micros = new double[texts.Count];
+        for (var round = 0; round < 2; round++)
+        {
+            for (var i = 0; i < texts.Count; i++)
+            {
+                var started = Stopwatch.GetTimestamp();
+                using var searcher = index.OpenSearcher();
+                searcher.Search(new FullTextQuery("text", texts[i][0]), 0, FolioSearchLoad.TopK, [Folio.Indexing.Collectors.SortField.Score]);
+                micros[i] = Stopwatch.GetElapsedTime(started).TotalMicroseconds;
+            }
+        }
+        Array.Sort(micros);
+        return $"p50 {micros[micros.Length / 2]:N0} µs, p99 {micros[micros.Length * 99 / 100]:N0} µs over {micros.Length:N0} queries";
     }
 
     private static (double Seconds, double Cpu) Timed(Action action)

@@ -23,16 +23,15 @@ public sealed class TermIterator : DocIdIterator
     private byte[] _buffer;
     private long _loadedChunkFirst = -1;
     private bool _positioned;
-    // Ids of deleted entries the postings still hold (DeadEntries), ascending, and the first not below the current id.
-    private readonly long[]? _dead;
-    private int _deadAt;
+    // The ids of deleted entries the postings still hold (DeadEntries), a bit per id: one test per posting.
+    private readonly ulong[]? _dead;
 
     /// <summary>
     /// Walks the postings of the term whose key is <paramref name="termKey"/> and whose header (its value
     /// in <paramref name="terms"/>) is <paramref name="header"/>, reading sealed chunks from <paramref name="sealedChunks"/>
-    /// and decoding into buffers lent by <paramref name="scratch"/>, skipping the ids in <paramref name="dead"/> (ascending).
+    /// and decoding into buffers lent by <paramref name="scratch"/>, skipping the ids whose bits <paramref name="dead"/> sets.
     /// </summary>
-    internal TermIterator(Tree terms, Tree? sealedChunks, byte[] termKey, ReadOnlySpan<byte> header, SearchScratch scratch, long[]? dead = null)
+    internal TermIterator(Tree terms, Tree? sealedChunks, byte[] termKey, ReadOnlySpan<byte> header, SearchScratch scratch, ulong[]? dead = null)
     {
         _dead = dead;
         _sealed = sealedChunks;
@@ -66,13 +65,17 @@ public sealed class TermIterator : DocIdIterator
     public override bool MoveNext()
     {
         // The step within a loaded chunk, first and in place: a posting walk takes it for nearly every id.
-        if (_dead is null && _loadedChunkFirst >= 0 && Current != NoMoreIds)
+        if (_loadedChunkFirst >= 0 && Current != NoMoreIds)
         {
             EnsureSearcherOpen();
-            if (_chunk.MoveNext())
+            while (_chunk.MoveNext())
             {
-                Current = _chunk.Current;
-                return true;
+                var id = _chunk.Current;
+                if (_dead is null || !IsDead(id))
+                {
+                    Current = id;
+                    return true;
+                }
             }
         }
         return _dead is null ? MoveNextStored() : MoveNextStored() && SkipDead();
@@ -92,24 +95,7 @@ public sealed class TermIterator : DocIdIterator
         return true;
     }
 
-    private bool IsDead(long id)
-    {
-        var dead = _dead!;
-        // Ids only grow, so the search starts where the last one ended: a few steps when the dead are dense among the
-        // postings, a binary search over the rest when the walk jumps far past them.
-        var steps = 0;
-        while (_deadAt < dead.Length && dead[_deadAt] < id)
-        {
-            if (++steps > 8)
-            {
-                var found = Array.BinarySearch(dead, _deadAt, dead.Length - _deadAt, id);
-                _deadAt = found >= 0 ? found : ~found;
-                break;
-            }
-            _deadAt++;
-        }
-        return _deadAt < dead.Length && dead[_deadAt] == id;
-    }
+    private bool IsDead(long id) => DeadSet.IsSet(_dead!, id);
 
     private bool MoveNextStored()
     {

@@ -7,6 +7,9 @@ namespace Folio.Indexing.Search;
 /// </summary>
 internal sealed class DeadSet(long version, long[] ids, HashSet<string> fields)
 {
+    // Built once per version, on first use: a posting walk tests each id against it.
+    private ulong[]? _bits;
+
     /// <summary>No dead entries.</summary>
     public static DeadSet Empty { get; } = new(0, [], []);
 
@@ -19,6 +22,24 @@ internal sealed class DeadSet(long version, long[] ids, HashSet<string> fields)
     /// <summary>The dead ids whose postings in <paramref name="field"/> may still name them; null when none may.</summary>
     public long[]? In(string field) => Ids.Length > 0 && fields.Contains(field) ? Ids : null;
 
-    /// <summary>Whether <paramref name="id"/> is dead, by a binary search.</summary>
-    public bool Contains(long id) => Array.BinarySearch(Ids, id) >= 0;
+    /// <summary>The dead ids as a bit per id (up to the highest), for the readers of <paramref name="field"/>'s postings; null when they hold none.</summary>
+    public ulong[]? BitsIn(string field)
+    {
+        if (In(field) is null)
+            return null;
+        if (Volatile.Read(ref _bits) is { } built)
+            return built;
+        var bits = new ulong[(Ids[^1] >> 6) + 1];
+        foreach (var id in Ids)
+            bits[id >> 6] |= 1UL << (int)(id & 63);
+        Volatile.Write(ref _bits, bits);
+        return bits;
+    }
+
+    /// <summary>Whether <paramref name="bits"/> (<see cref="BitsIn"/>) has <paramref name="id"/>'s bit set.</summary>
+    public static bool IsSet(ulong[] bits, long id)
+    {
+        var word = (ulong)id >> 6;
+        return word < (ulong)bits.Length && (bits[word] & (1UL << (int)(id & 63))) != 0;
+    }
 }
