@@ -247,6 +247,34 @@ public sealed class DeadEntriesTests
     }
 
     [Fact]
+    public void MoreLikeThis_CountsTermsByLiveEntries_WhileDeadOnesWait()
+    {
+        using var index = SearchIndex.Open(StorageOptions.InMemory(), Schema());
+        using (var batch = index.BeginBatch())
+        {
+            batch.Add(new IndexEntry("s").Add("Body", "alpha beta").Add("Tag", "source"));
+            batch.Add(new IndexEntry("a1").Add("Body", "alpha one"));
+            batch.Add(new IndexEntry("a2").Add("Body", "alpha two"));
+            batch.Add(new IndexEntry("c1").Add("Body", "beta three"));
+            for (var i = 0; i < 3; i++)
+                batch.Add(new IndexEntry($"b{i}").Add("Body", "beta gone"));
+            batch.Commit();
+        }
+        using (var batch = index.BeginBatch())
+        {
+            for (var i = 0; i < 3; i++)
+                batch.Delete($"b{i}");
+            batch.Commit();
+        }
+        Assert.Equal(3, DeadCount(index));
+        // beta is in 5 entries' postings but 2 live ones: under the limit of 3 only when the dead are not counted.
+        var options = new MoreLikeThisOptions { MinimumTermFrequency = 1, MinimumDocumentFrequency = 1, MaximumDocumentFrequency = 3 };
+        using var searcher = index.OpenSearcher();
+        var like = new MoreLikeThisQuery(new TermQuery("Tag", FieldValue.From("source")), [], ["Body"], options);
+        Assert.Equal(["a1", "a2", "c1", "s"], searcher.Search(like, 0, 10).Hits.Select(h => h.Key).Order(StringComparer.Ordinal));
+    }
+
+    [Fact]
     public void Delete_OfAnExactOrNumericField_StillTakesItsPostingsOutAtOnce()
     {
         using var index = SearchIndex.Open(StorageOptions.InMemory(), Schema());
