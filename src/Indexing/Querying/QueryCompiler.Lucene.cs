@@ -32,18 +32,8 @@ internal sealed partial class QueryCompiler
     /// </summary>
     private static void CollectLucene(RqlFunction lucene, FieldPath path, List<FieldPath> exact, List<FieldPath> search)
     {
-        var paths = new List<FieldPath> { path };
-        if (lucene.Argument is RqlLiteral { Value: string text })
-        {
-            try
-            {
-                CollectLuceneFields(LuceneSyntax.Parse(text, 0, exact: false), paths);
-            }
-            catch (RqlParseException)
-            {
-                // Refused, with its position, when the query is compiled.
-            }
-        }
+        var paths = new List<FieldPath>();
+        CollectLuceneFields(lucene, path, paths);
         foreach (var each in paths)
         {
             if (!lucene.Exact)
@@ -52,8 +42,11 @@ internal sealed partial class QueryCompiler
         }
     }
 
-    /// <summary>The paths <c>lucene(F, 'text', true)</c> matches as written, whose case-sensitive twins an auto index keeps.</summary>
-    private static void CollectLuceneCaseSensitive(RqlFunction lucene, FieldPath path, List<FieldPath> paths)
+    /// <summary>
+    /// <c>lucene()</c>'s own field and those a literal text names (<c>Other:term</c>): the paths it reads, and with
+    /// <c>exact = true</c> those whose case-sensitive twins an auto index keeps.
+    /// </summary>
+    private static void CollectLuceneFields(RqlFunction lucene, FieldPath path, List<FieldPath> paths)
     {
         paths.Add(path);
         if (lucene.Argument is not RqlLiteral { Value: string text })

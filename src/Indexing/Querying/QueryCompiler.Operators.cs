@@ -53,7 +53,7 @@ internal sealed partial class QueryCompiler
                 paths.Add(regexPath);
                 break;
             case RqlFunction { Name: "lucene", Exact: true, Field.Path: { } lucenePath } lucene:
-                CollectLuceneCaseSensitive(lucene, lucenePath, paths);
+                CollectLuceneFields(lucene, lucenePath, paths);
                 break;
             case RqlFunction { Name: not "search", Field.Path: { } path } when inExact:
                 paths.Add(path);

@@ -2,7 +2,7 @@ namespace Folio.Indexing.Search;
 
 /// <summary>
 /// The entries deleted since the last sweep whose full-text postings still hold them (<see cref="DeadEntries"/>), as a
-/// searcher reads them: their ids in order and the fields whose postings hold them. Shared by the searchers of one
+/// searcher reads them: their ids (ascending) and the fields whose postings hold them. Shared by the searchers of one
 /// version of the set.
 /// </summary>
 internal sealed class DeadSet(long version, long[] ids, HashSet<string> fields)
@@ -16,21 +16,15 @@ internal sealed class DeadSet(long version, long[] ids, HashSet<string> fields)
     /// <summary>The version of the set (<see cref="DeadEntries.VersionKey"/>) these were read at.</summary>
     public long Version { get; } = version;
 
-    /// <summary>The dead entries' ids, ascending.</summary>
-    public long[] Ids { get; } = ids;
-
-    /// <summary>The dead ids whose postings in <paramref name="field"/> may still name them; null when none may.</summary>
-    public long[]? In(string field) => Ids.Length > 0 && fields.Contains(field) ? Ids : null;
-
     /// <summary>The dead ids as a bit per id (up to the highest), for the readers of <paramref name="field"/>'s postings; null when they hold none.</summary>
     public ulong[]? BitsIn(string field)
     {
-        if (In(field) is null)
+        if (ids.Length == 0 || !fields.Contains(field))
             return null;
         if (Volatile.Read(ref _bits) is { } built)
             return built;
-        var bits = new ulong[(Ids[^1] >> 6) + 1];
-        foreach (var id in Ids)
+        var bits = new ulong[(ids[^1] >> 6) + 1];
+        foreach (var id in ids)
             bits[id >> 6] |= 1UL << (int)(id & 63);
         Volatile.Write(ref _bits, bits);
         return bits;

@@ -37,20 +37,17 @@ public sealed partial class IndexSearcher
     /// <summary>Clears the bits of the dead ids <paramref name="field"/>'s postings may hold; returns how many were set.</summary>
     private long ClearDead(string field, ulong[]? bits)
     {
-        if (bits is null || Dead.In(field) is not { } dead)
+        if (bits is null || DeadIn(field) is not { } dead)
             return 0;
         long cleared = 0;
-        foreach (var id in dead)
+        var words = Math.Min(bits.Length, dead.Length);
+        for (var i = 0; i < words; i++)
         {
-            if (id >> 6 >= bits.Length)
-                break;
-            ref var slot = ref bits[id >> 6];
-            var mask = 1UL << (int)(id & 63);
-            if ((slot & mask) != 0)
-            {
-                slot &= ~mask;
-                cleared++;
-            }
+            var hit = bits[i] & dead[i];
+            if (hit == 0)
+                continue;
+            bits[i] &= ~hit;
+            cleared += System.Numerics.BitOperations.PopCount(hit);
         }
         return cleared;
     }

@@ -131,12 +131,11 @@ public sealed partial class IndexSearcher
         var reader = Field(field);
         var terms = reader.Terms;
         long documentFrequency = 0;
-        if (terms is not null && terms.TryGet(TermEncoding.TermKey(term), out var header))
+        var termKey = TermEncoding.TermKey(term);
+        if (terms is not null && terms.TryGet(termKey, out var header))
         {
             // Counted as the Lucene engine counts them: live entries only, while the postings still hold dead ones.
-            documentFrequency = DeadIn(field) is { } dead
-                ? CountLiveEntries(reader, dead, TermEncoding.TermKey(term), header)
-                : PostingStore.DocumentFrequency(header);
+            documentFrequency = DeadIn(field) is { } dead ? CountLiveEntries(reader, dead, termKey, header) : PostingStore.DocumentFrequency(header);
         }
         candidates.Add(new MoreLikeThisCandidate(field, Encoding.UTF8.GetString(term), frequency, documentFrequency));
     }

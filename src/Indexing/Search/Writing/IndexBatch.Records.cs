@@ -72,26 +72,26 @@ public sealed partial class IndexBatch
         TokenStream.Write(record, CollectionsMarshal.AsSpan(tokenIds), CollectionsMarshal.AsSpan(tokenDistances));
     }
 
-    /// <summary>Takes the terms of one field of an entry stored before this batch (read from its record) out of the postings.</summary>
-    private void RemoveTerms(ReadOnlySpan<byte> record, ref int position, byte flags, FieldWriter field, long id)
+    /// <summary>
+    /// Takes the terms of one field of an entry stored before this batch (read from its record) out of the postings; a
+    /// full-text field's stay for the sweep (<see cref="DeadEntries"/>), and then this returns true.
+    /// </summary>
+    private bool RemoveTerms(ReadOnlySpan<byte> record, ref int position, byte flags, FieldWriter field, long id)
     {
         if ((flags & EntryRecord.InColumnFlag) != 0)
-            return;
+            return false;
         if ((flags & EntryRecord.ValueIdFlag) != 0)
         {
             if (field.IdColumn is null || !field.IdColumn.TryGet(id, out var valueId))
                 throw new Folio.Storage.CorruptionException($"Index entry {id} has no value in the id column of '{field.Name}'.");
             field.Postings.Remove(TermOfKey(field, field.Dictionary.TermOf((long)valueId), -1), id);
-            return;
+            return false;
         }
-        _removedTermIds.Clear();
-        if ((flags & (EntryRecord.TermIdsFlag | EntryRecord.PositionsFlag)) == (EntryRecord.TermIdsFlag | EntryRecord.PositionsFlag))
+        if ((flags & DeadEntryFlags) == DeadEntryFlags)
         {
-            var tokens = new TokenReader(record, position);
-            while (tokens.Remaining > 0)
-                RemoveTerm(field, tokens.Next(), id);
-            position = tokens.End;
-            return;
+            EntryRecord.SkipTerms(record, ref position, flags);
+            _deadFields.Add(field.Name);
+            return true;
         }
         var count = (int)ByteCoding.ReadVarint(record, ref position);
         if ((flags & EntryRecord.TermIdsFlag) == 0)
@@ -104,17 +104,12 @@ public sealed partial class IndexBatch
                     throw new Folio.Storage.CorruptionException($"Index entry {id} records a number of field '{field.Name}' in {term.Length} bytes.");
                 field.Points.Remove(BinaryPrimitives.ReadUInt64BigEndian(term), id);
             }
-            return;
+            return false;
         }
+        // Distinct terms: a record lists each once.
         for (var i = 0; i < count; i++)
-            RemoveTerm(field, (long)ByteCoding.ReadVarint(record, ref position), id);
-    }
-
-    /// <summary>Takes entry <paramref name="id"/> out of a term's postings, once however often the term repeats in its field.</summary>
-    private void RemoveTerm(FieldWriter field, long termId, long id)
-    {
-        if (_removedTermIds.Add(termId))
-            field.Postings.Remove(TermOfKey(field, field.Dictionary.TermOf(termId), -1), id);
+            field.Postings.Remove(TermOfKey(field, field.Dictionary.TermOf((long)ByteCoding.ReadVarint(record, ref position)), -1), id);
+        return false;
     }
 
     /// <summary>

@@ -33,8 +33,6 @@ public sealed partial class IndexBatch : IEngineBatch
     private readonly Dictionary<byte[], int> _newShapeIds = new(ByteArrayComparer.Instance);
     private readonly Dictionary<string, FieldWriter> _fields = new(StringComparer.Ordinal);
     private readonly Dictionary<int, FieldWriter> _fieldsByOrdinal = [];
-    // The term ids a delete has already taken out of one field's postings (a term repeats in the token list).
-    private readonly HashSet<long> _removedTermIds = [];
     // The posting-change logs this batch's fields borrowed from the index; given back when the batch ends.
     private readonly List<PendingPostings> _logs = [];
     private readonly List<PendingPoints> _pointLogs = [];
@@ -179,17 +177,7 @@ public sealed partial class IndexBatch : IEngineBatch
             }
             else
             {
-                if ((flags & DeadEntryFlags) == DeadEntryFlags)
-                {
-                    // A full-text field's postings keep the id until the sweep (DeadEntries).
-                    EntryRecord.SkipTerms(record, ref position, flags);
-                    _deadFields.Add(field.Name);
-                    dead = true;
-                }
-                else
-                {
-                    RemoveTerms(record, ref position, flags, field, id);
-                }
+                dead |= RemoveTerms(record, ref position, flags, field, id);
                 if ((flags & EntryRecord.InColumnFlag) != 0)
                 {
                     if (field.Column is null || !field.Column.TryGet(id, out var sortKey))
