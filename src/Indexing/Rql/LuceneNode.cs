@@ -1,37 +1,5 @@
 namespace Folio.Indexing.Rql;
 
-/// <summary>How a clause of a Lucene query takes part in its group, as Lucene's classic query parser decides it.</summary>
-public enum LuceneOccur
-{
-    /// <summary>Optional: a group of only such clauses matches any of them.</summary>
-    Should,
-
-    /// <summary>Required (<c>+term</c>, or a side of <c>AND</c>).</summary>
-    Must,
-
-    /// <summary>Excluded (<c>-term</c>, <c>NOT term</c>, <c>!term</c>).</summary>
-    MustNot,
-}
-
-/// <summary>What a term of a Lucene query asks for.</summary>
-public enum LuceneTermKind
-{
-    /// <summary>A word, analyzed as the field's text is.</summary>
-    Word,
-
-    /// <summary>A quoted phrase, its slop in <see cref="LuceneTerm.Number"/>.</summary>
-    Phrase,
-
-    /// <summary>A word with <c>*</c> or <c>?</c>.</summary>
-    Wildcard,
-
-    /// <summary><c>word~</c>: <see cref="LuceneTerm.Number"/> is edits (a whole number) or a minimum similarity (below 1).</summary>
-    Fuzzy,
-
-    /// <summary><c>*:*</c>: every entry.</summary>
-    MatchAll,
-}
-
 /// <summary>A part of a query written in Lucene's classic syntax (<see cref="LuceneSyntax"/>), as <c>lucene()</c> takes one.</summary>
 public abstract record LuceneNode;
 
