@@ -32,28 +32,29 @@ public sealed class SearchIndex : IEngineIndex
     /// entry record (its id column holds it), keys the keys tree by length and key, with entry ids as varints, and
     /// keys entries by their ids' significant bytes (<see cref="EntryKey(long, Span{byte})"/>); version 7 entry records
     /// name their fields and flags by a shared shape (<see cref="EntryShapes"/>); version 8 writes a full-text
-    /// field's tokens as a bit stream (<see cref="TokenStream"/>); version 10 keeps entry records in blocks of
+    /// field's tokens as a bit stream; version 10 keeps entry records in blocks of
     /// consecutive ids keyed by their first id (<see cref="EntryStore"/>) and the entry count in the meta tree
     /// (version 9, never released, keyed the blocks by id / 16); version 11 keeps the keys tree in front-coded
     /// blocks of keys (<see cref="KeyStore"/>); version 12 keeps an exact field's term-id column in blocks of 512
     /// entries instead of 2,048 (<see cref="NumericColumn.TermIdBlockSize"/>); version 13 front-codes the keys in
     /// entry blocks (<see cref="EntryStore"/>); version 15 bit-packs a full-text field's lengths
     /// (<see cref="NormsColumn"/>; version 14, never released, padded its blocks by two bytes instead of three);
-    /// version 16 writes token ids with a class of their bit length (<see cref="TokenStream"/>); version 17 writes
+    /// version 16 writes token ids with a class of their bit length; version 17 writes
     /// a front-coded key's two lengths in one byte when they are small (<see cref="FrontCoding"/>); version 18 seals
     /// full posting chunks into a tree of their own (<see cref="PostingStore"/>); version 19 keeps sort keys in blocks
     /// of 4,096 entries (<see cref="NumericColumn.BlockSize"/>); version 20 writes point blocks as bit streams
     /// (<see cref="PointBlock"/>); version 21 remembers how a case-folding exact field's values were spelled
     /// (<see cref="SpellingVariant"/>); version 22 keeps a numeric field's recent points in runs until they are merged
     /// into its main blocks (<see cref="PointRuns"/>); version 23 leaves a deleted entry's ids in full-text postings until a
-    /// sweep takes them out, keeping them meanwhile as dead entries that readers skip (<see cref="DeadEntries"/>). A version
-    /// 21 or 22 index is version 23 without runs or dead entries, so it opens and is marked 23 (an older build would not
-    /// see them); older indexes are refused like newer ones and must be rebuilt.
+    /// sweep takes them out, keeping them meanwhile as dead entries that readers skip (<see cref="DeadEntries"/>); version 24
+    /// keeps a full-text field's positions per posting list (<see cref="PositionLists"/>, <see cref="PositionsTree"/>)
+    /// instead of its tokens in each entry record, and no term ids for it. Older indexes are refused like newer ones and
+    /// are rebuilt.
     /// </summary>
-    public const int FormatVersion = 23;
+    public const int FormatVersion = 24;
 
     /// <summary>The oldest format this build opens, marking it <see cref="FormatVersion"/>.</summary>
-    public const int OldestOpenedFormatVersion = 21;
+    public const int OldestOpenedFormatVersion = 24;
 
     /// <summary>The longest entry key, in UTF-8 bytes: a tree key's limit less the two bytes of its length (<see cref="KeyStore.TreeKey"/>).</summary>
     public const int MaxKeyBytes = Folio.Storage.StorageLimits.MaxKeySize - 2;
@@ -254,6 +255,9 @@ public sealed class SearchIndex : IEngineIndex
     internal static string SealedTree(string field) => "s:" + field;
 
     internal static string MarksTree(string field) => "x:" + field;
+
+    /// <summary>A full-text field's positions, under the keys of its posting lists in the terms tree (<see cref="PositionLists"/>).</summary>
+    internal static string PositionsTree(string field) => "q:" + field;
 
     internal static string NormsTree(string field) => "n:" + field;
 

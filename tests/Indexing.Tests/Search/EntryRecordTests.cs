@@ -5,7 +5,7 @@ using Folio.Storage;
 
 namespace Folio.Indexing.Tests.Search;
 
-/// <summary>Entry records that name fields by ordinal and text terms by id: deletes, phrases and the term dictionary.</summary>
+/// <summary>Entry records that name fields by ordinal and exact terms by id, and full-text fields whose postings keep their terms and positions: deletes, phrases and the term dictionary.</summary>
 public class EntryRecordTests
 {
     private static IndexSchema Schema(FieldKind tagKind = FieldKind.Exact) => new IndexSchema()
@@ -61,31 +61,31 @@ public class EntryRecordTests
     }
 
     [Fact]
-    public void Delete_TakesATermOutOfTheDictionary_WhenItsLastEntryGoes_AtTheSweepForFullText()
+    public void Delete_TakesATermOut_WhenItsLastEntryGoes_AtTheSweepForFullText()
     {
         using var index = SearchIndex.Open(StorageOptions.InMemory(), Schema());
         Index(index,
             new IndexEntry("a").Add("Body", "alpha beta").Add("Tag", "red"),
             new IndexEntry("b").Add("Body", "beta gamma").Add("Tag", "red"));
-        Assert.Equal(["alpha", "beta", "gamma"], DictionaryTerms(index, "Body"));
+        Assert.Equal(["alpha", "beta", "gamma"], FullTextTrees.Terms(index, "Body"));
         Assert.Equal(["red"], DictionaryTerms(index, "Tag"));
 
         Delete(index, "a");
         // The full-text postings keep the deleted entry until the sweep; no query finds it meanwhile.
-        Assert.Equal(["alpha", "beta", "gamma"], DictionaryTerms(index, "Body"));
+        Assert.Equal(["alpha", "beta", "gamma"], FullTextTrees.Terms(index, "Body"));
         Assert.Empty(Keys(index, new TermQuery("Body", FieldValue.From("alpha"))));
         Assert.Equal(["b"], Keys(index, new TermQuery("Body", FieldValue.From("beta"))));
         Sweep(index);
-        Assert.Equal(["beta", "gamma"], DictionaryTerms(index, "Body"));
+        Assert.Equal(["beta", "gamma"], FullTextTrees.Terms(index, "Body"));
         Assert.Equal(["red"], DictionaryTerms(index, "Tag"));
 
         Index(index, new IndexEntry("c").Add("Body", "alpha beta").Add("Tag", "blue"));
-        Assert.Equal(["alpha", "beta", "gamma"], DictionaryTerms(index, "Body"));
+        Assert.Equal(["alpha", "beta", "gamma"], FullTextTrees.Terms(index, "Body"));
         Assert.Equal(["c"], Keys(index, new PhraseQuery("Body", "alpha beta")));
         Delete(index, "b", "c");
         Assert.Empty(DictionaryTerms(index, "Tag"));
         Sweep(index);
-        Assert.Empty(DictionaryTerms(index, "Body"));
+        Assert.Empty(FullTextTrees.Terms(index, "Body"));
     }
 
     [Fact]
@@ -108,7 +108,7 @@ public class EntryRecordTests
         for (var key = 0; key < 10; key++)
             live.Add($"w29x{key}");
         live.Sort(StringComparer.Ordinal);
-        Assert.Equal(live, DictionaryTerms(index, "Body"));
+        Assert.Equal(live, FullTextTrees.Terms(index, "Body"));
         Assert.Equal(["t29-0", "t29-1", "t29-2"], DictionaryTerms(index, "Tag"));
         Assert.Equal(["k3"], Keys(index, new PhraseQuery("Body", "common w29x3 word29")));
     }
@@ -129,7 +129,7 @@ public class EntryRecordTests
 
         Delete(index, "shuffled", "synonyms");
         Sweep(index);
-        Assert.Empty(DictionaryTerms(index, "Marked"));
+        Assert.Empty(FullTextTrees.Terms(index, "Marked"));
     }
 
     [Fact]
@@ -144,7 +144,7 @@ public class EntryRecordTests
             batch.Commit();
         }
         Assert.Equal(["a"], Keys(index, new PhraseQuery("Marked", "old@0")));
-        Assert.Equal(["old"], DictionaryTerms(index, "Marked"));
+        Assert.Equal(["old"], FullTextTrees.Terms(index, "Marked"));
     }
 
     [Fact]
@@ -164,7 +164,7 @@ public class EntryRecordTests
         Assert.Equal(["b"], Keys(index, new TermQuery("Marked", FieldValue.From("edge@0"))));
         Delete(index, "a", "b");
         Sweep(index);
-        Assert.Empty(DictionaryTerms(index, "Marked"));
+        Assert.Empty(FullTextTrees.Terms(index, "Marked"));
     }
 
     [Fact]
@@ -221,7 +221,7 @@ public class EntryRecordTests
                 Delete(index, "a");
                 Sweep(index);
                 Assert.Equal(["12"], DictionaryTerms(index, "Tag"));
-                Assert.Empty(DictionaryTerms(index, "Body"));
+                Assert.Empty(FullTextTrees.Terms(index, "Body"));
                 Index(index, new IndexEntry("c").Add("Tag", 12L));
                 Delete(index, "b", "c");
                 Assert.Empty(DictionaryTerms(index, "Tag"));
@@ -281,7 +281,7 @@ public class EntryRecordTests
         Assert.Empty(Keys(index, new TermQuery("Body", FieldValue.From("ghost"))));
         Assert.Empty(Keys(index, new TermQuery("Tag", FieldValue.From("ghost"))));
         Assert.Equal(["kept", "next"], Keys(index, new ExistsQuery("Tag")));
-        Assert.Equal(["fresh", "share", "word"], DictionaryTerms(index, "Body"));
+        Assert.Equal(["fresh", "share", "word"], FullTextTrees.Terms(index, "Body"));
     }
 
     /// <summary>Splits on spaces; each word is <c>term@position</c>, so a test states the positions it wants.</summary>

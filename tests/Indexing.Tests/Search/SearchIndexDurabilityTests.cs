@@ -220,42 +220,6 @@ public class SearchIndexDurabilityTests(ITestOutputHelper output)
     }
 
     [Fact]
-    public void Open_IndexOfFormat21_IsMarkedCurrentAndKeepsItsEntries()
-    {
-        var options = StorageOptions.InMemory() with { FileSystem = new MemoryFileSystem() };
-        using (var index = SearchIndex.Open(options, Schema()))
-        {
-            using (var batch = index.BeginBatch())
-            {
-                batch.Add(Entry("a", 1));
-                batch.Add(Entry("b", 2));
-                batch.Commit();
-            }
-            // Format 21 is format 22 without point runs: a store of one batch has none.
-            using var tx = index.Environment.BeginWrite();
-            Assert.Equal(0, tx.OpenTree(SearchIndex.PointRunsTree("Num"))?.Count ?? 0);
-            BinaryPrimitives.WriteInt32LittleEndian(tx.OpenTree(SearchIndex.MetaTree)!.Reserve(SearchIndex.FormatKey, 4), 21);
-            tx.Commit();
-        }
-
-        using (var reopened = SearchIndex.Open(options, Schema()))
-        {
-            using (var batch = reopened.BeginBatch())
-            {
-                batch.Add(Entry("c", 3));
-                batch.Commit();
-            }
-            using var searcher = reopened.OpenSearcher();
-            Assert.Equal(2, searcher.Count(new TermQuery("Tags", FieldValue.From("odd"))));
-            Assert.Equal(3, searcher.Count(new RangeQuery("Num", FieldValue.From(1000L), true, FieldValue.From(3001L), true)));
-        }
-        using var environment = StorageEnvironment.Open(options);
-        using var read = environment.BeginRead();
-        Assert.True(read.OpenTree(SearchIndex.MetaTree)!.TryGet(SearchIndex.FormatKey, out var format));
-        Assert.Equal(SearchIndex.FormatVersion, BinaryPrimitives.ReadInt32LittleEndian(format));
-    }
-
-    [Fact]
     public void Open_IndexOfTheCurrentFormat_ReopensWithItsEntries()
     {
         var options = StorageOptions.InMemory() with { FileSystem = new MemoryFileSystem() };

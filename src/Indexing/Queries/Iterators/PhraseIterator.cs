@@ -9,7 +9,7 @@ namespace Folio.Indexing.Queries.Iterators;
 internal sealed class PhraseIterator(IndexSearcher searcher, string field, List<(byte[] Term, int Position)> tokens, AndIterator all, int slop = 0) : DocIdIterator
 {
     private readonly List<int>[] _positions = CreateLists(tokens.Count);
-    private readonly long[] _termIds = searcher.TermIds(field, tokens);
+    private readonly TermPositions?[] _terms = searcher.Positions(field, tokens);
     // The sweep of a sloppy match: where each term stands in its positions, that position less the term's place in
     // the phrase, which terms wait in the queue, and the largest shifted position yet.
     private readonly int[] _at = new int[tokens.Count];
@@ -44,7 +44,12 @@ internal sealed class PhraseIterator(IndexSearcher searcher, string field, List<
 
     private bool Matches(long entry)
     {
-        searcher.ReadPositions(field, _termIds, entry, _positions);
+        for (var i = 0; i < _terms.Length; i++)
+        {
+            if (_terms[i] is not { } term)
+                return false;
+            term.Read(entry, _positions[i]);
+        }
         if (slop > 0)
             return MatchesWithinSlop();
         foreach (var start in _positions[0])
@@ -149,9 +154,9 @@ internal sealed class PhraseIterator(IndexSearcher searcher, string field, List<
     private int Colliding(int term)
     {
         var position = _shifted[term] + Offset(term);
-        for (var i = 0; i < _termIds.Length; i++)
+        for (var i = 0; i < _terms.Length; i++)
         {
-            if (i != term && _termIds[i] == _termIds[term] && _shifted[i] + Offset(i) == position)
+            if (i != term && _terms[i] == _terms[term] && _shifted[i] + Offset(i) == position)
                 return i;
         }
         return -1;

@@ -2,7 +2,7 @@ namespace Folio.Indexing.Search;
 
 /// <summary>
 /// The layout of an entry record, which holds what an update or delete must take back out of the
-/// postings and a full-text field's tokens in order for phrases: the key (which <see cref="EntryStore"/>
+/// postings: the key (which <see cref="EntryStore"/>
 /// keeps beside the rest, front-coded against the key before it), the id of
 /// the entry's shape (<see cref="EntryShapes"/>: its fields' ordinals, <see cref="SearchIndex.FieldOrdinalKey"/>,
 /// and flags; with <see cref="EntryShapes.InlineId"/> the shape's own encoding follows), then per field of
@@ -10,8 +10,8 @@ namespace Folio.Indexing.Search;
 /// <list type="bullet">
 /// <item>nothing more with <see cref="InColumnFlag"/>: the field is one number, which its sort column holds;</item>
 /// <item>nothing more with <see cref="ValueIdFlag"/>: the field's one term is the id its id column holds;</item>
-/// <item>with <see cref="TermIdsFlag"/> and <see cref="PositionsFlag"/>: the tokens in position order, as term
-/// ids with their distances from the previous token (<see cref="TokenStream"/>);</item>
+/// <item>nothing more with <see cref="PositionsFlag"/>: the field is full text, whose terms and positions its postings
+/// hold (<see cref="PositionLists"/>); a delete leaves them to the sweep (<see cref="DeadEntries"/>);</item>
 /// <item>with <see cref="TermIdsFlag"/> alone: the distinct term count, then their ids;</item>
 /// <item>otherwise: the distinct term count, then their bytes (length-prefixed).</item>
 /// </list>
@@ -24,7 +24,7 @@ internal static class EntryRecord
     /// <summary>One of the field's values is an explicit null.</summary>
     public const byte NullFlag = 2;
 
-    /// <summary>The field's terms are tokens in position order.</summary>
+    /// <summary>The field is full text: the record holds none of its terms, which its postings hold with their positions.</summary>
     public const byte PositionsFlag = 4;
 
     /// <summary>The field is one number; the record leaves its term out, as the field's sort column holds it.</summary>
@@ -42,15 +42,8 @@ internal static class EntryRecord
     /// <summary>Moves past a field's terms (after its ordinal and flags).</summary>
     public static void SkipTerms(ReadOnlySpan<byte> record, ref int position, byte flags)
     {
-        if ((flags & (InColumnFlag | ValueIdFlag)) != 0)
+        if ((flags & (InColumnFlag | ValueIdFlag | PositionsFlag)) != 0)
             return;
-        if ((flags & (TermIdsFlag | PositionsFlag)) == (TermIdsFlag | PositionsFlag))
-        {
-            var tokens = new TokenReader(record, position);
-            tokens.SkipRest();
-            position = tokens.End;
-            return;
-        }
         var count = (int)ByteCoding.ReadVarint(record, ref position);
         for (var i = 0; i < count; i++)
         {

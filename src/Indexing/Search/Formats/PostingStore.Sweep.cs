@@ -17,12 +17,14 @@ internal sealed partial class PostingStore
         if (!IsChunked(header))
         {
             var count = Decode(header);
+            LoadPositions(termKey, 0, count);
             var kept = KeepLive(count, dead);
             if (kept == count)
                 return true;
             if (kept == 0)
             {
                 _terms.Delete(termKey);
+                DeletePositions(termKey);
                 return false;
             }
             WriteInline(termKey, kept);
@@ -44,11 +46,13 @@ internal sealed partial class PostingStore
                 throw new Folio.Storage.CorruptionException("A posting chunk went missing while its term was swept.");
             var seal = IsSealed(stored) ? ReadSeal(stored) : -1;
             var count = Decode(StoredChunk(stored));
+            LoadPositions(chunkKey, 0, count);
             var kept = KeepLive(count, dead);
             if (kept == count)
                 continue;
             frequency -= count - kept;
             _terms.Delete(chunkKey);
+            DeletePositions(chunkKey);
             if (kept == 0)
             {
                 if (seal >= 0)
@@ -76,12 +80,15 @@ internal sealed partial class PostingStore
         if (next < 0)
             next = ~next;
         var kept = 0;
+        int read = 0, write = 0;
         for (var i = 0; i < count; i++)
         {
             var id = _ids[i];
             while (next < dead.Length && dead[next] < id)
                 next++;
-            if (next < dead.Length && dead[next] == id)
+            var isDead = next < dead.Length && dead[next] == id;
+            KeepPositions(ref read, ref write, _frequencies[i], !isDead);
+            if (isDead)
                 continue;
             _ids[kept] = id;
             _frequencies[kept] = _frequencies[i];

@@ -54,6 +54,8 @@ internal sealed partial class PostingStore
     public const byte SealedTag = 0;
 
     private readonly Tree _terms;
+    // The field's positions (full text), under the keys of the lists in the terms tree; null for other fields.
+    private readonly Tree? _positions;
     private readonly Func<Tree>? _openSealed;
     private Tree? _sealed;
     private readonly bool _withFrequencies;
@@ -73,10 +75,14 @@ internal sealed partial class PostingStore
     /// Changes the postings in <paramref name="terms"/>, sealing full chunks into the tree <paramref name="openSealedChunks"/>
     /// opens (or creates) when first needed (or, without one, keeping every chunk in the terms tree: the marks
     /// have few terms, each growing at its end). <paramref name="buffers"/> are the batch's (its own without).
+    /// A full-text field's store keeps each list's positions in <paramref name="positions"/> (<see cref="PositionLists"/>).
     /// </summary>
-    public PostingStore(Tree terms, Func<Tree>? openSealedChunks, bool withFrequencies, StoreBuffers? buffers = null)
+    public PostingStore(Tree terms, Func<Tree>? openSealedChunks, bool withFrequencies, StoreBuffers? buffers = null, Tree? positions = null)
     {
+        if (positions is not null && !withFrequencies)
+            throw new ArgumentException("Positions go with frequencies, which say how many an id has.", nameof(positions));
         _terms = terms;
+        _positions = positions;
         _openSealed = openSealedChunks;
         _withFrequencies = withFrequencies;
         _buffers = buffers ?? new StoreBuffers();
@@ -90,19 +96,24 @@ internal sealed partial class PostingStore
 
     /// <summary>
     /// Applies one batch's changes to a term: <paramref name="removals"/> (sorted, possibly absent ids)
-    /// come out, <paramref name="additions"/> (sorted, all newer than any id of the term) go in.
+    /// come out, <paramref name="additions"/> (sorted, all newer than any id of the term) go in, with their
+    /// <paramref name="positions"/> in a store that keeps them (as many for an addition as its frequency).
     /// Returns whether the term has postings afterwards.
     /// </summary>
-    public bool Apply(ReadOnlySpan<byte> term, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
+    public bool Apply(ReadOnlySpan<byte> term, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<int> positions, ReadOnlySpan<long> removals)
     {
+        if (_positions is not null && positions.Length != PositionLists.Count(frequencies))
+            throw new ArgumentException("A full-text term's additions need as many positions as their frequencies say.", nameof(positions));
         if (_termKey.Length < TermEncoding.MaxTermKeyLength(term.Length))
             _termKey = new byte[TermEncoding.MaxTermKeyLength(term.Length)];
         ReadOnlySpan<byte> termKey = _termKey.AsSpan(0, TermEncoding.TermKey(term, _termKey));
         if (!_terms.TryGet(termKey, out var header))
-            return ApplyInline(termKey, 0, additions, frequencies, removals);
+            return ApplyInline(termKey, 0, additions, frequencies, positions, removals);
         if (IsChunked(header))
-            return ApplyChunked(termKey, ChunkedFrequency(header), additions, frequencies, removals);
-        return ApplyInline(termKey, Decode(header), additions, frequencies, removals);
+            return ApplyChunked(termKey, ChunkedFrequency(header), additions, frequencies, positions, removals);
+        var count = Decode(header);
+        LoadPositions(termKey, 0, count);
+        return ApplyInline(termKey, count, additions, frequencies, positions, removals);
     }
 
     /// <summary>How many entries have the term.</summary>
@@ -165,15 +176,19 @@ internal sealed partial class PostingStore
     }
 
     /// <summary>Changes a term whose <paramref name="count"/> ids (if any) are in the buffers, having come from its header.</summary>
-    private bool ApplyInline(ReadOnlySpan<byte> termKey, int count, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
+    private bool ApplyInline(ReadOnlySpan<byte> termKey, int count, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<int> positions,
+        ReadOnlySpan<long> removals)
     {
         var kept = 0;
         var next = 0;
+        int read = 0, write = 0;
         for (var i = 0; i < count; i++)
         {
             while (next < removals.Length && removals[next] < _ids[i])
                 next++;
-            if (next < removals.Length && removals[next] == _ids[i])
+            var removed = next < removals.Length && removals[next] == _ids[i];
+            KeepPositions(ref read, ref write, _frequencies[i], !removed);
+            if (removed)
                 continue;
             _ids[kept] = _ids[i];
             _frequencies[kept] = _frequencies[i];
@@ -185,14 +200,17 @@ internal sealed partial class PostingStore
         if (total == 0)
         {
             _terms.Delete(termKey);
+            DeletePositions(termKey);
             return false;
         }
         if (total > InlineLimit)
         {
-            Append(termKey, additions, frequencies, kept);
+            DeletePositions(termKey);
+            Append(termKey, additions, frequencies, positions, kept);
             WriteChunkedHeader(termKey, total);
             return true;
         }
+        AppendPositions(kept, positions);
         additions.CopyTo(_ids.AsSpan(kept));
         if (_withFrequencies)
             frequencies.CopyTo(_frequencies.AsSpan(kept));
@@ -200,13 +218,14 @@ internal sealed partial class PostingStore
         return true;
     }
 
-    private bool ApplyChunked(ReadOnlySpan<byte> termKey, long frequency, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<long> removals)
+    private bool ApplyChunked(ReadOnlySpan<byte> termKey, long frequency, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<int> positions,
+        ReadOnlySpan<long> removals)
     {
         if (!removals.IsEmpty)
             frequency -= Remove(termKey, removals);
         if (!additions.IsEmpty)
         {
-            Append(termKey, additions, frequencies, LastChunkToExtend(termKey, additions[0]));
+            Append(termKey, additions, frequencies, positions, LastChunkToExtend(termKey, additions[0]));
             frequency += additions.Length;
         }
         return WriteChunkedTerm(termKey, frequency);
@@ -221,6 +240,7 @@ internal sealed partial class PostingStore
         if (frequency <= 0)
         {
             _terms.Delete(termKey);
+            DeletePositions(termKey);
             return false;
         }
         if (frequency <= InlineLimit)
@@ -244,11 +264,16 @@ internal sealed partial class PostingStore
             var stored = cursor.Value;
             if (IsSealed(stored))
                 seals.Add(ReadSeal(stored));
-            count += PostingsDecoder.Decode(StoredChunk(stored), _ids.AsSpan(count), _frequencies.AsSpan(count));
+            var decoded = PostingsDecoder.Decode(StoredChunk(stored), _ids.AsSpan(count), _frequencies.AsSpan(count));
+            LoadPositions(cursor.Key, count, decoded);
+            count += decoded;
             more = cursor.MoveNext();
         }
         foreach (var chunkKey in chunkKeys)
+        {
             _terms.Delete(chunkKey);
+            DeletePositions(chunkKey);
+        }
         foreach (var seal in seals)
             DeleteSealed(seal);
         return count;
@@ -258,6 +283,7 @@ internal sealed partial class PostingStore
     {
         var length = PostingsEncoder.Encode(_ids.AsSpan(0, count), _withFrequencies ? _frequencies.AsSpan(0, count) : default, _encoded);
         _terms.Put(termKey, _encoded.AsSpan(0, length));
+        PutPositions(termKey, count);
     }
 
     private void WriteChunkedHeader(ReadOnlySpan<byte> termKey, long frequency)
@@ -285,13 +311,17 @@ internal sealed partial class PostingStore
             var stored = cursor.Value;
             var seal = IsSealed(stored) ? ReadSeal(stored) : -1;
             var count = Decode(StoredChunk(stored));
+            LoadPositions(chunkKey, 0, count);
             var kept = 0;
             var lastId = _ids[count - 1];
+            int read = 0, write = 0;
             for (var i = 0; i < count; i++)
             {
                 while (next < removals.Length && removals[next] < _ids[i])
                     next++;
-                if (next < removals.Length && removals[next] == _ids[i])
+                var gone = next < removals.Length && removals[next] == _ids[i];
+                KeepPositions(ref read, ref write, _frequencies[i], !gone);
+                if (gone)
                 {
                     removed++;
                     next++;
@@ -309,6 +339,7 @@ internal sealed partial class PostingStore
             if (kept == count)
                 continue;
             _terms.Delete(chunkKey);
+            DeletePositions(chunkKey);
             if (seal < 0)
             {
                 if (kept > 0)
@@ -342,16 +373,24 @@ internal sealed partial class PostingStore
         var existing = Decode(cursor.Value);
         if (_ids[existing - 1] >= firstAddition)
             throw new InvalidOperationException("Postings must be appended in increasing id order.");
+        LoadPositions(cursor.Key, 0, existing);
         return existing;
     }
 
     /// <summary>Writes <paramref name="additions"/> as chunks after the <paramref name="count"/> ids already in the buffers.</summary>
-    private void Append(ReadOnlySpan<byte> termKey, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, int count)
+    private void Append(ReadOnlySpan<byte> termKey, ReadOnlySpan<long> additions, ReadOnlySpan<int> frequencies, ReadOnlySpan<int> positions, int count)
     {
         var offset = 0;
+        var positionOffset = 0;
         do
         {
             var take = Math.Min(ChunkSize - count, additions.Length - offset);
+            if (_positions is not null)
+            {
+                var taken = PositionLists.Count(frequencies.Slice(offset, take));
+                AppendPositions(count, positions.Slice(positionOffset, taken));
+                positionOffset += taken;
+            }
             additions.Slice(offset, take).CopyTo(_ids.AsSpan(count));
             if (_withFrequencies)
                 frequencies.Slice(offset, take).CopyTo(_frequencies.AsSpan(count));
@@ -381,12 +420,15 @@ internal sealed partial class PostingStore
             Seal(termKey, sealedCount, NextSeal());
             if (sealedCount == count)
                 return;
+            ShiftPositions(sealedCount, count);
             count -= sealedCount;
             _ids.AsSpan(sealedCount, count).CopyTo(_ids);
             _frequencies.AsSpan(sealedCount, count).CopyTo(_frequencies);
         }
         var length = Encode(count);
-        _terms.Put(TermEncoding.ChunkKey(termKey, _ids[0]), _encoded.AsSpan(0, length));
+        var chunkKey = TermEncoding.ChunkKey(termKey, _ids[0]);
+        _terms.Put(chunkKey, _encoded.AsSpan(0, length));
+        PutPositions(chunkKey, count);
     }
 
     /// <summary>Writes the <paramref name="count"/> ids in the buffers as sealed chunk <paramref name="seal"/> and refers to it.</summary>
@@ -398,7 +440,9 @@ internal sealed partial class PostingStore
         Span<byte> reference = stackalloc byte[11];
         reference[0] = SealedTag;
         var referenceLength = Varint.Write(reference, 1, (ulong)seal);
-        _terms.Put(TermEncoding.ChunkKey(termKey, _ids[0]), reference[..referenceLength]);
+        var chunkKey = TermEncoding.ChunkKey(termKey, _ids[0]);
+        _terms.Put(chunkKey, reference[..referenceLength]);
+        PutPositions(chunkKey, count);
     }
 
     private int Encode(int count) =>

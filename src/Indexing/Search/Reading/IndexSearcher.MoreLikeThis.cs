@@ -4,9 +4,9 @@ using Folio.Indexing.Queries.Iterators;
 
 namespace Folio.Indexing.Search;
 
-// More like this on Folio's engine: the source entry's terms come from the token streams its record keeps for each
-// full-text field (term ids, read back through the field's term dictionary) and from an exact field's values (a term each), their document frequencies from the
-// postings' headers; the query is the union of the chosen terms' scorers, without the source document's entries.
+// More like this on Folio's engine: the source entry's terms come from a walk of each full-text field's terms (postings
+// that hold the entry) and from an exact field's values (a term each), their document frequencies from the postings'
+// headers; the query is the union of the chosen terms' scorers, without the source document's entries.
 public sealed partial class IndexSearcher
 {
     DocIdIterator IQueryVisitor<DocIdIterator>.Visit(MoreLikeThisQuery query)
@@ -22,7 +22,7 @@ public sealed partial class IndexSearcher
             foreach (var field in query.Fields)
             {
                 if (_index.Schema.Get(field).Kind == FieldKind.FullText)
-                    AddStoredTerms(field, entryId, query.Options.MaximumNumberOfTokensParsed, candidates);
+                    AddStoredTerms(field, entryId, query.Options, candidates);
                 else
                     AddValueTerms(field, entryId, candidates);
             }
@@ -53,42 +53,83 @@ public sealed partial class IndexSearcher
 
     DocIdIterator IQueryVisitor<DocIdIterator>.Visit(IntersectQuery query) => Engines.Intersection.Rewrite(query, this).Accept(this);
 
-    /// <summary>Counts the terms of <paramref name="field"/> in the entry's record (its first <paramref name="maxTokens"/> tokens).</summary>
-    private void AddStoredTerms(string field, long entryId, int maxTokens, List<MoreLikeThisCandidate> candidates)
+    /// <summary>
+    /// Counts the terms of full-text <paramref name="field"/> in the entry (those of its first <see cref="MoreLikeThisOptions.MaximumNumberOfTokensParsed"/>
+    /// tokens), found by walking the field's terms: an entry keeps no list of its own terms, as Lucene's keeps none without
+    /// term vectors. A term too rare to be chosen anyway (<paramref name="options"/>' least document frequency) is passed
+    /// over by its header alone, unless the entry is longer than that: then every term's positions
+    /// are read to find which tokens come first.
+    /// </summary>
+    private void AddStoredTerms(string field, long entryId, MoreLikeThisOptions options, List<MoreLikeThisCandidate> candidates)
     {
         var reader = Field(field);
-        Span<byte> entryKey = stackalloc byte[SearchIndex.MaxEntryKeySize];
-        if (reader.Ordinal < 0 || !EntryStore.TryGet(EntryCursor, entryId, entryKey, out var record))
+        if (reader.Terms is null)
             return;
-        var frequencies = new Dictionary<long, int>();
-        var position = 0;
-        var shape = _index.Shapes.ReadRecordShape(record, ref position, _shapes);
-        const byte tokenFlags = EntryRecord.TermIdsFlag | EntryRecord.PositionsFlag;
-        for (var f = 0; f < shape.FieldCount; f++)
+        var maxTokens = options.MaximumNumberOfTokensParsed;
+        var length = reader.Norms is { } norms ? new NormsColumn(norms, _scratch.RentBuffer(NormsColumn.CacheBytes)).Get(entryId) : 0;
+        if (length == 0)
+            return;
+        var cut = length >= maxTokens || length >= ushort.MaxValue;
+        var dead = DeadIn(field);
+        var found = new List<(byte[] Term, int Frequency, List<int>? Positions)>();
+        var cursor = reader.Terms.CreateCursor();
+        var walked = 0;
+        for (var more = cursor.First(); more; more = cursor.MoveNext())
         {
-            var flags = shape.Flags(f);
-            if (shape.Ordinal(f) != reader.Ordinal || (flags & tokenFlags) != tokenFlags)
-            {
-                EntryRecord.SkipTerms(record, ref position, flags);
+            if ((++walked & CancellationStride) == 0)
+                Guard.Check();
+            var key = cursor.Key;
+            if (!TermEncoding.TryDecodeKey(key, out var term, out var termKeyLength))
+                throw new Folio.Storage.CorruptionException($"The terms of field '{field}' hold a key that is not a term.");
+            // Chunk keys follow their term's key; a shortened term keeps too little of its word to be looked for.
+            if (termKeyLength != key.Length || TermEncoding.IsShortened(term))
                 continue;
-            }
-            var tokens = new TokenReader(record, position);
-            for (var read = 0; tokens.Remaining > 0 && read < maxTokens; read++)
+            var header = cursor.Value;
+            if (!cut && PostingStore.DocumentFrequency(header) < options.MinimumDocumentFrequency)
+                continue;
+            var termKey = key.ToArray();
+            var postings = new TermIterator(reader.Terms, reader.Sealed, termKey, header, _scratch, dead);
+            if (!postings.Advance(entryId) || postings.Current != entryId)
+                continue;
+            List<int>? positions = null;
+            if (cut && reader.Positions is { } positionsTree)
             {
-                var termId = tokens.Next();
-                frequencies[termId] = frequencies.GetValueOrDefault(termId) + 1;
+                positions = [];
+                new TermPositions(reader.Terms, reader.Sealed, positionsTree, termKey, header).Read(entryId, positions);
             }
-            break;
+            found.Add((term, postings.Frequency, positions));
         }
-        Span<byte> idKey = stackalloc byte[8];
-        foreach (var (termId, frequency) in frequencies)
+        var cutoff = cut ? TokenPositionCutoff(found, maxTokens) : int.MaxValue;
+        foreach (var (term, frequency, positions) in found)
         {
-            var term = reader.TermOf(termId, idKey);
-            // A shortened term keeps too little of its word to be one the query could look for.
-            if (TermEncoding.IsShortened(term))
-                continue;
-            AddCandidate(field, term.ToArray(), frequency, candidates);
+            var counted = frequency;
+            if (positions is not null)
+            {
+                counted = 0;
+                foreach (var position in positions)
+                {
+                    if (position <= cutoff)
+                        counted++;
+                }
+            }
+            if (counted > 0)
+                AddCandidate(field, term, counted, candidates);
         }
+    }
+
+    /// <summary>The position of the entry's <paramref name="maxTokens"/>-th token, from every term's positions in it.</summary>
+    private static int TokenPositionCutoff(List<(byte[] Term, int Frequency, List<int>? Positions)> found, int maxTokens)
+    {
+        var all = new List<int>();
+        foreach (var (_, _, positions) in found)
+        {
+            if (positions is not null)
+                all.AddRange(positions);
+        }
+        if (all.Count <= maxTokens)
+            return int.MaxValue;
+        all.Sort();
+        return maxTokens == 0 ? -1 : all[maxTokens - 1];
     }
 
     /// <summary>Counts the terms of an exact field's values in the entry: each value is one term, as an equality looks it up.</summary>

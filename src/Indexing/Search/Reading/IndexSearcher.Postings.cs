@@ -47,52 +47,30 @@ public sealed partial class IndexSearcher
         return new TermScorer(postings, norms is null ? null : new NormsColumn(norms, _scratch.RentBuffer(NormsColumn.CacheBytes)), Math.Max(stats.DocumentCount, postings.DocumentFrequency), stats.AverageLength);
     }
 
-    /// <summary>The ids of a phrase's terms in <paramref name="field"/>'s term dictionary (-1 for a term it lacks).</summary>
-    internal long[] TermIds(string field, List<(byte[] Term, int Position)> terms)
-    {
-        var dictionary = Field(field).TermIds;
-        var ids = new long[terms.Count];
-        for (var i = 0; i < ids.Length; i++)
-            TermDictionary.TryGetId(dictionary, terms[i].Term, out ids[i]);
-        return ids;
-    }
-
     /// <summary>
-    /// Fills <paramref name="into"/>[i] with the positions of the term with id <paramref name="termIds"/>[i]
-    /// in the entry's field, from the tokens in the entry record.
+    /// The positions of each of a phrase's terms in <paramref name="field"/>, read entry by entry in ascending order (one
+    /// reader for each distinct term); null for a term the field lacks (or a field without positions), which no entry then matches.
     /// </summary>
-    internal void ReadPositions(string field, long[] termIds, long entryId, List<int>[] into)
+    internal TermPositions?[] Positions(string field, List<(byte[] Term, int Position)> terms)
     {
-        foreach (var list in into)
-            list.Clear();
-        var ordinal = Field(field).Ordinal;
-        Span<byte> entryKey = stackalloc byte[SearchIndex.MaxEntryKeySize];
-        if (ordinal < 0 || !EntryStore.TryGet(EntryCursor, entryId, entryKey, out var record))
-            return;
-        var position = 0;
-        var shape = _index.Shapes.ReadRecordShape(record, ref position, _shapes);
-        const byte tokenFlags = EntryRecord.TermIdsFlag | EntryRecord.PositionsFlag;
-        for (var f = 0; f < shape.FieldCount; f++)
+        var reader = Field(field);
+        var readers = new TermPositions?[terms.Count];
+        if (reader.Terms is null || reader.Positions is not { } positions)
+            return readers;
+        for (var i = 0; i < readers.Length; i++)
         {
-            var isField = shape.Ordinal(f) == ordinal;
-            var flags = shape.Flags(f);
-            if (!isField || (flags & tokenFlags) != tokenFlags)
+            // A term the phrase repeats shares one reader, by which the phrase also tells its places apart from others'.
+            var earlier = terms.FindIndex(0, i, t => t.Term.AsSpan().SequenceEqual(terms[i].Term));
+            if (earlier >= 0)
             {
-                EntryRecord.SkipTerms(record, ref position, flags);
+                readers[i] = readers[earlier];
                 continue;
             }
-            var tokens = new TokenReader(record, position);
-            while (tokens.Remaining > 0)
-            {
-                var termId = tokens.Next();
-                for (var k = 0; k < termIds.Length; k++)
-                {
-                    if (termIds[k] == termId)
-                        into[k].Add(tokens.Position);
-                }
-            }
-            return;
+            var termKey = TermEncoding.TermKey(terms[i].Term);
+            if (reader.Terms.TryGet(termKey, out var header))
+                readers[i] = new TermPositions(reader.Terms, reader.Sealed, positions, termKey, header);
         }
+        return readers;
     }
 
     /// <summary>

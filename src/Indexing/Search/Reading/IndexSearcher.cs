@@ -178,8 +178,13 @@ public sealed partial class IndexSearcher : IEngineSearcher
         private Tree? _termIds;
         private Tree? _idTerms;
         private Tree? _idColumn;
+        private bool _positionsOpened;
+        private Tree? _positions;
         /// <summary>The term dictionary's term → id tree.</summary>
         public Tree? TermIds => OpenIdTrees()._termIds;
+
+        /// <summary>A full-text field's positions (<see cref="PositionLists"/>), opened on first use (by a phrase).</summary>
+        public Tree? Positions => _positionsOpened ? _positions : OpenPositions();
 
         /// <summary>
         /// A numeric field's sets of point blocks, read on first use: its main blocks, then its runs
@@ -215,6 +220,13 @@ public sealed partial class IndexSearcher : IEngineSearcher
             if (OpenIdTrees()._idTerms is not { } idTerms || !idTerms.TryGet(key[..8], out var term))
                 throw new Folio.Storage.CorruptionException($"An index entry's value names term id {termId}, which the term dictionary does not have.");
             return term;
+        }
+
+        private Tree? OpenPositions()
+        {
+            _positions = Transaction.OpenTree(SearchIndex.PositionsTree(Name));
+            _positionsOpened = true;
+            return _positions;
         }
 
         private FieldReader OpenIdTrees()

@@ -51,12 +51,10 @@ public sealed partial class IndexBatch
         private readonly List<byte> _docValues = [];
         private readonly List<byte> _encodedDocValues = [];
         private readonly Stack<TermInfo> _spareTerms = new();
-        private readonly List<(byte[] Term, int Position)> _tokens = [];
         // Case-folding exact fields remember each term's first spelling when it differs (SpellingVariant).
         private readonly bool _keepsSpellings;
         private TermInfo? _lastTerm;
         private bool _lastTermIsNew;
-        private bool _tokensOutOfOrder;
         private int _valueCount;
         private int _nextPosition;
         private int _docValueCount;
@@ -185,8 +183,6 @@ public sealed partial class IndexBatch
                 _spareTerms.Push(info);
             }
             Terms.Clear();
-            _tokens.Clear();
-            _tokensOutOfOrder = false;
             _docValues.Clear();
             _encodedDocValues.Clear();
             _valueCount = 0;
@@ -238,8 +234,7 @@ public sealed partial class IndexBatch
             info.Frequency++;
             if (position is { } p)
             {
-                _tokensOutOfOrder |= _tokens.Count > 0 && _tokens[^1].Position > p;
-                _tokens.Add((info.Term, p));
+                info.AddPosition(p);
                 Length++;
             }
         }
@@ -265,17 +260,6 @@ public sealed partial class IndexBatch
                 _batchTerms.Set.Add(shared);
             }
             info.Variant = shared;
-        }
-
-        /// <summary>The tokens of a field with positions, by position (an analyzer may emit them out of order).</summary>
-        public List<(byte[] Term, int Position)> TokensInOrder()
-        {
-            if (_tokensOutOfOrder)
-            {
-                _tokens.Sort(static (a, b) => a.Position.CompareTo(b.Position));
-                _tokensOutOfOrder = false;
-            }
-            return _tokens;
         }
 
         internal int BasePosition => _nextPosition;
@@ -309,6 +293,9 @@ public sealed partial class IndexBatch
 
     private sealed class TermInfo
     {
+        private readonly List<int> _positions = [];
+        private bool _positionsOutOfOrder;
+
         public int Frequency { get; set; }
 
         /// <summary>The term's bytes as the batch shares them.</summary>
@@ -320,8 +307,27 @@ public sealed partial class IndexBatch
         /// <summary>What the term dictionary names this term of the entry by.</summary>
         public byte[] DictionaryKey => Variant ?? Term;
 
+        public void AddPosition(int position)
+        {
+            _positionsOutOfOrder |= _positions.Count > 0 && _positions[^1] > position;
+            _positions.Add(position);
+        }
+
+        /// <summary>The term's positions in a full-text field, ascending (an analyzer may emit tokens out of order); empty in other fields.</summary>
+        public ReadOnlySpan<int> Positions()
+        {
+            if (_positionsOutOfOrder)
+            {
+                _positions.Sort();
+                _positionsOutOfOrder = false;
+            }
+            return CollectionsMarshal.AsSpan(_positions);
+        }
+
         public void Clear()
         {
+            _positions.Clear();
+            _positionsOutOfOrder = false;
             Frequency = 0;
             Term = [];
             Variant = null;

@@ -3,8 +3,8 @@ namespace Folio.Indexing.Search;
 // Dead entries (DeadEntries): deletes that leave full-text postings as they are, and the sweep that takes them out.
 public sealed partial class IndexBatch
 {
-    /// <summary>The flags of a record's field whose postings a delete leaves to the sweep: a full-text field's tokens.</summary>
-    private const byte DeadEntryFlags = EntryRecord.TermIdsFlag | EntryRecord.PositionsFlag;
+    /// <summary>The flag of a record's field whose postings a delete leaves to the sweep: a full-text field's.</summary>
+    private const byte DeadEntryFlags = EntryRecord.PositionsFlag;
 
     // Entries this batch deleted whose full-text postings still hold them, and those fields.
     private readonly List<long> _deadIds = [];

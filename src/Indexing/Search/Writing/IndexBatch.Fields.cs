@@ -66,7 +66,7 @@ public sealed partial class IndexBatch
             _rentPoints = rentPoints;
             Name = name;
             Ordinal = ordinal;
-            UsesTermIds = options.Kind is FieldKind.Exact or FieldKind.FullText;
+            UsesTermIds = options.Kind == FieldKind.Exact;
             IsNumeric = options.IsNumeric;
             var fullText = options.Kind == FieldKind.FullText;
             _fullText = fullText;
@@ -96,8 +96,9 @@ public sealed partial class IndexBatch
         public int Ordinal { get; }
 
         /// <summary>
-        /// Whether entry records name this field's terms by id: text terms repeat across entries, while a number's
-        /// 8-byte term is mostly unique, so an id would add a dictionary entry per value and save little.
+        /// Whether entry records name this field's terms by id (exact fields): text terms repeat across entries, while a
+        /// number's 8-byte term is mostly unique, so an id would add a dictionary entry per value and save little; and a
+        /// full-text field's record holds no terms (its postings keep their positions).
         /// </summary>
         public bool UsesTermIds { get; }
 
@@ -161,9 +162,10 @@ public sealed partial class IndexBatch
         }
 
         private PostingStore OpenPostings() =>
-            new(_transaction.CreateTree(SearchIndex.TermsTree(Name)), () => _transaction.CreateTree(SearchIndex.SealedTree(Name)), withFrequencies: _fullText, _buffers);
+            new(_transaction.CreateTree(SearchIndex.TermsTree(Name)), () => _transaction.CreateTree(SearchIndex.SealedTree(Name)), withFrequencies: _fullText, _buffers,
+                _fullText ? _transaction.CreateTree(SearchIndex.PositionsTree(Name)) : null);
 
-        /// <summary>Takes the <paramref name="dead"/> ids out of every term's postings; a term left without any leaves the dictionary.</summary>
+        /// <summary>Takes the <paramref name="dead"/> ids out of every full-text term's postings.</summary>
         private void Sweep(long[] dead)
         {
             if (_transaction.OpenTree(SearchIndex.TermsTree(Name)) is not { } terms)
@@ -185,12 +187,7 @@ public sealed partial class IndexBatch
             }
             var store = OpenPostings();
             foreach (var termKey in termKeys)
-            {
-                if (store.RemoveEvery(termKey, dead))
-                    continue;
-                TermEncoding.TryDecodeKey(termKey, term, out var termLength, out _);
-                Dictionary.Remove(term.AsSpan(0, termLength));
-            }
+                store.RemoveEvery(termKey, dead);
         }
 
         /// <summary>Writes the spelling counts the batch changed into the term dictionary (<see cref="TermDictionary.CountSpelling"/>).</summary>

@@ -30,11 +30,17 @@ public sealed partial class IndexBatch
     }
 
     /// <summary>Writes one field of an entry: its ordinal and flags to the entry's shape, its terms to the record (<see cref="EntryRecord"/>).</summary>
-    private static void WriteField(List<byte> shape, List<byte> record, FieldWriter field, AnalyzedField analyzed, List<long> tokenIds, List<int> tokenDistances)
+    private static void WriteField(List<byte> shape, List<byte> record, FieldWriter field, AnalyzedField analyzed)
     {
         if (analyzed.IsSingleNumber)
         {
             EntryShape.WriteField(shape, field.Ordinal, (byte)(analyzed.Flags | EntryRecord.InColumnFlag));
+            return;
+        }
+        if ((analyzed.Flags & EntryRecord.PositionsFlag) != 0)
+        {
+            // Full text: its terms and positions are in the postings, which a delete leaves to the sweep.
+            EntryShape.WriteField(shape, field.Ordinal, analyzed.Flags);
             return;
         }
         if (!field.UsesTermIds)
@@ -52,24 +58,9 @@ public sealed partial class IndexBatch
         }
         EntryShape.WriteField(shape, field.Ordinal, (byte)(analyzed.Flags | EntryRecord.TermIdsFlag));
         var dictionary = field.Dictionary;
-        if ((analyzed.Flags & EntryRecord.PositionsFlag) == 0)
-        {
-            ByteCoding.WriteVarint(record, (ulong)analyzed.Terms.Count);
-            foreach (var info in analyzed.Terms.Values)
-                ByteCoding.WriteVarint(record, (ulong)dictionary.GetOrAdd(info.DictionaryKey));
-            return;
-        }
-        var tokens = analyzed.TokensInOrder();
-        tokenIds.Clear();
-        tokenDistances.Clear();
-        var previous = 0;
-        foreach (var (term, position) in tokens)
-        {
-            tokenIds.Add(dictionary.GetOrAdd(term));
-            tokenDistances.Add(position - previous);
-            previous = position;
-        }
-        TokenStream.Write(record, CollectionsMarshal.AsSpan(tokenIds), CollectionsMarshal.AsSpan(tokenDistances));
+        ByteCoding.WriteVarint(record, (ulong)analyzed.Terms.Count);
+        foreach (var info in analyzed.Terms.Values)
+            ByteCoding.WriteVarint(record, (ulong)dictionary.GetOrAdd(info.DictionaryKey));
     }
 
     /// <summary>

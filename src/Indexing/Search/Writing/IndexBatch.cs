@@ -46,8 +46,6 @@ public sealed partial class IndexBatch : IEngineBatch
     // The entry being added: its shape's encoding, and what its fields put in the record after it.
     private readonly List<byte> _shape = new(32);
     private readonly List<byte> _recordTerms = new(256);
-    private readonly List<long> _tokenIds = new(64);
-    private readonly List<int> _tokenDistances = new(64);
     // Every distinct term of the batch as one array, shared by the entries' analyses and the pending
     // postings, so a token already seen in the batch is looked up by its bytes and never copied.
     private readonly HashSet<byte[]> _terms = new(ByteArrayComparer.Instance);
@@ -99,7 +97,7 @@ public sealed partial class IndexBatch : IEngineBatch
         foreach (var (name, analyzed) in values)
         {
             var field = Field(name);
-            WriteField(_shape, _recordTerms, field, analyzed, _tokenIds, _tokenDistances);
+            WriteField(_shape, _recordTerms, field, analyzed);
             if (field.IsNumeric)
             {
                 foreach (var term in analyzed.Terms.Keys)
@@ -109,7 +107,7 @@ public sealed partial class IndexBatch : IEngineBatch
             {
                 foreach (var (term, info) in analyzed.Terms)
                 {
-                    field.Postings.Add(term, id, info.Frequency);
+                    field.Postings.Add(term, id, info.Frequency, info.Positions());
                     if (info.Variant is { } variant)
                         field.CountSpelling(variant, 1);
                 }

@@ -2,8 +2,8 @@ namespace Folio.Indexing.Search;
 
 /// <summary>
 /// One field's posting changes gathered by a batch until it commits: every addition (term, entry,
-/// frequency) in one log in the order entries are added, so in id order, and the removals of stored
-/// postings per term. The index lends logs from batch to batch (<see cref="SearchIndex.RentPending"/>):
+/// frequency, and a full-text field's positions) in one log in the order entries are added, so in id order,
+/// and the removals of stored postings per term. The index lends logs from batch to batch (<see cref="SearchIndex.RentPending"/>):
 /// a list per term per batch was a fifth of an indexing run's garbage.
 /// </summary>
 internal sealed class PendingPostings
@@ -16,9 +16,16 @@ internal sealed class PendingPostings
     // The term slot of each addition; -1 once the addition is taken back.
     private int[] _additionSlots = new int[InitialCapacity];
     private int _count;
+    // A full-text field's positions: each addition's (as many as its frequency) start at its entry of _positionStarts.
+    private int[] _positions = [];
+    private int[] _positionStarts = [];
+    private int _positionCount;
+    private bool _hasPositions;
     // Flush scratch: the additions grouped by term, where each term's group starts, and the terms in key order.
     private long[] _groupedIds = [];
     private int[] _groupedFrequencies = [];
+    private int[] _groupedPositions = [];
+    private int[] _positionGroupStarts = [];
     private int[] _starts = [];
     private byte[][] _sortedTerms = [];
     private int[] _sortedSlots = [];
@@ -37,17 +44,24 @@ internal sealed class PendingPostings
         _terms.Clear();
         _removals.Clear();
         _count = 0;
+        _positionCount = 0;
+        _hasPositions = false;
         if (_ids.Length > RetainedCapacity)
         {
             _ids = new long[InitialCapacity];
             _frequencies = new int[InitialCapacity];
             _additionSlots = new int[InitialCapacity];
+            _positionStarts = [];
         }
+        if (_positions.Length > RetainedCapacity)
+            _positions = [];
         if (_groupedIds.Length > RetainedCapacity)
         {
             _groupedIds = [];
             _groupedFrequencies = [];
         }
+        if (_groupedPositions.Length > RetainedCapacity)
+            _groupedPositions = [];
         if (_starts.Length > RetainedCapacity)
         {
             _starts = [];
@@ -59,14 +73,32 @@ internal sealed class PendingPostings
     /// <summary>Whether the log holds no change.</summary>
     public bool IsEmpty => _terms.Count == 0;
 
-    /// <summary>Gives the term a posting for <paramref name="id"/>, which is at least every id added before.</summary>
-    public void Add(byte[] term, long id, int frequency)
+    /// <summary>
+    /// Gives the term a posting for <paramref name="id"/>, which is at least every id added before; in a full-text field's
+    /// log with the term's <paramref name="positions"/> in the entry, as many as <paramref name="frequency"/> (a log holds
+    /// positions for every addition or for none).
+    /// </summary>
+    public void Add(byte[] term, long id, int frequency, ReadOnlySpan<int> positions = default)
     {
+        if (_count == 0)
+            _hasPositions = !positions.IsEmpty;
+        if (_hasPositions != !positions.IsEmpty || _hasPositions && positions.Length != frequency)
+            throw new ArgumentException("A log's additions have positions, as many as their frequencies, or none do.", nameof(positions));
         if (_count == _ids.Length)
         {
             Array.Resize(ref _ids, _count * 2);
             Array.Resize(ref _frequencies, _count * 2);
             Array.Resize(ref _additionSlots, _count * 2);
+        }
+        if (_hasPositions)
+        {
+            if (_positionStarts.Length < _ids.Length)
+                Array.Resize(ref _positionStarts, _ids.Length);
+            if (_positionCount + positions.Length > _positions.Length)
+                Array.Resize(ref _positions, Math.Max(_positionCount + positions.Length, Math.Max(InitialCapacity, _positions.Length * 2)));
+            _positionStarts[_count] = _positionCount;
+            positions.CopyTo(_positions.AsSpan(_positionCount));
+            _positionCount += positions.Length;
         }
         _ids[_count] = id;
         _frequencies[_count] = frequency;
@@ -123,7 +155,10 @@ internal sealed class PendingPostings
                 removed.Sort();
                 removals = System.Runtime.InteropServices.CollectionsMarshal.AsSpan(removed);
             }
-            var kept = store.Apply(_sortedTerms[i], _groupedIds.AsSpan(start, length), _groupedFrequencies.AsSpan(start, length), removals);
+            ReadOnlySpan<int> positions = default;
+            if (_hasPositions)
+                positions = _groupedPositions.AsSpan(_positionGroupStarts[slot], _positionGroupStarts[slot + 1] - _positionGroupStarts[slot]);
+            var kept = store.Apply(_sortedTerms[i], _groupedIds.AsSpan(start, length), _groupedFrequencies.AsSpan(start, length), positions, removals);
             if (!kept)
                 dictionary?.Remove(_sortedTerms[i]);
         }
@@ -191,5 +226,40 @@ internal sealed class PendingPostings
         for (var slot = termCount; slot > 0; slot--)
             _starts[slot] = _starts[slot - 1];
         _starts[0] = 0;
+        if (_hasPositions)
+            GroupPositions(termCount);
+    }
+
+    /// <summary>The live additions' positions grouped as <see cref="GroupByTerm"/> grouped the additions: a slot's start at <c>_positionGroupStarts[slot]</c>.</summary>
+    private void GroupPositions(int termCount)
+    {
+        if (_positionGroupStarts.Length < termCount + 1)
+            _positionGroupStarts = new int[(termCount + 1) * 2];
+        Array.Clear(_positionGroupStarts, 0, termCount + 1);
+        var live = 0;
+        for (var i = 0; i < _count; i++)
+        {
+            var slot = _additionSlots[i];
+            if (slot < 0)
+                continue;
+            _positionGroupStarts[slot + 1] += _frequencies[i];
+            live += _frequencies[i];
+        }
+        for (var slot = 0; slot < termCount; slot++)
+            _positionGroupStarts[slot + 1] += _positionGroupStarts[slot];
+        if (_groupedPositions.Length < live)
+            _groupedPositions = new int[live * 2];
+        for (var i = 0; i < _count; i++)
+        {
+            var slot = _additionSlots[i];
+            if (slot < 0)
+                continue;
+            var frequency = _frequencies[i];
+            _positions.AsSpan(_positionStarts[i], frequency).CopyTo(_groupedPositions.AsSpan(_positionGroupStarts[slot]));
+            _positionGroupStarts[slot] += frequency;
+        }
+        for (var slot = termCount; slot > 0; slot--)
+            _positionGroupStarts[slot] = _positionGroupStarts[slot - 1];
+        _positionGroupStarts[0] = 0;
     }
 }

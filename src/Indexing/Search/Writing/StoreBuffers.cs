@@ -34,6 +34,12 @@ internal sealed class StoreBuffers
     /// <summary>A posting chunk's encoding.</summary>
     public byte[] Encoded { get; private set; } = new byte[DefaultEncodedLength];
 
+    /// <summary>The positions that go with <see cref="Ids"/> in a full-text field, as many for each id as its frequency.</summary>
+    public int[] Positions { get; private set; } = new int[PostingStore.ChunkSize * 2];
+
+    /// <summary>A posting list's positions' encoding (<see cref="PositionLists"/>), grown by the encoder.</summary>
+    public byte[] EncodedPositions { get; set; } = new byte[PostingStore.ChunkSize];
+
     /// <summary>The points of the block a point store decoded last.</summary>
     public Point[] StoredPoints { get; set; } = new Point[256];
 
@@ -75,6 +81,16 @@ internal sealed class StoreBuffers
         Encoded = new byte[PostingStore.EncodedLength(count)];
     }
 
+    /// <summary>Makes <see cref="Positions"/> hold at least <paramref name="count"/> positions, keeping those it holds.</summary>
+    public void EnsurePositions(int count)
+    {
+        if (count <= Positions.Length)
+            return;
+        var positions = Positions;
+        Array.Resize(ref positions, Math.Max(count, positions.Length * 2));
+        Positions = positions;
+    }
+
     /// <summary>Drops what a very large batch grew past the retained sizes, once the batch is done with them.</summary>
     private void Release()
     {
@@ -84,6 +100,10 @@ internal sealed class StoreBuffers
             Frequencies = new int[PostingStore.ChunkSize * 2];
             Encoded = new byte[DefaultEncodedLength];
         }
+        if (Positions.Length > PostingStore.ChunkSize * 8)
+            Positions = new int[PostingStore.ChunkSize * 2];
+        if (EncodedPositions.Length > PostingStore.ChunkSize * 8)
+            EncodedPositions = new byte[PostingStore.ChunkSize];
         if (StoredPoints.Length > RetainedPoints)
             StoredPoints = new Point[256];
         if (MergedPoints.Length > RetainedPoints)
