@@ -30,9 +30,16 @@ internal static class PositionLists
     /// </summary>
     public static int Encode(ReadOnlySpan<int> frequencies, ReadOnlySpan<int> positions, ref byte[] destination)
     {
+        // The values by bit length, and how many of each length are all ones (2^length − 1, the one escaped at that width).
         Span<int> lengths = stackalloc int[33];
+        Span<int> allOnes = stackalloc int[33];
         foreach (var value in Values(frequencies, positions))
-            lengths[BitLength(value)]++;
+        {
+            var bitLength = BitLength(value);
+            lengths[bitLength]++;
+            if (((long)value + 1 & value) == 0)
+                allOnes[bitLength]++;
+        }
         var width = 0;
         var best = long.MaxValue;
         for (var w = 0; w <= MaxWidth; w++)
@@ -40,10 +47,19 @@ internal static class PositionLists
             long bits = 0;
             for (var length = 0; length <= 32; length++)
             {
-                if (lengths[length] == 0)
+                if (lengths[length] == 0 || length < w)
+                {
+                    bits += lengths[length] * (long)w;
                     continue;
-                // A value of this bit length is escaped when it reaches w bits; its excess is then about as long.
-                bits += lengths[length] * (long)(length < w ? w : w + 2 * length + 1);
+                }
+                if (length == w)
+                {
+                    // Only all ones escape, with an excess of nothing: one more bit.
+                    bits += lengths[length] * (long)w + allOnes[length];
+                    continue;
+                }
+                // Longer values escape, with an excess about as long as they are.
+                bits += lengths[length] * (long)(w + 2 * length - 1);
             }
             if (bits < best)
             {
