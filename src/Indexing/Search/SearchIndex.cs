@@ -259,6 +259,9 @@ public sealed class SearchIndex : IEngineIndex
     /// <summary>A full-text field's positions, under the keys of its posting lists in the terms tree (<see cref="PositionLists"/>).</summary>
     internal static string PositionsTree(string field) => "q:" + field;
 
+    /// <summary>A full-text field's positions of sealed chunks, by the chunks' sequence numbers (<see cref="PositionTrees"/>).</summary>
+    internal static string SealedPositionsTree(string field) => "u:" + field;
+
     internal static string NormsTree(string field) => "n:" + field;
 
     internal static string ValuesTree(string field) => "v:" + field;

@@ -7,9 +7,10 @@ namespace Folio.Indexing.Tests.Search;
 internal static class FullTextTrees
 {
     /// <summary>
-    /// The terms <paramref name="field"/>'s postings hold, after checking that its positions tree holds one list of
-    /// positions for each inline list and each chunk (not for a chunked term's own header), that each decodes against its
-    /// list's frequencies, and that the field keeps no term dictionary.
+    /// The terms <paramref name="field"/>'s postings hold, after checking that its positions trees hold one list of
+    /// positions for each inline list and each open chunk by its key (none for a chunked term's own header) and for each
+    /// sealed chunk by its sequence number, that each decodes against its list's frequencies, and that the field keeps no
+    /// term dictionary.
     /// </summary>
     public static List<string> Terms(SearchIndex index, string field)
     {
@@ -20,15 +21,17 @@ internal static class FullTextTrees
         var result = new List<string>();
         var terms = transaction.OpenTree(SearchIndex.TermsTree(field));
         var positions = transaction.OpenTree(SearchIndex.PositionsTree(field));
+        var sealedPositions = transaction.OpenTree(SearchIndex.SealedPositionsTree(field));
         if (terms is null)
         {
             Assert.Equal(0, positions?.Count ?? 0);
+            Assert.Equal(0, sealedPositions?.Count ?? 0);
             return result;
         }
         Assert.NotNull(positions);
         var sealedChunks = transaction.OpenTree(SearchIndex.SealedTree(field));
         var sealKey = new byte[8];
-        long lists = 0;
+        long lists = 0, seals = 0;
         var cursor = terms.CreateCursor();
         for (var more = cursor.First(); more; more = cursor.MoveNext())
         {
@@ -47,11 +50,24 @@ internal static class FullTextTrees
             var ids = new long[count];
             var frequencies = new int[count];
             PostingsDecoder.Decode(list, ids, frequencies);
-            Assert.True(positions.TryGet(key, out var encoded), "A posting list has no positions.");
+            ReadOnlySpan<byte> encoded;
+            if (!isTerm && PostingStore.IsSealed(cursor.Value))
+            {
+                Assert.NotNull(sealedPositions);
+                Assert.True(sealedPositions.TryGet(PostingStore.SealKey(PostingStore.SealOf(cursor.Value)), out encoded), "A sealed chunk has no positions.");
+                Assert.False(positions.TryGet(key, out _), "A sealed chunk has positions under its chunk key.");
+                seals++;
+            }
+            else
+            {
+                Assert.True(positions.TryGet(key, out encoded), "A posting list has no positions.");
+                lists++;
+            }
             PositionLists.Decode(encoded, frequencies, new int[PositionLists.Count(frequencies)]);
-            lists++;
         }
         Assert.Equal(lists, positions.Count);
+        Assert.Equal(seals, sealedPositions?.Count ?? 0);
+        Assert.Equal(seals, sealedChunks?.Count ?? 0);
         result.Sort(StringComparer.Ordinal);
         return result;
     }

@@ -17,7 +17,7 @@ internal sealed partial class PostingStore
         if (!IsChunked(header))
         {
             var count = Decode(header);
-            LoadPositions(termKey, 0, count);
+            LoadPositions(termKey, -1, 0, count);
             var kept = KeepLive(count, dead);
             if (kept == count)
                 return true;
@@ -46,7 +46,7 @@ internal sealed partial class PostingStore
                 throw new Folio.Storage.CorruptionException("A posting chunk went missing while its term was swept.");
             var seal = IsSealed(stored) ? ReadSeal(stored) : -1;
             var count = Decode(StoredChunk(stored));
-            LoadPositions(chunkKey, 0, count);
+            LoadPositions(chunkKey, seal, 0, count);
             var kept = KeepLive(count, dead);
             if (kept == count)
                 continue;

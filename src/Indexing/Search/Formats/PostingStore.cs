@@ -54,8 +54,8 @@ internal sealed partial class PostingStore
     public const byte SealedTag = 0;
 
     private readonly Tree _terms;
-    // The field's positions (full text), under the keys of the lists in the terms tree; null for other fields.
-    private readonly Tree? _positions;
+    // The field's positions (full text); null for other fields.
+    private readonly PositionTrees? _positions;
     private readonly Func<Tree>? _openSealed;
     private Tree? _sealed;
     private readonly bool _withFrequencies;
@@ -77,7 +77,7 @@ internal sealed partial class PostingStore
     /// have few terms, each growing at its end). <paramref name="buffers"/> are the batch's (its own without).
     /// A full-text field's store keeps each list's positions in <paramref name="positions"/> (<see cref="PositionLists"/>).
     /// </summary>
-    public PostingStore(Tree terms, Func<Tree>? openSealedChunks, bool withFrequencies, StoreBuffers? buffers = null, Tree? positions = null)
+    public PostingStore(Tree terms, Func<Tree>? openSealedChunks, bool withFrequencies, StoreBuffers? buffers = null, PositionTrees? positions = null)
     {
         if (positions is not null && !withFrequencies)
             throw new ArgumentException("Positions go with frequencies, which say how many an id has.", nameof(positions));
@@ -112,7 +112,7 @@ internal sealed partial class PostingStore
         if (IsChunked(header))
             return ApplyChunked(termKey, ChunkedFrequency(header), additions, frequencies, positions, removals);
         var count = Decode(header);
-        LoadPositions(termKey, 0, count);
+        LoadPositions(termKey, -1, 0, count);
         return ApplyInline(termKey, count, additions, frequencies, positions, removals);
     }
 
@@ -149,6 +149,17 @@ internal sealed partial class PostingStore
 
     // The chunk a chunk entry's value stands for; the sealed tree is opened only for a sealed one.
     private ReadOnlySpan<byte> StoredChunk(ReadOnlySpan<byte> stored) => Chunk(IsSealed(stored) ? SealedChunks : null, stored, _sealKey);
+
+    /// <summary>The sequence number of the sealed chunk a chunk entry's value refers to.</summary>
+    public static long SealOf(ReadOnlySpan<byte> stored) => ReadSeal(stored);
+
+    /// <summary>The key a sealed chunk (and its positions) is kept under.</summary>
+    public static byte[] SealKey(long seal)
+    {
+        var key = new byte[8];
+        WriteSealKey(seal, key);
+        return key;
+    }
 
     private static long ReadSeal(ReadOnlySpan<byte> stored)
     {
@@ -262,10 +273,11 @@ internal sealed partial class PostingStore
         {
             chunkKeys.Add(cursor.Key.ToArray());
             var stored = cursor.Value;
-            if (IsSealed(stored))
-                seals.Add(ReadSeal(stored));
+            var seal = IsSealed(stored) ? ReadSeal(stored) : -1;
+            if (seal >= 0)
+                seals.Add(seal);
             var decoded = PostingsDecoder.Decode(StoredChunk(stored), _ids.AsSpan(count), _frequencies.AsSpan(count));
-            LoadPositions(cursor.Key, count, decoded);
+            LoadPositions(cursor.Key, seal, count, decoded);
             count += decoded;
             more = cursor.MoveNext();
         }
@@ -311,7 +323,7 @@ internal sealed partial class PostingStore
             var stored = cursor.Value;
             var seal = IsSealed(stored) ? ReadSeal(stored) : -1;
             var count = Decode(StoredChunk(stored));
-            LoadPositions(chunkKey, 0, count);
+            LoadPositions(chunkKey, seal, 0, count);
             var kept = 0;
             var lastId = _ids[count - 1];
             int read = 0, write = 0;
@@ -373,7 +385,7 @@ internal sealed partial class PostingStore
         var existing = Decode(cursor.Value);
         if (_ids[existing - 1] >= firstAddition)
             throw new InvalidOperationException("Postings must be appended in increasing id order.");
-        LoadPositions(cursor.Key, 0, existing);
+        LoadPositions(cursor.Key, -1, 0, existing);
         return existing;
     }
 
@@ -442,7 +454,9 @@ internal sealed partial class PostingStore
         var referenceLength = Varint.Write(reference, 1, (ulong)seal);
         var chunkKey = TermEncoding.ChunkKey(termKey, _ids[0]);
         _terms.Put(chunkKey, reference[..referenceLength]);
-        PutPositions(chunkKey, count);
+        // The chunk may have been open under this key until now (a last chunk extended past the limit).
+        DeletePositions(chunkKey);
+        PutSealedPositions(seal, count);
     }
 
     private int Encode(int count) =>
@@ -469,6 +483,7 @@ internal sealed partial class PostingStore
         WriteSealKey(seal, _sealKey);
         if (SealedChunks is not { } sealedChunks || !sealedChunks.Delete(_sealKey))
             throw new CorruptionException("A posting chunk refers to a sealed chunk the index does not have.");
+        _positions?.Sealed.Delete(_sealKey);
     }
 
     private void EnsureCapacity(int count)

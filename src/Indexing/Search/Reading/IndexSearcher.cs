@@ -179,12 +179,12 @@ public sealed partial class IndexSearcher : IEngineSearcher
         private Tree? _idTerms;
         private Tree? _idColumn;
         private bool _positionsOpened;
-        private Tree? _positions;
+        private PositionTrees? _positions;
         /// <summary>The term dictionary's term → id tree.</summary>
         public Tree? TermIds => OpenIdTrees()._termIds;
 
         /// <summary>A full-text field's positions (<see cref="PositionLists"/>), opened on first use (by a phrase).</summary>
-        public Tree? Positions => _positionsOpened ? _positions : OpenPositions();
+        public PositionTrees? Positions => _positionsOpened ? _positions : OpenPositions();
 
         /// <summary>
         /// A numeric field's sets of point blocks, read on first use: its main blocks, then its runs
@@ -222,9 +222,13 @@ public sealed partial class IndexSearcher : IEngineSearcher
             return term;
         }
 
-        private Tree? OpenPositions()
+        private PositionTrees? OpenPositions()
         {
-            _positions = Transaction.OpenTree(SearchIndex.PositionsTree(Name));
+            if (Transaction.OpenTree(SearchIndex.PositionsTree(Name)) is { } lists)
+            {
+                _positions = new PositionTrees(lists, () => Transaction.OpenTree(SearchIndex.SealedPositionsTree(Name))
+                    ?? throw new Folio.Storage.CorruptionException($"Field '{Name}' has sealed posting chunks without positions."));
+            }
             _positionsOpened = true;
             return _positions;
         }

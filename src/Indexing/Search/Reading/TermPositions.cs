@@ -13,7 +13,7 @@ internal sealed class TermPositions
 {
     private readonly Tree _terms;
     private readonly Tree? _sealed;
-    private readonly Tree _positions;
+    private readonly PositionTrees _positions;
     private readonly byte[] _termKey;
     private readonly bool _chunked;
     private readonly byte[] _sealKey = new byte[8];
@@ -26,7 +26,7 @@ internal sealed class TermPositions
     private int _count;
 
     /// <summary>Reads the term with key <paramref name="termKey"/> and header <paramref name="header"/> of a field's trees.</summary>
-    public TermPositions(Tree terms, Tree? sealedChunks, Tree positions, byte[] termKey, ReadOnlySpan<byte> header)
+    public TermPositions(Tree terms, Tree? sealedChunks, PositionTrees positions, byte[] termKey, ReadOnlySpan<byte> header)
     {
         _terms = terms;
         _sealed = sealedChunks;
@@ -34,7 +34,7 @@ internal sealed class TermPositions
         _termKey = termKey;
         _chunked = PostingStore.IsChunked(header);
         if (!_chunked)
-            Load(header, termKey);
+            Load(header, termKey, -1);
     }
 
     /// <summary>Fills <paramref name="into"/> with the term's positions in entry <paramref name="entryId"/> (none when the entry lacks the term).</summary>
@@ -47,7 +47,8 @@ internal sealed class TermPositions
             if (!cursor.SeekLastAtOrBefore(TermEncoding.ChunkKey(_termKey, entryId)) || !PostingStore.IsChunkOf(cursor.Key, _termKey))
                 return;
             var key = cursor.Key.ToArray();
-            Load(PostingStore.Chunk(_sealed, cursor.Value, _sealKey), key);
+            var stored = cursor.Value;
+            Load(PostingStore.Chunk(_sealed, stored, _sealKey), key, PostingStore.IsSealed(stored) ? PostingStore.SealOf(stored) : -1);
         }
         var index = _ids.AsSpan(0, _count).BinarySearch(entryId);
         if (index < 0)
@@ -56,7 +57,8 @@ internal sealed class TermPositions
             into.Add(_loaded[i]);
     }
 
-    private void Load(ReadOnlySpan<byte> list, byte[] key)
+    /// <summary>Decodes <paramref name="list"/> and its positions, kept under <paramref name="key"/> or, when it is sealed chunk <paramref name="seal"/>, under that.</summary>
+    private void Load(ReadOnlySpan<byte> list, byte[] key, long seal)
     {
         var count = PostingsDecoder.GetCount(list);
         if (_ids.Length < count)
@@ -75,7 +77,8 @@ internal sealed class TermPositions
         _starts[_count] = total;
         if (_loaded.Length < total)
             _loaded = new int[total];
-        if (!_positions.TryGet(key, out var encoded))
+        var found = seal < 0 ? _positions.Lists.TryGet(key, out var encoded) : _positions.Sealed.TryGet(PostingStore.SealKey(seal), out encoded);
+        if (!found)
             throw new CorruptionException("A posting list of a full-text field has no positions.");
         PositionLists.Decode(encoded, _frequencies.AsSpan(0, _count), _loaded.AsSpan(0, total));
     }

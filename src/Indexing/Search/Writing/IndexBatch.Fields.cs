@@ -163,7 +163,7 @@ public sealed partial class IndexBatch
 
         private PostingStore OpenPostings() =>
             new(_transaction.CreateTree(SearchIndex.TermsTree(Name)), () => _transaction.CreateTree(SearchIndex.SealedTree(Name)), withFrequencies: _fullText, _buffers,
-                _fullText ? _transaction.CreateTree(SearchIndex.PositionsTree(Name)) : null);
+                _fullText ? new PositionTrees(_transaction.CreateTree(SearchIndex.PositionsTree(Name)), () => _transaction.CreateTree(SearchIndex.SealedPositionsTree(Name))) : null);
 
         /// <summary>Takes the <paramref name="dead"/> ids out of every full-text term's postings.</summary>
         private void Sweep(long[] dead)
