@@ -18,6 +18,64 @@ public static class PostingsDecoder
     /// <exception cref="InvalidDataException">The header is corrupt or truncated.</exception>
     public static bool HasFrequencies(ReadOnlySpan<byte> encoded) => PostingsHeader.Read(encoded).HasFrequencies;
 
+    /// <summary>
+    /// The frequency of <paramref name="id"/> in the list (1 in a list without frequencies), or 0 when the list lacks it:
+    /// decodes only the block the skip table names for it, or the trailing stream up to it.
+    /// </summary>
+    /// <param name="encoded">An encoded posting list.</param>
+    /// <param name="id">The id to look up.</param>
+    /// <returns>The id's frequency, or 0.</returns>
+    /// <exception cref="InvalidDataException">The list is corrupt or truncated.</exception>
+    public static int FrequencyOf(ReadOnlySpan<byte> encoded, long id)
+    {
+        var header = PostingsHeader.Read(encoded);
+        Span<long> ids = stackalloc long[PostingsFormat.BlockSize];
+        Span<int> frequencies = stackalloc int[PostingsFormat.BlockSize];
+        if (header.BlockCount > 0 && header.ReadBlockLast(encoded, header.BlockCount - 1) >= id)
+        {
+            int low = 0, high = header.BlockCount - 1;
+            while (low < high)
+            {
+                var middle = (low + high) >>> 1;
+                if (header.ReadBlockLast(encoded, middle) < id)
+                {
+                    low = middle + 1;
+                }
+                else
+                {
+                    high = middle;
+                }
+            }
+
+            Span<ulong> scratch = stackalloc ulong[PostingsFormat.BlockSize];
+            header.DecodeBlock(encoded, low, low == 0 ? -1 : header.ReadBlockLast(encoded, low - 1), ids, frequencies, scratch);
+            return FrequencyIn(ids, frequencies, id, header.HasFrequencies);
+        }
+
+        var position = header.StreamStart;
+        var previous = header.StreamBase(encoded);
+        for (var remaining = header.StreamCount; remaining > 0;)
+        {
+            var chunk = Math.Min(remaining, PostingsFormat.BlockSize);
+            header.DecodeStream(encoded, ref position, previous, ids.Slice(0, chunk), frequencies);
+            if (ids[chunk - 1] >= id)
+            {
+                return FrequencyIn(ids.Slice(0, chunk), frequencies, id, header.HasFrequencies);
+            }
+
+            previous = ids[chunk - 1];
+            remaining -= chunk;
+        }
+
+        return 0;
+    }
+
+    private static int FrequencyIn(ReadOnlySpan<long> ids, ReadOnlySpan<int> frequencies, long id, bool hasFrequencies)
+    {
+        var index = ids.BinarySearch(id);
+        return index < 0 ? 0 : hasFrequencies ? frequencies[index] : 1;
+    }
+
     /// <summary>Decodes every id (and frequency) of the list, checking the whole encoding.</summary>
     /// <param name="encoded">An encoded posting list.</param>
     /// <param name="ids">Receives the ids; at least <see cref="GetCount"/> long.</param>

@@ -116,6 +116,7 @@ internal static class FolioSearchLoad
             names.Add(SearchIndex.TermsTree(field));
             names.Add(SearchIndex.SealedTree(field));
             names.Add(SearchIndex.PositionsTree(field));
+            names.Add(SearchIndex.SealedPositionsTree(field));
             names.Add(SearchIndex.PointsTree(field));
             names.Add(SearchIndex.PointRunsTree(field));
             names.Add(SearchIndex.MarksTree(field));

@@ -11,7 +11,9 @@ namespace Folio.Benchmarks.Search;
 /// their full-text field) in batches of 10,000, then replaces randomly chosen ones, a batch of 10,000 at a time, each
 /// with another record's values: every replacement deletes an entry with about 17 text terms and adds one. Prints the
 /// load and update rates, the CPU they took, the p50 and p99 of the search benchmark's full-text queries (two words,
-/// top 25 by score) right after the updates, a check query's count, and the size after close.
+/// top 25 by score) right after the updates, of the same two words as phrases (every entry with both words has its
+/// positions read) and of more-like-this queries whose source is the first entry with the first word (its text's terms
+/// found, then searched, top 25), a check query's count, and the size after close.
 /// </summary>
 internal static class IndexUpdateCommand
 {
@@ -58,7 +60,10 @@ internal static class IndexUpdateCommand
                 }
             });
             Console.WriteLine($"update: {updates:N0} replacements in {updateSeconds:0.00} s ({updates / updateSeconds:N0}/s), CPU {updateCpu:0.00} s");
-            Console.WriteLine($"full-text after the updates: {TextQueries(index, texts)}");
+            Console.WriteLine($"full-text after the updates: {TextQueries(index, texts, text => new FullTextQuery("text", text))}");
+            Console.WriteLine($"phrases after the updates: {TextQueries(index, texts, text => new PhraseQuery("text", text))}");
+            var like = new MoreLikeThisOptions { MinimumTermFrequency = 1 };
+            Console.WriteLine($"more like this after the updates: {TextQueries(index, texts, text => new MoreLikeThisQuery(new TermQuery("text", FieldValue.From(text.Split(' ')[0])), [], ["text"], like))}");
             using var searcher = index.OpenSearcher();
             Console.WriteLine($"check: {searcher.EntryCount:N0} entries; text:time in {searcher.Count(new FullTextQuery("text", "time")):N0}");
         }
@@ -76,7 +81,7 @@ internal static class IndexUpdateCommand
     }
 
     /// <summary>Each query once to warm up, then each timed: a searcher per query, as a server opens one.</summary>
-    private static string TextQueries(SearchIndex index, List<string[]> texts)
+    private static string TextQueries(SearchIndex index, List<string[]> texts, Func<string, Query> query)
     {
         var micros = new double[texts.Count];
         for (var round = 0; round < 2; round++)
@@ -85,7 +90,7 @@ internal static class IndexUpdateCommand
             {
                 var started = Stopwatch.GetTimestamp();
                 using var searcher = index.OpenSearcher();
-                searcher.Search(new FullTextQuery("text", texts[i][0]), 0, FolioSearchLoad.TopK, [Folio.Indexing.Collectors.SortField.Score]);
+                searcher.Search(query(texts[i][0]), 0, FolioSearchLoad.TopK, [Folio.Indexing.Collectors.SortField.Score]);
                 micros[i] = Stopwatch.GetElapsedTime(started).TotalMicroseconds;
             }
         }

@@ -1,4 +1,5 @@
 using System.Text;
+using Folio.Indexing.Postings;
 using Folio.Indexing.Queries;
 using Folio.Indexing.Queries.Iterators;
 
@@ -70,34 +71,47 @@ public sealed partial class IndexSearcher
         if (length == 0)
             return;
         var cut = length >= maxTokens || length >= ushort.MaxValue;
-        var dead = DeadIn(field);
         var found = new List<(byte[] Term, int Frequency, List<int>? Positions)>();
         var cursor = reader.Terms.CreateCursor();
+        var chunks = reader.Terms.CreateCursor();
+        var chunkKey = new byte[TermEncoding.MaxTermKeyLength(TermEncoding.MaxTermBytes) + 8];
+        var termBuffer = new byte[64];
         var walked = 0;
-        for (var more = cursor.First(); more; more = cursor.MoveNext())
+        var more = cursor.First();
+        while (more)
         {
             if ((++walked & CancellationStride) == 0)
                 Guard.Check();
             var key = cursor.Key;
-            if (!TermEncoding.TryDecodeKey(key, out var term, out var termKeyLength))
-                throw new Folio.Storage.CorruptionException($"The terms of field '{field}' hold a key that is not a term.");
-            // Chunk keys follow their term's key; a shortened term keeps too little of its word to be looked for.
-            if (termKeyLength != key.Length || TermEncoding.IsShortened(term))
-                continue;
+            if (key.Length > termBuffer.Length)
+                termBuffer = new byte[key.Length];
+            if (!TermEncoding.TryDecodeKey(key, termBuffer, out var termLength, out var termKeyLength) || termKeyLength != key.Length)
+                throw new Folio.Storage.CorruptionException($"The terms of field '{field}' hold a key that is not a term where a term's key belongs.");
             var header = cursor.Value;
-            if (!cut && PostingStore.DocumentFrequency(header) < options.MinimumDocumentFrequency)
-                continue;
-            var termKey = key.ToArray();
-            var postings = new TermIterator(reader.Terms, reader.Sealed, termKey, header, _scratch, dead);
-            if (!postings.Advance(entryId) || postings.Current != entryId)
-                continue;
-            List<int>? positions = null;
-            if (cut && reader.Positions is { } positionsTree)
+            var chunked = PostingStore.IsChunked(header);
+            var frequency = 0;
+            // A term too rare to be chosen (or shortened, keeping too little of its word to be looked for) is passed over by
+            // its header alone, unless every token counts towards the cut.
+            if (cut || (PostingStore.DocumentFrequency(header) >= options.MinimumDocumentFrequency && !TermEncoding.IsShortened(termBuffer.AsSpan(0, termLength))))
+                frequency = FrequencyOfEntry(reader, key, header, chunked, entryId, chunks, chunkKey);
+            if (frequency > 0)
             {
-                positions = [];
-                new TermPositions(reader.Terms, reader.Sealed, positionsTree, termKey, header).Read(entryId, positions);
+                List<int>? positions = null;
+                if (cut && reader.Positions is { } positionsTree)
+                {
+                    positions = [];
+                    new TermPositions(reader.Terms, reader.Sealed, positionsTree, key.ToArray(), header).Read(entryId, positions);
+                }
+                found.Add((termBuffer.AsSpan(0, termLength).ToArray(), frequency, positions));
             }
-            found.Add((term, postings.Frequency, positions));
+            if (!chunked)
+            {
+                more = cursor.MoveNext();
+                continue;
+            }
+            // Past the term's chunks, whose keys follow its own, to the next term.
+            key.CopyTo(chunkKey);
+            more = cursor.Seek(TermEncoding.AfterTerm(chunkKey.AsSpan(0, key.Length)));
         }
         var cutoff = cut ? TokenPositionCutoff(found, maxTokens) : int.MaxValue;
         foreach (var (term, frequency, positions) in found)
@@ -112,9 +126,26 @@ public sealed partial class IndexSearcher
                         counted++;
                 }
             }
-            if (counted > 0)
+            if (counted > 0 && !TermEncoding.IsShortened(term))
                 AddCandidate(field, term, counted, candidates);
         }
+    }
+
+    /// <summary>
+    /// The frequency of the term whose key and header these are in the entry (0 without it), from the one block of its
+    /// postings that could hold the entry. The entry is live (a query matched it), so dead ids need no skipping.
+    /// </summary>
+    private static int FrequencyOfEntry(FieldReader reader, ReadOnlySpan<byte> termKey, ReadOnlySpan<byte> header, bool chunked, long entryId,
+        Folio.Storage.Trees.TreeCursor chunks, byte[] chunkKey)
+    {
+        if (!chunked)
+            return PostingsDecoder.FrequencyOf(header, entryId);
+        termKey.CopyTo(chunkKey);
+        System.Buffers.Binary.BinaryPrimitives.WriteInt64BigEndian(chunkKey.AsSpan(termKey.Length), entryId);
+        if (!chunks.SeekLastAtOrBefore(chunkKey.AsSpan(0, termKey.Length + 8)) || !PostingStore.IsChunkOf(chunks.Key, termKey))
+            return 0;
+        Span<byte> sealKey = stackalloc byte[8];
+        return PostingsDecoder.FrequencyOf(PostingStore.Chunk(reader.Sealed, chunks.Value, sealKey), entryId);
     }
 
     /// <summary>The position of the entry's <paramref name="maxTokens"/>-th token, from every term's positions in it.</summary>
