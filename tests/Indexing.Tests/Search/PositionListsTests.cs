@@ -66,6 +66,21 @@ public class PositionListsTests
     }
 
     [Fact]
+    public void Encode_FitsTheRoomItReserves_WhenEveryValueIsEscaped()
+    {
+        // Mostly zeros choose width 0, where every value is escaped; 2^k − 1 has the longest escape of its bit length.
+        foreach (var far in new[] { 1, 3, 7, 255, 65535, (1 << 30) - 1, IndexBatch.MaxPosition })
+        {
+            var frequencies = Enumerable.Repeat(1, 64).ToArray();
+            var positions = new int[64];
+            positions[63] = far;
+            Assert.Equal(positions, RoundTrip(frequencies, positions, out _));
+            Array.Fill(positions, far);
+            Assert.Equal(positions, RoundTrip(frequencies, positions, out _));
+        }
+    }
+
+    [Fact]
     public void Encode_Refuses_PositionsThatDescendWithinAnEntry()
     {
         var buffer = new byte[16];

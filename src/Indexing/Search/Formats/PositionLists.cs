@@ -58,8 +58,9 @@ internal static class PositionLists
                     bits += lengths[length] * (long)w + allOnes[length];
                     continue;
                 }
-                // Longer values escape, with an excess about as long as they are.
-                bits += lengths[length] * (long)(w + 2 * length - 1);
+                // Longer values escape, with an excess (plus one) of at most length + 1 bits: a gamma code of at most
+                // 2 × length + 1 bits, which bounds the room needed.
+                bits += lengths[length] * (long)(w + 2 * length + 1);
             }
             if (bits < best)
             {
@@ -67,11 +68,9 @@ internal static class PositionLists
                 width = w;
             }
         }
-        long exact = 0;
-        foreach (var value in Values(frequencies, positions))
-            exact += ValueBits(value, width);
-        // The writer stores whole 8-byte words, so the room is rounded up to one.
-        var room = 1 + checked((int)((exact + 63) / 64 * 8));
+        // The count is exact but for escapes, where it is an upper bound; the writer stores whole 8-byte words, so the room
+        // is rounded up to one.
+        var room = 1 + checked((int)((best + 63) / 64 * 8));
         if (destination.Length < room)
             destination = new byte[Math.Max(room, destination.Length * 2)];
         destination[0] = (byte)width;
@@ -87,12 +86,27 @@ internal static class PositionLists
     /// </summary>
     public static void Decode(ReadOnlySpan<byte> encoded, ReadOnlySpan<int> frequencies, Span<int> positions)
     {
+        long bits = 0;
+        DecodeNext(encoded, ref bits, frequencies, positions);
+        // What follows the last value may only pad its byte.
+        if ((encoded.Length - 1) * 8L - bits >= 8)
+            throw new CorruptionException("A posting list's positions go on past its entries.");
+    }
+
+    /// <summary>
+    /// Decodes the positions of the next ids of a list, whose frequencies <paramref name="frequencies"/> are, from
+    /// <paramref name="bits"/> into the list's bit stream (0 at its first id), which moves past them: a reader that needs
+    /// one entry's positions decodes up to it and goes on from there for a later entry.
+    /// </summary>
+    public static void DecodeNext(ReadOnlySpan<byte> encoded, ref long bits, ReadOnlySpan<int> frequencies, Span<int> positions)
+    {
         if (encoded.IsEmpty)
             throw new CorruptionException("A posting list's positions are empty.");
         var width = encoded[0];
         if (width > MaxWidth)
             throw new CorruptionException($"A posting list's positions are {width} bits wide.");
         var reader = new BitSpanReader(encoded[1..]);
+        reader.Skip(checked((int)bits));
         var at = 0;
         foreach (var frequency in frequencies)
         {
@@ -106,8 +120,7 @@ internal static class PositionLists
                 positions[at++] = (int)position;
             }
         }
-        if (!reader.AtEnd)
-            throw new CorruptionException("A posting list's positions go on past its entries.");
+        bits = reader.BitsRead;
     }
 
     /// <summary>How many positions a list whose ids have <paramref name="frequencies"/> holds.</summary>
@@ -122,15 +135,6 @@ internal static class PositionLists
     private static ValueEnumerable Values(ReadOnlySpan<int> frequencies, ReadOnlySpan<int> positions) => new(frequencies, positions);
 
     private static int BitLength(int value) => 32 - BitOperations.LeadingZeroCount((uint)value);
-
-    private static int ValueBits(int value, int width)
-    {
-        var escape = (1L << width) - 1;
-        if (value < escape)
-            return width;
-        var excess = (uint)(value - escape + 1);
-        return width + 2 * (BitLength((int)excess) - 1) + 1;
-    }
 
     private static void WriteValue(ref BitSpanWriter writer, int value, int width)
     {

@@ -6,8 +6,8 @@ namespace Folio.Indexing.Search;
 
 /// <summary>
 /// One full-text term's positions in the entries a phrase asks about, in ascending order of entry: the posting list (an
-/// inline list or a chunk) holding the entry is decoded with its positions (<see cref="PositionLists"/>) and kept for the
-/// entries after it, so a phrase over frequent terms decodes each chunk once.
+/// inline list or a chunk) holding the entry is decoded and kept for the entries after it, and its positions
+/// (<see cref="PositionLists"/>) are decoded only up to the entry asked about, going on from there for a later one.
 /// </summary>
 internal sealed class TermPositions
 {
@@ -20,10 +20,15 @@ internal sealed class TermPositions
     private TreeCursor? _cursor;
     private long[] _ids = [];
     private int[] _frequencies = [];
-    // Where each loaded id's positions start in _loaded (one more than the ids, for the last one's end).
-    private int[] _starts = [1];
-    private int[] _loaded = [];
     private int _count;
+    // The loaded list's positions as stored (copied: a cursor's move may take the page away), and how far they are read:
+    // the ids before _decodedIds have theirs in _decoded, each from _starts[i]; the stream goes on at bit _bits.
+    private byte[] _encoded = [];
+    private int _encodedLength;
+    private int[] _starts = [0];
+    private int[] _decoded = [];
+    private int _decodedIds;
+    private long _bits;
 
     /// <summary>Reads the term with key <paramref name="termKey"/> and header <paramref name="header"/> of a field's trees.</summary>
     public TermPositions(Tree terms, Tree? sealedChunks, PositionTrees positions, byte[] termKey, ReadOnlySpan<byte> header)
@@ -53,11 +58,13 @@ internal sealed class TermPositions
         var index = _ids.AsSpan(0, _count).BinarySearch(entryId);
         if (index < 0)
             return;
+        if (index >= _decodedIds)
+            DecodeThrough(index);
         for (var i = _starts[index]; i < _starts[index + 1]; i++)
-            into.Add(_loaded[i]);
+            into.Add(_decoded[i]);
     }
 
-    /// <summary>Decodes <paramref name="list"/> and its positions, kept under <paramref name="key"/> or, when it is sealed chunk <paramref name="seal"/>, under that.</summary>
+    /// <summary>Decodes <paramref name="list"/> and finds its positions, kept under <paramref name="key"/> or, when it is sealed chunk <paramref name="seal"/>, under that.</summary>
     private void Load(ReadOnlySpan<byte> list, byte[] key, long seal)
     {
         var count = PostingsDecoder.GetCount(list);
@@ -68,18 +75,31 @@ internal sealed class TermPositions
             _starts = new int[count + 1];
         }
         _count = PostingsDecoder.Decode(list, _ids, _frequencies);
-        var total = 0;
-        for (var i = 0; i < _count; i++)
+        var found = seal < 0 ? _positions.Lists.TryGet(key, out var encoded) : _positions.Sealed.TryGet(PostingStore.SealKey(seal), out encoded);
+        if (!found)
+            throw new CorruptionException("A posting list of a full-text field has no positions.");
+        if (_encoded.Length < encoded.Length)
+            _encoded = new byte[Math.Max(encoded.Length, _encoded.Length * 2)];
+        encoded.CopyTo(_encoded);
+        _encodedLength = encoded.Length;
+        _decodedIds = 0;
+        _bits = 0;
+    }
+
+    /// <summary>Decodes the positions of the loaded list's ids from the first not yet decoded through <paramref name="index"/>.</summary>
+    private void DecodeThrough(int index)
+    {
+        var total = _starts[_decodedIds];
+        for (var i = _decodedIds; i <= index; i++)
         {
             _starts[i] = total;
             total = checked(total + _frequencies[i]);
         }
-        _starts[_count] = total;
-        if (_loaded.Length < total)
-            _loaded = new int[total];
-        var found = seal < 0 ? _positions.Lists.TryGet(key, out var encoded) : _positions.Sealed.TryGet(PostingStore.SealKey(seal), out encoded);
-        if (!found)
-            throw new CorruptionException("A posting list of a full-text field has no positions.");
-        PositionLists.Decode(encoded, _frequencies.AsSpan(0, _count), _loaded.AsSpan(0, total));
+        _starts[index + 1] = total;
+        if (_decoded.Length < total)
+            Array.Resize(ref _decoded, Math.Max(total, _decoded.Length * 2));
+        var from = _starts[_decodedIds];
+        PositionLists.DecodeNext(_encoded.AsSpan(0, _encodedLength), ref _bits, _frequencies.AsSpan(_decodedIds, index + 1 - _decodedIds), _decoded.AsSpan(from, total - from));
+        _decodedIds = index + 1;
     }
 }
