@@ -53,7 +53,7 @@ public sealed class SearchIndex : IEngineIndex
     /// </summary>
     public const int FormatVersion = 24;
 
-    /// <summary>The oldest format this build opens, marking it <see cref="FormatVersion"/>.</summary>
+    /// <summary>The oldest format this build opens (the current one: format 24 holds what older ones lack).</summary>
     public const int OldestOpenedFormatVersion = 24;
 
     /// <summary>The longest entry key, in UTF-8 bytes: a tree key's limit less the two bytes of its length (<see cref="KeyStore.TreeKey"/>).</summary>
@@ -108,13 +108,7 @@ public sealed class SearchIndex : IEngineIndex
             if (version < OldestOpenedFormatVersion)
                 throw new UnsupportedFormatException($"This index was written in format version {version}, which this build no longer reads (it reads {OldestOpenedFormatVersion} to {FormatVersion}). Rebuild the index.");
             Shapes.Load(tx.OpenTree(ShapesTree)!);
-            if (version == FormatVersion)
-            {
-                tx.Rollback();
-                return;
-            }
-            BinaryPrimitives.WriteInt32LittleEndian(meta.Reserve(FormatKey, 4), FormatVersion);
-            tx.Commit();
+            tx.Rollback();
             return;
         }
         BinaryPrimitives.WriteInt32LittleEndian(meta.Reserve(FormatKey, 4), FormatVersion);

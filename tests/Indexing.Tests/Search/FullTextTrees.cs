@@ -54,7 +54,8 @@ internal static class FullTextTrees
             if (!isTerm && PostingStore.IsSealed(cursor.Value))
             {
                 Assert.NotNull(sealedPositions);
-                Assert.True(sealedPositions.TryGet(PostingStore.SealKey(PostingStore.SealOf(cursor.Value)), out encoded), "A sealed chunk has no positions.");
+                // Reading the chunk leaves its sequence number's key in sealKey.
+                Assert.True(sealedPositions.TryGet(sealKey, out encoded), "A sealed chunk has no positions.");
                 Assert.False(positions.TryGet(key, out _), "A sealed chunk has positions under its chunk key.");
                 seals++;
             }

@@ -51,5 +51,8 @@ public sealed class MoreLikeThisSourceTests
         Assert.Equal(["alpha", "beta"], Like(index, options with { MaximumNumberOfTokensParsed = 5 }));
         Assert.Equal(["alpha", "beta", "gamma"], Like(index, options with { MaximumNumberOfTokensParsed = 6 }));
         Assert.Equal(["alpha", "beta", "gamma"], Like(index, options with { MinimumTermFrequency = 1, MaximumNumberOfTokensParsed = 5 }));
+        // No tokens to read: no terms, and no error.
+        Assert.Empty(Like(index, options with { MinimumTermFrequency = 1, MaximumNumberOfTokensParsed = 0 }));
+        Assert.Empty(Like(index, options with { MinimumTermFrequency = 1, MaximumNumberOfTokensParsed = -1 }));
     }
 }

@@ -17,10 +17,10 @@ internal sealed partial class PostingStore
         if (!IsChunked(header))
         {
             var count = Decode(header);
+            if (!HoldsAny(count, dead))
+                return true;
             LoadPositions(termKey, -1, 0, count);
             var kept = KeepLive(count, dead);
-            if (kept == count)
-                return true;
             if (kept == 0)
             {
                 _terms.Delete(termKey);
@@ -46,10 +46,10 @@ internal sealed partial class PostingStore
                 throw new Folio.Storage.CorruptionException("A posting chunk went missing while its term was swept.");
             var seal = IsSealed(stored) ? ReadSeal(stored) : -1;
             var count = Decode(StoredChunk(stored));
+            if (!HoldsAny(count, dead))
+                continue;
             LoadPositions(chunkKey, seal, 0, count);
             var kept = KeepLive(count, dead);
-            if (kept == count)
-                continue;
             frequency -= count - kept;
             _terms.Delete(chunkKey);
             DeletePositions(chunkKey);
@@ -71,14 +71,32 @@ internal sealed partial class PostingStore
         return WriteChunkedTerm(termKeyCopy, frequency);
     }
 
-    /// <summary>Moves the ids in the buffers that <paramref name="dead"/> lacks to their front; returns how many there are.</summary>
-    private int KeepLive(int count, ReadOnlySpan<long> dead)
+    /// <summary>Whether any of the <paramref name="count"/> ids in the buffers is one of <paramref name="dead"/> (sorted).</summary>
+    private bool HoldsAny(int count, ReadOnlySpan<long> dead)
     {
         if (count == 0 || dead.IsEmpty || dead[^1] < _ids[0] || dead[0] > _ids[count - 1])
-            return count;
-        var next = dead.BinarySearch(_ids[0]);
-        if (next < 0)
-            next = ~next;
+            return false;
+        var next = FirstAtOrAfter(dead, _ids[0]);
+        for (var i = 0; i < count && next < dead.Length; i++)
+        {
+            while (next < dead.Length && dead[next] < _ids[i])
+                next++;
+            if (next < dead.Length && dead[next] == _ids[i])
+                return true;
+        }
+        return false;
+    }
+
+    private static int FirstAtOrAfter(ReadOnlySpan<long> sorted, long value)
+    {
+        var index = sorted.BinarySearch(value);
+        return index < 0 ? ~index : index;
+    }
+
+    /// <summary>Moves the ids in the buffers that <paramref name="dead"/> lacks to their front (some are there: <see cref="HoldsAny"/>); returns how many there are.</summary>
+    private int KeepLive(int count, ReadOnlySpan<long> dead)
+    {
+        var next = FirstAtOrAfter(dead, _ids[0]);
         var kept = 0;
         int read = 0, write = 0;
         for (var i = 0; i < count; i++)

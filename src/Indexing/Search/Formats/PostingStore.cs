@@ -150,17 +150,6 @@ internal sealed partial class PostingStore
     // The chunk a chunk entry's value stands for; the sealed tree is opened only for a sealed one.
     private ReadOnlySpan<byte> StoredChunk(ReadOnlySpan<byte> stored) => Chunk(IsSealed(stored) ? SealedChunks : null, stored, _sealKey);
 
-    /// <summary>The sequence number of the sealed chunk a chunk entry's value refers to.</summary>
-    public static long SealOf(ReadOnlySpan<byte> stored) => ReadSeal(stored);
-
-    /// <summary>The key a sealed chunk (and its positions) is kept under.</summary>
-    public static byte[] SealKey(long seal)
-    {
-        var key = new byte[8];
-        WriteSealKey(seal, key);
-        return key;
-    }
-
     private static long ReadSeal(ReadOnlySpan<byte> stored)
     {
         var position = 1;

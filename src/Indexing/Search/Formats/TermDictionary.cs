@@ -151,15 +151,4 @@ internal sealed class TermDictionary
 
     /// <summary>Keeps the next id with the batch.</summary>
     public void Flush() => BinaryPrimitives.WriteInt64LittleEndian(_meta.Reserve(_nextIdKey, 8), _nextId);
-
-    /// <summary>A searcher's lookup: the id of <paramref name="term"/> in the dictionary tree <paramref name="ids"/>, if it has one.</summary>
-    public static bool TryGetId(Tree? ids, ReadOnlySpan<byte> term, out long id)
-    {
-        id = -1;
-        if (ids is null || !ids.TryGet(TermEncoding.TermKey(term), out var stored))
-            return false;
-        var position = 0;
-        id = (long)Varint.Read(stored, ref position);
-        return true;
-    }
 }

@@ -67,6 +67,8 @@ public sealed partial class IndexSearcher
         if (reader.Terms is null)
             return;
         var maxTokens = options.MaximumNumberOfTokensParsed;
+        if (maxTokens <= 0)
+            return;
         var length = reader.Norms is { } norms ? new NormsColumn(norms, _scratch.RentBuffer(NormsColumn.CacheBytes)).Get(entryId) : 0;
         if (length == 0)
             return;
@@ -113,7 +115,7 @@ public sealed partial class IndexSearcher
             key.CopyTo(chunkKey);
             more = cursor.Seek(TermEncoding.AfterTerm(chunkKey.AsSpan(0, key.Length)));
         }
-        var cutoff = cut ? TokenPositionCutoff(found, maxTokens) : int.MaxValue;
+        var (cutoff, atCutoff) = cut ? TokenPositionCutoff(found, maxTokens) : (int.MaxValue, 0);
         foreach (var (term, frequency, positions) in found)
         {
             var counted = frequency;
@@ -122,7 +124,9 @@ public sealed partial class IndexSearcher
                 counted = 0;
                 foreach (var position in positions)
                 {
-                    if (position <= cutoff)
+                    // Tokens stacked at the cutoff's position count until the limit is reached, as reading the first
+                    // tokens in position order would count them.
+                    if (position < cutoff || (position == cutoff && atCutoff-- > 0))
                         counted++;
                 }
             }
@@ -148,8 +152,11 @@ public sealed partial class IndexSearcher
         return PostingsDecoder.FrequencyOf(PostingStore.Chunk(reader.Sealed, chunks.Value, sealKey), entryId);
     }
 
-    /// <summary>The position of the entry's <paramref name="maxTokens"/>-th token, from every term's positions in it.</summary>
-    private static int TokenPositionCutoff(List<(byte[] Term, int Frequency, List<int>? Positions)> found, int maxTokens)
+    /// <summary>
+    /// The position of the entry's <paramref name="maxTokens"/>-th token, from every term's positions in it, and how many
+    /// tokens at that position are among the first <paramref name="maxTokens"/>; no cutoff when the entry has no more tokens.
+    /// </summary>
+    private static (int Cutoff, int AtCutoff) TokenPositionCutoff(List<(byte[] Term, int Frequency, List<int>? Positions)> found, int maxTokens)
     {
         var all = new List<int>();
         foreach (var (_, _, positions) in found)
@@ -158,9 +165,13 @@ public sealed partial class IndexSearcher
                 all.AddRange(positions);
         }
         if (all.Count <= maxTokens)
-            return int.MaxValue;
+            return (int.MaxValue, 0);
         all.Sort();
-        return maxTokens == 0 ? -1 : all[maxTokens - 1];
+        var cutoff = all[maxTokens - 1];
+        var before = all.BinarySearch(cutoff);
+        while (before > 0 && all[before - 1] == cutoff)
+            before--;
+        return (cutoff, maxTokens - before);
     }
 
     /// <summary>Counts the terms of an exact field's values in the entry: each value is one term, as an equality looks it up.</summary>

@@ -21,8 +21,7 @@ public sealed partial class IndexSearcher : IEngineSearcher
     private readonly ReadTransaction _transaction;
     private readonly Tree _entries;
     private readonly Tree _meta;
-    private readonly Tree _shapes;
-    // Positioned afresh by every entry lookup (keys of hits, phrase checks).
+    // Positioned afresh by every entry lookup (keys of hits).
     private TreeCursor? _entryCursor;
     // The key of a hit, read from its entry block (front-coded against the keys before it there).
     private byte[]? _keyBuffer;
@@ -36,7 +35,6 @@ public sealed partial class IndexSearcher : IEngineSearcher
         _transaction = transaction;
         _entries = transaction.OpenTree(SearchIndex.EntriesTree)!;
         _meta = transaction.OpenTree(SearchIndex.MetaTree)!;
-        _shapes = transaction.OpenTree(SearchIndex.ShapesTree)!;
         NextEntryId = SearchIndex.ReadInt64(_meta, SearchIndex.NextEntryKey);
         EntryCount = SearchIndex.ReadInt64(_meta, SearchIndex.EntryCountKey);
         _scratch = index.RentScratch();
@@ -138,7 +136,6 @@ public sealed partial class IndexSearcher : IEngineSearcher
             reader = new FieldReader(
                 _transaction,
                 name,
-                _meta.TryGet(SearchIndex.FieldOrdinalKey(name), out var ordinal) ? BinaryPrimitives.ReadInt32LittleEndian(ordinal) : -1,
                 _transaction.OpenTree(SearchIndex.TermsTree(name)),
                 _transaction.OpenTree(SearchIndex.SealedTree(name)),
                 options.IsNumeric,
@@ -163,16 +160,15 @@ public sealed partial class IndexSearcher : IEngineSearcher
         _index.ReturnScratch(_scratch);
     }
 
-    // Ordinal: the number entry records name the field by (-1 before the field's first entry); NumberType: the
-    // DocValueType of a numeric field's values (read only when the field has a column).
+    // NumberType: the DocValueType of a numeric field's values (read only when the field has a column).
     // Points: a numeric field's points (null until it has some); a numeric field is read from them, not from Terms.
-    private sealed record FieldReader(ReadTransaction Transaction, string Name, int Ordinal, Tree? Terms, Tree? Sealed, bool IsNumeric, Tree? Points, Tree? Marks, Tree? Values, Tree? Norms,
+    private sealed record FieldReader(ReadTransaction Transaction, string Name, Tree? Terms, Tree? Sealed, bool IsNumeric, Tree? Points, Tree? Marks, Tree? Values, Tree? Norms,
         Tree? Column, byte NumberType)
     {
         private NumericColumn? _columnValues;
         private NumericColumn? _idColumnValues;
-        // The term dictionary's trees and the id column serve phrases and exact values only, so a query
-        // opens them (a root-tree lookup and a tree object each) when it first needs them.
+        // The term dictionary's trees and the id column serve exact values only, so a query opens them (a root-tree
+        // lookup and a tree object each) when it first needs them.
         private bool _idTreesOpened;
         private List<PointBlocks>? _pointSets;
         private Tree? _termIds;
@@ -183,7 +179,7 @@ public sealed partial class IndexSearcher : IEngineSearcher
         /// <summary>The term dictionary's term → id tree.</summary>
         public Tree? TermIds => OpenIdTrees()._termIds;
 
-        /// <summary>A full-text field's positions (<see cref="PositionLists"/>), opened on first use (by a phrase).</summary>
+        /// <summary>A full-text field's positions (<see cref="PositionLists"/>), opened on first use (by a phrase or More Like This).</summary>
         public PositionTrees? Positions => _positionsOpened ? _positions : OpenPositions();
 
         /// <summary>

@@ -17,6 +17,7 @@ internal sealed class TermPositions
     private readonly byte[] _termKey;
     private readonly bool _chunked;
     private readonly byte[] _sealKey = new byte[8];
+    private readonly byte[] _chunkKey;
     private TreeCursor? _cursor;
     private long[] _ids = [];
     private int[] _frequencies = [];
@@ -37,9 +38,11 @@ internal sealed class TermPositions
         _sealed = sealedChunks;
         _positions = positions;
         _termKey = termKey;
+        _chunkKey = new byte[termKey.Length + 8];
+        termKey.CopyTo(_chunkKey, 0);
         _chunked = PostingStore.IsChunked(header);
         if (!_chunked)
-            Load(header, termKey, -1);
+            Load(header, termKey, isSealed: false);
     }
 
     /// <summary>Fills <paramref name="into"/> with the term's positions in entry <paramref name="entryId"/> (none when the entry lacks the term).</summary>
@@ -49,11 +52,13 @@ internal sealed class TermPositions
         if (_chunked && (_count == 0 || entryId < _ids[0] || entryId > _ids[_count - 1]))
         {
             var cursor = _cursor ??= _terms.CreateCursor();
-            if (!cursor.SeekLastAtOrBefore(TermEncoding.ChunkKey(_termKey, entryId)) || !PostingStore.IsChunkOf(cursor.Key, _termKey))
+            System.Buffers.Binary.BinaryPrimitives.WriteInt64BigEndian(_chunkKey.AsSpan(_termKey.Length), entryId);
+            if (!cursor.SeekLastAtOrBefore(_chunkKey) || !PostingStore.IsChunkOf(cursor.Key, _termKey))
                 return;
-            var key = cursor.Key.ToArray();
             var stored = cursor.Value;
-            Load(PostingStore.Chunk(_sealed, stored, _sealKey), key, PostingStore.IsSealed(stored) ? PostingStore.SealOf(stored) : -1);
+            // The chunk's own key, which its open positions are kept under (the cursor's key is gone once the trees are read again).
+            cursor.Key.CopyTo(_chunkKey);
+            Load(PostingStore.Chunk(_sealed, stored, _sealKey), _chunkKey, PostingStore.IsSealed(stored));
         }
         var index = _ids.AsSpan(0, _count).BinarySearch(entryId);
         if (index < 0)
@@ -64,8 +69,11 @@ internal sealed class TermPositions
             into.Add(_decoded[i]);
     }
 
-    /// <summary>Decodes <paramref name="list"/> and finds its positions, kept under <paramref name="key"/> or, when it is sealed chunk <paramref name="seal"/>, under that.</summary>
-    private void Load(ReadOnlySpan<byte> list, byte[] key, long seal)
+    /// <summary>
+    /// Decodes <paramref name="list"/> and finds its positions, kept under <paramref name="key"/> or, when the list is a
+    /// sealed chunk, under its sequence number (which <see cref="PostingStore.Chunk"/> left in the seal key).
+    /// </summary>
+    private void Load(ReadOnlySpan<byte> list, ReadOnlySpan<byte> key, bool isSealed)
     {
         var count = PostingsDecoder.GetCount(list);
         if (_ids.Length < count)
@@ -75,7 +83,7 @@ internal sealed class TermPositions
             _starts = new int[count + 1];
         }
         _count = PostingsDecoder.Decode(list, _ids, _frequencies);
-        var found = seal < 0 ? _positions.Lists.TryGet(key, out var encoded) : _positions.Sealed.TryGet(PostingStore.SealKey(seal), out encoded);
+        var found = isSealed ? _positions.Sealed.TryGet(_sealKey, out var encoded) : _positions.Lists.TryGet(key, out encoded);
         if (!found)
             throw new CorruptionException("A posting list of a full-text field has no positions.");
         if (_encoded.Length < encoded.Length)
