@@ -48,13 +48,14 @@ public sealed class SearchIndex : IEngineIndex
     /// into its main blocks (<see cref="PointRuns"/>); version 23 leaves a deleted entry's ids in full-text postings until a
     /// sweep takes them out, keeping them meanwhile as dead entries that readers skip (<see cref="DeadEntries"/>); version 24
     /// keeps a full-text field's positions per posting list (<see cref="PositionLists"/>, <see cref="PositionsTree"/>)
-    /// instead of its tokens in each entry record, and no term ids for it. Older indexes are refused like newer ones and
-    /// are rebuilt.
+    /// instead of its tokens in each entry record, and no term ids for it; version 25 starts each list of positions with
+    /// where each block of 128 ids starts in it, so a phrase decodes one block. Older indexes are refused like newer ones
+    /// and are rebuilt.
     /// </summary>
-    public const int FormatVersion = 24;
+    public const int FormatVersion = 25;
 
-    /// <summary>The oldest format this build opens (the current one: format 24 holds what older ones lack).</summary>
-    public const int OldestOpenedFormatVersion = 24;
+    /// <summary>The oldest format this build opens (the current one: older ones lack what it holds).</summary>
+    public const int OldestOpenedFormatVersion = 25;
 
     /// <summary>The longest entry key, in UTF-8 bytes: a tree key's limit less the two bytes of its length (<see cref="KeyStore.TreeKey"/>).</summary>
     public const int MaxKeyBytes = Folio.Storage.StorageLimits.MaxKeySize - 2;

@@ -58,11 +58,12 @@ public class PositionListsTests
         var positions = Enumerable.Range(0, 1000).Select(i => i % 31).ToArray();
         RoundTrip(frequencies, positions, out var encoded);
         Assert.Equal(5, encoded[0]);
-        Assert.InRange(encoded.Length, 625, 627);
+        // The width, the block count, seven blocks' starts of two bytes each, then 625 bytes of values.
+        Assert.Equal(1 + 1 + 7 * 2 + 625, encoded.Length);
         positions[500] = 1_000_000;
         Assert.Equal(positions, RoundTrip(frequencies, positions, out var withFar));
         Assert.Equal(5, withFar[0]);
-        Assert.InRange(withFar.Length, 628, 634);
+        Assert.InRange(withFar.Length, 643, 649);
     }
 
     [Fact]
@@ -78,6 +79,49 @@ public class PositionListsTests
             Array.Fill(positions, far);
             Assert.Equal(positions, RoundTrip(frequencies, positions, out _));
         }
+    }
+
+    [Fact]
+    public void DecodeNext_FromEachBlocksStart_ReadsWhatTheWholeDecodeReads()
+    {
+        var random = new Random(7);
+        var frequencies = Enumerable.Range(0, 1000).Select(_ => random.Next(1, 4)).ToArray();
+        var positions = new List<int>();
+        foreach (var frequency in frequencies)
+        {
+            var position = random.Next(0, 20);
+            for (var k = 0; k < frequency; k++, position += random.Next(0, 50))
+                positions.Add(position);
+        }
+        var whole = RoundTrip(frequencies, [.. positions], out var encoded);
+        var starts = new long[1];
+        var streamStart = PositionLists.ReadTable(encoded, ref starts, out var width);
+        Assert.Equal(8, starts.Length);
+        var offset = 0;
+        for (var block = 0; block < starts.Length; block++)
+        {
+            var ids = frequencies.AsSpan(block * 128, Math.Min(128, frequencies.Length - block * 128));
+            var decoded = new int[PositionLists.Count(ids)];
+            var bits = starts[block];
+            PositionLists.DecodeNext(encoded, streamStart, width, ref bits, ids, decoded);
+            Assert.Equal(whole.AsSpan(offset, decoded.Length).ToArray(), decoded);
+            offset += decoded.Length;
+        }
+    }
+
+    [Fact]
+    public void Decode_ThrowsCorruption_WhenTheTablePutsABlockElsewhere()
+    {
+        var frequencies = Enumerable.Repeat(1, 300).ToArray();
+        var positions = Enumerable.Range(0, 300).Select(i => i % 17).ToArray();
+        RoundTrip(frequencies, positions, out var encoded);
+        // Byte 2 starts the second block's distance from the first's (128 values of 5 bits: 640, a two-byte varint).
+        var moved = (byte[])encoded.Clone();
+        moved[2] ^= 0x01;
+        Assert.Throws<CorruptionException>(() => PositionLists.Decode(moved, frequencies, new int[300]));
+        var fewer = (byte[])encoded.Clone();
+        fewer[1] = 1;
+        Assert.Throws<CorruptionException>(() => PositionLists.Decode(fewer, frequencies, new int[300]));
     }
 
     [Fact]

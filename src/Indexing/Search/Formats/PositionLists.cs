@@ -7,21 +7,27 @@ namespace Folio.Indexing.Search;
 /// The positions of one posting list's entries in a full-text field (an inline list's, or one chunk's), kept under the
 /// list's key in the field's positions tree (<see cref="SearchIndex.PositionsTree"/>): for each id of the list in its
 /// order, as many positions as its frequency, the first as it is and each next as its distance from the one before
-/// (positions ascend, so distances are never negative). A byte gives a width W (0 to <see cref="MaxWidth"/>); then each
-/// value in a little-endian bit stream: W bits when it is below 2^W − 1, otherwise W one bits followed by the Elias gamma
-/// code of its excess over 2^W − 1 plus one (the excess's bit length less one in unary, then its bits below the top one).
+/// (positions ascend, so distances are never negative). A byte gives a width W (0 to <see cref="MaxWidth"/>); a varint the
+/// number of blocks of <see cref="BlockSize"/> ids after the first, and as many varints where each starts in the bit stream,
+/// as its distance in bits from the block before's start; then each value in a little-endian bit stream: W bits when it is
+/// below 2^W − 1, otherwise W one bits followed by the Elias gamma code of its excess over 2^W − 1 plus one (the excess's
+/// bit length less one in unary, then its bits below the top one).
 /// </summary>
 /// <remarks>
 /// Lucene keeps positions per term the same way (<c>.pos</c>), and so the term is paid once per list instead of once a
 /// token: an entry record that listed its tokens as term ids in order took about 13 bits a token at 1M benchmark
 /// records, where a position within a short text takes about 5. W is chosen per list as the width with the fewest
 /// bits, from a count of the values by bit length: a long text's far positions then cost an escape each instead of
-/// widening every value of the list.
+/// widening every value of the list. The blocks are the posting list's (<see cref="Postings.PostingsFormat.BlockSize"/>):
+/// a phrase that needs one entry's positions decodes the entry's block of ids and that block's positions, not the list's.
 /// </remarks>
 internal static class PositionLists
 {
     /// <summary>The widest a list's values are written without an escape.</summary>
     public const int MaxWidth = 31;
+
+    /// <summary>The ids a block of positions holds, as a block of the posting list does.</summary>
+    public const int BlockSize = Postings.PostingsFormat.BlockSize;
 
     /// <summary>
     /// Encodes the positions of a list whose ids have <paramref name="frequencies"/> (as many positions each, in
@@ -68,16 +74,30 @@ internal static class PositionLists
                 width = w;
             }
         }
+        var blocks = Math.Max(0, (frequencies.Length + BlockSize - 1) / BlockSize - 1);
         // The count is exact but for escapes, where it is an upper bound; the writer stores whole 8-byte words, so the room
-        // is rounded up to one.
-        var room = 1 + checked((int)((best + 63) / 64 * 8));
+        // is rounded up to one. The table takes at most a varint of a long for each block and one for their number.
+        var room = 1 + 10 * (blocks + 1) + checked((int)((best + 63) / 64 * 8));
         if (destination.Length < room)
             destination = new byte[Math.Max(room, destination.Length * 2)];
         destination[0] = (byte)width;
-        var writer = new BitSpanWriter(destination.AsSpan(1, room - 1));
+        var position = Postings.Varint.Write(destination, 1, (ulong)blocks);
+        long written = 0, blockStart = 0;
+        var at = 0;
+        for (var id = 0; id < frequencies.Length; id++)
+        {
+            if (id > 0 && id % BlockSize == 0)
+            {
+                position = Postings.Varint.Write(destination, position, (ulong)(written - blockStart));
+                blockStart = written;
+            }
+            for (var k = 0; k < frequencies[id]; k++, at++)
+                written += ValueBits(k == 0 ? positions[at] : positions[at] - positions[at - 1], width);
+        }
+        var writer = new BitSpanWriter(destination.AsSpan(position, room - position));
         foreach (var value in Values(frequencies, positions))
             WriteValue(ref writer, value, width);
-        return 1 + writer.Finish();
+        return position + writer.Finish();
     }
 
     /// <summary>
@@ -86,27 +106,77 @@ internal static class PositionLists
     /// </summary>
     public static void Decode(ReadOnlySpan<byte> encoded, ReadOnlySpan<int> frequencies, Span<int> positions)
     {
+        var blockStarts = new long[(frequencies.Length + BlockSize - 1) / BlockSize + 1];
+        var streamStart = ReadTable(encoded, ref blockStarts, out var width);
+        if (blockStarts.Length != Math.Max(1, (frequencies.Length + BlockSize - 1) / BlockSize))
+            throw new CorruptionException("A posting list's positions name another number of blocks than it has.");
         long bits = 0;
-        DecodeNext(encoded, ref bits, frequencies, positions);
+        var at = 0;
+        for (var id = 0; id < frequencies.Length; id += BlockSize)
+        {
+            // Each block starts where the table says, so a reader that jumps to it reads what this one reads.
+            if (bits != blockStarts[id / BlockSize])
+                throw new CorruptionException("A posting list's positions start a block elsewhere than their table says.");
+            var ids = frequencies.Slice(id, Math.Min(BlockSize, frequencies.Length - id));
+            var count = Count(ids);
+            DecodeNext(encoded, streamStart, width, ref bits, ids, positions.Slice(at, count));
+            at += count;
+        }
         // What follows the last value may only pad its byte.
-        if ((encoded.Length - 1) * 8L - bits >= 8)
+        if ((encoded.Length - streamStart) * 8L - bits >= 8)
             throw new CorruptionException("A posting list's positions go on past its entries.");
     }
 
     /// <summary>
-    /// Decodes the positions of the next ids of a list, whose frequencies <paramref name="frequencies"/> are, from
-    /// <paramref name="bits"/> into the list's bit stream (0 at its first id), which moves past them: a reader that needs
-    /// one entry's positions decodes up to it and goes on from there for a later entry.
+    /// Reads the table of <paramref name="encoded"/>: its width, and where each block starts in the bit stream (0 for the
+    /// first) into <paramref name="blockStarts"/>, grown when too short. Returns where the bit stream starts.
     /// </summary>
-    public static void DecodeNext(ReadOnlySpan<byte> encoded, ref long bits, ReadOnlySpan<int> frequencies, Span<int> positions)
+    public static int ReadTable(ReadOnlySpan<byte> encoded, ref long[] blockStarts, out int width)
     {
         if (encoded.IsEmpty)
             throw new CorruptionException("A posting list's positions are empty.");
-        var width = encoded[0];
+        width = encoded[0];
         if (width > MaxWidth)
             throw new CorruptionException($"A posting list's positions are {width} bits wide.");
-        var reader = new BitSpanReader(encoded[1..]);
-        reader.Skip(checked((int)bits));
+        try
+        {
+            var position = 1;
+            var blocks = Postings.Varint.Read(encoded, ref position);
+            // Each block's varint takes a byte at least.
+            if (blocks > (ulong)(encoded.Length - position))
+                throw new CorruptionException("A posting list's positions name more blocks than they hold.");
+            if (blockStarts.Length < (int)blocks + 1)
+                blockStarts = new long[(int)blocks + 1];
+            blockStarts[0] = 0;
+            for (var b = 1; b <= (int)blocks; b++)
+            {
+                var distance = Postings.Varint.Read(encoded, ref position);
+                if (distance > int.MaxValue)
+                    throw new CorruptionException("A posting list's positions put a block beyond their end.");
+                blockStarts[b] = blockStarts[b - 1] + (long)distance;
+            }
+            if (blocks + 1 < (ulong)blockStarts.Length)
+                Array.Resize(ref blockStarts, (int)blocks + 1);
+            return position;
+        }
+        catch (InvalidDataException)
+        {
+            throw new CorruptionException("A posting list's positions are cut short in their table.");
+        }
+    }
+
+    /// <summary>
+    /// Decodes the positions of the next ids of a list, whose frequencies <paramref name="frequencies"/> are, from
+    /// <paramref name="bits"/> into the list's bit stream (which starts at byte <paramref name="streamStart"/>; its values
+    /// are <paramref name="width"/> bits wide), moving <paramref name="bits"/> past them: a reader that needs one entry's
+    /// positions decodes from its block's start up to it, and goes on from there for a later entry.
+    /// </summary>
+    public static void DecodeNext(ReadOnlySpan<byte> encoded, int streamStart, int width, ref long bits, ReadOnlySpan<int> frequencies, Span<int> positions)
+    {
+        var reader = new BitSpanReader(encoded[streamStart..]);
+        if (bits < 0 || bits > (encoded.Length - streamStart) * 8L)
+            throw new CorruptionException("A posting list's positions start a block beyond their end.");
+        reader.Skip((int)bits);
         var at = 0;
         foreach (var frequency in frequencies)
         {
@@ -135,6 +205,15 @@ internal static class PositionLists
     private static ValueEnumerable Values(ReadOnlySpan<int> frequencies, ReadOnlySpan<int> positions) => new(frequencies, positions);
 
     private static int BitLength(int value) => 32 - BitOperations.LeadingZeroCount((uint)value);
+
+    private static int ValueBits(int value, int width)
+    {
+        var escape = (1L << width) - 1;
+        if (value < escape)
+            return width;
+        // The excess's gamma code: its bit length less one in unary with the zero, then its bits below the top one.
+        return width + 2 * BitLength((int)(value - escape + 1)) - 1;
+    }
 
     private static void WriteValue(ref BitSpanWriter writer, int value, int width)
     {

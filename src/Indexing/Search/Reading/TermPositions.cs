@@ -5,12 +5,14 @@ using Folio.Storage.Trees;
 namespace Folio.Indexing.Search;
 
 /// <summary>
-/// One full-text term's positions in the entries a phrase asks about, in ascending order of entry: the posting list (an
-/// inline list or a chunk) holding the entry is decoded and kept for the entries after it, and its positions
-/// (<see cref="PositionLists"/>) are decoded only up to the entry asked about, going on from there for a later one.
+/// One full-text term's positions in the entries a phrase asks about: the posting list (an inline list or a chunk) holding
+/// an entry is kept for the entries after it, but only the block of ids holding the entry is decoded, and its positions
+/// (<see cref="PositionLists"/>) from the block's start up to the entry, going on from there for a later one in the block.
 /// </summary>
 internal sealed class TermPositions
 {
+    private const int BlockSize = PositionLists.BlockSize;
+
     private readonly Tree _terms;
     private readonly Tree? _sealed;
     private readonly PositionTrees _positions;
@@ -19,17 +21,31 @@ internal sealed class TermPositions
     private readonly byte[] _sealKey = new byte[8];
     private readonly byte[] _chunkKey;
     private TreeCursor? _cursor;
-    private long[] _ids = [];
-    private int[] _frequencies = [];
-    private int _count;
-    // The loaded list's positions as stored (copied: a cursor's move may take the page away), and how far they are read:
-    // the ids before _decodedIds have theirs in _decoded, each from _starts[i]; the stream goes on at bit _bits.
+    // The loaded list, copied (a cursor's move may take the page away), with its header and last id.
+    private byte[] _list = [];
+    private int _listLength;
+    private PostingsHeader _header;
+    private long _listLast = -1;
+    // Its positions, copied, with where each block starts in their bit stream.
     private byte[] _encoded = [];
     private int _encodedLength;
-    private int[] _starts = [0];
-    private int[] _decoded = [];
+    private long[] _blockStarts = [0];
+    private int _streamStart;
+    private int _width;
+    // The decoded ids: one block of the list (_loaded < the block count), or its trailing stream (_loaded = the block count).
+    private long[] _ids = new long[BlockSize];
+    private int[] _frequencies = new int[BlockSize];
+    private readonly ulong[] _scratch = new ulong[BlockSize];
+    private int _idsFrom;
+    private int _idsCount;
+    private int _loaded = -1;
+    // The positions of the block of positions being read: ids from its start up to _decodedIds have theirs in _decoded,
+    // from _starts[id − block start]; the bit stream goes on at _bits.
+    private int _positionsBlock = -1;
     private int _decodedIds;
     private long _bits;
+    private readonly int[] _starts = new int[BlockSize + 1];
+    private int[] _decoded = new int[BlockSize];
 
     /// <summary>Reads the term with key <paramref name="termKey"/> and header <paramref name="header"/> of a field's trees.</summary>
     public TermPositions(Tree terms, Tree? sealedChunks, PositionTrees positions, byte[] termKey, ReadOnlySpan<byte> header)
@@ -49,7 +65,7 @@ internal sealed class TermPositions
     public void Read(long entryId, List<int> into)
     {
         into.Clear();
-        if (_chunked && (_count == 0 || entryId < _ids[0] || entryId > _ids[_count - 1]))
+        if (_chunked && (_listLast < 0 || entryId < _header.FirstId || entryId > _listLast))
         {
             var cursor = _cursor ??= _terms.CreateCursor();
             System.Buffers.Binary.BinaryPrimitives.WriteInt64BigEndian(_chunkKey.AsSpan(_termKey.Length), entryId);
@@ -60,29 +76,36 @@ internal sealed class TermPositions
             cursor.Key.CopyTo(_chunkKey);
             Load(PostingStore.Chunk(_sealed, stored, _sealKey), _chunkKey, PostingStore.IsSealed(stored));
         }
-        var index = _ids.AsSpan(0, _count).BinarySearch(entryId);
-        if (index < 0)
+        if (entryId > _listLast)
             return;
-        if (index >= _decodedIds)
-            DecodeThrough(index);
-        for (var i = _starts[index]; i < _starts[index + 1]; i++)
+        LoadIdsOf(entryId);
+        var local = _ids.AsSpan(0, _idsCount).BinarySearch(entryId);
+        if (local < 0)
+            return;
+        var index = _idsFrom + local;
+        var block = index / BlockSize;
+        if (block != _positionsBlock)
+            StartPositionsBlock(block);
+        var inBlock = index - block * BlockSize;
+        if (inBlock >= _decodedIds)
+            DecodePositionsThrough(inBlock);
+        for (var i = _starts[inBlock]; i < _starts[inBlock + 1]; i++)
             into.Add(_decoded[i]);
     }
 
     /// <summary>
-    /// Decodes <paramref name="list"/> and finds its positions, kept under <paramref name="key"/> or, when the list is a
+    /// Keeps <paramref name="list"/> and finds its positions, kept under <paramref name="key"/> or, when the list is a
     /// sealed chunk, under its sequence number (which <see cref="PostingStore.Chunk"/> left in the seal key).
     /// </summary>
     private void Load(ReadOnlySpan<byte> list, ReadOnlySpan<byte> key, bool isSealed)
     {
-        var count = PostingsDecoder.GetCount(list);
-        if (_ids.Length < count)
-        {
-            _ids = new long[count];
-            _frequencies = new int[count];
-            _starts = new int[count + 1];
-        }
-        _count = PostingsDecoder.Decode(list, _ids, _frequencies);
+        if (_list.Length < list.Length)
+            _list = new byte[Math.Max(list.Length, _list.Length * 2)];
+        list.CopyTo(_list);
+        _listLength = list.Length;
+        _header = PostingsHeader.Read(list);
+        if (!_header.HasFrequencies || _header.Count == 0)
+            throw new CorruptionException("A posting list of a full-text field has no frequencies or no ids.");
         var found = isSealed ? _positions.Sealed.TryGet(_sealKey, out var encoded) : _positions.Lists.TryGet(key, out encoded);
         if (!found)
             throw new CorruptionException("A posting list of a full-text field has no positions.");
@@ -90,24 +113,88 @@ internal sealed class TermPositions
             _encoded = new byte[Math.Max(encoded.Length, _encoded.Length * 2)];
         encoded.CopyTo(_encoded);
         _encodedLength = encoded.Length;
-        _decodedIds = 0;
-        _bits = 0;
+        _streamStart = PositionLists.ReadTable(encoded, ref _blockStarts, out _width);
+        if (_blockStarts.Length != Math.Max(1, (_header.Count + BlockSize - 1) / BlockSize))
+            throw new CorruptionException("A posting list's positions name another number of blocks than it has.");
+        _loaded = -1;
+        _positionsBlock = -1;
+        // The last id: the last block's, or the stream's after it (decoded here, where a later read takes it from).
+        if (_header.StreamCount > 0)
+            LoadStream();
+        else
+            _listLast = _header.ReadBlockLast(_list.AsSpan(0, _listLength), _header.BlockCount - 1);
     }
 
-    /// <summary>Decodes the positions of the loaded list's ids from the first not yet decoded through <paramref name="index"/>.</summary>
-    private void DecodeThrough(int index)
+    /// <summary>Decodes the block of the loaded list's ids that would hold <paramref name="entryId"/> (at most its last id).</summary>
+    private void LoadIdsOf(long entryId)
     {
+        var data = _list.AsSpan(0, _listLength);
+        var blocks = _header.BlockCount;
+        if (blocks == 0 || _header.ReadBlockLast(data, blocks - 1) < entryId)
+        {
+            if (_loaded != blocks)
+                LoadStream();
+            return;
+        }
+        int low = 0, high = blocks - 1;
+        while (low < high)
+        {
+            var middle = (low + high) >>> 1;
+            if (_header.ReadBlockLast(data, middle) < entryId)
+                low = middle + 1;
+            else
+                high = middle;
+        }
+        if (_loaded == low)
+            return;
+        _header.DecodeBlock(data, low, low == 0 ? -1 : _header.ReadBlockLast(data, low - 1), _ids, _frequencies, _scratch);
+        _idsFrom = low * BlockSize;
+        _idsCount = BlockSize;
+        _loaded = low;
+    }
+
+    /// <summary>Decodes the ids after the loaded list's blocks (all of an inline-layout list's).</summary>
+    private void LoadStream()
+    {
+        var count = _header.StreamCount;
+        if (_ids.Length < count)
+        {
+            _ids = new long[count];
+            _frequencies = new int[count];
+        }
+        var data = _list.AsSpan(0, _listLength);
+        var position = _header.StreamStart;
+        _header.DecodeStream(data, ref position, _header.StreamBase(data), _ids.AsSpan(0, count), _frequencies.AsSpan(0, count));
+        _idsFrom = _header.BlockCount * BlockSize;
+        _idsCount = count;
+        _loaded = _header.BlockCount;
+        _listLast = _ids[count - 1];
+    }
+
+    private void StartPositionsBlock(int block)
+    {
+        _positionsBlock = block;
+        _bits = _blockStarts[block];
+        _decodedIds = 0;
+        _starts[0] = 0;
+    }
+
+    /// <summary>Decodes the positions of the block's ids from the first not yet decoded through <paramref name="inBlock"/>.</summary>
+    private void DecodePositionsThrough(int inBlock)
+    {
+        var first = _positionsBlock * BlockSize - _idsFrom;
         var total = _starts[_decodedIds];
-        for (var i = _decodedIds; i <= index; i++)
+        for (var i = _decodedIds; i <= inBlock; i++)
         {
             _starts[i] = total;
-            total = checked(total + _frequencies[i]);
+            total = checked(total + _frequencies[first + i]);
         }
-        _starts[index + 1] = total;
+        _starts[inBlock + 1] = total;
         if (_decoded.Length < total)
             Array.Resize(ref _decoded, Math.Max(total, _decoded.Length * 2));
         var from = _starts[_decodedIds];
-        PositionLists.DecodeNext(_encoded.AsSpan(0, _encodedLength), ref _bits, _frequencies.AsSpan(_decodedIds, index + 1 - _decodedIds), _decoded.AsSpan(from, total - from));
-        _decodedIds = index + 1;
+        PositionLists.DecodeNext(_encoded.AsSpan(0, _encodedLength), _streamStart, _width, ref _bits,
+            _frequencies.AsSpan(first + _decodedIds, inBlock + 1 - _decodedIds), _decoded.AsSpan(from, total - from));
+        _decodedIds = inBlock + 1;
     }
 }
