@@ -106,16 +106,20 @@ internal static class PositionLists
     /// </summary>
     public static void Decode(ReadOnlySpan<byte> encoded, ReadOnlySpan<int> frequencies, Span<int> positions)
     {
-        var blockStarts = new long[(frequencies.Length + BlockSize - 1) / BlockSize + 1];
-        var streamStart = ReadTable(encoded, ref blockStarts, out var width);
-        if (blockStarts.Length != Math.Max(1, (frequencies.Length + BlockSize - 1) / BlockSize))
+        var streamStart = SkipTable(encoded, out var width, out var blocks);
+        if (blocks != Math.Max(0, (frequencies.Length + BlockSize - 1) / BlockSize - 1))
             throw new CorruptionException("A posting list's positions name another number of blocks than it has.");
-        long bits = 0;
+        // The table is read again beside the blocks (a writer decodes every list it extends; this allocates nothing).
+        var table = 1;
+        Postings.Varint.Read(encoded, ref table);
+        long bits = 0, blockStart = 0;
         var at = 0;
         for (var id = 0; id < frequencies.Length; id += BlockSize)
         {
             // Each block starts where the table says, so a reader that jumps to it reads what this one reads.
-            if (bits != blockStarts[id / BlockSize])
+            if (id > 0)
+                blockStart += (long)Postings.Varint.Read(encoded, ref table);
+            if (bits != blockStart)
                 throw new CorruptionException("A posting list's positions start a block elsewhere than their table says.");
             var ids = frequencies.Slice(id, Math.Min(BlockSize, frequencies.Length - id));
             var count = Count(ids);
@@ -129,7 +133,7 @@ internal static class PositionLists
 
     /// <summary>
     /// Reads the table of <paramref name="encoded"/>: its width, and where each block starts in the bit stream (0 for the
-    /// first) into <paramref name="blockStarts"/>, grown when too short. Returns where the bit stream starts.
+    /// first) into <paramref name="blockStarts"/>, made as long as the list has blocks. Returns where the bit stream starts.
     /// </summary>
     public static int ReadTable(ReadOnlySpan<byte> encoded, ref long[] blockStarts, out int width)
     {
@@ -157,6 +161,31 @@ internal static class PositionLists
             }
             if (blocks + 1 < (ulong)blockStarts.Length)
                 Array.Resize(ref blockStarts, (int)blocks + 1);
+            return position;
+        }
+        catch (InvalidDataException)
+        {
+            throw new CorruptionException("A posting list's positions are cut short in their table.");
+        }
+    }
+
+    /// <summary>The width of <paramref name="encoded"/> and its blocks after the first; returns where its bit stream starts.</summary>
+    private static int SkipTable(ReadOnlySpan<byte> encoded, out int width, out int blocks)
+    {
+        if (encoded.IsEmpty)
+            throw new CorruptionException("A posting list's positions are empty.");
+        try
+        {
+            width = encoded[0];
+            if (width > MaxWidth)
+                throw new CorruptionException($"A posting list's positions are {width} bits wide.");
+            var position = 1;
+            var count = Postings.Varint.Read(encoded, ref position);
+            if (count > (ulong)(encoded.Length - position))
+                throw new CorruptionException("A posting list's positions name more blocks than they hold.");
+            blocks = (int)count;
+            for (var b = 0; b < blocks; b++)
+                Postings.Varint.Read(encoded, ref position);
             return position;
         }
         catch (InvalidDataException)
