@@ -31,22 +31,9 @@ public static class PostingsDecoder
         var header = PostingsHeader.Read(encoded);
         Span<long> ids = stackalloc long[PostingsFormat.BlockSize];
         Span<int> frequencies = stackalloc int[PostingsFormat.BlockSize];
-        if (header.BlockCount > 0 && header.ReadBlockLast(encoded, header.BlockCount - 1) >= id)
+        var low = header.BlockHolding(encoded, id);
+        if (low < header.BlockCount)
         {
-            int low = 0, high = header.BlockCount - 1;
-            while (low < high)
-            {
-                var middle = (low + high) >>> 1;
-                if (header.ReadBlockLast(encoded, middle) < id)
-                {
-                    low = middle + 1;
-                }
-                else
-                {
-                    high = middle;
-                }
-            }
-
             Span<ulong> scratch = stackalloc ulong[PostingsFormat.BlockSize];
             header.DecodeBlock(encoded, low, low == 0 ? -1 : header.ReadBlockLast(encoded, low - 1), ids, frequencies, scratch);
             return FrequencyIn(ids, frequencies, id, header.HasFrequencies);

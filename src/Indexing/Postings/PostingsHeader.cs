@@ -121,6 +121,31 @@ internal readonly struct PostingsHeader
         }
     }
 
+    /// <summary>The first block whose last id is at least <paramref name="id"/>, or <see cref="BlockCount"/> when every block ends before it.</summary>
+    public int BlockHolding(ReadOnlySpan<byte> data, long id)
+    {
+        if (BlockCount == 0 || ReadBlockLast(data, BlockCount - 1) < id)
+        {
+            return BlockCount;
+        }
+
+        int low = 0, high = BlockCount - 1;
+        while (low < high)
+        {
+            var middle = (low + high) >>> 1;
+            if (ReadBlockLast(data, middle) < id)
+            {
+                low = middle + 1;
+            }
+            else
+            {
+                high = middle;
+            }
+        }
+
+        return low;
+    }
+
     public long ReadBlockLast(ReadOnlySpan<byte> data, int block)
     {
         ReadBlockBounds(data, block, out _, out var last);

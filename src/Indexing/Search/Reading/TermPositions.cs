@@ -129,21 +129,12 @@ internal sealed class TermPositions
     private void LoadIdsOf(long entryId)
     {
         var data = _list.AsSpan(0, _listLength);
-        var blocks = _header.BlockCount;
-        if (blocks == 0 || _header.ReadBlockLast(data, blocks - 1) < entryId)
+        var low = _header.BlockHolding(data, entryId);
+        if (low == _header.BlockCount)
         {
-            if (_loaded != blocks)
+            if (_loaded != low)
                 LoadStream();
             return;
-        }
-        int low = 0, high = blocks - 1;
-        while (low < high)
-        {
-            var middle = (low + high) >>> 1;
-            if (_header.ReadBlockLast(data, middle) < entryId)
-                low = middle + 1;
-            else
-                high = middle;
         }
         if (_loaded == low)
             return;
