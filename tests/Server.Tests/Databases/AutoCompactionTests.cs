@@ -88,7 +88,9 @@ public sealed class AutoCompactionTests
         await using RunningServer first = await RunningServer.StartAsync(Off);
         string db = await CreateDatabaseAsync(first.Client);
         await SeedAsync(first.Client, db, 4_000);
-        JsonElement before = Assert.Single((await GetJsonAsync(first.Client, $"/databases/{db}/storage")).GetProperty("Collections").EnumerateArray());
+        // Trained in the background once 2,000 bodies were sampled: a stop before it ends leaves no dictionary, and a
+        // quiet database has nothing to recompress with (nor writes to sample again).
+        JsonElement before = await WaitForCollectionAsync(first.Client, db, c => c.GetProperty("DictionaryVersion").GetInt64() > 0, "a trained dictionary");
         await first.StopAsync();
 
         await using RunningServer server = await RunningServer.StartOnAsync(first.DataDir, Soon, AnySize, "--Databases:CompactMinShare=1");
@@ -156,6 +158,19 @@ public sealed class AutoCompactionTests
             if (done(stats))
                 return stats;
             Assert.True(clock.Elapsed < TimeSpan.FromSeconds(60), $"no {what} within 60 s: {stats}");
+            await Task.Delay(50);
+        }
+    }
+
+    private static async Task<JsonElement> WaitForCollectionAsync(HttpClient client, string db, Func<JsonElement, bool> done, string what)
+    {
+        var clock = Stopwatch.StartNew();
+        while (true)
+        {
+            JsonElement collection = Assert.Single((await GetJsonAsync(client, $"/databases/{db}/storage")).GetProperty("Collections").EnumerateArray());
+            if (done(collection))
+                return collection;
+            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(60), $"no {what} within 60 s: {collection}");
             await Task.Delay(50);
         }
     }
