@@ -36,6 +36,12 @@ internal sealed class EngineResult
 
     public long SizeAfterCloseBytes { get; set; }
 
+    /// <summary>
+    /// The index's allocated bytes (as <c>du</c> counts them) sampled right after each batch's commit returned, in
+    /// batch order: the last commit's alone shows whatever that one commit left in flight (a merge, a journal record).
+    /// </summary>
+    public long[] SizesAfterCommits { get; set; } = [];
+
     /// <summary>Per query kind, latencies in microseconds, in query order.</summary>
     public Dictionary<string, double[]> Latencies { get; } = new(StringComparer.Ordinal);
 
@@ -88,6 +94,7 @@ internal sealed class EngineResult
                 case "size_after_close": result.SizeAfterCloseBytes = long.Parse(f[1], CultureInfo.InvariantCulture); break;
                 case "latencies": result.Latencies[f[1]] = f[2].Split(',').Select(Double).ToArray(); break;
                 case "totals": result.Totals[f[1]] = f[2].Split(',').Select(s => long.Parse(s, CultureInfo.InvariantCulture)).ToArray(); break;
+                case "sizes_after_commits": result.SizesAfterCommits = f[1].Split(',').Select(s => long.Parse(s, CultureInfo.InvariantCulture)).ToArray(); break;
                 case "sort_checksums": result.SortChecksums = f[1].Split(',').Select(s => long.Parse(s, CultureInfo.InvariantCulture)).ToArray(); break;
                 default: result.Extra[f[0]] = string.Join('\t', f[1..]); break;
             }
@@ -112,6 +119,8 @@ internal sealed class EngineResult
             writer.WriteLine($"latencies\t{kind}\t{string.Join(',', values.Select(v => v.ToString("0.0", CultureInfo.InvariantCulture)))}");
         foreach (var (kind, values) in Totals)
             writer.WriteLine($"totals\t{kind}\t{string.Join(',', values.Select(v => v.ToString(CultureInfo.InvariantCulture)))}");
+        if (SizesAfterCommits.Length > 0)
+            writer.WriteLine($"sizes_after_commits\t{string.Join(',', SizesAfterCommits.Select(v => v.ToString(CultureInfo.InvariantCulture)))}");
         writer.WriteLine($"sort_checksums\t{string.Join(',', SortChecksums.Select(v => v.ToString(CultureInfo.InvariantCulture)))}");
         foreach (var (name, value) in Extra)
             writer.WriteLine($"{name}\t{value}");

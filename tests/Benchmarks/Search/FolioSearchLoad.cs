@@ -42,6 +42,7 @@ internal static class FolioSearchLoad
         var cpu = Process.GetCurrentProcess().TotalProcessorTime;
         var total = Stopwatch.StartNew();
         var index = SearchIndex.Open(StorageOptions.ForPath(directory), schema);
+        var sizes = new List<long>(records.Length / BatchSize + 1);
         for (var start = 0; start < records.Length; start += BatchSize)
         {
             using var batch = index.BeginBatch();
@@ -55,6 +56,10 @@ internal static class FolioSearchLoad
             commitTime.Start();
             batch.Commit();
             commitTime.Stop();
+            // Not timed: du is a process of its own, and the index's rate is the batches'.
+            total.Stop();
+            sizes.Add(DiskUsage.Bytes(directory));
+            total.Start();
             if ((end / BatchSize) % 20 == 0)
                 log.WriteLine($"  folio: {end:N0} records, {end / total.Elapsed.TotalSeconds:N0}/s");
         }
@@ -62,11 +67,18 @@ internal static class FolioSearchLoad
         result.IndexCpuSeconds = (Process.GetCurrentProcess().TotalProcessorTime - cpu).TotalSeconds;
         result.AddSeconds = addTime.Elapsed.TotalSeconds;
         result.CommitSeconds = commitTime.Elapsed.TotalSeconds;
-        result.SizeAfterCommitBytes = DiskUsage.Bytes(directory);
+        result.SizeAfterCommitBytes = sizes[^1];
+        result.SizesAfterCommits = [.. sizes];
         var (live, _, liveApparent) = FolioLiveSize.Sample(index, directory);
         result.Extra["size_after_commit_apparent"] = liveApparent.ToString(CultureInfo.InvariantCulture);
         result.Extra["live"] = live;
         log.WriteLine("  folio after the last commit: " + live);
+        // How long the last commit's journal bytes stay on disk beside the data file: the flusher applies them, syncs the
+        // data file and deletes a large record's file, or the journal goes once idle (StorageOptions.JournalReleaseAfterIdle).
+        var settling = Stopwatch.StartNew();
+        while (Directory.GetFiles(directory, "*.journal").Length > 0 && settling.Elapsed < TimeSpan.FromSeconds(30))
+            Thread.Sleep(5);
+        result.Extra["journal_gone"] = FormattableString.Invariant($"{settling.Elapsed.TotalMilliseconds:N0} ms after the sample, then {DiskUsage.Bytes(directory) / 1e6:N1} MB on disk");
         var close = Stopwatch.StartNew();
         index.Dispose();
         result.CloseSeconds = close.Elapsed.TotalSeconds;

@@ -205,6 +205,8 @@ internal static class SearchLoadCommand
         Row(s, "indexing CPU (process s, to the last commit)", folio?.IndexCpuSeconds, lucene?.IndexCpuSeconds, "N1", "", higherIsBetter: false, null);
         Row(s, "index size live, after last commit (MB, allocated blocks as du counts)", folio?.SizeAfterCommitBytes / 1e6, lucene?.SizeAfterCommitBytes / 1e6, "N1", "≤ 1.2", higherIsBetter: false, 1.2);
         Row(s, "index size live, after last commit (MB, apparent: the files' lengths)", Apparent(folio), Apparent(lucene), "N1", "", higherIsBetter: false, null);
+        Row(s, "index size live, after each commit: median over the load (MB)", Median(folio), Median(lucene), "N1", "", higherIsBetter: false, null);
+        Row(s, "index size live, after each commit: largest over the load (MB)", Largest(folio), Largest(lucene), "N1", "", higherIsBetter: false, null);
         Row(s, "index size after close (MB)", folio?.SizeAfterCloseBytes / 1e6, lucene?.SizeAfterCloseBytes / 1e6, "N1", "≤ 1.5", higherIsBetter: false, 1.5);
         foreach (var kind in Kinds)
         {
@@ -220,7 +222,9 @@ internal static class SearchLoadCommand
             s.AppendLine("| metric | Folio | Lucene (keys) | Folio / Lucene (keys) | target | met |");
             s.AppendLine("|---|---:|---:|---:|---|---|");
             Row(s, "indexing rate (records/s)", folio?.IndexRate, luceneByKey.IndexRate, "N0", "≥ 1.0", higherIsBetter: true, 1.0);
-            Row(s, "index size after close (MB)", folio?.SizeAfterCloseBytes / 1e6, luceneByKey.SizeAfterCloseBytes / 1e6, "N1", "≤ 1.5", higherIsBetter: false, 1.5);
+            Row(s, "index size live, after each commit: median over the load (MB)", Median(folio), Median(lucene), "N1", "", higherIsBetter: false, null);
+        Row(s, "index size live, after each commit: largest over the load (MB)", Largest(folio), Largest(lucene), "N1", "", higherIsBetter: false, null);
+        Row(s, "index size after close (MB)", folio?.SizeAfterCloseBytes / 1e6, luceneByKey.SizeAfterCloseBytes / 1e6, "N1", "≤ 1.5", higherIsBetter: false, 1.5);
             foreach (var kind in Kinds)
                 Row(s, $"{KindNames[kind]}: p50 (µs)", P(folio, kind, 50), P(luceneByKey, kind, 50), "N0", "≤ 1.0", higherIsBetter: false, 1.0);
         }
@@ -272,6 +276,19 @@ internal static class SearchLoadCommand
             s.AppendLine("Folio live, after the last commit: " + live);
             s.AppendLine();
         }
+        if (folio?.Extra.GetValueOrDefault("journal_gone") is { } gone)
+        {
+            s.AppendLine("Folio's journal files gone: " + gone);
+            s.AppendLine();
+        }
+        foreach (var engine in new[] { folio, lucene })
+        {
+            if (engine is { SizesAfterCommits.Length: > 0 } e)
+            {
+                s.AppendLine(CultureInfo.InvariantCulture, $"{e.Engine} live after each commit (MB, in batch order): {string.Join(", ", e.SizesAfterCommits.Select(b => (b / 1e6).ToString("N1", CultureInfo.InvariantCulture)))}");
+                s.AppendLine();
+            }
+        }
         if (lucene?.Extra.GetValueOrDefault("files_after_commit") is { } luceneFiles)
         {
             s.AppendLine("Lucene live, after the last commit: " + luceneFiles);
@@ -291,6 +308,12 @@ internal static class SearchLoadCommand
 
     private static double? P(EngineResult? result, string kind, double percentile) =>
         result is not null && result.Latencies.TryGetValue(kind, out var values) ? EngineResult.Percentile(values, percentile) : null;
+
+    private static double? Median(EngineResult? result) =>
+        result is { SizesAfterCommits.Length: > 0 } r ? EngineResult.Percentile([.. r.SizesAfterCommits.Select(b => (double)b)], 50) / 1e6 : null;
+
+    private static double? Largest(EngineResult? result) =>
+        result is { SizesAfterCommits.Length: > 0 } r ? r.SizesAfterCommits.Max() / 1e6 : null;
 
     private static void Row(StringBuilder s, string metric, double? folio, double? lucene, string format, string target, bool higherIsBetter, double? bound)
     {
