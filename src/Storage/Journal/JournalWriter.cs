@@ -50,6 +50,8 @@ internal sealed class JournalWriter : IDisposable
     private long _nextNumber;
     private bool _appending;
     private bool _lastRecordOwnFile;
+    // The newest transaction the data file's synced header holds, as the flusher last said (RetireUpTo).
+    private long _appliedUpTo = -1;
     private long _lastAppendTicks = Environment.TickCount64;
 
     /// <param name="fileSystem">Where the journal files live.</param>
@@ -237,22 +239,27 @@ internal sealed class JournalWriter : IDisposable
     {
         lock (_filesLock)
         {
+            _appliedUpTo = Math.Max(_appliedUpTo, appliedTransaction);
             while (_files.Count > 0 && _files[0].LastTransaction <= appliedTransaction && (_files.Count > 1 || CurrentIsSpent(_files[0])))
-            {
-                var retired = _files[0];
-                _files.RemoveAt(0);
-                if (ReferenceEquals(retired, _current))
-                    _current = null;
-                retired.File.Dispose();
-                // Only a file of the size the rate picks now is taken again: one sized to a large record, or to a
-                // faster rate than now (the end of a bulk load), would wait on disk, as large as it is, until the next
-                // file is started or the journal goes idle, and then be deleted unused.
-                if (_spares.Count < MaxSpareFiles && retired.Allocated == retired.Length && retired.Length == NextFileSize())
-                    _spares.Enqueue((retired.Name, retired.Length));
-                else
-                    _fileSystem.Delete(retired.Name);
-            }
+                RetireFirst();
         }
+    }
+
+    // Under the files' lock.
+    private void RetireFirst()
+    {
+        var retired = _files[0];
+        _files.RemoveAt(0);
+        if (ReferenceEquals(retired, _current))
+            _current = null;
+        retired.File.Dispose();
+        // Only a file of the size the rate picks now is taken again: one sized to a large record, or to a
+        // faster rate than now (the end of a bulk load), would wait on disk, as large as it is, until the next
+        // file is started or the journal goes idle, and then be deleted unused.
+        if (_spares.Count < MaxSpareFiles && retired.Allocated == retired.Length && retired.Length == NextFileSize())
+            _spares.Enqueue((retired.Name, retired.Length));
+        else
+            _fileSystem.Delete(retired.Name);
     }
 
     // Under the files' lock: no append is under way (the writer marks its appends under it), so the file is not
@@ -367,6 +374,18 @@ internal sealed class JournalWriter : IDisposable
             _fileSystem.FlushDirectory();
             _current = new JournalFile(name, file, size) { Allocated = allocated };
             _files.Add(_current);
+            // The file left behind may hold only transactions the flusher applied while it was still being written,
+            // when it could not be retired: it would stay on disk, whole, until the flusher's next round.
+            try
+            {
+                while (_files.Count > 1 && _files[0].LastTransaction <= _appliedUpTo)
+                    RetireFirst();
+            }
+            catch (IOException)
+            {
+                // Out of the list before its delete: a file left on disk holds only applied transactions, which
+                // recovery skips and then deletes. The record this file was made for is not refused for it.
+            }
         }
         return _current;
     }

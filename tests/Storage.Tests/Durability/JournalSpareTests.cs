@@ -65,11 +65,31 @@ public class JournalSpareTests
         Assert.True(slack <= (4L << 20) + files.Length * (PagesPerRecord + 1L) * StorageLimits.PageSize, $"{slack} bytes of the {files.Length} journal files hold no record");
     }
 
-    private static Dictionary<long, byte[]> Pages(int seed)
+    [Fact]
+    public void Append_ToANewFile_DeletesTheFileLeftBehind_WhenTheFlusherAppliedAllItHolds()
+    {
+        // A 2.4 MB record makes the next file 4 MB; a small one goes there and is applied while that file still has
+        // room, so the flusher leaves it; then a record of 4 MB or more takes a file of its own.
+        var fileSystem = new MemoryFileSystem();
+        using var writer = new JournalWriter(fileSystem, 64 << 20, 1, TimeSpan.FromHours(1), compress: false);
+        writer.Append(1, Pages(1, 300), []);
+        writer.Append(2, Pages(2, 8), []);
+        writer.RetireUpTo(2);
+        Assert.Equal(1, writer.FileCount);
+
+        writer.Append(3, Pages(3, 600), []);
+
+        // Not at the flusher's next round: the 4 MB file holds only an applied transaction and is not the size the
+        // next file would take, so it goes at once; only the large record's file is on disk.
+        Assert.Equal(1, writer.FileCount);
+        Assert.Single(fileSystem.List(JournalWriter.Suffix));
+    }
+
+    private static Dictionary<long, byte[]> Pages(int seed, int count = PagesPerRecord)
     {
         var random = new Random(seed);
         var pages = new Dictionary<long, byte[]>();
-        for (long number = 0; number < PagesPerRecord; number++)
+        for (long number = 0; number < count; number++)
         {
             var page = new byte[StorageLimits.PageSize];
             Paging.PageHeader.Initialize(page, 1000 + number, Paging.PageFlags.Overflow);
