@@ -257,9 +257,19 @@ internal sealed class JournalWriter : IDisposable
         // faster rate than now (the end of a bulk load), would wait on disk, as large as it is, until the next
         // file is started or the journal goes idle, and then be deleted unused.
         if (_spares.Count < MaxSpareFiles && retired.Allocated == retired.Length && retired.Length == NextFileSize())
+        {
             _spares.Enqueue((retired.Name, retired.Length));
-        else
+            return;
+        }
+        try
+        {
             _fileSystem.Delete(retired.Name);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // Out of the list first: it holds only applied transactions, which recovery skips and then deletes. Disk,
+            // not data; neither the flush nor the record that made the writer leave the file is failed for it.
+        }
     }
 
     // Under the files' lock: no append is under way (the writer marks its appends under it), so the file is not
@@ -347,6 +357,11 @@ internal sealed class JournalWriter : IDisposable
         IStorageFile file;
         lock (_filesLock)
         {
+            // The files up to the one being left may hold only transactions the flusher applied while that one still
+            // had room, so it could not retire them; they would stay on disk, whole, until its next round. Retired
+            // first, the one being left can be taken again as the new file when it is the size the rate picks.
+            while (_files.Count > 0 && _files[0].LastTransaction <= _appliedUpTo)
+                RetireFirst();
             long allocated;
             if (TakeSpare(size) is { } spare)
             {
@@ -374,18 +389,6 @@ internal sealed class JournalWriter : IDisposable
             _fileSystem.FlushDirectory();
             _current = new JournalFile(name, file, size) { Allocated = allocated };
             _files.Add(_current);
-            // The file left behind may hold only transactions the flusher applied while it was still being written,
-            // when it could not be retired: it would stay on disk, whole, until the flusher's next round.
-            try
-            {
-                while (_files.Count > 1 && _files[0].LastTransaction <= _appliedUpTo)
-                    RetireFirst();
-            }
-            catch (IOException)
-            {
-                // Out of the list before its delete: a file left on disk holds only applied transactions, which
-                // recovery skips and then deletes. The record this file was made for is not refused for it.
-            }
         }
         return _current;
     }

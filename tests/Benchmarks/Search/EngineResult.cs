@@ -94,7 +94,7 @@ internal sealed class EngineResult
                 case "size_after_close": result.SizeAfterCloseBytes = long.Parse(f[1], CultureInfo.InvariantCulture); break;
                 case "latencies": result.Latencies[f[1]] = f[2].Split(',').Select(Double).ToArray(); break;
                 case "totals": result.Totals[f[1]] = f[2].Split(',').Select(s => long.Parse(s, CultureInfo.InvariantCulture)).ToArray(); break;
-                case "sizes_after_commits": result.SizesAfterCommits = f[1].Split(',').Select(s => long.Parse(s, CultureInfo.InvariantCulture)).ToArray(); break;
+                case "sizes_after_commits": result.SizesAfterCommits = f[1].Split(',', StringSplitOptions.RemoveEmptyEntries).Select(s => long.Parse(s, CultureInfo.InvariantCulture)).ToArray(); break;
                 case "sort_checksums": result.SortChecksums = f[1].Split(',').Select(s => long.Parse(s, CultureInfo.InvariantCulture)).ToArray(); break;
                 default: result.Extra[f[0]] = string.Join('\t', f[1..]); break;
             }

@@ -79,10 +79,43 @@ public class JournalSpareTests
 
         writer.Append(3, Pages(3, 600), []);
 
-        // Not at the flusher's next round: the 4 MB file holds only an applied transaction and is not the size the
-        // next file would take, so it goes at once; only the large record's file is on disk.
+        // Not at the flusher's next round: the 4 MB file holds only an applied transaction and is not a spare (only 1 MB
+        // of it was ever zero-filled), so it goes at once; only the large record's file is on disk.
         Assert.Equal(1, writer.FileCount);
         Assert.Single(fileSystem.List(JournalWriter.Suffix));
+    }
+
+    [Fact]
+    public void Append_ToANewFile_TakesTheFileLeftBehindAgain_WhenAppliedAndOfTheSizeTheRatePicks()
+    {
+        // 1 MB files: the first holds a small applied record and still has room, which the next record does not fit.
+        var fileSystem = new MemoryFileSystem();
+        using var writer = new JournalWriter(fileSystem, 1 << 20, 1, TimeSpan.FromHours(1), compress: false);
+        writer.Append(1, Pages(1, 8), []);
+        writer.RetireUpTo(1);
+        var first = Assert.Single(fileSystem.List(JournalWriter.Suffix));
+
+        writer.Append(2, Pages(2, 120), []);
+
+        // Renamed into the next file rather than kept beside a newly zero-filled one.
+        var second = Assert.Single(fileSystem.List(JournalWriter.Suffix));
+        Assert.NotEqual(first, second);
+        Assert.Equal(1, writer.FileCount);
+    }
+
+    [Fact]
+    public void Append_ToANewFile_KeepsTheFileLeftBehind_WhileItHoldsATransactionNotApplied()
+    {
+        var fileSystem = new MemoryFileSystem();
+        using var writer = new JournalWriter(fileSystem, 1 << 20, 1, TimeSpan.FromHours(1), compress: false);
+        writer.Append(1, Pages(1, 8), []);
+        writer.Append(2, Pages(2, 8), []);
+        writer.RetireUpTo(1);
+
+        writer.Append(3, Pages(3, 120), []);
+
+        Assert.Equal(2, writer.FileCount);
+        Assert.Equal(2, fileSystem.List(JournalWriter.Suffix).Length);
     }
 
     private static Dictionary<long, byte[]> Pages(int seed, int count = PagesPerRecord)

@@ -103,6 +103,8 @@ public class LuceneBench {
         Analyzer analyzer = new EnglishChain();
         IndexWriterConfig config = new IndexWriterConfig(analyzer).setOpenMode(IndexWriterConfig.OpenMode.CREATE);
         long addNanos = 0, commitNanos = 0, sampleNanos = 0;
+        // -Dfolio.sizesAfterCommits=true (search-load --sizes-after-commits): du of the index after each commit too.
+        boolean sampleSizes = Boolean.getBoolean("folio.sizesAfterCommits");
         List<Long> sizesAfterCommits = new ArrayList<>();
         // The process's CPU time (all threads: merges, GC, JIT), as the .NET sides measure theirs.
         com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
@@ -135,9 +137,11 @@ public class LuceneBench {
             long t2 = System.nanoTime();
             addNanos += t1 - t0;
             commitNanos += t2 - t1;
-            // Not timed: du is a process of its own, and the rate is the batches'. Merges go on meanwhile, as they would.
-            sizesAfterCommits.add(diskUsage(indexDir));
-            sampleNanos += System.nanoTime() - t2;
+            if (sampleSizes) {
+                // Not timed: du is a process of its own, and the rate is the batches'. Merges go on meanwhile, as they would.
+                sizesAfterCommits.add(diskUsage(indexDir));
+                sampleNanos += System.nanoTime() - t2;
+            }
             if ((end / BATCH_SIZE) % 20 == 0) {
                 System.err.printf(Locale.ROOT, "  lucene: %,d records, %,.0f/s%n", end, end / ((t2 - started) / 1e9));
             }
@@ -147,8 +151,10 @@ public class LuceneBench {
         out.put("index_cpu_seconds", seconds(os.getProcessCpuTime() - cpuStarted));
         out.put("add_seconds", seconds(addNanos));
         out.put("commit_seconds", seconds(commitNanos));
-        out.put("size_after_commit", Long.toString(sizesAfterCommits.get(sizesAfterCommits.size() - 1)));
-        out.put("sizes_after_commits", sizesAfterCommits.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")));
+        out.put("size_after_commit", Long.toString(sampleSizes ? sizesAfterCommits.get(sizesAfterCommits.size() - 1) : diskUsage(indexDir)));
+        if (sampleSizes) {
+            out.put("sizes_after_commits", sizesAfterCommits.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")));
+        }
         out.put("size_after_commit_apparent", Long.toString(apparentSize(indexDir)));
         out.put("files_after_commit", fileList(indexDir));
         writer.close();
