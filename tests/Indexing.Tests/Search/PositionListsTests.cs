@@ -95,10 +95,10 @@ public class PositionListsTests
         }
         var whole = RoundTrip(frequencies, [.. positions], out var encoded);
         var starts = new long[1];
-        var streamStart = PositionLists.ReadTable(encoded, ref starts, out var width);
-        Assert.Equal(8, starts.Length);
+        var streamStart = PositionLists.ReadTable(encoded, ref starts, out var width, out var blocks);
+        Assert.Equal(8, blocks);
         var offset = 0;
-        for (var block = 0; block < starts.Length; block++)
+        for (var block = 0; block < blocks; block++)
         {
             var ids = frequencies.AsSpan(block * 128, Math.Min(128, frequencies.Length - block * 128));
             var decoded = new int[PositionLists.Count(ids)];
@@ -107,6 +107,22 @@ public class PositionListsTests
             Assert.Equal(whole.AsSpan(offset, decoded.Length).ToArray(), decoded);
             offset += decoded.Length;
         }
+    }
+
+    [Fact]
+    public void ReadTable_KeepsALongerArray_ForTheNextListAReaderLoads()
+    {
+        var frequencies = Enumerable.Repeat(1, 300).ToArray();
+        RoundTrip(frequencies, Enumerable.Range(0, 300).ToArray(), out var encoded);
+        var starts = new long[20];
+        var kept = starts;
+
+        PositionLists.ReadTable(encoded, ref starts, out _, out var blocks);
+
+        Assert.Equal(3, blocks);
+        Assert.Same(kept, starts);
+        Assert.Equal(0, starts[0]);
+        Assert.True(starts[1] > 0 && starts[2] > starts[1]);
     }
 
     [Fact]

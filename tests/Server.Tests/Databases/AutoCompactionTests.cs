@@ -149,28 +149,21 @@ public sealed class AutoCompactionTests
         return db;
     }
 
-    private static async Task<JsonElement> WaitForStatsAsync(HttpClient client, string db, Func<JsonElement, bool> done, string what)
-    {
-        var clock = Stopwatch.StartNew();
-        while (true)
-        {
-            JsonElement stats = await GetJsonAsync(client, $"/databases/{db}/stats");
-            if (done(stats))
-                return stats;
-            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(60), $"no {what} within 60 s: {stats}");
-            await Task.Delay(50);
-        }
-    }
+    private static Task<JsonElement> WaitForStatsAsync(HttpClient client, string db, Func<JsonElement, bool> done, string what) =>
+        WaitForJsonAsync(() => GetJsonAsync(client, $"/databases/{db}/stats"), done, what);
 
-    private static async Task<JsonElement> WaitForCollectionAsync(HttpClient client, string db, Func<JsonElement, bool> done, string what)
+    private static Task<JsonElement> WaitForCollectionAsync(HttpClient client, string db, Func<JsonElement, bool> done, string what) =>
+        WaitForJsonAsync(async () => Assert.Single((await GetJsonAsync(client, $"/databases/{db}/storage")).GetProperty("Collections").EnumerateArray()), done, what);
+
+    private static async Task<JsonElement> WaitForJsonAsync(Func<Task<JsonElement>> read, Func<JsonElement, bool> done, string what)
     {
         var clock = Stopwatch.StartNew();
         while (true)
         {
-            JsonElement collection = Assert.Single((await GetJsonAsync(client, $"/databases/{db}/storage")).GetProperty("Collections").EnumerateArray());
-            if (done(collection))
-                return collection;
-            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(60), $"no {what} within 60 s: {collection}");
+            JsonElement json = await read();
+            if (done(json))
+                return json;
+            Assert.True(clock.Elapsed < TimeSpan.FromSeconds(60), $"no {what} within 60 s: {json}");
             await Task.Delay(50);
         }
     }

@@ -106,19 +106,20 @@ internal static class PositionLists
     /// </summary>
     public static void Decode(ReadOnlySpan<byte> encoded, ReadOnlySpan<int> frequencies, Span<int> positions)
     {
-        var streamStart = SkipTable(encoded, out var width, out var blocks);
+        var table = ReadHeader(encoded, out var width, out var blocks);
         if (blocks != Math.Max(0, (frequencies.Length + BlockSize - 1) / BlockSize - 1))
             throw new CorruptionException("A posting list's positions name another number of blocks than it has.");
+        var streamStart = table;
+        for (var b = 0; b < blocks; b++)
+            ReadVarint(encoded, ref streamStart);
         // The table is read again beside the blocks (a writer decodes every list it extends; this allocates nothing).
-        var table = 1;
-        Postings.Varint.Read(encoded, ref table);
         long bits = 0, blockStart = 0;
         var at = 0;
         for (var id = 0; id < frequencies.Length; id += BlockSize)
         {
             // Each block starts where the table says, so a reader that jumps to it reads what this one reads.
             if (id > 0)
-                blockStart += (long)Postings.Varint.Read(encoded, ref table);
+                blockStart += (long)ReadVarint(encoded, ref table);
             if (bits != blockStart)
                 throw new CorruptionException("A posting list's positions start a block elsewhere than their table says.");
             var ids = frequencies.Slice(id, Math.Min(BlockSize, frequencies.Length - id));
@@ -133,60 +134,49 @@ internal static class PositionLists
 
     /// <summary>
     /// Reads the table of <paramref name="encoded"/>: its width, and where each block starts in the bit stream (0 for the
-    /// first) into <paramref name="blockStarts"/>, made as long as the list has blocks. Returns where the bit stream starts.
+    /// first) into <paramref name="blockStarts"/>, grown when the list has more blocks than it holds (never shrunk, so a
+    /// reader keeps one array for every list it loads). Returns where the bit stream starts; <paramref name="blockCount"/>
+    /// is how many blocks the list has.
     /// </summary>
-    public static int ReadTable(ReadOnlySpan<byte> encoded, ref long[] blockStarts, out int width)
+    public static int ReadTable(ReadOnlySpan<byte> encoded, ref long[] blockStarts, out int width, out int blockCount)
+    {
+        var position = ReadHeader(encoded, out width, out var blocks);
+        blockCount = blocks + 1;
+        if (blockStarts.Length < blockCount)
+            blockStarts = new long[blockCount];
+        blockStarts[0] = 0;
+        for (var b = 1; b <= blocks; b++)
+        {
+            var distance = ReadVarint(encoded, ref position);
+            if (distance > int.MaxValue)
+                throw new CorruptionException("A posting list's positions put a block beyond their end.");
+            blockStarts[b] = blockStarts[b - 1] + (long)distance;
+        }
+        return position;
+    }
+
+    /// <summary>The width of <paramref name="encoded"/> and its blocks after the first; returns where their table starts.</summary>
+    private static int ReadHeader(ReadOnlySpan<byte> encoded, out int width, out int blocks)
     {
         if (encoded.IsEmpty)
             throw new CorruptionException("A posting list's positions are empty.");
         width = encoded[0];
         if (width > MaxWidth)
             throw new CorruptionException($"A posting list's positions are {width} bits wide.");
-        try
-        {
-            var position = 1;
-            var blocks = Postings.Varint.Read(encoded, ref position);
-            // Each block's varint takes a byte at least.
-            if (blocks > (ulong)(encoded.Length - position))
-                throw new CorruptionException("A posting list's positions name more blocks than they hold.");
-            if (blockStarts.Length < (int)blocks + 1)
-                blockStarts = new long[(int)blocks + 1];
-            blockStarts[0] = 0;
-            for (var b = 1; b <= (int)blocks; b++)
-            {
-                var distance = Postings.Varint.Read(encoded, ref position);
-                if (distance > int.MaxValue)
-                    throw new CorruptionException("A posting list's positions put a block beyond their end.");
-                blockStarts[b] = blockStarts[b - 1] + (long)distance;
-            }
-            if (blocks + 1 < (ulong)blockStarts.Length)
-                Array.Resize(ref blockStarts, (int)blocks + 1);
-            return position;
-        }
-        catch (InvalidDataException)
-        {
-            throw new CorruptionException("A posting list's positions are cut short in their table.");
-        }
+        var position = 1;
+        var count = ReadVarint(encoded, ref position);
+        // Each block's varint takes a byte at least.
+        if (count > (ulong)(encoded.Length - position))
+            throw new CorruptionException("A posting list's positions name more blocks than they hold.");
+        blocks = (int)count;
+        return position;
     }
 
-    /// <summary>The width of <paramref name="encoded"/> and its blocks after the first; returns where its bit stream starts.</summary>
-    private static int SkipTable(ReadOnlySpan<byte> encoded, out int width, out int blocks)
+    private static ulong ReadVarint(ReadOnlySpan<byte> encoded, ref int position)
     {
-        if (encoded.IsEmpty)
-            throw new CorruptionException("A posting list's positions are empty.");
         try
         {
-            width = encoded[0];
-            if (width > MaxWidth)
-                throw new CorruptionException($"A posting list's positions are {width} bits wide.");
-            var position = 1;
-            var count = Postings.Varint.Read(encoded, ref position);
-            if (count > (ulong)(encoded.Length - position))
-                throw new CorruptionException("A posting list's positions name more blocks than they hold.");
-            blocks = (int)count;
-            for (var b = 0; b < blocks; b++)
-                Postings.Varint.Read(encoded, ref position);
-            return position;
+            return Postings.Varint.Read(encoded, ref position);
         }
         catch (InvalidDataException)
         {

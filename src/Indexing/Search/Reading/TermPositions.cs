@@ -113,8 +113,8 @@ internal sealed class TermPositions
             _encoded = new byte[Math.Max(encoded.Length, _encoded.Length * 2)];
         encoded.CopyTo(_encoded);
         _encodedLength = encoded.Length;
-        _streamStart = PositionLists.ReadTable(encoded, ref _blockStarts, out _width);
-        if (_blockStarts.Length != Math.Max(1, (_header.Count + BlockSize - 1) / BlockSize))
+        _streamStart = PositionLists.ReadTable(encoded, ref _blockStarts, out _width, out var blockCount);
+        if (blockCount != Math.Max(1, (_header.Count + BlockSize - 1) / BlockSize))
             throw new CorruptionException("A posting list's positions name another number of blocks than it has.");
         _loaded = -1;
         _positionsBlock = -1;
